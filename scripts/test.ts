@@ -1,0 +1,53 @@
+/**
+ * `npm test`: runs every *.test.ts under src/ and test/ with node:test, on PGlite and, when the
+ * machine has PostgreSQL (or QUARRY_TEST_DATABASE_URL names one), on PostgreSQL too.
+ *
+ *   QUARRY_TEST_POSTGRES=auto     use a throwaway local server if the binaries exist (default)
+ *   QUARRY_TEST_POSTGRES=require  fail if no PostgreSQL is available (CI)
+ *   QUARRY_TEST_POSTGRES=off      PGlite only
+ *
+ * Extra arguments filter test files by substring: `npm test -- window cursor`.
+ */
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { findPostgresBin, startLocalCluster, type LocalCluster } from '../src/store/local-cluster.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const filters = process.argv.slice(2);
+const files = ['src', 'test']
+  .flatMap((dir) => readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' }).map((file) => path.join(dir, file)))
+  .filter((file) => file.endsWith('.test.ts'))
+  .filter((file) => filters.length === 0 || filters.some((filter) => file.includes(filter)))
+  .sort();
+
+if (files.length === 0) {
+  console.error(`no test files match ${filters.join(', ')}`);
+  process.exit(1);
+}
+
+const mode = process.env.QUARRY_TEST_POSTGRES ?? 'auto';
+let cluster: LocalCluster | undefined;
+const env = { ...process.env };
+if (!env.QUARRY_TEST_DATABASE_URL && mode !== 'off') {
+  if (findPostgresBin()) {
+    // A disposable server: durability settings off, as nothing here must survive a crash.
+    cluster = await startLocalCluster({ settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' } });
+    env.QUARRY_TEST_DATABASE_URL = cluster.url;
+  } else if (mode === 'require') {
+    console.error('QUARRY_TEST_POSTGRES=require but no PostgreSQL binaries were found');
+    process.exit(1);
+  }
+}
+console.log(`testing on PGlite${env.QUARRY_TEST_DATABASE_URL && mode !== 'off' ? ' and PostgreSQL' : ' only'} (${files.length} files)`);
+
+const concurrency = Math.max(1, Math.min(4, os.availableParallelism()));
+const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files], {
+  cwd: root,
+  env,
+  stdio: 'inherit',
+});
+const code: number = await new Promise((resolve) => child.on('exit', (status) => resolve(status ?? 1)));
+await cluster?.stop();
+process.exit(code);

@@ -1,0 +1,86 @@
+/**
+ * Builds the HTTP application: shared plugins first (errors, compression, ETag, OpenAPI), then
+ * the unauthenticated routes (health, docs), then `/api/v1` behind auth and rate limiting.
+ * `server.ts` only listens; tests call `buildApp` and `inject`.
+ */
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import compress from '@fastify/compress';
+import etag from '@fastify/etag';
+import type { Config } from '../config/env.ts';
+import type { KeyVerifier } from '../auth/keys.ts';
+import type { Store } from '../store/store.ts';
+import { createCursorCodec } from './params/cursor.ts';
+import { ProblemSchema } from './schemas/common.ts';
+import { registerErrorHandling } from './plugins/errors.ts';
+import { registerOpenApi } from './plugins/openapi.ts';
+import { registerAuth } from './plugins/auth.ts';
+import { registerRateLimit } from './plugins/rate-limit.ts';
+import { registerCaching } from './plugins/caching.ts';
+import { healthRoutes } from './routes/health.ts';
+import { addressRoutes } from './routes/addresses/index.ts';
+import type { ApiContext } from './context.ts';
+
+export interface AppDeps {
+  config: Config;
+  store: Store;
+  keys: KeyVerifier;
+  /** A pino logger, or false for none (tests pass their own to capture output). */
+  logger: FastifyBaseLogger | false;
+}
+
+export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeList: { method: string; url: string; hidden: boolean }[];
+  }
+}
+
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const app = Fastify({
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
+    // Behind a load balancer the client address comes from X-Forwarded-For.
+    trustProxy: true,
+    // Explorer paths are case-sensitive addresses; keep them as sent.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    ajv: { customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: true } },
+    bodyLimit: 16 * 1024,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const ctx: ApiContext = {
+    store: deps.store,
+    config: deps.config,
+    cursors: createCursorCodec(deps.config.cursorSecret),
+    network: (chain) => deps.config.networks[chain],
+  };
+
+  // Every route, as registered: the OpenAPI test checks that each one is documented.
+  const routeList: { method: string; url: string; hidden: boolean }[] = [];
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (method !== 'HEAD') routeList.push({ method, url: route.url, hidden: Boolean((route.schema as { hide?: boolean } | undefined)?.hide) });
+    }
+  });
+  app.decorate('routeList', routeList);
+
+  app.addSchema(ProblemSchema);
+  registerErrorHandling(app);
+  await app.register(compress, { global: true, threshold: 1024 });
+  await app.register(etag);
+  await registerOpenApi(app);
+
+  await app.register(healthRoutes(ctx));
+  await app.register(
+    async (api) => {
+      registerAuth(api, deps.keys);
+      await registerRateLimit(api, deps.config.rateLimit);
+      registerCaching(api);
+      await api.register(addressRoutes(ctx), { prefix: '/:chain/addresses' });
+    },
+    { prefix: '/api/v1' },
+  );
+  return app as unknown as App;
+}

@@ -1,0 +1,51 @@
+/**
+ * The `window` parameter: a positive integer and a unit (m, h, d, w, y = 365 days), or `all`
+ * where an endpoint allows the full history. More than ten years is refused. Some endpoints snap
+ * the day count up to the nearest UI tier.
+ */
+import { invalidParam } from '../problem.ts';
+
+export const WINDOW_PATTERN = '^(?:[1-9][0-9]*[mhdwy]|all)$';
+export const WINDOW_TIERS = [1, 7, 14, 30, 60, 90, 180, 365, 730, 1095, 1825, 3650] as const;
+export const MAX_WINDOW_DAYS = 3650;
+
+const UNIT_SECONDS = { m: 60, h: 3600, d: 86_400, w: 7 * 86_400, y: 365 * 86_400 } as const;
+const DAY = 86_400;
+
+export interface Window {
+  /** The whole history was asked for. */
+  all: boolean;
+  /** Length in seconds (null when `all`). */
+  seconds: number | null;
+  /** Length in whole days, rounded up, or snapped to a tier (null when `all`). */
+  days: number | null;
+}
+
+export interface WindowOptions {
+  /** Window used when the parameter is absent. */
+  fallback: string;
+  /** Whether `all` is accepted. */
+  allowAll?: boolean;
+  /** Snap the day count up to the nearest UI tier (and the length with it). */
+  snapToTier?: boolean;
+  param?: string;
+}
+
+export function parseWindow(raw: string | null | undefined, options: WindowOptions): Window {
+  const param = options.param ?? 'window';
+  const text = raw == null || raw === '' ? options.fallback : raw;
+  if (text === 'all') {
+    if (!options.allowAll) throw invalidParam(param, 'must be a length such as 24h, 7d or 90d; all is not accepted here');
+    return { all: true, seconds: null, days: null };
+  }
+  const match = /^([1-9][0-9]{0,15})([mhdwy])$/.exec(text);
+  if (!match) {
+    throw invalidParam(param, `must be a positive whole number followed by m, h, d, w or y (for example 7d)${options.allowAll ? ', or all' : ''}`);
+  }
+  const seconds = Number(match[1]) * UNIT_SECONDS[match[2] as keyof typeof UNIT_SECONDS];
+  if (seconds > MAX_WINDOW_DAYS * DAY) throw invalidParam(param, `must not exceed 10 years (${MAX_WINDOW_DAYS} days)`);
+  const days = Math.ceil(seconds / DAY);
+  if (!options.snapToTier) return { all: false, seconds, days };
+  const tier = WINDOW_TIERS.find((t) => t >= days) ?? MAX_WINDOW_DAYS;
+  return { all: false, seconds: tier * DAY, days: tier };
+}

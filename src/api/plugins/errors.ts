@@ -1,0 +1,94 @@
+/**
+ * One error handler for the whole API. Every failure leaves as application/problem+json: 400 for a
+ * bad parameter (naming it), 401, 404 (also for an unknown chain), 429, 503 when the store is
+ * unreachable, and a bare 500 that never shows internals.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { QueryTimeoutError, StoreUnavailableError } from '../../store/errors.ts';
+import { ApiError, problem, PROBLEM_TYPES, type ParamProblem, type ProblemBody, type ProblemStatus } from '../problem.ts';
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+export function sendProblem(reply: FastifyReply, body: ProblemBody, headers: Record<string, string> = {}): FastifyReply {
+  return reply
+    .code(body.status)
+    .headers({ ...headers, 'cache-control': 'no-store' })
+    .type('application/problem+json; charset=utf-8')
+    .serializer(JSON.stringify)
+    .send(body);
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError & { validation?: AjvError[]; validationContext?: string }, request, reply) => {
+    if (error instanceof ApiError) return sendProblem(reply, error.toProblem(), error.headers);
+
+    if (error.validation) {
+      const errors = describeValidation(error.validation);
+      // An unknown chain is an unknown resource, not a malformed request.
+      if (error.validationContext === 'params' && errors.some((e) => e.param === 'chain')) {
+        return sendProblem(reply, problem(404, `unknown chain: use pow or pos`));
+      }
+      const detail = errors.map((e) => `${e.param} ${e.message}`).join('; ');
+      return sendProblem(reply, problem(400, detail, errors));
+    }
+
+    if (error instanceof StoreUnavailableError || error instanceof QueryTimeoutError) {
+      request.log.warn({ label: error.label, code: error.code }, 'store unavailable');
+      return sendProblem(reply, problem(503, 'the data store is unavailable; retry shortly'), { 'retry-after': '5' });
+    }
+
+    const status = error.statusCode;
+    if (status !== undefined && status >= 400 && status < 500) {
+      const known = (status in PROBLEM_TYPES ? status : 400) as ProblemStatus;
+      return sendProblem(reply, problem(known, error.message));
+    }
+
+    request.log.error({ err: error }, 'unhandled error');
+    return sendProblem(reply, problem(500, 'an internal error occurred'));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    sendProblem(reply, problem(404, `no route for ${request.method} ${request.url.split('?')[0]}`));
+  });
+}
+
+/** Turns Ajv's errors into one entry per parameter, in words a caller can act on. */
+export function describeValidation(errors: AjvError[]): ParamProblem[] {
+  const byParam = new Map<string, string>();
+  for (const error of errors) {
+    const param =
+      error.keyword === 'required'
+        ? String(error.params.missingProperty)
+        : error.instancePath.replace(/^\//, '').split('/')[0] || 'request';
+    if (byParam.has(param)) continue;
+    byParam.set(param, describeAjvError(error, errors));
+  }
+  return [...byParam].map(([param, message]) => ({ param, message }));
+}
+
+function describeAjvError(error: AjvError, all: AjvError[]): string {
+  switch (error.keyword) {
+    case 'enum':
+      return `must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`;
+    case 'type':
+      return `must be ${error.params.type === 'integer' ? 'a whole number' : `of type ${String(error.params.type)}`}`;
+    case 'minimum':
+    case 'maximum':
+      return `must be ${error.keyword === 'minimum' ? 'at least' : 'at most'} ${String(error.params.limit)}`;
+    case 'pattern':
+      return `is malformed (expected ${String(error.params.pattern)})`;
+    case 'required':
+      return 'is required';
+    case 'anyOf': {
+      const related = all.find((e) => e !== error && e.instancePath === error.instancePath);
+      return related ? describeAjvError(related, []) : 'is not an accepted value';
+    }
+    default:
+      return error.message ?? 'is not valid';
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * The OpenAPI 3.1 document, generated from the route schemas, at /api/v1/openapi.json, and a
+ * Swagger UI page at /docs. Neither needs a key.
+ */
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+
+export const OPENAPI_PATH = '/api/v1/openapi.json';
+
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Quarry',
+        version: '1.0.0',
+        description:
+          'Read API for QRL explorers: per-address data and leaderboards of the legacy proof-of-work chain (pow) ' +
+          'and QRL 2.0 (pos). Every /api/v1 endpoint needs `Authorization: Bearer <API key>`. Errors are ' +
+          'RFC 9457 problem details.',
+      },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearerAuth: [] }],
+      tags: [
+        { name: 'addresses', description: 'Per-address data and address leaderboards' },
+        { name: 'service', description: 'Health and readiness' },
+      ],
+    },
+    refResolver: {
+      // Shared schemas (added with addSchema and an $id) become components named by that id.
+      buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, uiConfig: { docExpansion: 'list', deepLinking: true } });
+  app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
+}

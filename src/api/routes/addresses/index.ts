@@ -1,0 +1,10 @@
+/** Addresses API (spec section 4.1), mounted at /api/v1/{chain}/addresses. */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ApiContext } from '../../context.ts';
+import { statsSummaryRoute } from './stats-summary.ts';
+
+export function addressRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    statsSummaryRoute(app, ctx);
+  };
+}

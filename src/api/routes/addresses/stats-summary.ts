@@ -1,0 +1,65 @@
+/** GET /api/v1/{chain}/addresses/stats/summary: address population figures of a chain. */
+import sql from 'sql-template-tag';
+import { Type, type Static } from 'typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ChainId } from '../../../chain/chains.ts';
+import type { ApiContext } from '../../context.ts';
+import { ChainPathParams, Nullable, STANDARD_ERRORS } from '../../schemas/common.ts';
+
+type AppArg = Parameters<FastifyPluginAsyncTypebox>[0];
+
+export const StatsSummaryResponse = Type.Object({
+    chain: Type.String(),
+    network: Type.String(),
+    total_addresses: Nullable(Type.Integer({ description: 'Addresses ever seen on the chain.' })),
+    active_24h: Nullable(Type.Integer({ description: 'Addresses with a transaction in the 24 hours up to the latest indexed block; null before any block is indexed.' })),
+    total_address_tx_touches: Type.Integer({ description: 'Sum over addresses of the logical transactions touching each.' }),
+});
+
+interface SummaryRow {
+  address_count: number | null;
+  address_tx_touches: number | null;
+  tip_ts: number | null;
+}
+
+export async function loadStatsSummary(ctx: ApiContext, chain: ChainId): Promise<Static<typeof StatsSummaryResponse>> {
+  const [row] = await ctx.store.query<SummaryRow>(
+    'addresses.stats_summary',
+    sql`SELECT s.address_count, s.address_tx_touches,
+               (SELECT ts FROM blocks WHERE chain = ${chain} ORDER BY height DESC LIMIT 1) AS tip_ts
+        FROM (SELECT 1) AS one
+        LEFT JOIN chain_stats s ON s.chain = ${chain}`,
+  );
+  let active24h: number | null = null;
+  if (row?.tip_ts != null) {
+    // An address is active in the window exactly when its last activity falls inside it.
+    const [active] = await ctx.store.query<{ n: number }>(
+      'addresses.active_24h',
+      sql`SELECT count(*) AS n FROM address_summary WHERE chain = ${chain} AND last_seen > ${row.tip_ts - 86_400}`,
+    );
+    active24h = active?.n ?? 0;
+  }
+  return {
+    chain,
+    network: ctx.network(chain),
+    total_addresses: row?.address_count ?? 0,
+    active_24h: active24h,
+    total_address_tx_touches: row?.address_tx_touches ?? 0,
+  };
+}
+
+export function statsSummaryRoute(app: AppArg, ctx: ApiContext): void {
+  app.get(
+    '/stats/summary',
+    {
+      schema: {
+        tags: ['addresses'],
+        operationId: 'getAddressStatsSummary',
+        summary: 'Address population of a chain',
+        params: ChainPathParams,
+        response: { 200: StatsSummaryResponse, ...STANDARD_ERRORS },
+      },
+    },
+    async (request) => loadStatsSummary(ctx, request.params.chain),
+  );
+}

@@ -1,0 +1,91 @@
+/**
+ * Shared TypeBox building blocks. Every route declares its request and response once with these;
+ * the same declaration validates requests, serialises responses and writes the OpenAPI document.
+ */
+import { Type, type TSchema } from 'typebox';
+import { CHAINS } from '../../chain/chains.ts';
+import { WINDOW_PATTERN } from '../params/window.ts';
+
+/** A string restricted to `values`, typed as their union. */
+export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
+
+export function Nullable<T extends TSchema>(schema: T) {
+  return Type.Union([schema, Type.Null()]);
+}
+
+export const Amount = Type.String({
+  pattern: '^[0-9]+$',
+  description: 'Amount string: unsigned integer in the chain\'s smallest unit (pow: shor, pos: planck), as a decimal string.',
+  examples: ['1000000000'],
+});
+export const SignedAmount = Type.String({
+  pattern: '^-?[0-9]+$',
+  description: 'Signed integer in the chain\'s smallest unit, as a decimal string.',
+});
+export const NullableAmount = Nullable(Amount);
+
+export const Timestamp = Type.String({
+  description: 'UTC time, YYYY-MM-DDTHH:MM:SS.',
+  examples: ['2026-11-22T09:30:00'],
+});
+export const NullableTimestamp = Nullable(Timestamp);
+export const Day = Type.String({ description: 'UTC day, YYYY-MM-DD.', examples: ['2026-11-22'] });
+
+export const ChainParam = StringEnum(CHAINS, { description: 'Chain: pow (legacy proof of work) or pos (QRL 2.0).' });
+
+export const ChainPathParams = Type.Object({ chain: ChainParam });
+export const AddressPathParams = Type.Object({
+  chain: ChainParam,
+  address: Type.String({ description: 'Address of the chain. pos accepts the Q, Z and 0x forms and answers in the Q form.' }),
+});
+
+/** Query booleans accept true/false/1/0. */
+export const BOOLEAN_VALUES = ['true', 'false', '1', '0'] as const;
+export function BooleanQuery(description: string) {
+  return Type.Optional(StringEnum(BOOLEAN_VALUES, { description: `${description} (true/false/1/0, default false)` }));
+}
+export function isTrue(value: (typeof BOOLEAN_VALUES)[number] | undefined): boolean {
+  return value === 'true' || value === '1';
+}
+
+export function IntegerQuery(options: { minimum: number; maximum?: number; default: number; description: string }) {
+  return Type.Integer({ maximum: Number.MAX_SAFE_INTEGER, ...options });
+}
+
+export function WindowQuery(fallback: string, description = 'Window length: a positive integer with m, h, d, w or y') {
+  return Type.Optional(Type.String({ pattern: WINDOW_PATTERN, description: `${description}; default ${fallback}.`, examples: [fallback] }));
+}
+
+/** Fields of the list envelope (GenericListResponse); endpoints add their echoed context. */
+export const ListEnvelopeFields = {
+  total: Type.Optional(Nullable(Type.Integer())),
+  limit: Type.Optional(Nullable(Type.Integer())),
+  offset: Type.Optional(Nullable(Type.Integer())),
+  page: Type.Optional(Nullable(Type.Integer())),
+  has_next: Type.Optional(Nullable(Type.Boolean())),
+  has_prev: Type.Optional(Nullable(Type.Boolean())),
+  next_cursor: Type.Optional(Nullable(Type.String())),
+  count: Type.Integer({ description: 'Number of items in this response.' }),
+};
+
+export const ProblemSchema = Type.Object(
+  {
+    type: Type.String(),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    errors: Type.Optional(Type.Array(Type.Object({ param: Type.String(), message: Type.String() }))),
+  },
+  { $id: 'Problem', description: 'RFC 9457 problem details (application/problem+json).' },
+);
+
+/** The error responses every authenticated endpoint can give, for the OpenAPI document. */
+export const STANDARD_ERRORS = {
+  400: Type.Ref('Problem'),
+  401: Type.Ref('Problem'),
+  404: Type.Ref('Problem'),
+  429: Type.Ref('Problem'),
+  503: Type.Ref('Problem'),
+};

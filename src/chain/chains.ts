@@ -1,0 +1,41 @@
+/** The two chains Quarry indexes, and the facts about them every layer shares. */
+
+export const CHAINS = ['pow', 'pos'] as const;
+export type ChainId = (typeof CHAINS)[number];
+
+export function isChainId(value: string): value is ChainId {
+  return value === 'pow' || value === 'pos';
+}
+
+export interface ChainInfo {
+  id: ChainId;
+  /** Target seconds between blocks. */
+  blockTime: number;
+  /** Smallest units per coin (quanta): 10^9 shor on pow, 10^18 planck on pos. */
+  unitsPerCoin: bigint;
+  /** Decimal digits of the smallest unit. */
+  decimals: number;
+  unitName: 'shor' | 'planck';
+}
+
+export const CHAIN_INFO: Record<ChainId, ChainInfo> = {
+  pow: { id: 'pow', blockTime: 60, unitsPerCoin: 10n ** 9n, decimals: 9, unitName: 'shor' },
+  pos: { id: 'pos', blockTime: 12, unitsPerCoin: 10n ** 18n, decimals: 18, unitName: 'planck' },
+};
+
+/** 1 shor = 10^9 planck: the factor that puts both chains in one unit (shor). */
+export const PLANCK_PER_SHOR = 10n ** 9n;
+
+/** The pow coinbase sender: a 32-byte zero sentinel, shown as `Q` + 64 zeros. */
+export const POW_COINBASE_SENTINEL = 'Q' + '0'.repeat(64);
+/** The pos zero address, sender of mints. */
+export const POS_ZERO_ADDRESS = 'Q' + '0'.repeat(40);
+
+export const SENTINELS: Record<ChainId, readonly string[]> = {
+  pow: [POW_COINBASE_SENTINEL],
+  pos: [POS_ZERO_ADDRESS],
+};
+
+export function isSentinel(chain: ChainId, address: string): boolean {
+  return SENTINELS[chain].includes(address);
+}

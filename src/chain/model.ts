@@ -1,0 +1,238 @@
+/**
+ * The canonical block model. Every source (the synthetic generator, an EVM JSON-RPC node, a QRL
+ * gRPC node) turns what it reads into these shapes, already normalised: canonical addresses
+ * (`Q` + lowercase hex), amounts as bigint in the chain's smallest unit, times in Unix seconds.
+ * The ingest pipeline writes nothing else.
+ */
+import type { ChainId } from './chains.ts';
+
+export const POW_TX_TYPES = [
+  'transfer',
+  'coinbase',
+  'latticePK',
+  'message',
+  'token',
+  'transfer_token',
+  'slave',
+  'multi_sig_create',
+  'multi_sig_spend',
+  'multi_sig_vote',
+] as const;
+export const POS_TX_TYPES = ['transfer', 'contract_call', 'contract_create'] as const;
+export type PowTxType = (typeof POW_TX_TYPES)[number];
+export type PosTxType = (typeof POS_TX_TYPES)[number];
+export type TxType = PowTxType | PosTxType;
+
+export const TX_TYPES: Record<ChainId, readonly TxType[]> = { pow: POW_TX_TYPES, pos: POS_TX_TYPES };
+
+/** Transaction types that are not user activity: block rewards and protocol administration. */
+export const NON_USER_TX_TYPES: readonly TxType[] = ['coinbase'];
+
+export interface CanonicalBlock {
+  chain: ChainId;
+  height: number;
+  hash: string;
+  parentHash: string;
+  /** Unix seconds. */
+  timestamp: number;
+  /** Serialized size in bytes. */
+  size: number;
+  /** pow: coinbase recipient; pos: fee recipient. */
+  miner: string | null;
+  /** Newly minted by this block (pow block reward, without fees). */
+  reward: bigint;
+  gasUsed: number | null;
+  gasLimit: number | null;
+  baseFeePerGas: bigint | null;
+  transactions: CanonicalTx[];
+  /** pos: consensus-layer withdrawals credited in this block. */
+  withdrawals: CanonicalWithdrawal[];
+  /** Balances that exist without a transaction (only on the genesis block). */
+  allocations: GenesisAllocation[];
+  /** Tokens first seen in this block, with their metadata. */
+  tokens: TokenInfo[];
+  /** Parts of this block that could not be decoded; the rest of the block is indexed. */
+  deadLetters: DeadLetterItem[];
+}
+
+export interface CanonicalTx {
+  hash: string;
+  /** Position in the block. */
+  index: number;
+  type: TxType;
+  /** pos: EIP-2718 envelope type (2 = dynamic fee). */
+  typeEvm: number | null;
+  /** Whose balance pays: on pow a slave-signed transaction is from its master. */
+  from: string;
+  /** The single recipient; null for contract creation and for multi-recipient transfers. */
+  to: string | null;
+  /** Total native value sent (sum over `recipients` when present). */
+  value: bigint;
+  /** pow transfer and transfer_token: every recipient, in order (native amount 0 for tokens). */
+  recipients: TxRecipient[] | null;
+  /** Total fee paid by `from`. */
+  fee: bigint;
+  nonce: number | null;
+  gas: number | null;
+  gasUsed: number | null;
+  gasPrice: bigint | null;
+  effectiveGasPrice: bigint | null;
+  maxFeePerGas: bigint | null;
+  maxPriorityFeePerGas: bigint | null;
+  /** pos: base fee x gas used, destroyed. The rest of the fee goes to the block's miner. */
+  burned: bigint;
+  /** pos: 1 success, 0 reverted (a reverted transaction moves no value but pays its fee). */
+  status: 0 | 1 | null;
+  /** pos: the contract this transaction created. */
+  contractAddress: string | null;
+  /** pow: the master address when a slave key signed (equal to `from`). */
+  masterAddr: string | null;
+  /** pow: the address of the signing key when it is not `from` (a slave). */
+  signer: string | null;
+  /** pow: XMSS one-time key index of the signature. */
+  otsIndex: number | null;
+  /** Hex data (pos input, pow message payload). */
+  input: string | null;
+  /** pos: value moved by nested call frames. */
+  internal: InternalTransfer[];
+  /** Token movements caused by this transaction. */
+  tokenTransfers: TokenTransfer[];
+  /** pow: slave keys registered by this transaction. */
+  slaves: SlaveRegistration[];
+  /** Set when this transaction is one leg of a pow-to-pos migration. */
+  migration: MigrationLeg | null;
+}
+
+export interface TxRecipient {
+  to: string;
+  amount: bigint;
+}
+
+export interface InternalTransfer {
+  /** Dot-separated path of the call frame, e.g. "0.1". */
+  traceAddress: string;
+  callType: string;
+  from: string;
+  to: string;
+  value: bigint;
+}
+
+export interface TokenTransfer {
+  /** Position among the block's logs (pos) or within the transaction (pow). */
+  logIndex: number;
+  /** pos: token contract; pow: the token's creation transaction hash. */
+  contract: string;
+  from: string;
+  to: string;
+  amount: bigint;
+}
+
+export interface SlaveRegistration {
+  slave: string;
+  accessType: number;
+}
+
+export interface MigrationLeg {
+  accountId: string;
+  role: 'burn' | 'mint';
+}
+
+export interface CanonicalWithdrawal {
+  /** Global withdrawal index. */
+  index: number;
+  validatorIndex: number;
+  address: string;
+  /** Planck (the node reports gwei; sources convert). */
+  amount: bigint;
+}
+
+export interface GenesisAllocation {
+  address: string;
+  amount: bigint;
+}
+
+export interface TokenInfo {
+  contract: string;
+  name: string | null;
+  symbol: string | null;
+  decimals: number | null;
+  creator: string | null;
+  createdTx: string | null;
+}
+
+export interface DeadLetterItem {
+  /** What failed inside the block (a tx hash, "receipts", "traces"), or null for the block. */
+  item: string | null;
+  error: string;
+  /** The offending data, for diagnosis (truncated on write). */
+  payload: unknown;
+}
+
+/** What a source yields: a decoded block, or a block it could not decode at all. */
+export type SourceItem =
+  | { kind: 'block'; block: CanonicalBlock }
+  | { kind: 'undecodable'; chain: ChainId; height: number; error: string; payload: unknown };
+
+/** A source of canonical blocks for one chain. */
+export interface BlockSource {
+  readonly chain: ChainId;
+  /** Names the source in checkpoints and dead letters (e.g. "synthetic", "evm-rpc"). */
+  readonly name: string;
+  /**
+   * Yields blocks in height order from `fromHeight`. After a reorg the source may yield a block
+   * at a height already yielded; the pipeline then rolls back to the block's parent.
+   */
+  blocks(fromHeight: number): AsyncIterable<SourceItem>;
+  /** The hash of the source's canonical block at `height` (null if none): used to find a common ancestor. */
+  hashAt?(height: number): Promise<string | null>;
+  /** The source's canonical block at `height`: used to re-fetch a new branch below a reorg. */
+  blockAt?(height: number): Promise<SourceItem | null>;
+}
+
+/** An empty transaction with the given identity; sources fill in the rest. */
+export function emptyTx(fields: Pick<CanonicalTx, 'hash' | 'index' | 'type' | 'from'> & Partial<CanonicalTx>): CanonicalTx {
+  return {
+    typeEvm: null,
+    to: null,
+    value: 0n,
+    recipients: null,
+    fee: 0n,
+    nonce: null,
+    gas: null,
+    gasUsed: null,
+    gasPrice: null,
+    effectiveGasPrice: null,
+    maxFeePerGas: null,
+    maxPriorityFeePerGas: null,
+    burned: 0n,
+    status: null,
+    contractAddress: null,
+    masterAddr: null,
+    signer: null,
+    otsIndex: null,
+    input: null,
+    internal: [],
+    tokenTransfers: [],
+    slaves: [],
+    migration: null,
+    ...fields,
+  };
+}
+
+/** An empty block with the given identity; sources fill in the rest. */
+export function emptyBlock(fields: Pick<CanonicalBlock, 'chain' | 'height' | 'hash' | 'parentHash' | 'timestamp'> & Partial<CanonicalBlock>): CanonicalBlock {
+  return {
+    size: 0,
+    miner: null,
+    reward: 0n,
+    gasUsed: null,
+    gasLimit: null,
+    baseFeePerGas: null,
+    transactions: [],
+    withdrawals: [],
+    allocations: [],
+    tokens: [],
+    deadLetters: [],
+    ...fields,
+  };
+}

@@ -1,0 +1,29 @@
+/** `quarry`: the one command-line entry point. Subcommands live in ./commands. */
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../config/env.ts';
+import { StoreLockedError } from '../store/pglite.ts';
+import { registerServe } from './commands/serve.ts';
+import { registerMigrate } from './commands/migrate.ts';
+import { registerKeys } from './commands/keys.ts';
+
+const program = new Command()
+  .name('quarry')
+  .description('Indexes the QRL pow and pos chains into PostgreSQL and serves the explorer read API.')
+  .showHelpAfterError()
+  .exitOverride();
+
+registerServe(program);
+registerMigrate(program);
+registerKeys(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) process.exit(error.exitCode);
+  if (error instanceof ConfigError || error instanceof StoreLockedError) {
+    console.error(error.message);
+    process.exit(2);
+  }
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exit(1);
+}

@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from './env.ts';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    assert.ok(error instanceof ConfigError);
+    return error.problems;
+  }
+  assert.fail('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({});
+    assert.equal(config.port, 8080);
+    assert.equal(config.host, '127.0.0.1');
+    assert.equal(config.databaseUrl, undefined);
+    assert.equal(config.dataDir, path.resolve('./.quarry'));
+    assert.deepEqual(config.apiKeys, []);
+    assert.deepEqual(config.networks, { pow: 'mainnet', pos: 'testnet' });
+    assert.equal(config.logLevel, 'info');
+    assert.deepEqual(config.rateLimit, { max: 600, windowMs: 60_000 });
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      QUARRY_DATABASE_URL: 'postgres://u:p@db:5432/quarry',
+      QUARRY_DATA_DIR: '/var/lib/quarry',
+      QUARRY_API_KEYS: ' key-aaaaaaaaaaaaaaaa , key-bbbbbbbbbbbbbbbb ,',
+      QUARRY_POW_NETWORK: 'testnet',
+      QUARRY_POS_NETWORK: 'mainnet',
+      QUARRY_LOG_LEVEL: 'warn',
+      QUARRY_RATE_LIMIT_MAX: '100',
+      QUARRY_RATE_LIMIT_WINDOW: '30s',
+    });
+    assert.equal(config.port, 9000);
+    assert.equal(config.host, '0.0.0.0');
+    assert.equal(config.databaseUrl, 'postgres://u:p@db:5432/quarry');
+    assert.equal(config.dataDir, '/var/lib/quarry');
+    assert.deepEqual(config.apiKeys, ['key-aaaaaaaaaaaaaaaa', 'key-bbbbbbbbbbbbbbbb']);
+    assert.deepEqual(config.networks, { pow: 'testnet', pos: 'mainnet' });
+    assert.equal(config.logLevel, 'warn');
+    assert.deepEqual(config.rateLimit, { max: 100, windowMs: 30_000 });
+  });
+
+  for (const [name, value] of [
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['HOST', 'bad host!'],
+    ['QUARRY_DATABASE_URL', 'mysql://x'],
+    ['QUARRY_DATABASE_URL', 'not a url'],
+    ['QUARRY_API_KEYS', 'short'],
+    ['QUARRY_POW_NETWORK', 'Main Net'],
+    ['QUARRY_LOG_LEVEL', 'loud'],
+    ['QUARRY_RATE_LIMIT_MAX', '0'],
+    ['QUARRY_RATE_LIMIT_WINDOW', 'soon'],
+    ['QUARRY_DB_POOL_SIZE', '1.5'],
+    ['QUARRY_CURSOR_SECRET', 'short'],
+  ] as const) {
+    it(`names ${name} when it is ${JSON.stringify(value)}`, () => {
+      const problems = problemsOf({ [name]: value });
+      assert.equal(problems.length, 1);
+      assert.match(problems[0]!, new RegExp(`^${name}: `));
+    });
+  }
+
+  it('reports every bad variable at once, without echoing secrets', () => {
+    const problems = problemsOf({ PORT: 'x', QUARRY_API_KEYS: 'tiny-secret', QUARRY_DATABASE_URL: 'ftp://user:hunter2@host' });
+    assert.equal(problems.length, 3);
+    assert.ok(problems.every((p) => !p.includes('tiny-secret') && !p.includes('hunter2')));
+  });
+});

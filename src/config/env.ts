@@ -1,0 +1,124 @@
+/**
+ * The one place that reads the environment. Every setting is parsed and validated here; a bad
+ * value stops start-up with a message naming the variable (all bad variables at once).
+ */
+import path from 'node:path';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Config {
+  /** TCP port of the HTTP API. */
+  port: number;
+  /** Interface the HTTP API binds to. */
+  host: string;
+  /** PostgreSQL connection string; `undefined` selects the embedded PGlite store. */
+  databaseUrl: string | undefined;
+  /** Directory of the embedded store and other local state. */
+  dataDir: string;
+  /** API keys accepted as valid in addition to issued keys. Never logged. */
+  apiKeys: string[];
+  /** Network names echoed in responses, per chain. */
+  networks: { pow: string; pos: string };
+  logLevel: LogLevel;
+  rateLimit: { max: number; windowMs: number };
+  /** Size of the node-postgres pool (server store only). */
+  dbPoolSize: number;
+  /** Upper bound on one API query, in milliseconds. */
+  statementTimeoutMs: number;
+  /** Key of the cursor integrity check; cursors survive restarts and replicas that share it. */
+  cursorSecret: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const DEFAULT_CURSOR_SECRET = 'quarry-cursor-v1';
+
+/** Reads and validates the whole configuration from `env` (default: `process.env`). */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const read = <T>(name: string, fallback: T, parse: (raw: string) => T | string): T => {
+    const raw = env[name];
+    if (raw === undefined || raw.trim() === '') return fallback;
+    const parsed = parse(raw.trim());
+    if (typeof parsed === 'string' && parsed.startsWith('!')) {
+      problems.push(`${name}: ${parsed.slice(1)} (got ${JSON.stringify(redactIfSecret(name, raw))})`);
+      return fallback;
+    }
+    return parsed as T;
+  };
+
+  const config: Config = {
+    port: read('PORT', 8080, (raw) => integerIn(raw, 0, 65535)),
+    host: read('HOST', '127.0.0.1', (raw) => (/^[A-Za-z0-9.:\-[\]]+$/.test(raw) ? raw : '!must be a host name or IP address')),
+    databaseUrl: read<string | undefined>('QUARRY_DATABASE_URL', undefined, parseDatabaseUrl),
+    dataDir: path.resolve(read('QUARRY_DATA_DIR', './.quarry', (raw) => raw)),
+    apiKeys: read('QUARRY_API_KEYS', [] as string[], parseApiKeys) as string[],
+    networks: {
+      pow: read('QUARRY_POW_NETWORK', 'mainnet', networkName),
+      pos: read('QUARRY_POS_NETWORK', 'testnet', networkName),
+    },
+    logLevel: read<LogLevel>('QUARRY_LOG_LEVEL', 'info', (raw) =>
+      (LOG_LEVELS as readonly string[]).includes(raw) ? (raw as LogLevel) : `!must be one of ${LOG_LEVELS.join(', ')}`,
+    ),
+    rateLimit: {
+      max: read('QUARRY_RATE_LIMIT_MAX', 600, (raw) => integerIn(raw, 1, 1_000_000_000)),
+      windowMs: read('QUARRY_RATE_LIMIT_WINDOW', 60_000, parseDuration),
+    },
+    dbPoolSize: read('QUARRY_DB_POOL_SIZE', 10, (raw) => integerIn(raw, 1, 1000)),
+    statementTimeoutMs: read('QUARRY_STATEMENT_TIMEOUT_MS', 10_000, (raw) => integerIn(raw, 100, 3_600_000)),
+    cursorSecret: read('QUARRY_CURSOR_SECRET', DEFAULT_CURSOR_SECRET, (raw) =>
+      raw.length >= 8 ? raw : '!must be at least 8 characters',
+    ),
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+function redactIfSecret(name: string, raw: string): string {
+  return /KEY|SECRET|DATABASE_URL/.test(name) ? '<redacted>' : raw;
+}
+
+function integerIn(raw: string, min: number, max: number): number | string {
+  if (!/^\d+$/.test(raw)) return `!must be a whole number from ${min} to ${max}`;
+  const value = Number(raw);
+  return value >= min && value <= max ? value : `!must be a whole number from ${min} to ${max}`;
+}
+
+function parseDatabaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return '!must be a postgres:// or postgresql:// URL';
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') return '!must be a postgres:// or postgresql:// URL';
+  return raw;
+}
+
+function parseApiKeys(raw: string): string[] | string {
+  const keys = raw.split(',').map((key) => key.trim()).filter((key) => key.length > 0);
+  if (keys.some((key) => key.length < 16)) return '!each key must be at least 16 characters';
+  if (keys.some((key) => !/^[\x21-\x7e]+$/.test(key))) return '!keys must be printable ASCII without spaces';
+  return keys;
+}
+
+function networkName(raw: string): string {
+  return /^[a-z0-9][a-z0-9_-]{0,31}$/.test(raw) ? raw : '!must be 1-32 lowercase letters, digits, - or _';
+}
+
+/** `250ms`, `30s`, `1m`, `1h`, or plain milliseconds. */
+export function parseDuration(raw: string): number | string {
+  const match = /^(\d+)(ms|s|m|h)?$/.exec(raw);
+  if (!match) return '!must be a duration such as 500ms, 30s, 1m or 1h';
+  const factor = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match[2] ?? 'ms') as 'ms' | 's' | 'm' | 'h'];
+  const value = Number(match[1]) * factor;
+  return value > 0 && value <= 86_400_000 ? value : '!must be more than 0 and at most 24h';
+}

@@ -1,0 +1,87 @@
+/** The embedded store: PGlite (PostgreSQL compiled to WebAssembly), persisted under a directory. */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite, types } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { Driver, DriverConnection, Row } from './store.ts';
+
+// The same value shapes as the server driver: int8 as number (only counts, heights and times are
+// int8; amounts are NUMERIC and stay strings), dates and timestamps as their text.
+const parsers = {
+  [types.INT8]: (value: string) => Number(value),
+  [types.DATE]: (value: string) => value,
+  [types.TIMESTAMP]: (value: string) => value,
+  [types.TIMESTAMPTZ]: (value: string) => value,
+};
+
+/** Opens (creating if needed) the embedded database in `dataDir`; `undefined` keeps it in memory. */
+export async function createPgliteDriver(dataDir: string | undefined): Promise<Driver> {
+  const release = dataDir ? lockDataDir(dataDir) : () => {};
+  let db: PGlite;
+  try {
+    db = await PGlite.create({ dataDir, extensions: { pg_trgm }, parsers });
+  } catch (error) {
+    release();
+    throw error;
+  }
+  await db.exec(`SET TIME ZONE 'UTC'`);
+
+  const connection = (q: Pick<PGlite, 'query' | 'exec'>): DriverConnection => ({
+    query: async (text, values) => (await q.query<Row>(text, values)).rows,
+    exec: async (script) => {
+      await q.exec(script);
+    },
+    copyFrom: async (statement, tsv) => {
+      await q.query(statement.replace(/FROM STDIN$/, `FROM '/dev/blob'`), [], { blob: new Blob([tsv]) });
+    },
+  });
+  const direct = connection(db);
+
+  return {
+    kind: 'pglite',
+    withConnection: (fn) => fn(direct),
+    withTransaction: (fn) => db.transaction((tx) => fn(connection(tx))),
+    close: async () => {
+      await db.close();
+      release();
+    },
+  };
+}
+
+export class StoreLockedError extends Error {
+  override name = 'StoreLockedError';
+}
+
+/**
+ * The embedded store belongs to one process at a time: two PGlite instances on one directory would
+ * corrupt it. A lock file with the owner's pid guards it; a stale lock (dead owner) is taken over.
+ */
+function lockDataDir(dataDir: string): () => void {
+  mkdirSync(dataDir, { recursive: true });
+  const lockFile = path.join(dataDir, 'quarry.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+      return () => rmSync(lockFile, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const owner = Number(readFileSync(lockFile, 'utf8'));
+      if (Number.isInteger(owner) && owner > 0 && isAlive(owner)) {
+        throw new StoreLockedError(
+          `the embedded store in ${dataDir} is in use by process ${owner}; stop it first, or use PostgreSQL (QUARRY_DATABASE_URL) to share one store`,
+        );
+      }
+      rmSync(lockFile, { force: true });
+    }
+  }
+  throw new StoreLockedError(`could not lock the embedded store in ${dataDir}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

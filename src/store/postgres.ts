@@ -1,0 +1,91 @@
+/** The server store: PostgreSQL through a node-postgres pool. */
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import type { Driver, DriverConnection, Row } from './store.ts';
+
+const { Pool, types } = pg;
+
+// Same value shapes as the embedded driver: int8 as number (counts, heights and times only),
+// NUMERIC amounts as strings, dates and timestamps as their text.
+const typeParsers: Record<number, (value: string) => unknown> = {
+  [types.builtins.INT8]: (value) => Number(value),
+  [types.builtins.DATE]: (value) => value,
+  [types.builtins.TIMESTAMP]: (value) => value,
+  [types.builtins.TIMESTAMPTZ]: (value) => value,
+};
+const customTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    typeParsers[oid] ?? types.getTypeParser(oid, format)) as typeof types.getTypeParser,
+};
+
+export interface PostgresDriverOptions {
+  poolSize?: number;
+  /** Statement time limit in ms; unset means none (the indexer's long rollups). */
+  statementTimeoutMs?: number;
+  applicationName?: string;
+}
+
+export function createPostgresDriver(url: string, options: PostgresDriverOptions = {}): Driver {
+  const pool = new Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30_000,
+    application_name: options.applicationName ?? 'quarry',
+    types: customTypes,
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+    options: '-c TimeZone=UTC',
+  });
+  // An idle client that loses its connection emits here; the pool discards it.
+  pool.on('error', () => {});
+
+  const connection = (client: pg.PoolClient): DriverConnection => ({
+    query: async (text, values) => (await client.query<Row>({ text, values })).rows,
+    exec: async (script) => {
+      await client.query(script);
+    },
+    copyFrom: async (statement, tsv) => {
+      const stream = client.query(copyFrom(statement));
+      await pipeline(Readable.from(chunks(tsv)), stream);
+    },
+  });
+
+  return {
+    kind: 'postgres',
+    async withConnection(fn) {
+      const client = await pool.connect();
+      try {
+        return await fn(connection(client));
+      } finally {
+        client.release();
+      }
+    },
+    async withTransaction(fn) {
+      const client = await pool.connect();
+      let broken = false;
+      try {
+        await client.query('BEGIN');
+        const result = await fn(connection(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        try {
+          await client.query('ROLLBACK');
+        } catch {
+          broken = true;
+        }
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** Feeds COPY in 1 MiB pieces rather than one huge buffer. */
+function* chunks(text: string, size = 1 << 20): Generator<string> {
+  for (let i = 0; i < text.length; i += size) yield text.slice(i, i + size);
+}

@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync, copyFileSync, readdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import sql from 'sql-template-tag';
+import { describeEachStore, openTestStore, storeKinds } from '../../test/support/stores.ts';
+import { StoreError, StoreUnavailableError } from './errors.ts';
+import { loadMigrations, migrate, migrationStatus } from './migrate.ts';
+import { createPostgresDriver } from './postgres.ts';
+import { createStore } from './store.ts';
+
+describeEachStore('store', (getStore, kind) => {
+  it('migrates an empty store to the latest version, once', async () => {
+    const store = getStore();
+    const status = await migrationStatus(store);
+    assert.equal(status.pending.length, 0);
+    assert.deepEqual(status.applied, loadMigrations().map((m) => m.version));
+    assert.deepEqual(await migrate(store), []);
+    const tables = await store.query<{ table_name: string }>(
+      'test.tables',
+      sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`,
+    );
+    const names = tables.map((t) => t.table_name);
+    for (const expected of [
+      'blocks', 'transactions', 'tx_recipients', 'address_txs', 'internal_txs', 'token_contracts', 'token_transfers',
+      'slaves', 'withdrawals', 'genesis_allocations', 'validators', 'staking_daily', 'labels', 'exchange_wallets',
+      'migration_legs', 'reorgs', 'dead_letters', 'checkpoints', 'api_keys', 'address_summary', 'chain_stats',
+    ]) {
+      assert.ok(names.includes(expected), `table ${expected} exists on ${kind}`);
+    }
+  });
+
+  it('returns the same value shapes on both stores', async () => {
+    const [row] = await getStore().query<Record<string, unknown>>(
+      'test.shapes',
+      sql`SELECT 42::int8 AS count, ${10n ** 30n}::numeric(78,0) AS amount, '2026-01-02'::date AS day, 7::int4 AS small, true AS flag`,
+    );
+    assert.deepEqual(row, { count: 42, amount: '1000000000000000000000000000000', day: '2026-01-02', small: 7, flag: true });
+  });
+
+  it('bulk-loads with COPY, escaping what would break a line', async () => {
+    const store = getStore();
+    const rows = [
+      ['pos', 'Qa', 'tab\there', 'TAB', 18, null, null],
+      ['pos', 'Qb', 'new\nline\\slash', null, null, 'Qc', 5n],
+    ] as const;
+    const written = await store.copyRows('test.copy', 'token_contracts', ['chain', 'address', 'name', 'symbol', 'decimals', 'creator', 'created_height'], rows);
+    assert.equal(written, 2);
+    const back = await store.query('test.copy.read', sql`SELECT address, name, symbol, decimals, creator, created_height FROM token_contracts ORDER BY address`);
+    assert.deepEqual(back, [
+      { address: 'Qa', name: 'tab\there', symbol: 'TAB', decimals: 18, creator: null, created_height: null },
+      { address: 'Qb', name: 'new\nline\\slash', symbol: null, decimals: null, creator: 'Qc', created_height: 5 },
+    ]);
+  });
+
+  it('rolls a failed transaction back entirely', async () => {
+    const store = getStore();
+    await assert.rejects(
+      store.transaction('test.tx', async (tx) => {
+        await tx.query('test.tx.insert', sql`INSERT INTO chain_settings (chain, key, value) VALUES ('pow', 'k', 'v')`);
+        await tx.query('test.tx.fail', sql`SELECT 1 / 0`);
+      }),
+      (error: unknown) => error instanceof StoreError && error.label === 'test.tx.fail' && error.code === '22012',
+    );
+    assert.deepEqual(await store.query('test.tx.check', sql`SELECT * FROM chain_settings`), []);
+  });
+
+  it('keeps every query parameterised, even hostile input', async () => {
+    const hostile = "x'); DROP TABLE blocks; --";
+    const [row] = await getStore().query<{ v: string }>('test.param', sql`SELECT ${hostile}::text AS v`);
+    assert.equal(row!.v, hostile);
+    await getStore().query('test.param.check', sql`SELECT count(*) FROM blocks`);
+  });
+
+  it('refuses an applied migration that was edited', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'quarry-migrations-'));
+    for (const file of readdirSync(new URL('./migrations/', import.meta.url))) {
+      copyFileSync(new URL(`./migrations/${file}`, import.meta.url), path.join(dir, file));
+    }
+    writeFileSync(path.join(dir, '0001_core.sql'), '-- edited\n', { flag: 'a' });
+    await assert.rejects(migrate(getStore(), loadMigrations(dir)), /was changed after it was applied/);
+  });
+
+  it('labels its timings', async () => {
+    const stat = getStore().stats().get('test.shapes');
+    assert.ok(stat && stat.count >= 1 && stat.totalMs > 0);
+  });
+});
+
+describe('store outages', { skip: !storeKinds().includes('postgres') }, () => {
+  it('reports an unreachable server as StoreUnavailableError after retrying', async () => {
+    const store = createStore(createPostgresDriver('postgres://postgres@127.0.0.1:1/none'), { retries: 2, retryDelayMs: 10 });
+    await assert.rejects(store.query('test.down', sql`SELECT 1`), (error: unknown) => error instanceof StoreUnavailableError && error.retryable);
+    await store.close();
+  });
+
+  it('opens a fresh PostgreSQL database for each test store', async () => {
+    const a = await openTestStore('postgres');
+    const b = await openTestStore('postgres');
+    assert.notEqual(a.url, b.url);
+    await Promise.all([a.close(), b.close()]);
+  });
+});

@@ -1,0 +1,139 @@
+/**
+ * The store: one interface over the embedded PGlite and a PostgreSQL server. Same SQL, same
+ * migrations. Every statement goes through `query(label, sql)`, which times it per label, retries
+ * connection errors (outside transactions) and turns driver errors into `StoreError`s.
+ */
+import type { Sql } from 'sql-template-tag';
+import { normaliseStoreError, StoreUnavailableError } from './errors.ts';
+import { encodeCopyRows, type CopyValue } from './copy.ts';
+
+export type Row = Record<string, unknown>;
+export type StoreKind = 'pglite' | 'postgres';
+
+/** Something that runs statements: the store itself, or an open transaction. */
+export interface Db {
+  readonly kind: StoreKind;
+  /** Runs one parameterised statement and returns its rows. */
+  query<R = Row>(label: string, statement: Sql): Promise<R[]>;
+  /** Runs a script of statements without parameters (migrations, DDL). */
+  exec(label: string, script: string): Promise<void>;
+  /** Bulk-loads rows with COPY; returns the number of rows written. */
+  copyRows(label: string, table: string, columns: readonly string[], rows: Iterable<readonly CopyValue[]>): Promise<number>;
+}
+
+export interface Store extends Db {
+  /** Runs `fn` in one transaction; rolled back if it throws. */
+  transaction<T>(label: string, fn: (tx: Db) => Promise<T>): Promise<T>;
+  /** Per-label timings since start. */
+  stats(): Map<string, QueryStat>;
+  close(): Promise<void>;
+}
+
+export interface QueryStat {
+  count: number;
+  totalMs: number;
+  maxMs: number;
+  errors: number;
+}
+
+/** What a driver (PGlite, node-postgres) must provide; the wrapper adds everything else. */
+export interface DriverConnection {
+  query(text: string, values: unknown[]): Promise<Row[]>;
+  exec(script: string): Promise<void>;
+  copyFrom(copyStatement: string, tsv: string): Promise<void>;
+}
+
+export interface Driver {
+  readonly kind: StoreKind;
+  /** Borrows a connection for one statement. */
+  withConnection<T>(fn: (conn: DriverConnection) => Promise<T>): Promise<T>;
+  /** Borrows a connection and wraps `fn` in BEGIN/COMMIT. */
+  withTransaction<T>(fn: (conn: DriverConnection) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** Called for statements slower than `slowQueryMs` (never with parameter values). */
+  onSlowQuery?: (label: string, ms: number) => void;
+  slowQueryMs?: number;
+  /** Attempts for a statement outside a transaction when the store is unreachable. */
+  retries?: number;
+  retryDelayMs?: number;
+}
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+
+export function createStore(driver: Driver, options: StoreOptions = {}): Store {
+  const stats = new Map<string, QueryStat>();
+  const slowQueryMs = options.slowQueryMs ?? 1000;
+  const retries = options.retries ?? 3;
+  const retryDelayMs = options.retryDelayMs ?? 200;
+
+  async function timed<T>(label: string, run: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    let stat = stats.get(label);
+    if (!stat) {
+      stat = { count: 0, totalMs: 0, maxMs: 0, errors: 0 };
+      stats.set(label, stat);
+    }
+    try {
+      return await run();
+    } catch (error) {
+      stat.errors++;
+      throw normaliseStoreError(error, label);
+    } finally {
+      const ms = performance.now() - started;
+      stat.count++;
+      stat.totalMs += ms;
+      if (ms > stat.maxMs) stat.maxMs = ms;
+      if (ms >= slowQueryMs) options.onSlowQuery?.(label, ms);
+    }
+  }
+
+  function bind(conn: () => (<T>(fn: (c: DriverConnection) => Promise<T>) => Promise<T>)): Db {
+    const use = conn();
+    return {
+      kind: driver.kind,
+      query: <R>(label: string, statement: Sql) =>
+        timed(label, () => use((c) => c.query(statement.text, statement.values.map(toParam)))) as Promise<R[]>,
+      exec: (label, script) => timed(label, () => use((c) => c.exec(script))),
+      copyRows: (label, table, columns, rows) => {
+        if (!IDENTIFIER.test(table) || !columns.every((column) => IDENTIFIER.test(column))) {
+          throw new Error(`copyRows(${label}): table and column names must be plain identifiers`);
+        }
+        const { tsv, count } = encodeCopyRows(rows);
+        if (count === 0) return Promise.resolve(0);
+        const statement = `COPY ${table} (${columns.join(', ')}) FROM STDIN`;
+        return timed(label, () => use((c) => c.copyFrom(statement, tsv))).then(() => count);
+      },
+    };
+  }
+
+  // Outside a transaction: each statement borrows a connection, and is retried if the store is
+  // unreachable (a read is always safe to repeat; writes go through transactions).
+  const direct = bind(() => async (fn) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await driver.withConnection(fn);
+      } catch (error) {
+        const normalised = normaliseStoreError(error, 'connection');
+        if (!(normalised instanceof StoreUnavailableError) || attempt >= retries) throw error;
+        await new Promise((resolve) => setTimeout(resolve, retryDelayMs * attempt));
+      }
+    }
+  });
+
+  return {
+    ...direct,
+    transaction: (label, fn) =>
+      timed(`${label} (transaction)`, () => driver.withTransaction((conn) => fn(bind(() => (f) => f(conn))))),
+    stats: () => stats,
+    close: () => driver.close(),
+  };
+}
+
+/** Parameters go to the drivers as text where JavaScript types would be ambiguous. */
+function toParam(value: unknown): unknown {
+  if (typeof value === 'bigint') return value.toString();
+  return value;
+}
