@@ -168,10 +168,16 @@ export interface DeadLetterItem {
   payload: unknown;
 }
 
-/** What a source yields: a decoded block, or a block it could not decode at all. */
+/**
+ * What a source yields: a decoded block; a block it could not decode at all (recorded as a dead
+ * letter; the pipeline accepts the next block without a parent check); or a mark that it has
+ * caught up with its node's head for now (the pipeline writes what it holds instead of waiting
+ * to fill a batch).
+ */
 export type SourceItem =
   | { kind: 'block'; block: CanonicalBlock }
-  | { kind: 'undecodable'; chain: ChainId; height: number; error: string; payload: unknown };
+  | { kind: 'undecodable'; chain: ChainId; height: number; error: string; payload: unknown }
+  | { kind: 'caught-up' };
 
 /** A source of canonical blocks for one chain. */
 export interface BlockSource {
@@ -180,7 +186,13 @@ export interface BlockSource {
   readonly name: string;
   /**
    * Yields blocks in height order from `fromHeight`. After a reorg the source may yield a block
-   * at a height already yielded; the pipeline then rolls back to the block's parent.
+   * at a height already yielded. The pipeline then:
+   * - skips it when its hash is the one already stored at that height (replays are harmless);
+   * - otherwise rolls back to the block's parent when that parent is stored;
+   * - otherwise walks back with `hashAt` to the highest height where the stored hash and the
+   *   source's agree, rolls back to it, re-fetches the new branch up to the block with `blockAt`,
+   *   and goes on.
+   * The same happens when a block's parent hash is not the stored tip's hash.
    */
   blocks(fromHeight: number): AsyncIterable<SourceItem>;
   /** The hash of the source's canonical block at `height` (null if none): used to find a common ancestor. */

@@ -54,6 +54,7 @@ CREATE TABLE transactions (
   contract_address         TEXT,                   -- pos: contract created by this transaction
   status                   SMALLINT,               -- pos: 1 success, 0 reverted
   master_addr              TEXT,                   -- pow: master of the slave key that signed
+  signer_addr              TEXT,                   -- pow: address of the signing key when not from_addr (a slave)
   ots_index                INTEGER,                -- pow: XMSS one-time key index of the signature
   input_data               TEXT,                   -- hex
   PRIMARY KEY (chain, height, tx_index)
