@@ -1,0 +1,301 @@
+/**
+ * Decoders of the node's JSON objects (blocks, transactions, receipts, logs, withdrawals, call
+ * traces) into typed records, built on the formatters in ./format.ts. They validate every field
+ * they read and ignore the rest. Each throws `NodeDataError` on the first field that does not fit.
+ */
+import { NodeDataError } from './errors.ts';
+import {
+  address,
+  array,
+  data,
+  hash,
+  object,
+  optionalAddress,
+  optionalQuantity,
+  optionalSmallQuantity,
+  quantity,
+  smallQuantity,
+  type Json,
+} from './format.ts';
+
+export interface NodeBlockHeader {
+  number: number;
+  hash: string;
+  parentHash: string;
+  timestamp: number;
+  size: number;
+  miner: string | null;
+  gasUsed: number | null;
+  gasLimit: number | null;
+  baseFeePerGas: bigint | null;
+}
+
+export interface NodeTx {
+  hash: string;
+  index: number;
+  from: string;
+  to: string | null;
+  value: bigint;
+  nonce: number;
+  gas: number;
+  input: `0x${string}`;
+  type: number;
+  gasPrice: bigint | null;
+  maxFeePerGas: bigint | null;
+  maxPriorityFeePerGas: bigint | null;
+  /** Addresses and storage keys of the EIP-2930 access list (they add to intrinsic gas). */
+  accessListAddresses: number;
+  accessListKeys: number;
+}
+
+export interface NodeLog {
+  address: string;
+  topics: string[];
+  data: `0x${string}`;
+  logIndex: number;
+  removed: boolean;
+}
+
+export interface NodeReceipt {
+  transactionHash: string;
+  transactionIndex: number;
+  blockHash: string | null;
+  status: 0 | 1 | null;
+  gasUsed: number;
+  effectiveGasPrice: bigint | null;
+  contractAddress: string | null;
+  logs: NodeLog[];
+}
+
+export interface NodeWithdrawal {
+  index: number;
+  validatorIndex: number;
+  address: string;
+  /** Gwei, as the node reports it. */
+  amountGwei: bigint;
+}
+
+/** A block whose header decoded; its transactions and withdrawals decoded one by one. */
+export interface NodeBlock {
+  header: NodeBlockHeader;
+  transactions: NodeTx[];
+  /** Transactions that did not decode, with the reason. */
+  badTransactions: { position: number; hash: string | null; error: string; payload: unknown }[];
+  withdrawals: NodeWithdrawal[];
+  badWithdrawals: { position: number; error: string; payload: unknown }[];
+}
+
+/** One frame of a `callTracer` trace, reduced to what value accounting needs. */
+export interface CallFrame {
+  type: string;
+  from: string | null;
+  to: string | null;
+  value: bigint;
+  error: string | null;
+  calls: CallFrame[];
+}
+
+/** One entry of a parity-style `trace_block` answer. */
+export interface ParityTrace {
+  type: string;
+  callType: string | null;
+  from: string | null;
+  to: string | null;
+  value: bigint;
+  traceAddress: number[];
+  transactionHash: string | null;
+  transactionPosition: number | null;
+  error: string | null;
+}
+
+export function decodeHeader(raw: unknown): NodeBlockHeader {
+  const block = object(raw, 'block');
+  return {
+    number: smallQuantity(block.number, 'block.number'),
+    hash: hash(block.hash, 'block.hash'),
+    parentHash: hash(block.parentHash, 'block.parentHash'),
+    timestamp: smallQuantity(block.timestamp, 'block.timestamp'),
+    size: optionalSmallQuantity(block.size, 'block.size') ?? 0,
+    miner: optionalAddress(block.miner ?? block.coinbase, 'block.miner'),
+    gasUsed: optionalSmallQuantity(block.gasUsed, 'block.gasUsed'),
+    gasLimit: optionalSmallQuantity(block.gasLimit, 'block.gasLimit'),
+    baseFeePerGas: optionalQuantity(block.baseFeePerGas, 'block.baseFeePerGas'),
+  };
+}
+
+/**
+ * Decodes a block fetched with full transactions. Throws only when the header itself is
+ * unusable; a bad transaction or withdrawal is set aside and the rest kept.
+ */
+export function decodeBlock(raw: unknown): NodeBlock {
+  const header = decodeHeader(raw);
+  const block = raw as Json;
+  const transactions: NodeTx[] = [];
+  const badTransactions: NodeBlock['badTransactions'] = [];
+  const rawTxs = block.transactions === undefined ? [] : array(block.transactions, 'block.transactions');
+  rawTxs.forEach((rawTx, position) => {
+    try {
+      const tx = decodeTx(rawTx, `transactions[${position}]`);
+      if (tx.index !== position) throw new NodeDataError(`transactions[${position}].transactionIndex`, `is ${tx.index}`, rawTx);
+      transactions.push(tx);
+    } catch (error) {
+      const maybeHash = typeof rawTx === 'object' && rawTx !== null ? (rawTx as Json).hash : rawTx;
+      badTransactions.push({ position, hash: typeof maybeHash === 'string' ? maybeHash.toLowerCase() : null, error: message(error), payload: rawTx });
+    }
+  });
+  const withdrawals: NodeWithdrawal[] = [];
+  const badWithdrawals: NodeBlock['badWithdrawals'] = [];
+  const rawWithdrawals = block.withdrawals === undefined || block.withdrawals === null ? [] : array(block.withdrawals, 'block.withdrawals');
+  rawWithdrawals.forEach((rawWithdrawal, position) => {
+    try {
+      const w = object(rawWithdrawal, `withdrawals[${position}]`);
+      withdrawals.push({
+        index: smallQuantity(w.index, `withdrawals[${position}].index`),
+        validatorIndex: smallQuantity(w.validatorIndex, `withdrawals[${position}].validatorIndex`),
+        address: address(w.address, `withdrawals[${position}].address`),
+        amountGwei: quantity(w.amount, `withdrawals[${position}].amount`),
+      });
+    } catch (error) {
+      badWithdrawals.push({ position, error: message(error), payload: rawWithdrawal });
+    }
+  });
+  return { header, transactions, badTransactions, withdrawals, badWithdrawals };
+}
+
+export function decodeTx(raw: unknown, path: string): NodeTx {
+  const tx = object(raw, path);
+  let accessListAddresses = 0;
+  let accessListKeys = 0;
+  if (tx.accessList !== undefined && tx.accessList !== null) {
+    for (const [i, entry] of array(tx.accessList, `${path}.accessList`).entries()) {
+      const item = object(entry, `${path}.accessList[${i}]`);
+      accessListAddresses++;
+      accessListKeys += array(item.storageKeys ?? [], `${path}.accessList[${i}].storageKeys`).length;
+    }
+  }
+  return {
+    hash: hash(tx.hash, `${path}.hash`),
+    index: smallQuantity(tx.transactionIndex, `${path}.transactionIndex`),
+    from: address(tx.from, `${path}.from`),
+    to: optionalAddress(tx.to, `${path}.to`),
+    value: quantity(tx.value, `${path}.value`),
+    nonce: smallQuantity(tx.nonce, `${path}.nonce`),
+    gas: smallQuantity(tx.gas, `${path}.gas`),
+    input: data(tx.input ?? tx.data ?? '0x', `${path}.input`),
+    type: optionalSmallQuantity(tx.type, `${path}.type`) ?? 0,
+    gasPrice: optionalQuantity(tx.gasPrice, `${path}.gasPrice`),
+    maxFeePerGas: optionalQuantity(tx.maxFeePerGas, `${path}.maxFeePerGas`),
+    maxPriorityFeePerGas: optionalQuantity(tx.maxPriorityFeePerGas, `${path}.maxPriorityFeePerGas`),
+    accessListAddresses,
+    accessListKeys,
+  };
+}
+
+export function decodeReceipt(raw: unknown, path: string): NodeReceipt {
+  const receipt = object(raw, path);
+  const status = optionalSmallQuantity(receipt.status, `${path}.status`);
+  if (status !== null && status !== 0 && status !== 1) throw new NodeDataError(`${path}.status`, 'expected 0x0 or 0x1', receipt.status);
+  return {
+    transactionHash: hash(receipt.transactionHash, `${path}.transactionHash`),
+    transactionIndex: smallQuantity(receipt.transactionIndex, `${path}.transactionIndex`),
+    blockHash: receipt.blockHash === undefined || receipt.blockHash === null ? null : hash(receipt.blockHash, `${path}.blockHash`),
+    status,
+    gasUsed: smallQuantity(receipt.gasUsed, `${path}.gasUsed`),
+    effectiveGasPrice: optionalQuantity(receipt.effectiveGasPrice, `${path}.effectiveGasPrice`),
+    contractAddress: optionalAddress(receipt.contractAddress, `${path}.contractAddress`),
+    logs: array(receipt.logs ?? [], `${path}.logs`).map((rawLog, i) => decodeLog(rawLog, `${path}.logs[${i}]`)),
+  };
+}
+
+export function decodeLog(raw: unknown, path: string): NodeLog {
+  const log = object(raw, path);
+  return {
+    address: address(log.address, `${path}.address`),
+    topics: array(log.topics, `${path}.topics`).map((topic, i) => hash(topic, `${path}.topics[${i}]`)),
+    data: data(log.data, `${path}.data`),
+    logIndex: smallQuantity(log.logIndex, `${path}.logIndex`),
+    removed: log.removed === true,
+  };
+}
+
+/**
+ * Decodes `debug_traceBlockByNumber(n, {tracer: "callTracer"})`: one `{txHash?, result}` per
+ * transaction, in block order. An entry with `error` instead of `result` (the tracer failed on
+ * that transaction) decodes to null.
+ */
+export function decodeCallTraces(raw: unknown): { txHash: string | null; frame: CallFrame | null; error: string | null }[] {
+  return array(raw, 'traces').map((entry, i) => {
+    const item = object(entry, `traces[${i}]`);
+    const txHash = item.txHash === undefined || item.txHash === null ? null : hash(item.txHash, `traces[${i}].txHash`);
+    if (item.result === undefined || item.result === null) {
+      return { txHash, frame: null, error: typeof item.error === 'string' ? item.error : 'no result' };
+    }
+    return { txHash, frame: decodeFrame(item.result, `traces[${i}].result`), error: null };
+  });
+}
+
+function decodeFrame(raw: unknown, path: string): CallFrame {
+  const frame = object(raw, path);
+  if (typeof frame.type !== 'string') throw new NodeDataError(`${path}.type`, 'expected a string', frame.type);
+  return {
+    type: frame.type.toUpperCase(),
+    from: optionalAddress(frame.from, `${path}.from`),
+    // A failed CREATE has no `to`; a frame to the zero address is still a frame.
+    to: optionalAddress(frame.to, `${path}.to`),
+    value: optionalQuantity(frame.value, `${path}.value`) ?? 0n,
+    error: typeof frame.error === 'string' ? frame.error : null,
+    calls: frame.calls === undefined || frame.calls === null ? [] : array(frame.calls, `${path}.calls`).map((c, i) => decodeFrame(c, `${path}.calls[${i}]`)),
+  };
+}
+
+/** Decodes `trace_block` (OpenEthereum/Erigon/Nethermind/reth/Anvil). Reward entries are skipped. */
+export function decodeParityTraces(raw: unknown): ParityTrace[] {
+  const traces: ParityTrace[] = [];
+  for (const [i, entry] of array(raw, 'traces').entries()) {
+    const path = `traces[${i}]`;
+    const trace = object(entry, path);
+    if (typeof trace.type !== 'string') throw new NodeDataError(`${path}.type`, 'expected a string', trace.type);
+    const type = trace.type.toLowerCase();
+    if (type === 'reward') continue;
+    const action = object(trace.action, `${path}.action`);
+    const result = trace.result === undefined || trace.result === null ? null : object(trace.result, `${path}.result`);
+    let from: string | null;
+    let to: string | null;
+    let value: bigint;
+    let callType: string | null = null;
+    if (type === 'suicide' || type === 'selfdestruct') {
+      from = optionalAddress(action.address, `${path}.action.address`);
+      to = optionalAddress(action.refundAddress, `${path}.action.refundAddress`);
+      value = optionalQuantity(action.balance, `${path}.action.balance`) ?? 0n;
+    } else if (type === 'create') {
+      from = optionalAddress(action.from, `${path}.action.from`);
+      to = result ? optionalAddress(result.address, `${path}.result.address`) : null;
+      value = optionalQuantity(action.value, `${path}.action.value`) ?? 0n;
+      callType = typeof action.creationMethod === 'string' ? action.creationMethod.toLowerCase() : 'create';
+    } else {
+      from = optionalAddress(action.from, `${path}.action.from`);
+      to = optionalAddress(action.to, `${path}.action.to`);
+      value = optionalQuantity(action.value, `${path}.action.value`) ?? 0n;
+      callType = typeof action.callType === 'string' ? action.callType.toLowerCase() : 'call';
+    }
+    traces.push({
+      type,
+      callType,
+      from,
+      to,
+      value,
+      traceAddress: array(trace.traceAddress, `${path}.traceAddress`).map((n, j) => {
+        if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw new NodeDataError(`${path}.traceAddress[${j}]`, 'expected an index', n);
+        return n;
+      }),
+      transactionHash: trace.transactionHash === undefined || trace.transactionHash === null ? null : hash(trace.transactionHash, `${path}.transactionHash`),
+      transactionPosition: optionalSmallQuantity(trace.transactionPosition, `${path}.transactionPosition`),
+      error: typeof trace.error === 'string' ? trace.error : null,
+    });
+  }
+  return traces;
+}
+
+export function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,496 @@
+/**
+ * The pos chain's BlockSource over an EVM JSON-RPC node (QRL 2.0, go-zond, or any EVM node).
+ *
+ * Per block it reads, in one batched round trip, the block with its transactions, the block's
+ * receipts and its call traces; then, in a second, what the first left open (receipts one by one
+ * where the node lacks eth_getBlockReceipts, `getCode` for empty-input calls whose type is still
+ * open, and token metadata for token contracts not seen before). Up to `prefetch` blocks are in
+ * flight at once; they are yielded in height order.
+ *
+ * Work that depends on order (which token is new, which contracts exist) happens when a block is
+ * yielded, not when it is fetched. The pipeline's reorg protocol (see BlockSource) is served by
+ * `hashAt` and `blockAt`; the source itself shows the pipeline every reorg it notices:
+ * - a fetched block whose parent is not the block yielded before it: the prefetched window is
+ *   dropped and the block now at that height is yielded (its parent then mismatches the stored
+ *   tip and the pipeline walks back);
+ * - a head at the last yielded height with another hash, or below it: the block now at the head
+ *   is yielded (a replay of an unchanged block is skipped by the pipeline).
+ */
+import type { Logger } from 'pino';
+import type { BlockSource, CanonicalBlock, DeadLetterItem, GenesisAllocation, SourceItem, TokenInfo } from '../../chain/model.ts';
+import {
+  decodeBlock,
+  decodeCallTraces,
+  decodeParityTraces,
+  decodeReceipt,
+  message,
+  type NodeBlock,
+  type NodeReceipt,
+  type NodeTx,
+  type ParityTrace,
+} from './decode.ts';
+import { InconsistentBlockError, isRetryable, NodeDataError, RpcError, RpcMethodNotFoundError } from './errors.ts';
+import { array } from './format.ts';
+import { genesisAllocations } from './genesis.ts';
+import {
+  blockHashAt,
+  debugTraceBlockByNumber,
+  getBlockByNumber,
+  getBlockReceipts,
+  getCode,
+  getTransactionReceipt,
+  latestHead,
+  traceBlock,
+  type EvmNode,
+} from './methods.ts';
+import { fromCallFrame, fromParityTraces, needsCodeCheck, normaliseBlock, type TraceResult } from './normalise.ts';
+import { fetchTokenMetadata, type TokenMetadata } from './tokens.ts';
+
+export interface EvmRpcSourceOptions {
+  node: EvmNode;
+  /** Keep following the head after reaching it (default: stop at the head seen at start). */
+  follow?: boolean;
+  /** Stop after this height. */
+  toHeight?: number;
+  /** How often to ask for the head while following. Default 1000 ms. */
+  pollIntervalMs?: number;
+  /** Blocks fetched ahead of the one being yielded. Default 32. */
+  prefetch?: number;
+  /** Allocations of the genesis file (`--genesis`), checked against the node at block 0. */
+  genesisAlloc?: GenesisAllocation[];
+  /** Token contracts already in the store (their TokenInfo is not sent again). */
+  knownTokens?: Iterable<string>;
+  logger?: Logger;
+  /** Skip detection and use these (tests; nodes whose detection misleads). */
+  receipts?: ReceiptsMode;
+  traces?: TracesMode;
+}
+
+export type ReceiptsMode = 'block' | 'tx';
+export type TracesMode = 'debug' | 'parity' | 'none';
+
+export interface EvmRpcSource extends BlockSource {
+  /** What the node turned out to offer (undefined until the first block told). */
+  capabilities(): { receipts: ReceiptsMode | undefined; traces: TracesMode | undefined };
+  /** Stops fetching: the iterator ends at its next step. */
+  close(): void;
+}
+
+/** A block fetched and decoded, with what the ordered stage needs besides the canonical block. */
+interface Fetched {
+  item: SourceItem;
+  /** Contracts created in the block (receipts and internal creations), in tx order. */
+  creations: { address: string; creator: string; tx: string }[];
+  /** Token contracts with transfers in the block, with their metadata. */
+  tokenContracts: Map<string, TokenMetadata>;
+}
+
+/** The node has no block at a height it had a moment ago (its chain got shorter). */
+class BlockGoneError extends RpcError {
+  constructor(height: number) {
+    super(`the node has no block ${height}`, { retryable: true });
+  }
+}
+
+const MAX_CACHE = 500_000;
+
+export function createEvmRpcSource(options: EvmRpcSourceOptions): EvmRpcSource {
+  const { node } = options;
+  const log = options.logger;
+  const follow = options.follow ?? false;
+  const pollIntervalMs = options.pollIntervalMs ?? 1000;
+  const prefetch = Math.max(1, options.prefetch ?? 32);
+  let receiptsMode: ReceiptsMode | undefined = options.receipts;
+  let tracesMode: TracesMode | undefined = options.traces;
+  let closed = false;
+  let wake: (() => void) | undefined;
+
+  // Order-dependent state, changed only by `finish` (in height order) and reset on reorgs.
+  const seenTokens = new Map<string, number>(); // contract -> height it was first yielded at (-1: known before)
+  for (const contract of options.knownTokens ?? []) seenTokens.set(contract, -1);
+  const created = new Map<string, { creator: string; tx: string; height: number }>();
+  let highestFinished = -1;
+
+  // Code knowledge: an address with code at height h has it at every later height, one without
+  // code at h had none before. (Pre-Cancun SELFDESTRUCT could break the first; QRL 2.0 started
+  // after Cancun.) Cleared on reorgs.
+  const codeFrom = new Map<string, number>(); // lowest height known to have code
+  const noCodeUntil = new Map<string, number>(); // highest height known to have no code
+  const tokenMetadata = new Map<string, Promise<TokenMetadata>>();
+
+  function forgetFrom(height: number): void {
+    for (const [contract, h] of seenTokens) if (h >= height) seenTokens.delete(contract);
+    for (const [contract, c] of created) if (c.height >= height) created.delete(contract);
+    codeFrom.clear();
+    noCodeUntil.clear();
+  }
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        wake = undefined;
+        resolve();
+      }, ms);
+      wake = () => {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      };
+    });
+
+  /** Runs `fn` until it succeeds or fails for good; waits out transient failures (node down). */
+  async function patiently<T>(what: string, fn: () => Promise<T>, maxAttempts = Infinity): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await fn();
+      } catch (error) {
+        if (closed || !isRetryable(error) || attempt >= maxAttempts) throw error;
+        const delay = Math.min(30_000, 500 * 2 ** Math.min(attempt - 1, 6));
+        if (!(error instanceof InconsistentBlockError) || attempt > 2) log?.warn({ err: message(error), attempt, delayMs: delay }, `${what}: retrying`);
+        await sleep(delay);
+      }
+    }
+  }
+
+  // ---- fetching one block ------------------------------------------------------------------
+
+  async function fetchReceipts(height: number, block: NodeBlock, deadLetters: DeadLetterItem[], rawReceipts: PromiseSettledResult<unknown> | null): Promise<Map<string, NodeReceipt>> {
+    const receipts = new Map<string, NodeReceipt>();
+    const txHashes = new Set(block.transactions.map((tx) => tx.hash));
+    const accept = (receipt: NodeReceipt) => {
+      if (receipt.blockHash !== null && receipt.blockHash !== block.header.hash) {
+        throw new InconsistentBlockError(`receipts of block ${height} belong to ${receipt.blockHash}, not ${block.header.hash}`);
+      }
+      if (txHashes.has(receipt.transactionHash)) receipts.set(receipt.transactionHash, receipt);
+    };
+    if (rawReceipts?.status === 'rejected') {
+      if (rawReceipts.reason instanceof RpcMethodNotFoundError) {
+        if (receiptsMode !== 'tx') log?.info('the node has no getBlockReceipts: reading receipts per transaction');
+        receiptsMode = 'tx';
+      } else if (isRetryable(rawReceipts.reason)) {
+        throw rawReceipts.reason;
+      } else {
+        deadLetters.push({ item: 'receipts', error: message(rawReceipts.reason), payload: null });
+      }
+    } else if (rawReceipts?.status === 'fulfilled') {
+      receiptsMode ??= 'block';
+      if (rawReceipts.value === null) throw new BlockGoneError(height);
+      try {
+        array(rawReceipts.value, 'receipts').forEach((raw, i) => {
+          try {
+            accept(decodeReceipt(raw, `receipts[${i}]`));
+          } catch (error) {
+            if (!(error instanceof NodeDataError)) throw error;
+            const txHash = (raw as { transactionHash?: unknown } | null)?.transactionHash;
+            deadLetters.push({ item: typeof txHash === 'string' ? txHash.toLowerCase() : `receipt#${i}`, error: `receipt: ${error.message}`, payload: raw });
+          }
+        });
+      } catch (error) {
+        if (!(error instanceof NodeDataError)) throw error;
+        deadLetters.push({ item: 'receipts', error: error.message, payload: rawReceipts.value });
+      }
+    }
+    // Per transaction: on nodes without block receipts, and for any receipt the block call lacked.
+    const missing = block.transactions.filter((tx) => !receipts.has(tx.hash) && !deadLetters.some((d) => d.item === tx.hash));
+    if (missing.length > 0) {
+      const answers = await Promise.allSettled(missing.map((tx) => getTransactionReceipt(node, tx.hash)));
+      missing.forEach((tx, i) => {
+        const answer = answers[i]!;
+        if (answer.status === 'rejected') {
+          if (isRetryable(answer.reason)) throw answer.reason;
+          deadLetters.push({ item: tx.hash, error: `receipt: ${message(answer.reason)}`, payload: null });
+        } else if (answer.value === null) {
+          // A mined transaction without a receipt: the node's chain moved.
+          throw new InconsistentBlockError(`no receipt for ${tx.hash} of block ${height}`);
+        } else {
+          try {
+            accept(decodeReceipt(answer.value, `receipt(${tx.hash})`));
+          } catch (error) {
+            if (!(error instanceof NodeDataError)) throw error;
+            deadLetters.push({ item: tx.hash, error: `receipt: ${error.message}`, payload: answer.value });
+          }
+        }
+      });
+    }
+    return receipts;
+  }
+
+  async function fetchTraces(height: number, block: NodeBlock, receipts: Map<string, NodeReceipt>, deadLetters: DeadLetterItem[], first: PromiseSettledResult<unknown> | null): Promise<Map<string, TraceResult> | null> {
+    let answer: PromiseSettledResult<unknown> | null = first;
+    let mode = tracesMode ?? 'debug';
+    let value: unknown;
+    for (;;) {
+      if (mode === 'none') return null;
+      const settled: PromiseSettledResult<unknown> =
+        answer ?? (await Promise.allSettled([mode === 'debug' ? debugTraceBlockByNumber(node, height) : traceBlock(node, height)]))[0]!;
+      answer = null;
+      if (settled.status === 'fulfilled') {
+        value = settled.value;
+        break;
+      }
+      if (!(settled.reason instanceof RpcMethodNotFoundError)) {
+        if (isRetryable(settled.reason)) throw settled.reason;
+        deadLetters.push({ item: 'traces', error: message(settled.reason), payload: null });
+        return null;
+      }
+      mode = mode === 'debug' ? 'parity' : 'none';
+      if (mode === 'none' && tracesMode !== 'none') {
+        log?.warn('the node offers neither debug_traceBlockByNumber nor trace_block: internal transfers will not be indexed, and balances of contracts that send value will be wrong');
+      }
+      tracesMode = mode;
+    }
+    tracesMode ??= mode;
+    const status = (tx: NodeTx) => receipts.get(tx.hash)?.status ?? null;
+    const results = new Map<string, TraceResult>();
+    try {
+      if (mode === 'debug') {
+        const traces = decodeCallTraces(value);
+        const txCount = block.transactions.length + block.badTransactions.length;
+        if (traces.length !== txCount) throw new InconsistentBlockError(`block ${height} has ${txCount} transactions but ${traces.length} traces`);
+        for (const tx of block.transactions) {
+          const trace = traces[tx.index]!;
+          if (trace.txHash !== null && trace.txHash !== tx.hash) throw new InconsistentBlockError(`trace ${tx.index} of block ${height} is of ${trace.txHash}, not ${tx.hash}`);
+          if (trace.frame === null) deadLetters.push({ item: tx.hash, error: `trace: ${trace.error}`, payload: null });
+          else results.set(tx.hash, fromCallFrame(trace.frame, status(tx)));
+        }
+      } else {
+        const byTx = new Map<number, ParityTrace[]>();
+        for (const trace of decodeParityTraces(value)) {
+          const position = trace.transactionPosition ?? block.transactions.find((tx) => tx.hash === trace.transactionHash)?.index;
+          if (position === undefined) continue;
+          const list = byTx.get(position) ?? [];
+          list.push(trace);
+          byTx.set(position, list);
+        }
+        for (const tx of block.transactions) results.set(tx.hash, fromParityTraces(byTx.get(tx.index) ?? [], status(tx)));
+      }
+    } catch (error) {
+      if (!(error instanceof NodeDataError)) throw error;
+      deadLetters.push({ item: 'traces', error: error.message, payload: value });
+      return null;
+    }
+    return results;
+  }
+
+  /** Which empty-input calls went to an address with code (see `txType`). */
+  async function codeTargets(height: number, block: NodeBlock, receipts: Map<string, NodeReceipt>, traces: Map<string, TraceResult> | null): Promise<Set<string>> {
+    const withCode = new Set<string>();
+    const parent = height - 1;
+    // Contracts created earlier in this block count as having code for later transactions.
+    const createdBefore = new Map<string, number>();
+    for (const tx of block.transactions) {
+      const receipt = receipts.get(tx.hash);
+      if (receipt?.status === 0) continue;
+      if (receipt?.contractAddress) createdBefore.set(receipt.contractAddress, Math.min(createdBefore.get(receipt.contractAddress) ?? Infinity, tx.index));
+      for (const c of traces?.get(tx.hash)?.creations ?? []) createdBefore.set(c.address, Math.min(createdBefore.get(c.address) ?? Infinity, tx.index));
+    }
+    const ask = new Set<string>();
+    for (const tx of block.transactions) {
+      if (!needsCodeCheck(tx, receipts.get(tx.hash))) continue;
+      const to = tx.to!;
+      if ((createdBefore.get(to) ?? Infinity) < tx.index) withCode.add(`${tx.hash}`);
+      else if ((codeFrom.get(to) ?? Infinity) <= parent) withCode.add(tx.hash);
+      else if ((noCodeUntil.get(to) ?? -1) >= parent) continue;
+      else ask.add(to);
+    }
+    if (ask.size > 0 && parent >= 0) {
+      const targets = [...ask];
+      const codes = await Promise.all(targets.map((a) => getCode(node, a, parent)));
+      if (codeFrom.size > MAX_CACHE) codeFrom.clear();
+      if (noCodeUntil.size > MAX_CACHE) noCodeUntil.clear();
+      targets.forEach((a, i) => {
+        if (codes[i] !== '0x') codeFrom.set(a, Math.min(codeFrom.get(a) ?? Infinity, parent));
+        else noCodeUntil.set(a, Math.max(noCodeUntil.get(a) ?? -1, parent));
+      });
+      for (const tx of block.transactions) {
+        if (tx.to !== null && ask.has(tx.to) && needsCodeCheck(tx, receipts.get(tx.hash)) && (codeFrom.get(tx.to) ?? Infinity) <= parent) withCode.add(tx.hash);
+      }
+    }
+    return withCode;
+  }
+
+  async function fetchOnce(height: number): Promise<Fetched | null> {
+    const traceCall = tracesMode === undefined || tracesMode === 'debug' ? debugTraceBlockByNumber(node, height) : tracesMode === 'parity' ? traceBlock(node, height) : null;
+    const receiptCall = receiptsMode === 'tx' ? null : getBlockReceipts(node, height);
+    // Issued in the same tick: one HTTP request carries all three.
+    const [rawBlock, rawReceipts, rawTraces] = await Promise.allSettled([getBlockByNumber(node, height, true), receiptCall, traceCall]);
+    if (rawBlock.status === 'rejected') throw rawBlock.reason;
+    if (rawBlock.value === null) throw new BlockGoneError(height);
+    let block: NodeBlock;
+    try {
+      block = decodeBlock(rawBlock.value);
+      if (block.header.number !== height) throw new NodeDataError('block.number', `asked for ${height}, got ${block.header.number}`);
+    } catch (error) {
+      if (!(error instanceof NodeDataError)) throw error;
+      return { item: { kind: 'undecodable', chain: 'pos', height, error: error.message, payload: rawBlock.value }, creations: [], tokenContracts: new Map() };
+    }
+    const deadLetters: DeadLetterItem[] = [];
+    const receipts = await fetchReceipts(height, block, deadLetters, receiptCall === null ? null : rawReceipts);
+    const traces = await fetchTraces(height, block, receipts, deadLetters, traceCall === null ? null : rawTraces);
+    const contractTxs = await codeTargets(height, block, receipts, traces);
+    const allocations = height === 0 ? await genesisAllocations(node, options.genesisAlloc ?? []) : [];
+    const canonical = normaliseBlock({ block, receipts, traces, targetHasCode: (tx) => contractTxs.has(tx.hash), allocations, deadLetters });
+
+    const creations: Fetched['creations'] = [];
+    for (const tx of canonical.transactions) {
+      if (tx.contractAddress) creations.push({ address: tx.contractAddress, creator: tx.from, tx: tx.hash });
+      for (const c of traces?.get(tx.hash)?.creations ?? []) creations.push({ ...c, tx: tx.hash });
+    }
+    const contracts = new Set(canonical.transactions.flatMap((tx) => tx.tokenTransfers.map((t) => t.contract)));
+    const tokenContracts = new Map<string, TokenMetadata>();
+    await Promise.all(
+      [...contracts]
+        .filter((contract) => !seenTokens.has(contract))
+        .map(async (contract) => {
+          let pending = tokenMetadata.get(contract);
+          if (!pending) {
+            pending = fetchTokenMetadata(node, contract, height);
+            tokenMetadata.set(contract, pending);
+            // A transient failure is not cached: the next block asks again.
+            pending.catch(() => tokenMetadata.delete(contract));
+          }
+          tokenContracts.set(contract, await pending);
+        }),
+    );
+    return { item: { kind: 'block', block: canonical }, creations, tokenContracts };
+  }
+
+  /** Fetches a block, waiting out transient failures; null when the node no longer has it. */
+  async function fetchItem(height: number): Promise<Fetched | null> {
+    let gone = 0;
+    return patiently(`block ${height}`, async () => {
+      try {
+        return await fetchOnce(height);
+      } catch (error) {
+        // A vanished block is worth a couple of quick re-reads (a reorg in progress), no more.
+        if (error instanceof BlockGoneError && ++gone >= 3) return null;
+        throw error;
+      }
+    });
+  }
+
+  /** The ordered stage: token first-sightings and contract creations, in height order. */
+  function finish(fetched: Fetched): SourceItem {
+    const { item } = fetched;
+    if (item.kind !== 'block') return item;
+    const block: CanonicalBlock = item.block;
+    if (block.height <= highestFinished) forgetFrom(block.height);
+    highestFinished = block.height;
+    if (created.size > MAX_CACHE) created.clear();
+    for (const c of fetched.creations) {
+      if (!created.has(c.address)) created.set(c.address, { creator: c.creator, tx: c.tx, height: block.height });
+      codeFrom.set(c.address, Math.min(codeFrom.get(c.address) ?? Infinity, block.height));
+    }
+    const tokens: TokenInfo[] = [];
+    for (const [contract, metadata] of fetched.tokenContracts) {
+      if (seenTokens.has(contract)) continue;
+      seenTokens.set(contract, block.height);
+      const origin = created.get(contract);
+      tokens.push({ contract, ...metadata, creator: origin?.creator ?? null, createdTx: origin?.tx ?? null });
+    }
+    block.tokens = tokens;
+    return item;
+  }
+
+  // ---- the stream ------------------------------------------------------------------------------
+
+  async function* blocks(fromHeight: number): AsyncGenerator<SourceItem> {
+    let next = fromHeight;
+    const state: { last: { height: number; hash: string } | null } = { last: null };
+    let target = options.toHeight ?? Infinity;
+    let started = false;
+    let caughtUpSent = false;
+
+    const emit = (fetched: Fetched): SourceItem => {
+      const item = finish(fetched);
+      state.last = item.kind === 'block' ? { height: item.block.height, hash: item.block.hash } : null;
+      if (item.kind !== 'caught-up') next = (item.kind === 'block' ? item.block.height : item.height) + 1;
+      caughtUpSent = false;
+      return item;
+    };
+
+    while (!closed) {
+      const head = await patiently('head', () => latestHead(node));
+      if (!started) {
+        if (!follow) target = Math.min(target, head.height);
+        // Restarting at or beyond the node's head: show the pipeline the block now at the
+        // stored tip's height, so a tip that was reorganised away is rolled back first.
+        if (fromHeight > 0 && head.height < fromHeight) {
+          const fetched = await fetchItem(Math.min(head.height, fromHeight - 1));
+          if (fetched) {
+            yield emit(fetched);
+            next = fromHeight;
+          }
+        }
+        started = true;
+      } else if (state.last !== null && (head.height < state.last.height || (head.height === state.last.height && head.hash !== state.last.hash))) {
+        log?.info({ height: head.height, hash: head.hash, indexedHash: state.last.hash }, 'the node reorganised below the indexed tip');
+        const fetched = await fetchItem(head.height);
+        if (fetched) yield emit(fetched);
+        continue;
+      }
+
+      const end = Math.min(head.height, target);
+      if (next <= end) {
+        yield* range(next, end);
+        continue;
+      }
+      if (!caughtUpSent) {
+        caughtUpSent = true;
+        yield { kind: 'caught-up' };
+      }
+      if (next > target) return;
+      await sleep(pollIntervalMs);
+    }
+
+    async function* range(from: number, to: number): AsyncGenerator<SourceItem> {
+      const window = new Map<number, Promise<Fetched | null>>();
+      let fetchNext = from;
+      const fill = (height: number) => {
+        while (fetchNext <= to && fetchNext < height + prefetch && !closed) {
+          const pending = fetchItem(fetchNext);
+          // Abandoned entries (after a reorg) must not become unhandled rejections.
+          pending.catch(() => undefined);
+          window.set(fetchNext++, pending);
+        }
+      };
+      try {
+        for (let height = from; height <= to && !closed; height++) {
+          fill(height);
+          const fetched = await window.get(height)!;
+          window.delete(height);
+          if (fetched === null) return; // the chain got shorter: ask for the head again
+          if (fetched.item.kind === 'block' && state.last !== null && state.last.height === height - 1 && fetched.item.block.parentHash !== state.last.hash) {
+            // The chain changed between our reads. Yield what is canonical now at this height
+            // and let the pipeline walk back; drop everything prefetched on the old picture.
+            log?.info({ height }, 'the node reorganised during the backfill');
+            const fresh = await fetchItem(height);
+            if (fresh) yield emit(fresh);
+            return;
+          }
+          yield emit(fetched);
+        }
+      } finally {
+        window.clear();
+      }
+    }
+  }
+
+  return {
+    chain: 'pos',
+    name: 'evm-rpc',
+    blocks,
+    async hashAt(height) {
+      return patiently(`hash of block ${height}`, () => blockHashAt(node, height));
+    },
+    async blockAt(height) {
+      const fetched = await fetchItem(height);
+      return fetched ? finish(fetched) : null;
+    },
+    capabilities: () => ({ receipts: receiptsMode, traces: tracesMode }),
+    close() {
+      closed = true;
+      wake?.();
+    },
+  };
+}
