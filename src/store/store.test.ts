@@ -23,7 +23,7 @@ describeEachStore('store', (getStore, kind) => {
     );
     const names = tables.map((t) => t.table_name);
     for (const expected of [
-      'blocks', 'transactions', 'tx_recipients', 'address_txs', 'internal_txs', 'token_contracts', 'token_transfers',
+      'blocks', 'transactions', 'tx_recipients', 'internal_txs', 'token_contracts', 'token_transfers',
       'slaves', 'withdrawals', 'genesis_allocations', 'validators', 'staking_daily', 'labels', 'exchange_wallets',
       'migration_legs', 'reorgs', 'dead_letters', 'checkpoints', 'api_keys', 'address_summary', 'chain_stats',
     ]) {

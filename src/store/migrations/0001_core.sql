@@ -57,9 +57,17 @@ CREATE TABLE transactions (
   signer_addr              TEXT,                   -- pow: address of the signing key when not from_addr (a slave)
   ots_index                INTEGER,                -- pow: XMSS one-time key index of the signature
   input_data               TEXT,                   -- hex
+  mints                    BOOLEAN       NOT NULL DEFAULT false, -- new coins: the sender is not debited (coinbase, migration mint)
   PRIMARY KEY (chain, height, tx_index)
 );
 CREATE UNIQUE INDEX transactions_hash ON transactions (chain, tx_hash);
+-- The per-address transaction index: every way an address takes part in a transaction, each an
+-- index that leads with (chain, address) and orders by position, newest last. The address feed
+-- merges them; see docs/schema.md.
+CREATE INDEX transactions_from ON transactions (chain, from_addr, height, tx_index);
+CREATE INDEX transactions_to ON transactions (chain, to_addr, height, tx_index) INCLUDE (from_addr) WHERE to_addr IS NOT NULL;
+CREATE INDEX transactions_created ON transactions (chain, contract_address, height, tx_index) WHERE contract_address IS NOT NULL;
+CREATE INDEX transactions_signer ON transactions (chain, signer_addr, height, tx_index) WHERE signer_addr IS NOT NULL;
 
 CREATE TABLE tx_recipients (
   chain           TEXT          NOT NULL,
@@ -70,28 +78,7 @@ CREATE TABLE tx_recipients (
   amount          NUMERIC(78,0) NOT NULL, -- native amount; 0 for token transfers
   PRIMARY KEY (chain, height, tx_index, recipient_index)
 );
-
--- The per-address transaction index: one row per (address, transaction, recipient) that touches
--- the address, the unit of the address transaction feed. A sender of a multi-recipient transfer
--- gets one row per recipient; a recipient gets its own rows. `logical` marks the first row of the
--- transaction for the address (bit 1: any direction, bit 2: first incoming, bit 4: first
--- outgoing), so logical transaction counts are plain counts.
-CREATE TABLE address_txs (
-  chain           TEXT     NOT NULL,
-  address         TEXT     NOT NULL,
-  height          BIGINT   NOT NULL,
-  tx_index        INTEGER  NOT NULL,
-  recipient_index INTEGER  NOT NULL,
-  ts              BIGINT   NOT NULL,
-  dir             SMALLINT NOT NULL, -- 1 in, 2 out, 3 self (both)
-  logical         SMALLINT NOT NULL,
-  tx_type         TEXT     NOT NULL,
-  PRIMARY KEY (chain, address, height, tx_index, recipient_index)
-);
-CREATE INDEX address_txs_in ON address_txs (chain, address, height, tx_index, recipient_index) WHERE dir <> 2;
-CREATE INDEX address_txs_out ON address_txs (chain, address, height, tx_index, recipient_index) WHERE dir <> 1;
-CREATE INDEX address_txs_type ON address_txs (chain, address, tx_type, height, tx_index, recipient_index);
-CREATE INDEX address_txs_height ON address_txs (chain, height);
+CREATE INDEX tx_recipients_to ON tx_recipients (chain, to_addr, height, tx_index, recipient_index);
 
 -- pos: value moved by nested call frames (from call traces), never the top-level transfer.
 CREATE TABLE internal_txs (
@@ -137,6 +124,8 @@ CREATE TABLE token_transfers (
   PRIMARY KEY (chain, height, tx_index, log_index)
 );
 CREATE INDEX token_transfers_contract ON token_transfers (chain, contract, height);
+CREATE INDEX token_transfers_from ON token_transfers (chain, from_addr, height);
+CREATE INDEX token_transfers_to ON token_transfers (chain, to_addr, height);
 
 -- pow: slave keys registered by a master address (slave transactions).
 CREATE TABLE slaves (
@@ -269,6 +258,8 @@ CREATE TABLE dead_letters (
   resolved_ts BIGINT
 );
 CREATE INDEX dead_letters_open ON dead_letters (chain) WHERE resolved_ts IS NULL;
+-- A replayed range records the same failure once.
+CREATE UNIQUE INDEX dead_letters_item ON dead_letters (chain, source, coalesce(height, -1), coalesce(item, ''));
 
 -- Where each indexer stopped: the last block written in full, with its hash.
 CREATE TABLE checkpoints (

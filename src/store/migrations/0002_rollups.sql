@@ -117,6 +117,20 @@ CREATE TABLE chain_daily (
   size_max         INTEGER       NOT NULL DEFAULT 0,
   interval_sum     BIGINT        NOT NULL DEFAULT 0, -- seconds between each block and its parent
   base_fee_sum     NUMERIC(78,0) NOT NULL DEFAULT 0, -- pos: sum of blocks' base fee per gas
+  holders_delta    INTEGER       NOT NULL DEFAULT 0, -- addresses whose balance turned positive, less those that turned zero
+  PRIMARY KEY (chain, day)
+);
+
+-- Per chain and closed UTC day: figures over the whole address population, computed when the day
+-- closes (its last block is indexed) and recomputed if a reorg reopens it.
+CREATE TABLE chain_day_metrics (
+  chain         TEXT    NOT NULL,
+  day           DATE    NOT NULL,
+  dau           INTEGER NOT NULL, -- addresses with a user transaction that day
+  wau           INTEGER NOT NULL, -- ... in the 7 days ending that day
+  mau           INTEGER NOT NULL, -- ... in the 30 days ending that day
+  new_addresses INTEGER NOT NULL, -- addresses first seen that day
+  holders       INTEGER NOT NULL, -- addresses with a positive balance at the end of the day
   PRIMARY KEY (chain, day)
 );
 

@@ -1,0 +1,104 @@
+/**
+ * Bulk loading: the fast path for filling an empty store (a generated chain, a first sync). The
+ * secondary indexes of the big tables are dropped, raw rows are COPYed without rollups, and at
+ * the end every rollup is applied once over [0, tip] — the same code that applies a batch — and
+ * the indexes are rebuilt. A marker row keeps the dropped index definitions, so a crashed bulk
+ * load resumes (or finishes) where it stopped.
+ */
+import sql from 'sql-template-tag';
+import type { Logger } from 'pino';
+import { CHAINS, type ChainId } from '../chain/chains.ts';
+import type { Store } from '../store/store.ts';
+import { formatDay } from '../api/format.ts';
+import { applyRollups, closeDays } from '../rollups/index.ts';
+
+const MARKER = { chain: '*', key: 'bulk_load' } as const;
+
+/** Tables whose secondary indexes cost more to maintain row by row than to rebuild. */
+const BULK_TABLES = [
+  'blocks', 'transactions', 'tx_recipients', 'internal_txs', 'token_transfers', 'withdrawals', 'slaves', 'migration_legs',
+  'address_summary', 'address_daily',
+];
+
+interface IndexDefinition {
+  name: string;
+  definition: string;
+}
+
+export interface BulkLoad {
+  /** Applies all rollups, closes the days, rebuilds the indexes and ends the bulk load. */
+  finish(): Promise<void>;
+}
+
+/** Whether a bulk load is under way (begun and not finished) in this store. */
+export async function bulkLoadInProgress(store: Store): Promise<boolean> {
+  const rows = await store.query('ingest.bulk.marker', sql`SELECT 1 FROM chain_settings WHERE chain = ${MARKER.chain} AND key = ${MARKER.key}`);
+  return rows.length > 0;
+}
+
+/** Starts a bulk load into an empty store, or resumes the one a crash interrupted. */
+export async function beginBulkLoad(store: Store, logger?: Logger): Promise<BulkLoad> {
+  if (!(await bulkLoadInProgress(store))) {
+    const [blocks] = await store.query<{ n: number }>('ingest.bulk.empty', sql`SELECT count(*)::int AS n FROM blocks`);
+    if ((blocks?.n ?? 0) > 0) throw new Error('a bulk load needs an empty store; this one already holds blocks');
+    await store.transaction('ingest.bulk.begin', async (tx) => {
+      const indexes = await tx.query<IndexDefinition>(
+        'ingest.bulk.indexes',
+        sql`SELECT i.indexname AS name, i.indexdef AS definition FROM pg_indexes i
+            WHERE i.schemaname = 'public' AND i.tablename = ANY(${BULK_TABLES}::text[])
+              AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname AND c.contype = 'p')
+            ORDER BY i.indexname`,
+      );
+      await tx.query(
+        'ingest.bulk.mark',
+        sql`INSERT INTO chain_settings (chain, key, value) VALUES (${MARKER.chain}, ${MARKER.key}, ${JSON.stringify(indexes)})`,
+      );
+      for (const index of indexes) await tx.exec('ingest.bulk.drop_index', `DROP INDEX IF EXISTS "${index.name}"`);
+    });
+    logger?.info('bulk load started: secondary indexes dropped');
+  } else {
+    logger?.info('resuming an interrupted bulk load');
+  }
+
+  return {
+    async finish() {
+      const [marker] = await store.query<{ value: string }>(
+        'ingest.bulk.read_marker',
+        sql`SELECT value FROM chain_settings WHERE chain = ${MARKER.chain} AND key = ${MARKER.key}`,
+      );
+      if (!marker) return;
+      const indexes = JSON.parse(marker.value) as IndexDefinition[];
+      for (const chain of CHAINS) await buildRollups(store, chain, logger);
+      const started = performance.now();
+      for (const index of indexes) {
+        await store.transaction('ingest.bulk.create_index', async (tx) => {
+          if (tx.kind === 'postgres') await tx.exec('ingest.bulk.memory', `SET LOCAL maintenance_work_mem = '512MB'`);
+          await tx.exec(`ingest.bulk.create_index`, index.definition.replace(/^CREATE (UNIQUE )?INDEX /, 'CREATE $1INDEX IF NOT EXISTS '));
+        });
+      }
+      logger?.info({ indexes: indexes.length, ms: Math.round(performance.now() - started) }, 'bulk load: indexes rebuilt');
+      await store.query('ingest.bulk.unmark', sql`DELETE FROM chain_settings WHERE chain = ${MARKER.chain} AND key = ${MARKER.key}`);
+      await store.exec('ingest.bulk.analyze', 'VACUUM ANALYZE');
+    },
+  };
+}
+
+/** Applies every rollup of `chain` over its whole indexed range and closes its complete days. */
+async function buildRollups(store: Store, chain: ChainId, logger?: Logger): Promise<void> {
+  const [tip] = await store.query<{ height: number; ts: number }>(
+    'ingest.bulk.tip',
+    sql`SELECT height, ts FROM blocks WHERE chain = ${chain} ORDER BY height DESC LIMIT 1`,
+  );
+  if (!tip) return;
+  const [already] = await store.query<{ n: number }>('ingest.bulk.built', sql`SELECT count(*)::int AS n FROM chain_stats WHERE chain = ${chain}`);
+  if ((already?.n ?? 0) > 0) return; // built before a crash interrupted the index rebuild
+  const [first] = await store.query<{ ts: number }>('ingest.bulk.first', sql`SELECT ts FROM blocks WHERE chain = ${chain} ORDER BY height LIMIT 1`);
+  const started = performance.now();
+  await store.transaction('ingest.bulk.rollups', async (tx) => {
+    if (tx.kind === 'postgres') await tx.exec('ingest.bulk.memory', `SET LOCAL work_mem = '256MB'`);
+    await applyRollups(tx, { chain, fromHeight: 0, toHeight: tip.height });
+    const lastClosed = formatDay(tip.ts - 86_400);
+    await closeDays(tx, chain, formatDay(first!.ts), lastClosed);
+  });
+  logger?.info({ chain, height: tip.height, ms: Math.round(performance.now() - started) }, 'bulk load: rollups built');
+}

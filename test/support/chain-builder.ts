@@ -1,0 +1,212 @@
+/**
+ * A small builder of canonical chains for tests: blocks with exactly the transactions a test
+ * needs, forks for reorgs, and a BlockSource that yields them like a node would.
+ */
+import { createHash } from 'node:crypto';
+import { emptyBlock, emptyTx, type BlockSource, type CanonicalBlock, type CanonicalTx, type SourceItem } from '../../src/chain/model.ts';
+import { CHAIN_INFO, POS_ZERO_ADDRESS, POW_COINBASE_SENTINEL, type ChainId } from '../../src/chain/chains.ts';
+import { powAddressFromParts } from '../../src/chain/addresses.ts';
+
+export function hash(...parts: unknown[]): string {
+  return createHash('sha256').update(parts.map(String).join('|')).digest('hex');
+}
+
+/** A deterministic valid address of `chain` named by `name`. */
+export function addr(chain: ChainId, name: string): string {
+  const digest = createHash('sha256').update(name).digest();
+  if (chain === 'pos') return 'Q' + digest.subarray(0, 20).toString('hex');
+  return powAddressFromParts(Buffer.from('010500', 'hex'), digest);
+}
+
+export const coins = (chain: ChainId, n: number | bigint) => BigInt(n) * CHAIN_INFO[chain].unitsPerCoin;
+
+export class ChainBuilder {
+  readonly blocks: CanonicalBlock[] = [];
+  /** Items in yield order, including orphaned branches and undecodable blocks. */
+  readonly items: SourceItem[] = [];
+  constructor(
+    readonly chain: ChainId,
+    readonly startTs: number,
+    readonly blockTime = CHAIN_INFO[chain].blockTime,
+  ) {}
+
+  get tip(): CanonicalBlock | undefined {
+    return this.blocks.at(-1);
+  }
+
+  /** Appends a block built by `fill`; returns it. `salt` makes a different block at the same height. */
+  block(fill: (b: BlockBuilder) => void = () => {}, options: { salt?: string; gap?: number } = {}): CanonicalBlock {
+    const parent = this.tip;
+    const height = parent ? parent.height + 1 : 0;
+    const timestamp = parent ? parent.timestamp + this.blockTime * (options.gap ?? 1) : this.startTs;
+    const prefix = this.chain === 'pos' ? '0x' : '';
+    const block = emptyBlock({
+      chain: this.chain,
+      height,
+      hash: prefix + hash(this.chain, height, options.salt ?? '', parent?.hash),
+      parentHash: parent ? parent.hash : prefix + '0'.repeat(64),
+      timestamp,
+      size: 500,
+      miner: addr(this.chain, 'miner'),
+      gasLimit: this.chain === 'pos' ? 30_000_000 : null,
+      gasUsed: this.chain === 'pos' ? 0 : null,
+      baseFeePerGas: this.chain === 'pos' ? 7n : null,
+    });
+    const builder = new BlockBuilder(this.chain, block);
+    fill(builder);
+    builder.finish();
+    this.blocks.push(block);
+    this.items.push({ kind: 'block', block });
+    return block;
+  }
+
+  /** Replaces the newest `depth` blocks with a new branch: the old ones stay in `items` (yielded, then abandoned). */
+  fork(depth: number, fills: ((b: BlockBuilder) => void)[]): CanonicalBlock[] {
+    this.blocks.splice(this.blocks.length - depth, depth);
+    return fills.map((fill, i) => this.block(fill, { salt: `fork-${depth}-${i}-${this.items.length}` }));
+  }
+
+  /** A source that yields only the canonical chain (a node asked again after the fact). */
+  canonicalSource(name = 'test'): BlockSource {
+    const canonical = this.blocks;
+    return {
+      ...this.source(name),
+      async *blocks(fromHeight: number) {
+        for (const block of canonical) if (block.height >= fromHeight) yield { kind: 'block', block } satisfies SourceItem;
+      },
+    };
+  }
+
+  source(name = 'test'): BlockSource {
+    const items = this.items;
+    const canonical = this.blocks;
+    const chain = this.chain;
+    return {
+      chain,
+      name,
+      async *blocks(fromHeight: number) {
+        // Like a node: replay what was yielded from the requested height on.
+        let started = false;
+        for (const item of items) {
+          if (!started && item.kind === 'block' && item.block.height === fromHeight) started = true;
+          if (!started && item.kind === 'undecodable' && item.height === fromHeight) started = true;
+          if (started) yield item;
+        }
+      },
+      async hashAt(height: number) {
+        return canonical.find((b) => b.height === height)?.hash ?? null;
+      },
+      async blockAt(height: number) {
+        const block = canonical.find((b) => b.height === height);
+        return block ? { kind: 'block', block } : null;
+      },
+    };
+  }
+}
+
+export class BlockBuilder {
+  private nextIndex = 0;
+  constructor(
+    readonly chain: ChainId,
+    readonly block: CanonicalBlock,
+  ) {}
+
+  private tx(fields: Partial<CanonicalTx> & Pick<CanonicalTx, 'type' | 'from'>): CanonicalTx {
+    const index = this.nextIndex++;
+    const prefix = this.chain === 'pos' ? '0x' : '';
+    const tx = emptyTx({ hash: prefix + hash('tx', this.block.hash, index), index, ...fields });
+    this.block.transactions.push(tx);
+    return tx;
+  }
+
+  genesis(allocations: { address: string; amount: bigint }[]): this {
+    this.block.allocations.push(...allocations);
+    return this;
+  }
+
+  /** pow coinbase: reward plus the block's fees, to `miner`. Call after the block's other transactions. */
+  coinbase(miner: string, reward: bigint): CanonicalTx {
+    const fees = this.block.transactions.reduce((sum, t) => sum + t.fee, 0n);
+    this.block.reward = reward;
+    this.block.miner = miner;
+    const tx = this.tx({ type: 'coinbase', from: POW_COINBASE_SENTINEL, to: miner, value: reward + fees, otsIndex: null });
+    // The coinbase comes first in a pow block.
+    this.block.transactions.unshift(this.block.transactions.pop()!);
+    this.block.transactions.forEach((t, i) => (t.index = i));
+    return tx;
+  }
+
+  /** A native transfer: pos type-2 math with `gasUsed` at the block's base fee plus `tip`. */
+  transfer(from: string, to: string, value: bigint, options: { fee?: bigint; tip?: bigint; gasUsed?: number; status?: 0 | 1; ots?: number } = {}): CanonicalTx {
+    if (this.chain === 'pow') {
+      return this.tx({ type: 'transfer', from, to, value, fee: options.fee ?? 1000n, otsIndex: options.ots ?? null });
+    }
+    const gasUsed = options.gasUsed ?? 21_000;
+    const base = this.block.baseFeePerGas ?? 0n;
+    const effective = base + (options.tip ?? 2n);
+    this.block.gasUsed = (this.block.gasUsed ?? 0) + gasUsed;
+    return this.tx({
+      type: 'transfer', typeEvm: 2, from, to, value, gas: gasUsed, gasUsed, effectiveGasPrice: effective, gasPrice: effective,
+      maxFeePerGas: effective * 2n, maxPriorityFeePerGas: options.tip ?? 2n,
+      fee: BigInt(gasUsed) * effective, burned: BigInt(gasUsed) * base, status: options.status ?? 1,
+    });
+  }
+
+  /** pow transfer to several recipients. */
+  multiTransfer(from: string, recipients: { to: string; amount: bigint }[], fee = 1000n, extra: Partial<CanonicalTx> = {}): CanonicalTx {
+    const value = recipients.reduce((sum, r) => sum + r.amount, 0n);
+    return this.tx({ type: 'transfer', from, to: null, recipients, value, fee, ...extra });
+  }
+
+  /** pos contract call with internal transfers. */
+  contractCall(from: string, contract: string, value: bigint, internal: { to: string; value: bigint; from?: string }[], status: 0 | 1 = 1): CanonicalTx {
+    const tx = this.transfer(from, contract, value, { gasUsed: 60_000, status });
+    tx.type = 'contract_call';
+    tx.input = '0xabcdef01';
+    if (status === 1) {
+      tx.internal = internal.map((frame, i) => ({ traceAddress: String(i), callType: 'call', from: frame.from ?? contract, to: frame.to, value: frame.value }));
+    }
+    return tx;
+  }
+
+  /** pos contract creation. */
+  create(from: string, contract: string, value = 0n): CanonicalTx {
+    const tx = this.transfer(from, contract, value, { gasUsed: 200_000 });
+    tx.type = 'contract_create';
+    tx.to = null;
+    tx.contractAddress = contract;
+    return tx;
+  }
+
+  tokenTransfer(tx: CanonicalTx, contract: string, from: string, to: string, amount: bigint): this {
+    tx.tokenTransfers.push({ logIndex: tx.tokenTransfers.length + tx.index * 100, contract, from, to, amount });
+    return this;
+  }
+
+  token(contract: string, name: string, symbol: string, decimals: number): this {
+    this.block.tokens.push({ contract, name, symbol, decimals, creator: null, createdTx: null });
+    return this;
+  }
+
+  withdrawal(address: string, amount: bigint, validatorIndex = 1): this {
+    this.block.withdrawals.push({ index: this.block.withdrawals.length, validatorIndex, address, amount });
+    return this;
+  }
+
+  /** pos migration mint from the zero address. */
+  mint(to: string, value: bigint, accountId: string): CanonicalTx {
+    return this.tx({ type: 'transfer', typeEvm: 2, from: POS_ZERO_ADDRESS, to, value, status: 1, migration: { accountId, role: 'mint' } });
+  }
+
+  slave(master: string, slaves: string[], fee = 500n): CanonicalTx {
+    return this.tx({ type: 'slave', from: master, fee, slaves: slaves.map((slave) => ({ slave, accessType: 0 })) });
+  }
+
+  message(from: string, fee = 100n, extra: Partial<CanonicalTx> = {}): CanonicalTx {
+    return this.tx({ type: 'message', from, fee, input: '48656c6c6f', ...extra });
+  }
+
+  finish(): void {
+    this.block.size = 200 + this.block.transactions.length * 150;
+  }
+}

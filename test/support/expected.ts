@@ -1,0 +1,185 @@
+/**
+ * The oracle: per-address and per-day figures computed in plain TypeScript straight from the
+ * canonical blocks of a chain, independently of Quarry's SQL. Tests compare the store against it.
+ */
+import type { CanonicalBlock } from '../../src/chain/model.ts';
+import { SENTINELS, type ChainId } from '../../src/chain/chains.ts';
+
+export interface ExpectedAddress {
+  balance: bigint;
+  totalReceived: bigint;
+  totalSent: bigint;
+  totalFees: bigint;
+  txCount: number;
+  txIn: number;
+  txOut: number;
+  firstSeen: number | null;
+  lastSeen: number | null;
+  firstTx: string | null;
+  lastTx: string | null;
+  fundedBy: string | null;
+  fundedTx: string | null;
+  withdrawalCount: number;
+  withdrawalTotal: bigint;
+  internalCount: number;
+  masterAddress: string | null;
+  slaveCount: number;
+}
+
+export interface ExpectedDay {
+  received: bigint;
+  sentWithFees: bigint;
+  txIn: number;
+  txOut: number;
+}
+
+export interface Expected {
+  addresses: Map<string, ExpectedAddress>;
+  /** address -> day -> figures */
+  daily: Map<string, Map<string, ExpectedDay>>;
+  /** `${address}|${contract}` -> balance */
+  tokens: Map<string, bigint>;
+  /** address -> counterparty -> logical transactions between them */
+  counterparties: Map<string, Map<string, number>>;
+  heatmap: Map<string, Map<string, { in: number; out: number; total: number }>>;
+  blocks: number;
+  transactions: number;
+  burned: bigint;
+}
+
+const day = (ts: number) => new Date(ts * 1000).toISOString().slice(0, 10);
+
+export function expectedFromBlocks(chain: ChainId, blocks: CanonicalBlock[]): Expected {
+  const addresses = new Map<string, ExpectedAddress>();
+  const daily = new Map<string, Map<string, ExpectedDay>>();
+  const tokens = new Map<string, bigint>();
+  const counterparties = new Map<string, Map<string, number>>();
+  const heatmap = new Map<string, Map<string, { in: number; out: number; total: number }>>();
+  let transactions = 0;
+  let burned = 0n;
+
+  const get = (address: string): ExpectedAddress => {
+    let a = addresses.get(address);
+    if (!a) {
+      a = {
+        balance: 0n, totalReceived: 0n, totalSent: 0n, totalFees: 0n, txCount: 0, txIn: 0, txOut: 0,
+        firstSeen: null, lastSeen: null, firstTx: null, lastTx: null, fundedBy: null, fundedTx: null,
+        withdrawalCount: 0, withdrawalTotal: 0n, internalCount: 0, masterAddress: null, slaveCount: 0,
+      };
+      addresses.set(address, a);
+    }
+    return a;
+  };
+  const dayOf = (address: string, ts: number): ExpectedDay => {
+    let days = daily.get(address);
+    if (!days) daily.set(address, (days = new Map()));
+    let d = days.get(day(ts));
+    if (!d) days.set(day(ts), (d = { received: 0n, sentWithFees: 0n, txIn: 0, txOut: 0 }));
+    return d;
+  };
+  const funded = new Set<string>();
+  const receive = (address: string, amount: bigint, ts: number, from: string | null, txHash: string | null) => {
+    const a = get(address);
+    a.balance += amount;
+    a.totalReceived += amount;
+    if (amount > 0n && !funded.has(address)) {
+      funded.add(address);
+      a.fundedBy = from;
+      a.fundedTx = txHash;
+    }
+    dayOf(address, ts).received += amount;
+  };
+  const debit = (address: string, amount: bigint, ts: number) => {
+    get(address).balance -= amount;
+    dayOf(address, ts).sentWithFees += amount;
+  };
+  const pair = (a: string, b: string) => {
+    let m = counterparties.get(a);
+    if (!m) counterparties.set(a, (m = new Map()));
+    m.set(b, (m.get(b) ?? 0) + 1);
+  };
+
+  for (const block of blocks) {
+    const ts = block.timestamp;
+    for (const allocation of block.allocations) receive(allocation.address, allocation.amount, ts, null, null);
+    for (const tx of block.transactions) {
+      transactions++;
+      burned += tx.burned;
+      const ok = tx.status !== 0;
+      const mints = tx.type === 'coinbase' || tx.migration?.role === 'mint';
+      const sender = get(tx.from);
+      sender.totalSent += ok ? tx.value : 0n;
+      sender.totalFees += tx.fee;
+      debit(tx.from, tx.fee + (ok && !mints ? tx.value : 0n), ts);
+      if (ok) {
+        const single = tx.to ?? tx.contractAddress;
+        if (single && tx.value > 0n) receive(single, tx.value, ts, tx.from, tx.hash);
+        for (const r of tx.recipients ?? []) if (r.amount > 0n) receive(r.to, r.amount, ts, tx.from, tx.hash);
+        for (const frame of tx.internal) {
+          get(frame.from).balance -= frame.value;
+          get(frame.from).totalSent += frame.value;
+          dayOf(frame.from, ts).sentWithFees += frame.value;
+          receive(frame.to, frame.value, ts, frame.from, tx.hash);
+        }
+        for (const t of tx.tokenTransfers) {
+          for (const [holder, delta] of [[t.to, t.amount], [t.from, -t.amount]] as const) {
+            if (SENTINELS[chain].includes(holder)) continue;
+            tokens.set(`${holder}|${t.contract}`, (tokens.get(`${holder}|${t.contract}`) ?? 0n) + delta);
+          }
+        }
+      }
+      // Internal-transfer counts: every frame touching the address, a self-transfer once.
+      for (const frame of tx.internal) {
+        get(frame.from).internalCount++;
+        if (frame.to !== frame.from) get(frame.to).internalCount++;
+      }
+      for (const s of tx.slaves) {
+        get(s.slave).masterAddress = tx.from;
+        get(tx.from).slaveCount++;
+      }
+      // Participation: one logical transaction per address, in and/or out.
+      const ins = new Set<string>();
+      const single = tx.to ?? tx.contractAddress;
+      if (single) ins.add(single);
+      for (const r of tx.recipients ?? []) ins.add(r.to);
+      const outs = new Set<string>([tx.from]);
+      if (tx.signer) outs.add(tx.signer);
+      for (const address of new Set([...ins, ...outs])) {
+        const a = get(address);
+        a.txCount++;
+        if (ins.has(address)) a.txIn++;
+        if (outs.has(address)) a.txOut++;
+        a.firstSeen ??= ts;
+        a.firstTx ??= tx.hash;
+        a.lastSeen = ts;
+        a.lastTx = tx.hash;
+        const d = dayOf(address, ts);
+        if (ins.has(address)) d.txIn++;
+        if (outs.has(address)) d.txOut++;
+        const slot = `${(Math.floor(ts / 86400) + 3) % 7}:${Math.floor((ts % 86400) / 3600)}`;
+        let hm = heatmap.get(address);
+        if (!hm) heatmap.set(address, (hm = new Map()));
+        const cell = hm.get(slot) ?? { in: 0, out: 0, total: 0 };
+        cell.total++;
+        if (ins.has(address)) cell.in++;
+        if (outs.has(address)) cell.out++;
+        hm.set(slot, cell);
+      }
+      for (const to of ins) {
+        pair(tx.from, to);
+        if (to !== tx.from) pair(to, tx.from);
+      }
+    }
+    for (const w of block.withdrawals) {
+      receive(w.address, w.amount, ts, null, null);
+      const a = get(w.address);
+      a.withdrawalCount++;
+      a.withdrawalTotal += w.amount;
+    }
+    if (chain === 'pos' && block.miner) {
+      const tips = block.transactions.reduce((sum, tx) => sum + tx.fee - tx.burned, 0n);
+      if (tips > 0n) receive(block.miner, tips, ts, null, null);
+    }
+  }
+  return { addresses, daily, tokens, counterparties, heatmap, blocks: blocks.length, transactions, burned };
+}
