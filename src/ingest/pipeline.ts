@@ -202,7 +202,8 @@ export async function ingest(store: Store, source: BlockSource, options: IngestO
       }
       if (item.kind === 'undecodable') {
         pendingLetters.push({ chain, height: item.height, item: null, error: item.error, payload: item.payload });
-        tip = { height: item.height, hash: '' };
+        // The next block is accepted without a parent check (unless this is a replay of the past).
+        if (!tip || item.height > tip.height) tip = { height: item.height, hash: '' };
         continue;
       }
       const block = item.block;

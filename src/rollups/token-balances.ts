@@ -45,7 +45,7 @@ export async function revertTokenBalances(db: Db, scope: Scope): Promise<void> {
 }
 
 /** After the raw rows are deleted: the last transfer of each touched holding, and empty holdings removed. */
-export async function repairTokenBalances(db: Db, scope: Scope): Promise<void> {
+export async function repairTokenBalances(db: Db, _scope: Scope): Promise<void> {
   await db.query(
     'rollups.tokens.remove_empty',
     sql`DELETE FROM token_balances b USING scope_token_delta d
