@@ -35,14 +35,14 @@ export async function measureNodeServeRate(rpcUrl: string, blocks: number | { fr
   const perRequest = Math.max(1, options.blocksPerRequest ?? 10);
   const concurrency = Math.max(1, options.concurrency ?? 8);
   let id = 0;
-  const post = async (body: unknown): Promise<any> => {
+  const post = async (body: unknown): Promise<unknown> => {
     const response = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     return response.json();
   };
   let range: { from: number; to: number };
   if (typeof blocks === 'number') {
-    const head = Number((await post({ jsonrpc: '2.0', id: ++id, method: `${ns}_blockNumber`, params: [] })).result);
+    const head = Number(((await post({ jsonrpc: '2.0', id: ++id, method: `${ns}_blockNumber`, params: [] })) as { result: string }).result);
     range = { from: Math.max(0, head - blocks + 1), to: head };
   } else {
     range = blocks;
@@ -67,7 +67,7 @@ export async function measureNodeServeRate(rpcUrl: string, blocks: number | { fr
             : { jsonrpc: '2.0', id: ++id, method: 'debug_traceBlockByNumber', params: [tag, { tracer: 'callTracer' }] },
         ];
       });
-      const answers = (await post(body)) as { result?: any; error?: { message: string } }[];
+      const answers = (await post(body)) as { result?: { transactions?: unknown } | null; error?: { message: string } }[];
       for (const answer of answers) {
         if (answer.error) throw new Error(answer.error.message);
         if (answer.result && Array.isArray(answer.result.transactions)) transactions += answer.result.transactions.length;
