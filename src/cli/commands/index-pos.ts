@@ -267,10 +267,16 @@ function stakingLoop(store: Store, url: string, follow: boolean, logger: Logger,
       logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'staking figures not updated');
     }
   };
+  const stop = () => {
+    stopping = true;
+    wake?.();
+  };
+  signal?.addEventListener('abort', stop, { once: true });
   const loop = (async () => {
     if (!follow) return;
-    while (!stopping && !signal?.aborted) {
+    while (!stopping) {
       await run();
+      if (stopping) break;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 384_000); // one Ethereum-style epoch (32 × 12 s)
         wake = () => {
@@ -282,8 +288,7 @@ function stakingLoop(store: Store, url: string, follow: boolean, logger: Logger,
   })();
   return {
     async done(final: boolean) {
-      stopping = true;
-      wake?.();
+      stop();
       await loop;
       if (final && !follow && !signal?.aborted) await run();
     },
