@@ -23,6 +23,7 @@ import { migrate } from '../../store/migrate.ts';
 import { openStore } from '../../store/open.ts';
 import type { Store } from '../../store/store.ts';
 import { createRpcClient } from '../../sources/evm-rpc/transport.ts';
+import { isRetryable } from '../../sources/evm-rpc/errors.ts';
 import { detectNamespace, latestHead, RPC_NAMESPACES, type EvmNode, type RpcNamespace } from '../../sources/evm-rpc/methods.ts';
 import { createEvmRpcSource, type EvmRpcSource } from '../../sources/evm-rpc/source.ts';
 import { readGenesisAlloc } from '../../sources/evm-rpc/genesis.ts';
@@ -135,8 +136,13 @@ export function registerIndex(program: Command): void {
         };
         process.on('SIGINT', stop);
         process.on('SIGTERM', stop);
-        const result = await indexPos(store, settings, { logger, signal: controller.signal });
-        logger.info({ ...result }, 'pos indexing stopped');
+        try {
+          const result = await indexPos(store, settings, { logger, signal: controller.signal });
+          logger.info({ ...result }, 'pos indexing stopped');
+        } catch (error) {
+          if (!(error instanceof StoppedError)) throw error;
+          logger.info(error.message);
+        }
       } finally {
         await store.close();
       }
@@ -157,7 +163,7 @@ export async function indexPos(store: Store, settings: IndexPosSettings, deps: I
     batchSize: settings.batchSize,
     onRetry: ({ method, attempt, delayMs, error }) => logger.debug({ method, attempt, delayMs, err: error.message }, 'node call retried'),
   });
-  const namespace = settings.namespace ?? (await detectNamespace(client));
+  const namespace = settings.namespace ?? (await untilReachable('detecting the RPC namespace', () => detectNamespace(client), logger, signal));
   const node: EvmNode = { client, namespace };
   const stored = await readCheckpoint(store, 'pos', 'evm-rpc');
   // BIGINT columns may arrive as strings.
@@ -177,7 +183,7 @@ export async function indexPos(store: Store, settings: IndexPosSettings, deps: I
   signal?.addEventListener('abort', () => source.close(), { once: true });
 
   const from = settings.fromHeight ?? (checkpoint ? checkpoint.height + 1 : 0);
-  const head = await latestHead(node);
+  const head = await untilReachable('reading the head', () => latestHead(node), logger, signal);
   logger.info({ rpc: settings.rpcUrl, namespace, from, head: head.height, follow: settings.follow }, 'indexing pos');
 
   const showBar = settings.progress && process.stderr.isTTY === true && head.height >= from;
@@ -218,6 +224,26 @@ export async function indexPos(store: Store, settings: IndexPosSettings, deps: I
     source.close();
     await staking?.done(true);
     client.close();
+  }
+}
+
+/** Stopped (SIGINT/SIGTERM) before the node answered at all: nothing to write, not a failure. */
+export class StoppedError extends Error {
+  override name = 'StoppedError';
+}
+
+/** Waits out a node that is down or starting (retryable failures), until it answers or we are stopped. */
+async function untilReachable<T>(what: string, fn: () => Promise<T>, logger: Logger, signal: AbortSignal | undefined): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (error) {
+      if (signal?.aborted) throw new StoppedError(`stopped while ${what}`);
+      if (!isRetryable(error)) throw error;
+      const delayMs = Math.min(30_000, 1000 * attempt);
+      logger.warn({ err: error instanceof Error ? error.message : String(error), delayMs }, `${what}: the node does not answer; waiting`);
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
   }
 }
 
