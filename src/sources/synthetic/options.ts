@@ -1,0 +1,87 @@
+/** The generator's options, their defaults, and the times they imply. */
+
+export interface SyntheticOptions {
+  /** Fixes everything: the same seed and options give the same blocks, byte for byte. */
+  seed: number;
+  /** Time of the last block of both chains (default: now, rounded down to the minute). */
+  end?: Date;
+  /** Length of the pow history in days (demo: 400). Fractions are allowed (tests). */
+  powDays: number;
+  /** Length of the pos history in days (demo: 60); pos launches after pow and runs beside it. */
+  posDays: number;
+  /**
+   * The size knob: the mean number of non-coinbase transactions per day on each chain (scheduled
+   * ones such as relay forwards, pool payouts and migrations included). On pos, congestion
+   * episodes add a few hundred block-filler transactions a day on top (see docs/synthetic-data.md).
+   */
+  scale: number;
+  /** Start of pow-to-pos migration (default: 2/3 into the pos history); null: no migration. */
+  migrationCutover?: Date | null;
+  /** Mean blocks between reorgs of depth 1-3 (default 2000; 0: none). */
+  reorgEvery?: number;
+  /** Mean blocks between undecodable items, whole blocks or single transactions (default 0: none). */
+  malformedEvery?: number;
+}
+
+export interface ResolvedOptions {
+  seed: number;
+  scale: number;
+  powDays: number;
+  posDays: number;
+  /** Unix seconds of the last block of both chains. */
+  end: number;
+  /** Unix seconds of pow block 0; pow block h is due at powStart + 60 h. */
+  powStart: number;
+  /** The last pow height. */
+  powLastHeight: number;
+  /** Unix seconds of pos slot 0 (its genesis block). */
+  posStart: number;
+  /** The last pos slot (always filled). */
+  posLastSlot: number;
+  /** Unix seconds; null when there is no migration. */
+  migrationCutover: number | null;
+  reorgEvery: number;
+  malformedEvery: number;
+}
+
+export const POW_BLOCK_SECONDS = 60;
+export const POS_SLOT_SECONDS = 12;
+export const DAY_SECONDS = 86_400;
+
+export function resolveOptions(options: SyntheticOptions): ResolvedOptions {
+  const { seed, scale, powDays, posDays } = options;
+  if (!Number.isInteger(seed)) throw new RangeError(`seed must be an integer, got ${seed}`);
+  if (!(scale > 0)) throw new RangeError(`scale must be positive, got ${scale}`);
+  if (!(powDays > 0) || !(posDays > 0)) throw new RangeError('powDays and posDays must be positive');
+  if (posDays > powDays) throw new RangeError('pos launches after pow: posDays must not exceed powDays');
+  const end = Math.floor((options.end ?? new Date()).getTime() / 1000 / POW_BLOCK_SECONDS) * POW_BLOCK_SECONDS;
+  const powLastHeight = Math.max(2, Math.round((powDays * DAY_SECONDS) / POW_BLOCK_SECONDS));
+  const posLastSlot = Math.max(2, Math.round((posDays * DAY_SECONDS) / POS_SLOT_SECONDS));
+  const posStart = end - posLastSlot * POS_SLOT_SECONDS;
+  let migrationCutover: number | null;
+  if (options.migrationCutover === null) migrationCutover = null;
+  else if (options.migrationCutover === undefined) migrationCutover = posStart + Math.floor(((end - posStart) * 2) / 3);
+  else migrationCutover = Math.max(posStart, Math.floor(options.migrationCutover.getTime() / 1000));
+  const reorgEvery = options.reorgEvery ?? 2000;
+  const malformedEvery = options.malformedEvery ?? 0;
+  if (!(reorgEvery >= 0) || !(malformedEvery >= 0)) throw new RangeError('reorgEvery and malformedEvery must be >= 0');
+  return {
+    seed,
+    scale,
+    powDays,
+    posDays,
+    end,
+    powStart: end - powLastHeight * POW_BLOCK_SECONDS,
+    powLastHeight,
+    posStart,
+    posLastSlot,
+    migrationCutover: migrationCutover !== null && migrationCutover < end ? migrationCutover : null,
+    reorgEvery,
+    malformedEvery,
+  };
+}
+
+/** Day of a Unix timestamp as YYYY-MM-DD (UTC). */
+export function utcDay(ts: number): string {
+  return new Date(ts * 1000).toISOString().slice(0, 10);
+}
