@@ -128,12 +128,13 @@ export abstract class ChainRun implements ChainGenerator {
 }
 
 /**
- * The empty lists of a new transaction, shared and frozen: most transactions have no internal
- * transfers, token transfers or slaves, and three fresh arrays per transaction are a measurable
- * part of the generator's garbage. Code that fills one assigns its own array first (`own`).
- * Consumers must treat block contents as read-only (they are, by the model's contract).
+ * The empty lists of new transactions and blocks, shared and frozen: most transactions have no
+ * internal transfers, token transfers or slaves, most blocks no withdrawals, tokens or dead
+ * letters, and fresh arrays for all of them are a measurable part of the generator's garbage.
+ * Code that fills one assigns its own array first (`own`). Consumers must treat block contents
+ * as read-only (they are, by the model's contract).
  */
-const NONE: never[] = Object.freeze([]) as unknown as never[];
+export const NONE: never[] = Object.freeze([]) as unknown as never[];
 
 /** `list` if it is already the transaction's own array, else a fresh one to fill. */
 export function own<T>(list: T[]): T[] {

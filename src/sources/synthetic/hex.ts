@@ -77,8 +77,12 @@ export function powAddress(rng: Rng, treeHeight: number): string {
   powBody[1] = treeHeight / 2;
   powBody[2] = 0;
   for (let i = 3; i < 35; i += 4) powBody.writeUInt32BE(rng.u32(), i);
-  hash('sha256', powBody.subarray(0, 35), 'buffer').copy(powBody, 35, 28, 32);
-  return 'Q' + powBody.toString('hex');
+  const digest = hash('sha256', powBody.subarray(0, 35), 'buffer');
+  for (let i = 0; i < 4; i++) powBody[35 + i] = digest[28 + i]!;
+  // Hex digits into the scratch buffer after 'Q' (one 16-bit store per byte), read back flat.
+  for (let i = 0; i < 39; i++) scratchCodes[1 + i] = BYTE_HEX_CODES[powBody[i]!]!;
+  scratch[1] = 0x51; // 'Q'
+  return scratch.toString('latin1', 1, 80);
 }
 
 /** Hex of a UTF-8 string (pow message payloads, token names). */

@@ -65,6 +65,8 @@ export interface NotableAccounts {
 
 export interface SyntheticWorld {
   options: ResolvedOptions;
+  /** The last canonical height of each chain (pos has fewer heights than slots: some are missed). */
+  lastHeight: Record<ChainId, number>;
   pow: BlockSource;
   pos: BlockSource;
   curated: { labels: CuratedLabel[]; exchangeWallets: CuratedExchangeWallet[]; settings: CuratedSetting[] };
@@ -86,6 +88,7 @@ export function createSyntheticWorld(options: SyntheticOptions): SyntheticWorld 
   }
   return {
     options: resolved,
+    lastHeight: { pow: resolved.powLastHeight, pos: world.posSlots.length - 1 },
     pow: createGeneratedSource('pow', () => createPowGenerator(world)),
     pos: createGeneratedSource('pos', () => createPosGenerator(world)),
     curated: {

@@ -9,7 +9,7 @@ import { PLANCK_PER_SHOR, POS_ZERO_ADDRESS } from '../../chain/chains.ts';
 import type { CanonicalBlock, CanonicalTx, InternalTransfer } from '../../chain/model.ts';
 import { DEPOSIT_SHARE, type ExchangePlan, type SystemContractPlan } from './actors.ts';
 import { ActivityCurve } from './activity.ts';
-import { ChainRun, newTx, own } from './generator.ts';
+import { ChainRun, NONE, newTx, own } from './generator.ts';
 import { hex32, posAddress, posHash, randomHex } from './hex.ts';
 import { Ledger, Role, Tier } from './ledger.ts';
 import { mintedPlanck, type MigrationPlanItem } from './migration.ts';
@@ -178,10 +178,10 @@ export class PosRun extends ChainRun {
       gasLimit: POS_GAS_LIMIT,
       baseFeePerGas: this.baseFee,
       transactions: this.txs,
-      withdrawals: [],
-      allocations: [],
-      tokens: [],
-      deadLetters: [],
+      withdrawals: NONE,
+      allocations: NONE,
+      tokens: NONE,
+      deadLetters: NONE,
     };
     if (height === 0) {
       block.allocations = this.world.pos.accounts
@@ -213,12 +213,14 @@ export class PosRun extends ChainRun {
     this.congestion(height);
     if (this.deadLetterDue) {
       const hash = posHash(this.rng);
+      block.deadLetters = own(block.deadLetters);
       block.deadLetters.push({ item: hash, error: 'synthetic: transaction does not decode', payload: { hash, raw: '0x' + randomHex(this.rng, 12) } });
     }
     this.ledger.credit(miner, this.tips);
     const withdrawals = staking.withdrawals;
     while (this.withdrawalCursor < withdrawals.length && withdrawals[this.withdrawalCursor]!.ts <= ts) {
       const w = withdrawals[this.withdrawalCursor]!;
+      block.withdrawals = own(block.withdrawals);
       block.withdrawals.push({ index: this.withdrawalCursor, validatorIndex: w.validatorIndex, address: this.ledger.address[w.account]!, amount: w.amount });
       this.ledger.credit(w.account, w.amount);
       this.withdrawalCursor++;
@@ -273,10 +275,10 @@ export class PosRun extends ChainRun {
       gasLimit: POS_GAS_LIMIT,
       baseFeePerGas: baseFee,
       transactions: txs,
-      withdrawals: [],
-      allocations: [],
-      tokens: [],
-      deadLetters: [],
+      withdrawals: NONE,
+      allocations: NONE,
+      tokens: NONE,
+      deadLetters: NONE,
     };
   }
 
@@ -418,6 +420,7 @@ export class PosRun extends ChainRun {
     const token: PosToken = { id, holders: [], balances: new Map() };
     this.tokens.push(token);
     this.tokenById.set(id, token);
+    block.tokens = own(block.tokens);
     block.tokens.push({ contract: this.ledger.address[id]!, name, symbol, decimals, creator: tx.from, createdTx: tx.hash });
     return token;
   }

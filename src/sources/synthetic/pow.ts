@@ -12,7 +12,7 @@ import type { CanonicalBlock, CanonicalTx, TokenTransfer, TxType } from '../../c
 import { createPowEmissionCursor, powBlockReward, type PowEmissionCursor } from '../../chain/pow-emission.ts';
 import { DEPOSIT_SHARE, userTreeHeight, type ExchangePlan } from './actors.ts';
 import { ActivityCurve } from './activity.ts';
-import { ChainRun, newTx, own } from './generator.ts';
+import { ChainRun, NONE, newTx, own } from './generator.ts';
 import { powAddress, powHash, randomHex, utf8Hex } from './hex.ts';
 import { Ledger, Role, Tier } from './ledger.ts';
 import { POW_BLOCK_SECONDS } from './options.ts';
@@ -167,10 +167,10 @@ export class PowRun extends ChainRun {
       gasLimit: null,
       baseFeePerGas: null,
       transactions: this.txs,
-      withdrawals: [],
-      allocations: [],
-      tokens: [],
-      deadLetters: [],
+      withdrawals: NONE,
+      allocations: NONE,
+      tokens: NONE,
+      deadLetters: NONE,
     };
     if (height === 0) {
       block.allocations = this.world.pow.accounts
@@ -206,6 +206,7 @@ export class PowRun extends ChainRun {
     }
     if (this.deadLetterDue) {
       const hash = powHash(this.rng);
+      block.deadLetters = own(block.deadLetters);
       block.deadLetters.push({ item: hash, error: 'synthetic: transaction does not decode', payload: { hash, raw: randomHex(this.rng, 12) } });
     }
     const miner = this.miners[this.rng.weighted(this.minerCumulative)]!;
@@ -261,10 +262,10 @@ export class PowRun extends ChainRun {
       gasLimit: null,
       baseFeePerGas: null,
       transactions: [coinbase, ...txs],
-      withdrawals: [],
-      allocations: [],
-      tokens: [],
-      deadLetters: [],
+      withdrawals: NONE,
+      allocations: NONE,
+      tokens: NONE,
+      deadLetters: NONE,
     };
   }
 
@@ -666,6 +667,7 @@ export class PowRun extends ChainRun {
     holders.forEach((id, i) => give(id, (supply * shares[i]!) / totalShares));
     give(creator, supply - given);
     this.tokens.push(token);
+    block.tokens = own(block.tokens);
     block.tokens.push({ contract: hash, name, symbol, decimals, creator: tx.from, createdTx: hash });
     this.size += 120 + 47 * tx.tokenTransfers.length;
     return true;
