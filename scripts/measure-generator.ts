@@ -35,10 +35,13 @@ async function measure(source: BlockSource) {
   let blocks = 0;
   let txs = 0;
   let orphans = 0;
+  // Rows the raw tables would get (approximately: address_txs as one row per sender and per recipient).
+  let rows = 0;
   const seen = new Map<string, number>();
   const count = (address: string) => seen.set(address, (seen.get(address) ?? 0) + 1);
   const heights = new Set<number>();
   const start = performance.now();
+  const cpuStart = process.cpuUsage();
   for await (const item of source.blocks(0)) {
     if (item.kind !== 'block') continue;
     const block = item.block;
@@ -47,6 +50,11 @@ async function measure(source: BlockSource) {
     blocks++;
     txs += block.transactions.length;
     if (census) {
+      rows += 1 + block.allocations.length + block.withdrawals.length;
+      for (const tx of block.transactions) {
+        const recipients = tx.recipients?.length ?? (tx.to ? 1 : 0);
+        rows += 1 + 1 + recipients + (tx.recipients?.length ?? 0) + tx.internal.length * 3 + tx.tokenTransfers.length + tx.slaves.length;
+      }
       for (const a of block.allocations) count(a.address);
       for (const tx of block.transactions) {
         const before = new Set<string>();
@@ -56,18 +64,24 @@ async function measure(source: BlockSource) {
     }
   }
   const seconds = (performance.now() - start) / 1000;
-  console.log(`${source.chain}: ${blocks} blocks (${orphans} re-emitted after reorgs), ${txs} txs in ${seconds.toFixed(1)} s = ${Math.round(txs / seconds).toLocaleString('en')} tx/s`);
+  const cpu = process.cpuUsage(cpuStart);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  console.log(
+    `${source.chain}: ${blocks} blocks (${orphans} re-emitted after reorgs), ${txs} txs in ${seconds.toFixed(1)} s = ${Math.round(txs / seconds).toLocaleString('en')} tx/s` +
+      ` (${cpuSeconds.toFixed(1)} CPU s, all threads: ${Math.round(txs / cpuSeconds).toLocaleString('en')} tx per CPU second)`,
+  );
   if (census) {
+    console.log(`  about ${(rows / 1e6).toFixed(2)} M raw rows (blocks, transactions, recipients, address index, internal, token, withdrawals, slaves)`);
     const top = [...seen.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5);
     console.log(`  distinct addresses ${seen.size}; busiest: ${top.map(([a, n]) => `${a.slice(0, 12)}… ${n}`).join(', ')}`);
   }
-  return { txs, seconds, addresses: seen.size };
+  return { txs, seconds, addresses: seen.size, rows };
 }
 
 const pow = await measure(world.pow);
 const pos = await measure(world.pos);
 const total = pow.txs + pos.txs;
 console.log(`total ${total} txs in ${(pow.seconds + pos.seconds).toFixed(1)} s = ${Math.round(total / (pow.seconds + pos.seconds)).toLocaleString('en')} tx/s`);
-if (census) console.log(`distinct addresses: ${pow.addresses + pos.addresses}`);
+if (census) console.log(`distinct addresses: ${pow.addresses + pos.addresses}; about ${((pow.rows + pos.rows) / 1e6).toFixed(2)} M raw rows`);
 const notable = world.describe();
 console.log(`busiest hot wallets: pow ${notable.pow.busiestHotWallet.slice(0, 14)}…, pos ${notable.pos.busiestHotWallet}`);

@@ -91,8 +91,10 @@ export interface ChainPlan {
 
 const EXCHANGE_NAMES = ['Bitvault', 'Qanto Exchange', 'Northgate', 'Kryptex'];
 const EXCHANGE_SHARES = [0.58, 0.24, 0.12, 0.06];
-const POOL_NAMES = ['Hashforge Pool', 'Deepshaft Pool', 'Ore Collective', 'Bedrock Mining', 'Lodestar Pool'];
-const POOL_SHARES = [0.25, 0.2, 0.15, 0.12, 0.08]; // the rest (0.2) goes to solo miners
+const POOL_NAMES = ['Hashforge Pool', 'Deepshaft Pool', 'Ore Collective', 'Bedrock Mining', 'Lodestar Pool', 'Quartz Hashers', 'Tunnel Works', 'Seam Pool'];
+// A flat field: no pool mines more than 12% of blocks (the rest, 32%, goes to solo miners). A
+// pool's coinbases alone are ~170 transactions a day, well below the busiest exchange wallet's.
+const POOL_SHARES = [0.12, 0.11, 0.1, 0.09, 0.08, 0.07, 0.06, 0.05];
 const STAKING_SERVICES = ['Stakewell', 'Validata', 'Northstake'];
 
 class PlanBuilder {
@@ -259,7 +261,12 @@ export function planPosChain(options: ResolvedOptions): ChainPlan {
       ['Shorswap QUSD pool', 'dex_pool', null, null],
       ['Disperse', 'disperse', null, null],
       ['Savings vault', 'vault', null, null],
+      // Targets of the block-filling batches of congestion episodes, several so that none of them
+      // outdoes the busiest exchange wallet.
       ['Batch settlement', 'settlement', null, null],
+      ['Oracle feed', 'settlement', null, null],
+      ['Bridge relayer', 'settlement', null, null],
+      ['Arbitrage executor', 'settlement', null, null],
     ] as const
   ).map(([name, kind, symbol, decimals]) => ({ id: b.add(Role.Contract, Tier.None, 0n, { label: [name, 'contract'] }), name, kind, symbol, decimals }));
   const whales = [5_200_000, 1_500_000, ...Array.from({ length: 6 }, () => Math.min(800_000, rng.pareto(100_000, 1.2)))].map((amount) =>

@@ -43,6 +43,7 @@ export abstract class ChainRun implements ChainGenerator {
   private readonly malformedBlocks: EventSchedule;
   private readonly malformedItems: EventSchedule;
   private lastReorg = -10;
+  private lastUndecodable = -10;
 
   protected constructor(
     protected readonly chain: ChainId,
@@ -81,7 +82,8 @@ export abstract class ChainRun implements ChainGenerator {
     const items: SourceItem[] = [];
     if (this.reorgs.at(h)) {
       const depth = this.reorgs.draw(1, 3);
-      if (h + depth - 1 <= this.lastHeight) {
+      // No fork right after an undecodable block: the pipeline never stored the fork's parent.
+      if (h + depth - 1 <= this.lastHeight && h - this.lastUndecodable > 1) {
         this.lastReorg = h;
         if (emit) items.push(...this.orphanBranch(h, depth));
       }
@@ -89,6 +91,7 @@ export abstract class ChainRun implements ChainGenerator {
     const undecodable = this.malformedBlocks.at(h) && h < this.lastHeight && h - this.lastReorg > 3;
     this.deadLetterDue = this.malformedItems.at(h);
     if (undecodable) {
+      this.lastUndecodable = h;
       const { hash, timestamp, payload } = this.skip(h);
       items.push({ kind: 'undecodable', chain: this.chain, height: h, error: 'synthetic: block body does not decode', payload });
       this.parentHash = hash;

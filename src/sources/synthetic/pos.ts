@@ -38,7 +38,7 @@ type Action = (typeof ACTIONS)[number];
 const ACTION_WEIGHTS: Record<Action, number> = {
   p2p: 0.4,
   deposit: DEPOSIT_SHARE,
-  withdraw: 0.14,
+  withdraw: 0.16,
   tokenTransfer: 0.12,
   swap: 0.05,
   disperse: 0.006,
@@ -93,6 +93,7 @@ export class PosRun extends ChainRun {
   private readonly tokenById = new Map<number, PosToken>();
   private readonly userContracts: number[] = [];
   private readonly system = new Map<SystemContractPlan['kind'] | string, number>();
+  private readonly settlements: number[] = [];
   private readonly forwardsDue = new Map<number, number[]>();
   private readonly forwardPending = new Set<number>();
   private readonly claims: MigrationPlanItem[];
@@ -398,6 +399,7 @@ export class PosRun extends ChainRun {
     tx.to = null;
     tx.contractAddress = this.ledger.address[contract.id]!;
     this.system.set(contract.kind === 'token' ? contract.symbol! : contract.kind, contract.id);
+    if (contract.kind === 'settlement') this.settlements.push(contract.id);
     if (contract.kind !== 'token') return;
     const token = this.registerToken(block, tx, contract.id, contract.name, contract.symbol, contract.decimals!);
     const unit = 10n ** BigInt(contract.decimals!);
@@ -499,8 +501,8 @@ export class PosRun extends ChainRun {
       this.busyLevel = coinsMilli(this.rng.logUniform(2, 40) * 1000, GWEI);
     }
     if (!this.rng.chance(this.baseFee < this.busyLevel ? 0.9 : 0.35)) return;
-    const settlement = this.system.get('settlement');
-    if (settlement === undefined) return;
+    if (this.settlements.length === 0) return;
+    const settlement = this.settlements[this.rng.int(this.settlements.length)]!;
     const bot = this.rng.pick(this.world.pos.bots);
     const room = POS_GAS_LIMIT - this.gasUsed;
     const gasUsed = Math.min(room, POS_GAS_LIMIT - this.rng.int(3_000_000) - this.gasUsed);

@@ -38,7 +38,7 @@ const ACTION_WEIGHTS: Record<Action, number> = {
   p2pMulti: 0.05,
   airdrop: 0.001,
   deposit: DEPOSIT_SHARE,
-  withdraw: 0.14,
+  withdraw: 0.16,
   message: 0.025,
   tokenTransfer: 0.05,
   tokenCreate: 0.0015,
