@@ -49,6 +49,9 @@ const ACTION_WEIGHTS: Record<Action, number> = {
   grant: 0.002,
 };
 const ACTION_CUMULATIVE = cumulative(ACTIONS.map((a) => ACTION_WEIGHTS[a]));
+/** Tips senders choose (mostly 1 gwei, some less, some 2, a few none), with their shares. */
+const TIPS: readonly bigint[] = [GWEI, GWEI / 10n, GWEI / 4n, GWEI / 2n, (3n * GWEI) / 4n, 2n * GWEI, GWEI / 100n, 0n];
+const TIP_CUMULATIVE = cumulative([0.5, 0.05, 0.05, 0.05, 0.05, 0.15, 0.1, 0.05]);
 /** Share of contract calls that revert. */
 const REVERT_SHARE = 0.03;
 
@@ -106,6 +109,11 @@ export class PosRun extends ChainRun {
   private debt = 0;
   private busyUntil = 0;
   private busyLevel = 0n;
+  /** Per block: the usual bids (cap 2 x base fee + tip) for each tip, built when first used. */
+  private readonly standardBids: (Fees | null)[] = TIPS.map(() => null);
+  /** Per block: the highest price a usual bid can pay, and what a plain transfer must keep for gas. */
+  private worstGasPrice = 0n;
+  private transferReserve = 0n;
   // The block being built.
   private txs: CanonicalTx[] = [];
   private gasUsed = 0;
@@ -157,6 +165,9 @@ export class PosRun extends ChainRun {
     const ts = this.timestamp(height);
     this.startDay(ts);
     if (height > 0) this.baseFee = nextBaseFee(this.baseFee, this.parentGasUsed);
+    this.standardBids.fill(null);
+    this.worstGasPrice = this.baseFee * 2n + 2n * GWEI;
+    this.transferReserve = 21_000n * this.worstGasPrice;
     this.txs = [];
     this.gasUsed = 0;
     this.logIndex = 0;
@@ -319,10 +330,21 @@ export class PosRun extends ChainRun {
 
   /** What a sender bids: a tip, and a fee cap usually well above the base fee (sometimes tight). */
   private bid(): Fees {
-    const x = this.rng.float();
-    const priority = x < 0.5 ? GWEI : x < 0.7 ? coinsMilli(100 + this.rng.int(900), GWEI) : x < 0.85 ? 2n * GWEI : x < 0.95 ? GWEI / 100n : 0n;
-    const maxFee = this.rng.chance(0.8) ? this.baseFee * 2n + priority : this.baseFee + fractionOf(priority, this.rng.float());
-    return { maxFee, priority, effective: minBig(maxFee, this.baseFee + priority) };
+    const tip = this.rng.weighted(TIP_CUMULATIVE);
+    const priority = TIPS[tip]!;
+    if (this.rng.chance(0.2)) {
+      // A tight cap: between the base fee and base fee + tip, so the cap sets the price.
+      const maxFee = this.baseFee + fractionOf(priority, this.rng.float());
+      return { maxFee, priority, effective: minBig(maxFee, this.baseFee + priority) };
+    }
+    // The usual bids are the same for everyone in a block: build each once (bigint arithmetic is the cost here).
+    let fees = this.standardBids[tip];
+    if (!fees) {
+      const maxFee = this.baseFee * 2n + priority;
+      fees = { maxFee, priority, effective: minBig(maxFee, this.baseFee + priority) };
+      this.standardBids[tip] = fees;
+    }
+    return fees;
   }
 
   /** Worst-case cost of `gas` at the bid: what the sender must hold besides the value. */
@@ -367,7 +389,7 @@ export class PosRun extends ChainRun {
 
   /** What `from` can send after keeping enough for the gas of a simple transfer. */
   private spendable(from: number, gas = 21_000): bigint {
-    return this.ledger.balance[from]! - BigInt(gas) * (this.baseFee * 2n + 2n * GWEI);
+    return this.ledger.balance[from]! - (gas === 21_000 ? this.transferReserve : BigInt(gas) * this.worstGasPrice);
   }
 
   private userAmount(available: bigint): bigint {
