@@ -367,9 +367,11 @@ export class PowRun extends ChainRun {
 
   /** A transfer to one recipient; null (nothing happens) if `from` cannot afford or sign it. */
   private transfer1(from: number, to: number, amount: bigint, fee: bigint): CanonicalTx | null {
-    if (amount <= 0n || this.ledger.balance[from]! < amount + fee) return null;
+    const cost = amount + fee;
+    if (amount <= 0n || this.ledger.balance[from]! < cost) return null;
     const signer = this.signerFor(from);
-    if (signer < 0 || this.ledger.balance[from]! < amount + fee) return null;
+    // Registering slaves (inside signerFor) costs a fee: check again.
+    if (signer < 0 || (signer !== from && this.ledger.balance[from]! < cost)) return null;
     const tx = this.begin('transfer', from, signer, fee, amount);
     const address = this.ledger.address[to]!;
     tx.to = address;
@@ -756,11 +758,19 @@ export function splitInto(out: bigint[], total: bigint, count: number, rng: Rng)
     out.push(total);
     return;
   }
-  const weights = Array.from({ length: count }, () => BigInt(1 + Math.floor(rng.pareto(1, 1.5) * 100)));
-  const sum = weights.reduce((a, b) => a + b, 0n);
+  // Skewed weights (u^3: a few large parts, many small ones), summed as numbers; each part is
+  // then total * weight / sum in integers, and the last takes the rounding remainder.
+  const weights: number[] = [];
+  let sum = 0;
+  for (let i = 0; i < count; i++) {
+    const w = 1 + Math.floor(rng.float() ** 3 * 10_000);
+    weights.push(w);
+    sum += w;
+  }
+  const sumBig = BigInt(sum);
   let given = 0n;
   for (let i = 0; i < count - 1; i++) {
-    const part = (total * weights[i]!) / sum;
+    const part = (total * BigInt(weights[i]!)) / sumBig;
     out.push(part);
     given += part;
   }
