@@ -26,6 +26,11 @@ export enum Role {
   Sentinel = 13,
 }
 
+/** Whether an account deposits at an exchange as a customer (keeping one deposit relay); entities do not. */
+export function isCustomer(role: Role): boolean {
+  return role === Role.User || role === Role.SoloMiner || role === Role.StakingOperator;
+}
+
 /** Activity tiers: how often the activity model picks an account (see population.ts). */
 export enum Tier {
   /** Never picked: dormant, entity-driven or receive-only accounts. */

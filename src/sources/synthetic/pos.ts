@@ -11,7 +11,7 @@ import { DEPOSIT_SHARE, type ExchangePlan, type SystemContractPlan } from './act
 import { ActivityCurve } from './activity.ts';
 import { ChainRun, NONE, newTx, own } from './generator.ts';
 import { hex32, posAddress, posHash, randomHex } from './hex.ts';
-import { Ledger, Role, Tier } from './ledger.ts';
+import { Ledger, Role, Tier, isCustomer } from './ledger.ts';
 import { mintedPlanck, type MigrationPlanItem } from './migration.ts';
 import { DAY_SECONDS, POS_SLOT_SECONDS } from './options.ts';
 import { FOREVER, Population, lifetimeDays, newUserTier } from './population.ts';
@@ -579,11 +579,12 @@ export class PosRun extends ChainRun {
     const from = customer >= 0 ? customer : this.sender(PLANCK);
     if (from < 0) return false;
     let relay = this.ledger.link[from]!;
-    if (relay < 0 || this.ledger.role[from] !== Role.User) {
+    const keepsRelay = isCustomer(this.ledger.role[from]!);
+    if (relay < 0 || !keepsRelay) {
       const exchange = this.pickExchange();
       const relays = exchange.plan.relays;
       relay = exchange.relayNext < relays.length ? relays[exchange.relayNext++]! : relays[this.rng.int(relays.length)]!;
-      if (this.ledger.role[from] === Role.User) this.ledger.link[from] = relay;
+      if (keepsRelay) this.ledger.link[from] = relay;
     }
     const available = this.spendable(from);
     const value = amount > 0n ? amount : this.rng.chance(0.55) ? available : fractionOf(available, 0.3 + 0.65 * this.rng.float());

@@ -14,7 +14,7 @@ import { DEPOSIT_SHARE, userTreeHeight, type ExchangePlan } from './actors.ts';
 import { ActivityCurve } from './activity.ts';
 import { ChainRun, NONE, newTx, own } from './generator.ts';
 import { powAddress, powHash, randomHex, utf8Hex } from './hex.ts';
-import { Ledger, Role, Tier } from './ledger.ts';
+import { Ledger, Role, Tier, isCustomer } from './ledger.ts';
 import { POW_BLOCK_SECONDS } from './options.ts';
 import { FOREVER, Population, lifetimeDays, newUserTier } from './population.ts';
 import { Rng, coins, coinsMilli, fractionOf } from './rng.ts';
@@ -482,11 +482,12 @@ export class PowRun extends ChainRun {
     const from = customer >= 0 ? customer : this.sender(fee + SHOR);
     if (from < 0) return false;
     let relay = this.ledger.link[from]!;
-    if (relay < 0 || this.ledger.role[from] !== Role.User) {
+    const keepsRelay = isCustomer(this.ledger.role[from]!);
+    if (relay < 0 || !keepsRelay) {
       const exchange = this.pickExchange();
       const relays = exchange.plan.relays;
       relay = exchange.relayNext < relays.length ? relays[exchange.relayNext++]! : relays[this.rng.int(relays.length)]!;
-      if (this.ledger.role[from] === Role.User) this.ledger.link[from] = relay;
+      if (keepsRelay) this.ledger.link[from] = relay;
     }
     const available = this.ledger.balance[from]! - fee;
     const value = amount > 0n ? amount : this.rng.chance(0.55) ? available : fractionOf(available, 0.3 + 0.65 * this.rng.float());
