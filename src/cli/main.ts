@@ -5,6 +5,9 @@ import { StoreLockedError } from '../store/pglite.ts';
 import { registerServe } from './commands/serve.ts';
 import { registerMigrate } from './commands/migrate.ts';
 import { registerKeys } from './commands/keys.ts';
+import { registerGenerate } from './commands/generate.ts';
+import { registerIndex } from './commands/index-pos.ts';
+import { registerDemo } from './commands/demo.ts';
 
 const program = new Command()
   .name('quarry')
@@ -15,6 +18,9 @@ const program = new Command()
 registerServe(program);
 registerMigrate(program);
 registerKeys(program);
+registerGenerate(program);
+registerIndex(program);
+registerDemo(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,16 +1,16 @@
 /**
  * Bulk loading: the fast path for filling an empty store (a generated chain, a first sync). The
- * secondary indexes of the big tables are dropped, raw rows are COPYed without rollups, and at
- * the end every rollup is applied once over [0, tip] — the same code that applies a batch — and
- * the indexes are rebuilt. A marker row keeps the dropped index definitions, so a crashed bulk
- * load resumes (or finishes) where it stopped.
+ * secondary indexes of the big tables are dropped while batches are written (raw rows and rollup
+ * deltas, as always, but in large batches), every closed day is computed once at the end, and the
+ * indexes are rebuilt. A marker row keeps the dropped index definitions, so a crashed bulk load
+ * resumes (or finishes) where it stopped.
  */
 import sql from 'sql-template-tag';
 import type { Logger } from 'pino';
 import { CHAINS, type ChainId } from '../chain/chains.ts';
 import type { Store } from '../store/store.ts';
 import { formatDay } from '../api/format.ts';
-import { applyRollups, closeDays } from '../rollups/index.ts';
+import { closeDays } from '../rollups/index.ts';
 
 const MARKER = { chain: '*', key: 'bulk_load' } as const;
 
@@ -68,7 +68,7 @@ export async function beginBulkLoad(store: Store, logger?: Logger): Promise<Bulk
       );
       if (!marker) return;
       const indexes = JSON.parse(marker.value) as IndexDefinition[];
-      for (const chain of CHAINS) await buildRollups(store, chain, logger);
+      for (const chain of CHAINS) await closeAllDays(store, chain, logger);
       const started = performance.now();
       for (const index of indexes) {
         await store.transaction('ingest.bulk.create_index', async (tx) => {
@@ -78,27 +78,24 @@ export async function beginBulkLoad(store: Store, logger?: Logger): Promise<Bulk
       }
       logger?.info({ indexes: indexes.length, ms: Math.round(performance.now() - started) }, 'bulk load: indexes rebuilt');
       await store.query('ingest.bulk.unmark', sql`DELETE FROM chain_settings WHERE chain = ${MARKER.chain} AND key = ${MARKER.key}`);
-      await store.exec('ingest.bulk.analyze', 'VACUUM ANALYZE');
+      // VACUUM sets the visibility map, so index-only scans can skip the heap; the embedded store is
+      // small enough to do without.
+      await store.exec('ingest.bulk.analyze', store.kind === 'postgres' ? 'VACUUM ANALYZE' : 'ANALYZE');
     },
   };
 }
 
-/** Applies every rollup of `chain` over its whole indexed range and closes its complete days. */
-async function buildRollups(store: Store, chain: ChainId, logger?: Logger): Promise<void> {
-  const [tip] = await store.query<{ height: number; ts: number }>(
-    'ingest.bulk.tip',
-    sql`SELECT height, ts FROM blocks WHERE chain = ${chain} ORDER BY height DESC LIMIT 1`,
+/** Computes the metrics of every closed day of `chain` (all but the tip's day). */
+async function closeAllDays(store: Store, chain: ChainId, logger?: Logger): Promise<void> {
+  const [span] = await store.query<{ first: number | null; last: number | null }>(
+    'ingest.bulk.span',
+    sql`SELECT min(ts) AS first, max(ts) AS last FROM blocks WHERE chain = ${chain}`,
   );
-  if (!tip) return;
-  const [already] = await store.query<{ n: number }>('ingest.bulk.built', sql`SELECT count(*)::int AS n FROM chain_stats WHERE chain = ${chain}`);
-  if ((already?.n ?? 0) > 0) return; // built before a crash interrupted the index rebuild
-  const [first] = await store.query<{ ts: number }>('ingest.bulk.first', sql`SELECT ts FROM blocks WHERE chain = ${chain} ORDER BY height LIMIT 1`);
+  if (span?.first == null || span.last == null) return;
   const started = performance.now();
-  await store.transaction('ingest.bulk.rollups', async (tx) => {
+  await store.transaction('ingest.bulk.close_days', async (tx) => {
     if (tx.kind === 'postgres') await tx.exec('ingest.bulk.memory', `SET LOCAL work_mem = '256MB'`);
-    await applyRollups(tx, { chain, fromHeight: 0, toHeight: tip.height });
-    const lastClosed = formatDay(tip.ts - 86_400);
-    await closeDays(tx, chain, formatDay(first!.ts), lastClosed);
+    await closeDays(tx, chain, formatDay(span.first!), formatDay(span.last! - 86_400));
   });
-  logger?.info({ chain, height: tip.height, ms: Math.round(performance.now() - started) }, 'bulk load: rollups built');
+  logger?.info({ chain, ms: Math.round(performance.now() - started) }, 'bulk load: days closed');
 }

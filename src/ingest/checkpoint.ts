@@ -12,19 +12,32 @@ export interface Checkpoint {
   hash: string;
 }
 
-export async function readCheckpoint(db: Db, chain: ChainId, source: string): Promise<Checkpoint | null> {
-  const [row] = await db.query<Checkpoint>('ingest.checkpoint.read', sql`SELECT height, hash FROM checkpoints WHERE chain = ${chain} AND source = ${source}`);
+export interface StoredCheckpoint extends Checkpoint {
+  /** The last block whose rollup deltas are applied. */
+  rollupsHeight: number;
+}
+
+export async function readCheckpoint(db: Db, chain: ChainId, source: string): Promise<StoredCheckpoint | null> {
+  const [row] = await db.query<StoredCheckpoint>(
+    'ingest.checkpoint.read',
+    sql`SELECT height, hash, rollups_height AS "rollupsHeight" FROM checkpoints WHERE chain = ${chain} AND source = ${source}`,
+  );
   if (row) return row;
-  // A store indexed by another source (or before checkpoints): its tip is where to go on.
-  const [tip] = await db.query<Checkpoint>('ingest.checkpoint.tip', sql`SELECT height, hash FROM blocks WHERE chain = ${chain} ORDER BY height DESC LIMIT 1`);
+  // A store indexed by another source: its tip is where to go on, with its rollups complete.
+  const [tip] = await db.query<StoredCheckpoint>(
+    'ingest.checkpoint.tip',
+    sql`SELECT height, hash, height AS "rollupsHeight" FROM blocks WHERE chain = ${chain} ORDER BY height DESC LIMIT 1`,
+  );
   return tip ?? null;
 }
 
-export async function writeCheckpoint(db: Db, chain: ChainId, source: string, checkpoint: Checkpoint, now: number): Promise<void> {
+export async function writeCheckpoint(db: Db, chain: ChainId, source: string, checkpoint: StoredCheckpoint, now: number): Promise<void> {
   await db.query(
     'ingest.checkpoint.write',
-    sql`INSERT INTO checkpoints (chain, source, height, hash, updated_ts) VALUES (${chain}, ${source}, ${checkpoint.height}, ${checkpoint.hash}, ${now})
-        ON CONFLICT (chain, source) DO UPDATE SET height = excluded.height, hash = excluded.hash, updated_ts = excluded.updated_ts`,
+    sql`INSERT INTO checkpoints (chain, source, height, hash, rollups_height, updated_ts)
+        VALUES (${chain}, ${source}, ${checkpoint.height}, ${checkpoint.hash}, ${checkpoint.rollupsHeight}, ${now})
+        ON CONFLICT (chain, source) DO UPDATE SET height = excluded.height, hash = excluded.hash,
+          rollups_height = excluded.rollups_height, updated_ts = excluded.updated_ts`,
   );
 }
 

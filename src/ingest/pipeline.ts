@@ -4,9 +4,11 @@
  * stored hash is skipped), resumable (a run starts after the checkpoint), and reorg-aware (a block
  * whose parent is not the stored tip rolls the store back to the common ancestor first).
  *
- * In a bulk load (see bulk.ts) batches carry raw rows only and the newest blocks are held back in
- * memory, so the shallow reorgs of a chain being generated or synced resolve without touching
- * the store.
+ * In a bulk load (see bulk.ts) batches are large, the newest blocks are held back in memory so
+ * the shallow reorgs of a chain being generated or synced resolve without touching the store,
+ * and rollup deltas are gathered over many batches and applied in large steps. The checkpoint
+ * records how far the rollups reach; a run that finds them behind the raw rows (a bulk load
+ * interrupted between steps) catches up from the raw rows before going on.
  */
 import sql from 'sql-template-tag';
 import type { Logger } from 'pino';
@@ -14,8 +16,9 @@ import type { ChainId } from '../chain/chains.ts';
 import type { BlockSource, CanonicalBlock, SourceItem } from '../chain/model.ts';
 import type { Db, Store } from '../store/store.ts';
 import { formatDay } from '../api/format.ts';
-import { applyRollups, closeDays, revertRollups } from '../rollups/index.ts';
-import { readCheckpoint, storedHashes, writeCheckpoint, type Checkpoint } from './checkpoint.ts';
+import { applyRollups, closeDays, revertRollups, RollupDeltas } from '../rollups/index.ts';
+import { readCheckpoint, storedHashes, writeCheckpoint, type StoredCheckpoint } from './checkpoint.ts';
+import { loadBlocks } from './load-blocks.ts';
 import { deleteRawAbove, writeDeadLetters, writeRawRows, type DeadLetter } from './raw-store.ts';
 import { addBlockRows, emptyRows } from './rows.ts';
 
@@ -38,8 +41,10 @@ export interface IngestOptions {
   batchBlocks?: number;
   /** Most transactions in one write transaction (default 20000; 200000 in a bulk load). */
   batchTransactions?: number;
-  /** Write raw rows only and hold the newest blocks back: the store is being bulk loaded. */
+  /** The store is being bulk loaded (see bulk.ts). */
   bulk?: boolean;
+  /** In a bulk load, apply gathered rollup deltas once they hold this many keys (default 2,000,000). */
+  bulkDeltaKeys?: number;
   logger?: Logger;
   onProgress?: (progress: IngestProgress) => void;
   signal?: AbortSignal;
@@ -51,6 +56,8 @@ export type IngestResult = IngestProgress;
 
 /** Blocks a bulk load keeps in memory: reorgs up to this depth never reach the store. */
 const BULK_HOLDBACK = 64;
+/** Blocks read back per step when rollups catch up with the raw rows. */
+const CATCH_UP_BLOCKS = 5000;
 
 interface Reorg {
   height: number;
@@ -68,18 +75,22 @@ export async function ingest(store: Store, source: BlockSource, options: IngestO
   const bulk = options.bulk ?? false;
   const maxBlocks = options.batchBlocks ?? (bulk ? 20_000 : 1000);
   const maxTxs = options.batchTransactions ?? (bulk ? 200_000 : 20_000);
+  const maxDeltaKeys = options.bulkDeltaKeys ?? 2_000_000;
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
   const log = options.logger;
 
-  const checkpoint = await readCheckpoint(store, chain, source.name);
+  let written: StoredCheckpoint | null = await readCheckpoint(store, chain, source.name);
+  if (written && written.rollupsHeight < written.height) written = await catchUpRollups(store, chain, source.name, written, now());
   // The last block accepted (written or pending); hash '' after an undecodable block.
-  let tip: Checkpoint | null = checkpoint;
-  let written: Checkpoint | null = checkpoint;
+  let tip: { height: number; hash: string } | null = written;
   let pending: CanonicalBlock[] = [];
   let pendingTxs = 0;
   let pendingLetters: DeadLetter[] = [];
   let pendingReorgs: Reorg[] = [];
-  const progress: IngestProgress = { chain, height: checkpoint?.height ?? -1, blocks: 0, transactions: 0, reorgs: 0, deadLetters: 0 };
+  // Deltas of written blocks not yet applied to the rollups (bulk loads only).
+  let deferred: RollupDeltas | null = null;
+  let lastWrittenTs: number | null = null;
+  const progress: IngestProgress = { chain, height: written?.height ?? -1, blocks: 0, transactions: 0, reorgs: 0, deadLetters: 0 };
 
   const pendingHash = (height: number) => pending.find((b) => b.height === height)?.hash;
 
@@ -89,35 +100,63 @@ export async function ingest(store: Store, source: BlockSource, options: IngestO
     return (await storedHashes(store, chain, height, height)).get(height);
   }
 
+  async function previousTs(height: number): Promise<number | null> {
+    if (lastWrittenTs !== null) return lastWrittenTs;
+    const [row] = await store.query<{ ts: number }>('ingest.previous_ts', sql`SELECT ts FROM blocks WHERE chain = ${chain} AND height = ${height - 1}`);
+    return row?.ts ?? null;
+  }
+
   /** Writes the pending blocks (all, or all but the held-back ones in a bulk load). */
   async function flush(final: boolean): Promise<void> {
     const keep = bulk && !final ? BULK_HOLDBACK : 0;
     const toWrite = pending.slice(0, Math.max(0, pending.length - keep));
-    if (toWrite.length === 0 && pendingLetters.length === 0 && pendingReorgs.length === 0) return;
+    if (toWrite.length === 0 && pendingLetters.length === 0 && pendingReorgs.length === 0 && !(final && deferred)) return;
     const last = toWrite.at(-1);
-    const letters = pendingLetters.filter((letter) => !last || letter.height === null || letter.height <= last.height || final);
+    const letters = pendingLetters.filter((letter) => final || !last || letter.height === null || letter.height <= last.height);
     const stamp = now();
+
+    let deltas = deferred;
+    if (toWrite.length > 0) {
+      deltas ??= new RollupDeltas(chain, await previousTs(toWrite[0]!.height));
+      for (const block of toWrite) deltas.addBlock(block);
+    }
+    const applyNow = deltas !== null && (!bulk || final || deltas.size >= maxDeltaKeys);
+
     await store.transaction('ingest.batch', async (tx) => {
       if (toWrite.length > 0) {
         const rows = emptyRows();
         for (const block of toWrite) addBlockRows(rows, block);
         await writeRawRows(tx, rows);
-        if (!bulk) await applyBatchRollups(tx, chain, toWrite, written);
+      }
+      if (applyNow && deltas) {
+        await applyRollups(tx, deltas);
+        if (!bulk) await closeCompletedDays(tx, chain, deltas);
       }
       await writeDeadLetters(tx, source.name, letters, stamp);
       for (const reorg of pendingReorgs) await recordReorg(tx, chain, reorg, stamp);
-      const next = last ? { height: last.height, hash: last.hash } : written;
-      if (next) await writeCheckpoint(tx, chain, source.name, next, stamp);
+      const height = last?.height ?? written?.height;
+      if (height !== undefined) {
+        const rollupsHeight = applyNow ? height : (written?.rollupsHeight ?? -1);
+        await writeCheckpoint(tx, chain, source.name, { height, hash: last?.hash ?? written!.hash, rollupsHeight }, stamp);
+      }
     });
+    // PGlite runs no background checkpointer: without this, a bulk load piles up WAL.
+    if (bulk && store.kind === 'pglite' && toWrite.length > 0) await store.exec('ingest.checkpoint_wal', 'CHECKPOINT');
+
     const txCount = toWrite.reduce((n, b) => n + b.transactions.length, 0);
     progress.blocks += toWrite.length;
     progress.transactions += txCount;
     progress.deadLetters += letters.length;
     progress.reorgs += pendingReorgs.length;
     if (last) {
-      written = { height: last.height, hash: last.hash };
+      const rollupsHeight = applyNow ? last.height : (written?.rollupsHeight ?? -1);
+      written = { height: last.height, hash: last.hash, rollupsHeight };
+      lastWrittenTs = last.timestamp;
       progress.height = last.height;
+    } else if (applyNow && written) {
+      written = { ...written, rollupsHeight: written.height };
     }
+    deferred = applyNow ? null : deltas;
     pending = pending.slice(toWrite.length);
     pendingTxs -= txCount;
     pendingLetters = pendingLetters.filter((letter) => !letters.includes(letter));
@@ -130,10 +169,15 @@ export async function ingest(store: Store, source: BlockSource, options: IngestO
     const oldTip = tip!.height;
     const prevHash = (await hashAtHeight(ancestor + 1)) ?? '';
     const reorg: Reorg = { height: ancestor + 1, prevHash, newHash: newBranchFirst.hash, depth: oldTip - ancestor };
-    log?.warn({ chain, ...reorg }, 'reorg: rolling back to the common ancestor');
+    const reachesStore = written !== null && written.height > ancestor;
+    // Reorgs settled in memory are routine in a bulk load; rolling back the store is news.
+    if (reachesStore) log?.warn({ chain, ...reorg }, 'reorg: rolling back to the common ancestor');
+    else log?.debug({ chain, ...reorg }, 'reorg: dropping pending blocks above the common ancestor');
     pending = pending.filter((block) => block.height <= ancestor);
     pendingTxs = pending.reduce((n, b) => n + b.transactions.length, 0);
-    if (written && written.height > ancestor) {
+    if (reachesStore) {
+      // The rollups must hold every written block before some of them are subtracted.
+      if (deferred) await flush(true);
       const [firstReverted] = await store.query<{ ts: number }>(
         'ingest.reorg.first_ts',
         sql`SELECT ts FROM blocks WHERE chain = ${chain} AND height = ${ancestor + 1}`,
@@ -141,14 +185,16 @@ export async function ingest(store: Store, source: BlockSource, options: IngestO
       const ancestorHash = (await storedHashes(store, chain, ancestor, ancestor)).get(ancestor) ?? '';
       const stamp = now();
       await store.transaction('ingest.reorg', async (tx) => {
-        const scope = { chain, fromHeight: ancestor + 1, toHeight: written!.height };
-        const deleteRaw = () => deleteRawAbove(tx, chain, ancestor);
-        if (bulk) await deleteRaw();
-        else await revertRollups(tx, scope, firstReverted?.ts ?? 0, deleteRaw);
+        // The reverted blocks, read back from the raw rows, give exactly the deltas they added.
+        const reverted = await loadBlocks(tx, chain, ancestor + 1, written!.height);
+        const deltas = new RollupDeltas(chain, null);
+        for (const block of reverted) deltas.addBlock(block);
+        await revertRollups(tx, deltas, ancestor, firstReverted?.ts ?? 0, () => deleteRawAbove(tx, chain, ancestor));
         await recordReorg(tx, chain, reorg, stamp);
-        await writeCheckpoint(tx, chain, source.name, { height: ancestor, hash: ancestorHash }, stamp);
+        await writeCheckpoint(tx, chain, source.name, { height: ancestor, hash: ancestorHash, rollupsHeight: ancestor }, stamp);
       });
-      written = { height: ancestor, hash: ancestorHash };
+      written = { height: ancestor, hash: ancestorHash, rollupsHeight: ancestor };
+      lastWrittenTs = null;
       progress.height = ancestor;
       progress.reorgs++;
     } else {
@@ -188,7 +234,7 @@ export async function ingest(store: Store, source: BlockSource, options: IngestO
     tip = { height: block.height, hash: block.hash };
   }
 
-  const from = options.fromHeight ?? (checkpoint ? checkpoint.height + 1 : 0);
+  const from = options.fromHeight ?? (written ? written.height + 1 : 0);
   const iterator = source.blocks(from)[Symbol.asyncIterator]();
   try {
     for (;;) {
@@ -229,19 +275,33 @@ export async function ingest(store: Store, source: BlockSource, options: IngestO
   return progress;
 }
 
-/** Applies rollups for freshly written blocks and closes the days they completed. */
-async function applyBatchRollups(tx: Db, chain: ChainId, blocks: CanonicalBlock[], before: Checkpoint | null): Promise<void> {
-  const first = blocks[0]!;
-  const last = blocks.at(-1)!;
-  await applyRollups(tx, { chain, fromHeight: first.height, toHeight: last.height });
-  // Days before the last block's day are complete; the batch may have completed the day of the
-  // block before it too.
-  let firstDay = formatDay(first.timestamp);
-  if (before && before.height >= 0) {
-    const [previous] = await tx.query<{ ts: number }>('ingest.previous_ts', sql`SELECT ts FROM blocks WHERE chain = ${chain} AND height = ${before.height}`);
-    if (previous) firstDay = formatDay(previous.ts);
+/** Applies the rollup deltas of written blocks the rollups do not hold yet, read back from the raw rows. */
+async function catchUpRollups(store: Store, chain: ChainId, source: string, checkpoint: StoredCheckpoint, stamp: number): Promise<StoredCheckpoint> {
+  let rollupsHeight = checkpoint.rollupsHeight;
+  while (rollupsHeight < checkpoint.height) {
+    const to = Math.min(checkpoint.height, rollupsHeight + CATCH_UP_BLOCKS);
+    const from = rollupsHeight + 1;
+    await store.transaction('ingest.catch_up', async (tx) => {
+      const blocks = await loadBlocks(tx, chain, from, to);
+      const [previous] = await tx.query<{ ts: number }>('ingest.previous_ts', sql`SELECT ts FROM blocks WHERE chain = ${chain} AND height = ${from - 1}`);
+      const deltas = new RollupDeltas(chain, previous?.ts ?? null);
+      for (const block of blocks) deltas.addBlock(block);
+      await applyRollups(tx, deltas);
+      await writeCheckpoint(tx, chain, source, { ...checkpoint, rollupsHeight: to }, stamp);
+    });
+    rollupsHeight = to;
   }
-  const lastClosed = formatDay(last.timestamp - 86_400);
+  return { ...checkpoint, rollupsHeight };
+}
+
+/** Closes the days that the applied blocks completed (all days before the last block's day). */
+async function closeCompletedDays(tx: Db, chain: ChainId, deltas: RollupDeltas): Promise<void> {
+  const days = [...deltas.chainDaily.keys()].sort();
+  // The block below the batch may belong to a day that this batch completed.
+  const [previous] = await tx.query<{ ts: number }>('ingest.previous_ts', sql`SELECT ts FROM blocks WHERE chain = ${chain} AND height = ${deltas.fromHeight - 1}`);
+  const firstDay = previous ? formatDay(previous.ts) : days[0]!;
+  const [last] = await tx.query<{ ts: number }>('ingest.last_ts', sql`SELECT ts FROM blocks WHERE chain = ${chain} AND height = ${deltas.toHeight}`);
+  const lastClosed = formatDay(last!.ts - 86_400);
   if (firstDay <= lastClosed) await closeDays(tx, chain, firstDay, lastClosed);
 }
 

@@ -6,6 +6,7 @@ import sql, { raw } from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';
 import type { DeadLetterItem } from '../chain/model.ts';
 import type { Db } from '../store/store.ts';
+import type { CopyValue } from '../store/copy.ts';
 import { HEIGHT_TABLES, RAW_COLUMNS, type RawRows, type RawTable } from './rows.ts';
 
 const COPIED: RawTable[] = ['blocks', 'transactions', 'tx_recipients', 'internal_txs', 'token_transfers', 'slaves', 'withdrawals', 'migration_legs'];
@@ -16,19 +17,21 @@ export async function writeRawRows(db: Db, rows: RawRows): Promise<void> {
   }
   // Genesis allocations and token metadata can be reported again (a replayed genesis, a token seen
   // again after a reorg): keep the first report.
-  for (const allocation of rows.genesis_allocations) {
-    const [chain, address, amount] = allocation;
-    await db.query('ingest.genesis', sql`INSERT INTO genesis_allocations (chain, address, amount) VALUES (${chain}, ${address}, ${amount}) ON CONFLICT DO NOTHING`);
-  }
-  for (const token of rows.token_contracts) {
-    const [chain, address, name, symbol, decimals, creator, height, tx] = token;
-    await db.query(
-      'ingest.token_contract',
-      sql`INSERT INTO token_contracts (chain, address, name, symbol, decimals, creator, created_height, created_tx)
-          VALUES (${chain}, ${address}, ${name}, ${symbol}, ${decimals}, ${creator}, ${height}, ${tx})
-          ON CONFLICT (chain, address) DO NOTHING`,
-    );
-  }
+  await upsertRows(db, 'genesis_allocations', rows.genesis_allocations);
+  await upsertRows(db, 'token_contracts', rows.token_contracts);
+}
+
+/** COPY into a scratch table, then insert what is not there yet. */
+export async function upsertRows(db: Db, table: RawTable | 'labels' | 'exchange_wallets' | 'chain_settings', rows: CopyValue[][], columns: readonly string[] = RAW_COLUMNS[table as RawTable], onConflict = 'DO NOTHING'): Promise<void> {
+  if (rows.length === 0) return;
+  const scratch = `scratch_${table}`;
+  await db.query('ingest.scratch.drop', sql`DROP TABLE IF EXISTS ${raw(scratch)}`);
+  await db.query('ingest.scratch.create', sql`CREATE TEMP TABLE ${raw(scratch)} ON COMMIT DROP AS SELECT ${raw(columns.join(', '))} FROM ${raw(table)} LIMIT 0`);
+  await db.copyRows(`ingest.scratch.${table}`, scratch, columns, rows);
+  await db.query(
+    `ingest.upsert.${table}`,
+    sql`INSERT INTO ${raw(table)} (${raw(columns.join(', '))}) SELECT ${raw(columns.join(', '))} FROM ${raw(scratch)} ON CONFLICT ${raw(onConflict)}`,
+  );
 }
 
 /** Deletes every raw row of `chain` above `height` (token contracts created above it too). */

@@ -1,139 +1,37 @@
 /**
  * address_summary: one row per address with its balance, totals, counts, first and last activity,
- * provenance, and the pow/pos specifics (slaves, OTS keys, contracts).
+ * provenance, and the pow/pos specifics (slaves, OTS keys, contracts), merged from delta_summary.
  *
- * Apply adds a scope's contribution; ranges are applied in ascending order, so an existing
- * first/funded value always precedes the scope's and a scope's last value always follows the
- * existing one. Revert subtracts the same figures, then repairs what cannot be subtracted (last
- * activity, first activity that fell inside the reverted range) from the remaining raw rows.
+ * Blocks are applied in ascending order, so an existing first/funded value always precedes the
+ * delta's and the delta's last value always follows the existing one. Revert subtracts the same
+ * figures, then repairs what cannot be subtracted (last activity, first activity that fell inside
+ * the reverted range) from the remaining raw rows.
  */
 import sql from 'sql-template-tag';
+import type { ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
-import { dayOf, type Scope } from './scope.ts';
-
-/** Per-address figures of the scope, as a temp table scope_address_delta. */
-async function materialiseDelta(db: Db, scope: Scope): Promise<void> {
-  const { chain, fromHeight: from, toHeight: to } = scope;
-  await db.query('rollups.summary.drop_delta', sql`DROP TABLE IF EXISTS scope_address_delta`);
-  await db.query(
-    'rollups.summary.delta',
-    sql`CREATE TEMP TABLE scope_address_delta ON COMMIT DROP AS
-        WITH value AS (
-          SELECT address,
-                 sum(received) AS received, sum(sent) AS sent, sum(debit) AS debit, sum(fee) AS fee,
-                 sum(burned) AS burned, sum(gas_used) AS gas_used,
-                 sum(received) FILTER (WHERE seq = 1000000) AS internal_received,
-                 sum(sent) FILTER (WHERE seq = 1000000) AS internal_sent,
-                 count(*) FILTER (WHERE tx_index = 2000000000) AS withdrawal_count,
-                 sum(received) FILTER (WHERE tx_index = 2000000000) AS withdrawal_total
-          FROM scope_ledger GROUP BY address
-        ),
-        funded AS (
-          SELECT DISTINCT ON (address) address, counterparty AS funded_by, tx_hash AS funded_tx, ts AS funded_at, height AS funded_height
-          FROM scope_ledger WHERE received > 0 ORDER BY address, height, tx_index, seq
-        ),
-        part AS (
-          SELECT address, count(*) AS tx_count, count(*) FILTER (WHERE is_in) AS received_count,
-                 count(*) FILTER (WHERE is_out) AS sent_count
-          FROM scope_participation GROUP BY address
-        ),
-        first_tx AS (
-          SELECT DISTINCT ON (address) address, ts AS first_seen, height AS first_height, tx_hash AS first_tx
-          FROM scope_participation ORDER BY address, height, tx_index
-        ),
-        last_tx AS (
-          SELECT DISTINCT ON (address) address, ts AS last_seen, height AS last_height, tx_hash AS last_tx
-          FROM scope_participation ORDER BY address, height DESC, tx_index DESC
-        ),
-        internal AS (
-          SELECT address, count(*) AS internal_count FROM (
-            SELECT from_addr AS address, height, tx_index, trace_address FROM internal_txs
-            WHERE chain = ${chain} AND height BETWEEN ${from} AND ${to}
-            UNION
-            SELECT to_addr, height, tx_index, trace_address FROM internal_txs
-            WHERE chain = ${chain} AND height BETWEEN ${from} AND ${to}
-          ) frames GROUP BY address
-        ),
-        deployed AS (
-          SELECT from_addr AS address, count(*) AS deployed_count FROM transactions
-          WHERE chain = ${chain} AND height BETWEEN ${from} AND ${to} AND contract_address IS NOT NULL GROUP BY from_addr
-        ),
-        created AS (
-          SELECT DISTINCT contract_address AS address FROM transactions
-          WHERE chain = ${chain} AND height BETWEEN ${from} AND ${to} AND contract_address IS NOT NULL
-        ),
-        slave_of AS (
-          SELECT DISTINCT ON (slave_address) slave_address AS address, master_address FROM slaves
-          WHERE chain = ${chain} AND height BETWEEN ${from} AND ${to} ORDER BY slave_address, height DESC, tx_index DESC
-        ),
-        masters AS (
-          SELECT master_address AS address, count(*) AS slave_count FROM slaves
-          WHERE chain = ${chain} AND height BETWEEN ${from} AND ${to} GROUP BY master_address
-        ),
-        ots AS (
-          SELECT coalesce(signer_addr, from_addr) AS address, count(*) AS ots_used, max(ots_index) AS ots_max_index
-          FROM transactions WHERE chain = ${chain} AND height BETWEEN ${from} AND ${to} AND ots_index IS NOT NULL
-          GROUP BY 1
-        ),
-        addresses AS (
-          SELECT address FROM value UNION SELECT address FROM part UNION SELECT address FROM internal
-          UNION SELECT address FROM created UNION SELECT address FROM slave_of UNION SELECT address FROM masters
-          UNION SELECT address FROM ots
-        )
-        SELECT a.address,
-               coalesce(v.received, 0) - coalesce(v.debit, 0) - coalesce(v.fee, 0) AS balance,
-               coalesce(v.received, 0) AS total_received, coalesce(v.sent, 0) AS total_sent,
-               coalesce(v.fee, 0) AS total_fees_paid, coalesce(v.burned, 0) AS fees_burned,
-               coalesce(v.gas_used, 0)::bigint AS gas_used,
-               coalesce(p.tx_count, 0)::int AS tx_count, coalesce(p.received_count, 0)::int AS tx_received_count,
-               coalesce(p.sent_count, 0)::int AS tx_sent_count,
-               f.first_seen, f.first_height, f.first_tx, l.last_seen, l.last_height, l.last_tx,
-               fu.funded_by, fu.funded_tx, fu.funded_at, fu.funded_height,
-               coalesce(v.withdrawal_count, 0)::int AS withdrawal_count, coalesce(v.withdrawal_total, 0) AS withdrawal_total,
-               coalesce(i.internal_count, 0)::int AS internal_tx_count,
-               coalesce(v.internal_received, 0) AS internal_received, coalesce(v.internal_sent, 0) AS internal_sent,
-               coalesce(d.deployed_count, 0)::int AS deployed_count, (c.address IS NOT NULL) AS is_contract,
-               so.master_address, coalesce(m.slave_count, 0)::int AS slave_count,
-               coalesce(o.ots_used, 0)::int AS ots_used, o.ots_max_index
-        FROM addresses a
-        LEFT JOIN value v USING (address)
-        LEFT JOIN part p USING (address)
-        LEFT JOIN first_tx f USING (address)
-        LEFT JOIN last_tx l USING (address)
-        LEFT JOIN funded fu USING (address)
-        LEFT JOIN internal i USING (address)
-        LEFT JOIN deployed d USING (address)
-        LEFT JOIN created c USING (address)
-        LEFT JOIN slave_of so USING (address)
-        LEFT JOIN masters m USING (address)
-        LEFT JOIN ots o USING (address)`,
-  );
-}
 
 /**
  * Holder transitions per day: addresses whose balance went from zero to positive, less those that
- * went to zero, computed from each address's running balance through the scope's days. `sign`
- * +1 before applying the scope (balances are those below it), -1 before reverting it (balances
- * include it, so the starting point is the balance less the scope's net).
+ * went to zero, from each address's running balance through the delta's days. `sign` +1 before
+ * applying (balances are those below the delta), -1 before reverting (balances include it, so the
+ * starting point is the balance less the delta).
  */
-async function holderTransitions(db: Db, scope: Scope, sign: 1 | -1): Promise<void> {
+async function holderTransitions(db: Db, chain: ChainId, sign: 1 | -1): Promise<void> {
   await db.query(
     'rollups.summary.holders',
     sql`INSERT INTO chain_daily AS c (chain, day, holders_delta)
-        SELECT ${scope.chain}, day,
+        SELECT ${chain}, day,
                (${sign} * (count(*) FILTER (WHERE before <= 0 AND after > 0) - count(*) FILTER (WHERE before > 0 AND after <= 0)))::int
         FROM (
           SELECT day, start + running - net AS before, start + running AS after
           FROM (
-            SELECT n.address, n.day, n.net,
-                   sum(n.net) OVER (PARTITION BY n.address ORDER BY n.day) AS running,
+            SELECT n.day, n.received - n.sent - n.fees AS net,
+                   sum(n.received - n.sent - n.fees) OVER (PARTITION BY n.address ORDER BY n.day) AS running,
                    coalesce(s.balance, 0) - CASE WHEN ${sign} = -1 THEN d.balance ELSE 0 END AS start
-            FROM (
-              SELECT address, ${dayOf('ts')} AS day, sum(received - debit - fee) AS net
-              FROM scope_ledger GROUP BY address, 2
-            ) n
-            JOIN scope_address_delta d ON d.address = n.address
-            LEFT JOIN address_summary s ON s.chain = ${scope.chain} AND s.address = n.address
+            FROM delta_daily n
+            JOIN delta_summary d ON d.address = n.address
+            LEFT JOIN address_summary s ON s.chain = ${chain} AND s.address = n.address
           ) r
         ) t
         GROUP BY day
@@ -141,13 +39,12 @@ async function holderTransitions(db: Db, scope: Scope, sign: 1 | -1): Promise<vo
   );
 }
 
-export async function applyAddressSummary(db: Db, scope: Scope): Promise<{ newAddresses: number }> {
-  await materialiseDelta(db, scope);
-  await holderTransitions(db, scope, 1);
+export async function applyAddressSummary(db: Db, chain: ChainId): Promise<{ newAddresses: number }> {
+  await holderTransitions(db, chain, 1);
   const [counted] = await db.query<{ n: number }>(
     'rollups.summary.count_new',
-    sql`SELECT count(*)::int AS n FROM scope_address_delta d
-        WHERE NOT EXISTS (SELECT 1 FROM address_summary s WHERE s.chain = ${scope.chain} AND s.address = d.address)`,
+    sql`SELECT count(*)::int AS n FROM delta_summary d
+        WHERE NOT EXISTS (SELECT 1 FROM address_summary s WHERE s.chain = ${chain} AND s.address = d.address)`,
   );
   await db.query(
     'rollups.summary.apply',
@@ -157,12 +54,12 @@ export async function applyAddressSummary(db: Db, scope: Scope): Promise<{ newAd
           funded_by, funded_tx, funded_at, funded_height, withdrawal_count, withdrawal_total,
           internal_tx_count, internal_received, internal_sent, deployed_count, is_contract,
           master_address, slave_count, ots_used, ots_max_index)
-        SELECT ${scope.chain}, address, balance, total_received, total_sent, total_fees_paid, fees_burned, gas_used,
+        SELECT ${chain}, address, balance, total_received, total_sent, total_fees_paid, fees_burned, gas_used,
           tx_count, tx_received_count, tx_sent_count, first_seen, first_height, first_tx, last_seen, last_height, last_tx,
           funded_by, funded_tx, funded_at, funded_height, withdrawal_count, withdrawal_total,
           internal_tx_count, internal_received, internal_sent, deployed_count, is_contract,
           master_address, slave_count, ots_used, ots_max_index
-        FROM scope_address_delta
+        FROM delta_summary
         ON CONFLICT (chain, address) DO UPDATE SET
           balance = s.balance + excluded.balance,
           total_received = s.total_received + excluded.total_received,
@@ -198,10 +95,9 @@ export async function applyAddressSummary(db: Db, scope: Scope): Promise<{ newAd
   return { newAddresses: counted?.n ?? 0 };
 }
 
-/** Subtracts the scope (raw rows still present). Call `repairAddressSummary` after the raw rows are gone. */
-export async function revertAddressSummary(db: Db, scope: Scope): Promise<void> {
-  await materialiseDelta(db, scope);
-  await holderTransitions(db, scope, -1);
+/** Subtracts delta_summary. Call `repairAddressSummary` once the reverted raw rows are gone. */
+export async function revertAddressSummary(db: Db, chain: ChainId): Promise<void> {
+  await holderTransitions(db, chain, -1);
   await db.query(
     'rollups.summary.revert',
     sql`UPDATE address_summary s SET
@@ -222,20 +118,18 @@ export async function revertAddressSummary(db: Db, scope: Scope): Promise<void> 
           deployed_count = s.deployed_count - d.deployed_count,
           slave_count = s.slave_count - d.slave_count,
           ots_used = s.ots_used - d.ots_used
-        FROM scope_address_delta d
-        WHERE s.chain = ${scope.chain} AND s.address = d.address`,
+        FROM delta_summary d
+        WHERE s.chain = ${chain} AND s.address = d.address`,
   );
 }
 
 /**
- * After a revert's raw rows are deleted: recompute, for the addresses the scope touched, what a
- * subtraction cannot restore. Everything at or below `scope.fromHeight - 1` is intact, so a
- * first/funded value inside the reverted range means there is no earlier one. Returns how many
- * summaries were removed because nothing is left of them.
+ * After a revert's raw rows are deleted: recompute, for the addresses the delta touched, what a
+ * subtraction cannot restore. Everything at or below `ancestor` is intact, so a first/funded
+ * value above it means there is no earlier one. Returns how many summaries were removed because
+ * nothing is left of them.
  */
-export async function repairAddressSummary(db: Db, scope: Scope): Promise<{ removedAddresses: number }> {
-  const { chain } = scope;
-  const ancestor = scope.fromHeight - 1;
+export async function repairAddressSummary(db: Db, chain: ChainId, ancestor: number): Promise<{ removedAddresses: number }> {
   await db.query(
     'rollups.summary.repair_first',
     sql`UPDATE address_summary s SET
@@ -246,14 +140,14 @@ export async function repairAddressSummary(db: Db, scope: Scope): Promise<{ remo
           funded_tx = CASE WHEN s.funded_height > ${ancestor} THEN NULL ELSE s.funded_tx END,
           funded_at = CASE WHEN s.funded_height > ${ancestor} THEN NULL ELSE s.funded_at END,
           funded_height = CASE WHEN s.funded_height > ${ancestor} THEN NULL ELSE s.funded_height END
-        FROM scope_address_delta d
+        FROM delta_summary d
         WHERE s.chain = ${chain} AND s.address = d.address`,
   );
   // The last transaction at or below the ancestor, through the per-address indexes.
   await db.query(
     'rollups.summary.repair_last',
     sql`UPDATE address_summary s SET last_height = l.height, last_seen = l.ts, last_tx = l.tx_hash
-        FROM scope_address_delta d
+        FROM delta_summary d
         LEFT JOIN LATERAL (
           SELECT height, tx_index, ts, tx_hash FROM (
             (SELECT height, tx_index, ts, tx_hash FROM transactions
@@ -287,13 +181,13 @@ export async function repairAddressSummary(db: Db, scope: Scope): Promise<{ remo
                              UNION ALL
                              SELECT ots_index FROM transactions t WHERE t.chain = ${chain} AND t.from_addr = s.address AND t.signer_addr IS NULL
                            ) signed)
-        FROM scope_address_delta d
+        FROM delta_summary d
         WHERE s.chain = ${chain} AND s.address = d.address
           AND (d.is_contract OR d.master_address IS NOT NULL OR d.ots_used > 0)`,
   );
   const removed = await db.query(
     'rollups.summary.remove_empty',
-    sql`DELETE FROM address_summary s USING scope_address_delta d
+    sql`DELETE FROM address_summary s USING delta_summary d
         WHERE s.chain = ${chain} AND s.address = d.address
           AND s.tx_count = 0 AND s.internal_tx_count = 0 AND s.withdrawal_count = 0 AND s.total_received = 0
           AND s.slave_count = 0 AND s.master_address IS NULL AND NOT s.is_contract

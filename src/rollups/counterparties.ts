@@ -5,22 +5,14 @@
  * with fewer transactions.
  */
 import sql from 'sql-template-tag';
+import type { ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
-import type { Scope } from './scope.ts';
 
-function pairDelta(scope: Scope) {
-  return sql`
-    SELECT ${scope.chain} AS chain, address, counterparty, count(*)::int AS tx_count,
-           count(*) FILTER (WHERE is_out)::int AS sent_count, count(*) FILTER (WHERE is_in)::int AS received_count,
-           sum(sent) AS total_sent, sum(received) AS total_received, max(ts) AS last_ts
-    FROM scope_pairs GROUP BY address, counterparty`;
-}
-
-export async function applyCounterparties(db: Db, scope: Scope): Promise<void> {
+export async function applyCounterparties(db: Db, chain: ChainId): Promise<void> {
   await db.query(
     'rollups.counterparties.apply',
     sql`INSERT INTO address_counterparties AS c (chain, address, counterparty, tx_count, sent_count, received_count, total_sent, total_received, last_ts)
-        ${pairDelta(scope)}
+        SELECT ${chain}, address, counterparty, tx_count, sent_count, received_count, total_sent, total_received, last_ts FROM delta_pairs
         ON CONFLICT (chain, address, counterparty) DO UPDATE SET
           tx_count = c.tx_count + excluded.tx_count, sent_count = c.sent_count + excluded.sent_count,
           received_count = c.received_count + excluded.received_count,
@@ -29,31 +21,30 @@ export async function applyCounterparties(db: Db, scope: Scope): Promise<void> {
   );
 }
 
-export async function revertCounterparties(db: Db, scope: Scope): Promise<void> {
+export async function revertCounterparties(db: Db, chain: ChainId): Promise<void> {
   await db.query(
     'rollups.counterparties.revert',
     sql`UPDATE address_counterparties c SET
           tx_count = c.tx_count - d.tx_count, sent_count = c.sent_count - d.sent_count,
           received_count = c.received_count - d.received_count,
           total_sent = c.total_sent - d.total_sent, total_received = c.total_received - d.total_received
-        FROM (${pairDelta(scope)}) d
-        WHERE c.chain = d.chain AND c.address = d.address AND c.counterparty = d.counterparty`,
+        FROM delta_pairs d
+        WHERE c.chain = ${chain} AND c.address = d.address AND c.counterparty = d.counterparty`,
   );
   await db.query(
     'rollups.counterparties.remove_empty',
-    sql`DELETE FROM address_counterparties c USING (SELECT DISTINCT address, counterparty FROM scope_pairs) d
-        WHERE c.chain = ${scope.chain} AND c.address = d.address AND c.counterparty = d.counterparty AND c.tx_count = 0`,
+    sql`DELETE FROM address_counterparties c USING delta_pairs d
+        WHERE c.chain = ${chain} AND c.address = d.address AND c.counterparty = d.counterparty AND c.tx_count = 0`,
   );
 }
 
 /** After the raw rows are deleted: the last interaction of each touched pair, from what remains. */
-export async function repairCounterparties(db: Db, scope: Scope): Promise<void> {
-  const { chain } = scope;
+export async function repairCounterparties(db: Db, chain: ChainId): Promise<void> {
   // Probe through the quieter address of each pair: its indexes hold few rows.
   await db.query(
     'rollups.counterparties.repair_last',
     sql`UPDATE address_counterparties c SET last_ts = l.ts
-        FROM (SELECT DISTINCT address, counterparty FROM scope_pairs) d
+        FROM delta_pairs d
         CROSS JOIN LATERAL (
           SELECT CASE WHEN coalesce((SELECT tx_count FROM address_summary WHERE chain = ${chain} AND address = d.address), 0)
                          <= coalesce((SELECT tx_count FROM address_summary WHERE chain = ${chain} AND address = d.counterparty), 0)

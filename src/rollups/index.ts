@@ -1,47 +1,48 @@
 /**
- * All rollups, applied and reverted together. The order matters only where a rollup reads
- * another: address_summary first (its new-address count feeds chain_stats; the holder
- * transitions read balances before they change).
+ * All rollups, applied and reverted together from one `RollupDeltas`. The order matters only
+ * where a rollup reads another: the holder transitions read balances before address_summary
+ * changes, and address_summary's new-address count feeds chain_stats.
  */
 import type { Db } from '../store/store.ts';
-import { formatDay } from '../api/format.ts';
 import { applyAddressSummary, repairAddressSummary, revertAddressSummary } from './address-summary.ts';
 import { applyAddressActivity, revertAddressActivity } from './address-activity.ts';
 import { applyCounterparties, repairCounterparties, revertCounterparties } from './counterparties.ts';
 import { applyTokenBalances, repairTokenBalances, revertTokenBalances } from './token-balances.ts';
 import { applyChainDaily, repairChainDaily, revertChainDaily } from './chain-daily.ts';
 import { reopenDays } from './day-metrics.ts';
-import { materialiseScope, type Scope } from './scope.ts';
+import { writeDeltaTables } from './delta-tables.ts';
+import { dayOfTs, type RollupDeltas } from './deltas.ts';
 
-export type { Scope } from './scope.ts';
+export { RollupDeltas } from './deltas.ts';
 export { closeDays } from './day-metrics.ts';
 
-/** Adds the contribution of the blocks in `scope`, whose raw rows are written. */
-export async function applyRollups(db: Db, scope: Scope): Promise<void> {
-  await materialiseScope(db, scope);
-  const { newAddresses } = await applyAddressSummary(db, scope);
-  await applyAddressActivity(db, scope);
-  await applyCounterparties(db, scope);
-  await applyTokenBalances(db, scope);
-  await applyChainDaily(db, scope, newAddresses);
+/** Adds `deltas` (of blocks whose raw rows are written) to every rollup. */
+export async function applyRollups(db: Db, deltas: RollupDeltas): Promise<void> {
+  if (deltas.blocks === 0) return;
+  await writeDeltaTables(db, deltas);
+  const { newAddresses } = await applyAddressSummary(db, deltas.chain);
+  await applyAddressActivity(db, deltas.chain);
+  await applyCounterparties(db, deltas.chain);
+  await applyTokenBalances(db, deltas.chain);
+  await applyChainDaily(db, deltas, newAddresses);
 }
 
 /**
- * Removes the contribution of the blocks in `scope` (the top of the chain): subtracts while their
- * raw rows exist, lets `deleteRaw` remove them, then repairs what subtraction cannot restore.
- * `firstTs` is the time of the scope's first block: closed days from its day on are reopened.
+ * Removes `deltas` (of the newest blocks, down to just above `ancestor`): subtracts while their
+ * raw rows exist, lets `deleteRaw` remove them, repairs what subtraction cannot restore, and
+ * reopens the closed days from `firstTs` (the first reverted block's time) on.
  */
-export async function revertRollups(db: Db, scope: Scope, firstTs: number, deleteRaw: () => Promise<void>): Promise<void> {
-  await materialiseScope(db, scope);
-  await revertAddressSummary(db, scope);
-  await revertAddressActivity(db, scope);
-  await revertCounterparties(db, scope);
-  await revertTokenBalances(db, scope);
-  await revertChainDaily(db, scope);
+export async function revertRollups(db: Db, deltas: RollupDeltas, ancestor: number, firstTs: number, deleteRaw: () => Promise<void>): Promise<void> {
+  await writeDeltaTables(db, deltas);
+  await revertAddressSummary(db, deltas.chain);
+  await revertAddressActivity(db, deltas.chain);
+  await revertCounterparties(db, deltas.chain);
+  await revertTokenBalances(db, deltas.chain);
+  await revertChainDaily(db, deltas);
   await deleteRaw();
-  const { removedAddresses } = await repairAddressSummary(db, scope);
-  await repairCounterparties(db, scope);
-  await repairTokenBalances(db, scope);
-  await repairChainDaily(db, scope, firstTs, removedAddresses);
-  await reopenDays(db, scope.chain, formatDay(firstTs));
+  const { removedAddresses } = await repairAddressSummary(db, deltas.chain, ancestor);
+  await repairCounterparties(db, deltas.chain);
+  await repairTokenBalances(db, deltas.chain);
+  await repairChainDaily(db, deltas.chain, removedAddresses);
+  await reopenDays(db, deltas.chain, dayOfTs(firstTs));
 }

@@ -165,7 +165,9 @@ export function expectedFromBlocks(chain: ChainId, blocks: CanonicalBlock[]): Ex
         if (outs.has(address)) cell.out++;
         hm.set(slot, cell);
       }
+      // Counterparties leave out the mint sentinels (coinbase, zero address): they are not wallets.
       for (const to of ins) {
+        if (SENTINELS[chain].includes(tx.from) || SENTINELS[chain].includes(to)) continue;
         pair(tx.from, to);
         if (to !== tx.from) pair(to, tx.from);
       }

@@ -261,13 +261,16 @@ CREATE INDEX dead_letters_open ON dead_letters (chain) WHERE resolved_ts IS NULL
 -- A replayed range records the same failure once.
 CREATE UNIQUE INDEX dead_letters_item ON dead_letters (chain, source, coalesce(height, -1), coalesce(item, ''));
 
--- Where each indexer stopped: the last block written in full, with its hash.
+-- Where each indexer stopped: the last block written in full, with its hash, and the last block
+-- whose rollup deltas are applied (a bulk load applies them in large steps; a resumed run catches
+-- up from the raw rows first).
 CREATE TABLE checkpoints (
-  chain      TEXT   NOT NULL,
-  source     TEXT   NOT NULL,
-  height     BIGINT NOT NULL,
-  hash       TEXT   NOT NULL,
-  updated_ts BIGINT NOT NULL,
+  chain          TEXT   NOT NULL,
+  source         TEXT   NOT NULL,
+  height         BIGINT NOT NULL,
+  hash           TEXT   NOT NULL,
+  rollups_height BIGINT NOT NULL,
+  updated_ts     BIGINT NOT NULL,
   PRIMARY KEY (chain, source)
 );
 

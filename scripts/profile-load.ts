@@ -1,0 +1,21 @@
+/** Loads a small generated world and prints where the store's time went, by query label. */
+import { createStore } from '../src/store/store.ts';
+import { createPgliteDriver } from '../src/store/pglite.ts';
+import { createPostgresDriver } from '../src/store/postgres.ts';
+import { migrate } from '../src/store/migrate.ts';
+import { loadSyntheticWorld } from '../src/ingest/load-synthetic.ts';
+import { startLocalCluster } from '../src/store/local-cluster.ts';
+
+const kind = process.argv[2] ?? 'pglite';
+const powDays = Number(process.argv[3] ?? 20);
+const posDays = Number(process.argv[4] ?? 5);
+const scale = Number(process.argv[5] ?? 2000);
+const cluster = kind === 'postgres' ? await startLocalCluster() : undefined;
+const store = createStore(cluster ? createPostgresDriver(cluster.url) : await createPgliteDriver(undefined));
+await migrate(store);
+const report = await loadSyntheticWorld(store, { seed: 1, powDays, posDays, scale, end: new Date('2026-11-01T00:00:00Z') });
+console.log(JSON.stringify(report.seconds), report.chains.pow.transactions + report.chains.pos.transactions, 'txs');
+const rows = [...store.stats()].sort((a, b) => b[1].totalMs - a[1].totalMs).slice(0, 25);
+for (const [label, s] of rows) console.log(label.padEnd(45), String(Math.round(s.totalMs)).padStart(8), 'ms', String(s.count).padStart(7));
+await store.close();
+await cluster?.stop();

@@ -1,0 +1,367 @@
+/**
+ * The one definition of what blocks contribute to the rollups. `RollupDeltas` takes canonical
+ * blocks in chain order and sums, per rollup key, what they add: per address (balance, totals,
+ * counts, first and last activity, provenance, pow/pos specifics), per address and day, per
+ * address and weekday-hour, per pair of addresses, per token holding, per chain and day.
+ *
+ * The same deltas are added when blocks are applied and subtracted when a reorg reverts them
+ * (the reverted blocks are read back from the raw tables), so the two always agree.
+ *
+ * Native value: balance = Σ received - Σ debit - Σ fee, where `debit` is the value sent except
+ * by the sender of a mint (coinbase, migration mint), which creates the coins it sends.
+ */
+import type { ChainId } from '../chain/chains.ts';
+import { isSentinel } from '../chain/chains.ts';
+import type { CanonicalBlock, CanonicalTx } from '../chain/model.ts';
+
+/** Position of a movement in chain order: (height, tx index, sub-position). */
+type Position = readonly [height: number, txIndex: number, seq: number];
+
+export interface SummaryDelta {
+  received: bigint;
+  sent: bigint;
+  debit: bigint;
+  fees: bigint;
+  feesBurned: bigint;
+  gasUsed: number;
+  txCount: number;
+  txIn: number;
+  txOut: number;
+  first: { ts: number; height: number; tx: string; txIndex: number } | null;
+  last: { ts: number; height: number; tx: string; txIndex: number } | null;
+  funded: { by: string | null; tx: string | null; at: number; height: number; pos: Position } | null;
+  withdrawalCount: number;
+  withdrawalTotal: bigint;
+  internalCount: number;
+  internalReceived: bigint;
+  internalSent: bigint;
+  deployedCount: number;
+  isContract: boolean;
+  masterAddress: string | null;
+  slaveCount: number;
+  otsUsed: number;
+  otsMaxIndex: number | null;
+}
+
+export interface DailyDelta {
+  received: bigint;
+  sent: bigint;
+  fees: bigint;
+  feesBurned: bigint;
+  gasUsed: number;
+  txIn: number;
+  txOut: number;
+  txCount: number;
+  userTxCount: number;
+}
+
+export interface HeatmapDelta {
+  txIn: number;
+  txOut: number;
+  txTotal: number;
+}
+
+export interface PairDelta {
+  txCount: number;
+  sentCount: number;
+  receivedCount: number;
+  totalSent: bigint;
+  totalReceived: bigint;
+  lastTs: number;
+}
+
+export interface TokenDelta {
+  balance: bigint;
+  transferCount: number;
+  lastTs: number;
+}
+
+export interface ChainDayDelta {
+  blockCount: number;
+  txCount: number;
+  userTxCount: number;
+  feeSum: bigint;
+  burned: bigint;
+  minted: bigint;
+  volume: bigint;
+  gasUsed: bigint;
+  sizeSum: number;
+  sizeMax: number;
+  intervalSum: number;
+  baseFeeSum: bigint;
+}
+
+export const dayOfTs = (ts: number): string => new Date(ts * 1000).toISOString().slice(0, 10);
+
+const before = (a: Position, b: Position) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+
+/** Sub-positions inside a transaction and block-level movements after the transactions. */
+const SEQ_INTERNAL = 1_000_000;
+const TX_INDEX_WITHDRAWALS = 2_000_000_000;
+const TX_INDEX_TIPS = 2_000_000_001;
+
+export class RollupDeltas {
+  readonly summary = new Map<string, SummaryDelta>();
+  /** key: address|day */
+  readonly daily = new Map<string, DailyDelta>();
+  /** key: address|dayOfWeek|hour */
+  readonly heatmap = new Map<string, HeatmapDelta>();
+  /** key: address|counterparty */
+  readonly pairs = new Map<string, PairDelta>();
+  /** key: address|contract */
+  readonly tokens = new Map<string, TokenDelta>();
+  readonly chainDaily = new Map<string, ChainDayDelta>();
+  /** Logical (address, transaction) participations: the chain's address-tx touches. */
+  participations = 0;
+  blocks = 0;
+  transactions = 0;
+  fromHeight = Infinity;
+  toHeight = -Infinity;
+
+  /**
+   * @param previousTs time of the block below the first one added (for block intervals), or
+   *   null when the first block added is the chain's first.
+   */
+  constructor(
+    readonly chain: ChainId,
+    private previousTs: number | null,
+  ) {}
+
+  /** Number of keys held: a measure of memory. */
+  get size(): number {
+    return this.summary.size + this.daily.size + this.heatmap.size + this.pairs.size + this.tokens.size;
+  }
+
+  addBlock(block: CanonicalBlock): void {
+    const { height, timestamp: ts } = block;
+    this.blocks++;
+    this.fromHeight = Math.min(this.fromHeight, height);
+    this.toHeight = Math.max(this.toHeight, height);
+    const day = dayOfTs(ts);
+
+    for (const allocation of block.allocations) {
+      this.receive(allocation.address, allocation.amount, ts, [0, -1, 0], null, null);
+    }
+    let tips = 0n;
+    for (const tx of block.transactions) {
+      this.addTransaction(tx, height, ts, day);
+      tips += tx.fee - tx.burned;
+    }
+    block.withdrawals.forEach((w, position) => {
+      this.receive(w.address, w.amount, ts, [height, TX_INDEX_WITHDRAWALS, position], null, null);
+      const s = this.summaryOf(w.address);
+      s.withdrawalCount++;
+      s.withdrawalTotal += w.amount;
+    });
+    // On pow the miner is paid by the coinbase transaction; on pos the fee recipient gets the tips.
+    if (this.chain === 'pos' && block.miner && tips > 0n) {
+      this.receive(block.miner, tips, ts, [height, TX_INDEX_TIPS, 0], null, null);
+    }
+
+    const c = this.chainDayOf(day);
+    c.blockCount++;
+    c.sizeSum += block.size;
+    c.sizeMax = Math.max(c.sizeMax, block.size);
+    c.intervalSum += this.previousTs === null ? 0 : ts - this.previousTs;
+    this.previousTs = ts;
+    c.gasUsed += BigInt(block.gasUsed ?? 0);
+    c.baseFeeSum += block.baseFeePerGas ?? 0n;
+    c.minted += block.reward;
+    for (const w of block.withdrawals) c.minted += w.amount;
+  }
+
+  private addTransaction(tx: CanonicalTx, height: number, ts: number, day: string): void {
+    this.transactions++;
+    const ok = tx.status !== 0;
+    const mints = tx.type === 'coinbase' || tx.migration?.role === 'mint';
+    const single = tx.to ?? tx.contractAddress;
+
+    // The sender pays the fee always, and the value unless the transaction reverted.
+    const sender = this.summaryOf(tx.from);
+    const sent = ok ? tx.value : 0n;
+    const debit = ok && !mints ? tx.value : 0n;
+    sender.sent += sent;
+    sender.debit += debit;
+    sender.fees += tx.fee;
+    sender.feesBurned += tx.burned;
+    sender.gasUsed += tx.gasUsed ?? 0;
+    const senderDay = this.dailyOf(tx.from, day);
+    senderDay.sent += debit;
+    senderDay.fees += tx.fee;
+    senderDay.feesBurned += tx.burned;
+    senderDay.gasUsed += tx.gasUsed ?? 0;
+
+    if (ok && single && tx.value > 0n) this.receive(single, tx.value, ts, [height, tx.index, 1], tx.from, tx.hash);
+    tx.recipients?.forEach((r, i) => {
+      if (r.amount > 0n) this.receive(r.to, r.amount, ts, [height, tx.index, i + 1], tx.from, tx.hash);
+    });
+
+    for (const frame of tx.internal) {
+      const from = this.summaryOf(frame.from);
+      from.sent += frame.value;
+      from.debit += frame.value;
+      from.internalSent += frame.value;
+      from.internalCount++;
+      this.dailyOf(frame.from, day).sent += frame.value;
+      this.receive(frame.to, frame.value, ts, [height, tx.index, SEQ_INTERNAL], frame.from, tx.hash);
+      const to = this.summaryOf(frame.to);
+      to.internalReceived += frame.value;
+      if (frame.to !== frame.from) to.internalCount++;
+    }
+
+    if (tx.contractAddress) {
+      sender.deployedCount++;
+      this.summaryOf(tx.contractAddress).isContract = true;
+    }
+    for (const slave of tx.slaves) {
+      this.summaryOf(slave.slave).masterAddress = tx.from;
+      sender.slaveCount++;
+    }
+    if (tx.otsIndex !== null) {
+      const signer = this.summaryOf(tx.signer ?? tx.from);
+      signer.otsUsed++;
+      signer.otsMaxIndex = Math.max(signer.otsMaxIndex ?? -1, tx.otsIndex);
+    }
+
+    // Participation: each address once per transaction, receiving and/or sending (or signing).
+    const ins = new Set<string>();
+    if (single) ins.add(single);
+    for (const r of tx.recipients ?? []) ins.add(r.to);
+    const outs = tx.signer ? [tx.from, tx.signer] : [tx.from];
+    const user = tx.type !== 'coinbase';
+    const dow = (Math.floor(ts / 86_400) + 3) % 7; // 1970-01-01 was a Thursday; Monday = 0
+    const hour = Math.floor((ts % 86_400) / 3600);
+    for (const address of new Set([...outs, ...ins])) {
+      const isIn = ins.has(address);
+      const isOut = outs.includes(address);
+      this.participations++;
+      const s = this.summaryOf(address);
+      s.txCount++;
+      if (isIn) s.txIn++;
+      if (isOut) s.txOut++;
+      const at = { ts, height, tx: tx.hash, txIndex: tx.index };
+      if (!s.first || height < s.first.height || (height === s.first.height && tx.index < s.first.txIndex)) s.first = at;
+      if (!s.last || height > s.last.height || (height === s.last.height && tx.index > s.last.txIndex)) s.last = at;
+      const d = this.dailyOf(address, day);
+      d.txCount++;
+      if (isIn) d.txIn++;
+      if (isOut) d.txOut++;
+      if (user) d.userTxCount++;
+      const h = this.heatmapOf(address, dow, hour);
+      h.txTotal++;
+      if (isIn) h.txIn++;
+      if (isOut) h.txOut++;
+    }
+
+    // Counterparties: top-level transfers between two real addresses (not a mint sentinel),
+    // once per transaction and pair.
+    const sentTo = new Map<string, bigint>();
+    if (single) sentTo.set(single, ok ? tx.value : 0n);
+    for (const r of tx.recipients ?? []) sentTo.set(r.to, (sentTo.get(r.to) ?? 0n) + r.amount);
+    if (!isSentinel(this.chain, tx.from)) {
+      for (const [to, amount] of sentTo) {
+        if (isSentinel(this.chain, to)) continue;
+        const out = this.pairOf(tx.from, to, ts);
+        out.sentCount++;
+        out.totalSent += amount;
+        if (to === tx.from) {
+          out.receivedCount++;
+          out.totalReceived += amount;
+        } else {
+          const back = this.pairOf(to, tx.from, ts);
+          back.receivedCount++;
+          back.totalReceived += amount;
+        }
+      }
+    }
+
+    if (ok) {
+      for (const t of tx.tokenTransfers) {
+        for (const [holder, delta] of [[t.to, t.amount], [t.from, -t.amount]] as const) {
+          if (isSentinel(this.chain, holder)) continue;
+          const token = this.tokenOf(holder, t.contract, ts);
+          token.balance += delta;
+          if (!(holder === t.to && holder === t.from && delta < 0n)) token.transferCount++;
+        }
+      }
+    }
+
+    const c = this.chainDayOf(day);
+    c.txCount++;
+    if (user) c.userTxCount++;
+    c.feeSum += tx.fee;
+    c.burned += tx.burned;
+    c.volume += sent;
+    if (mints && tx.type !== 'coinbase' && ok) c.minted += tx.value;
+  }
+
+  private receive(address: string, amount: bigint, ts: number, pos: Position, from: string | null, txHash: string | null): void {
+    const s = this.summaryOf(address);
+    s.received += amount;
+    if (amount > 0n && (!s.funded || before(pos, s.funded.pos) < 0)) {
+      s.funded = { by: from, tx: txHash, at: ts, height: pos[0], pos };
+    }
+    this.dailyOf(address, dayOfTs(ts)).received += amount;
+  }
+
+  private summaryOf(address: string): SummaryDelta {
+    let s = this.summary.get(address);
+    if (!s) {
+      s = {
+        received: 0n, sent: 0n, debit: 0n, fees: 0n, feesBurned: 0n, gasUsed: 0, txCount: 0, txIn: 0, txOut: 0,
+        first: null, last: null, funded: null, withdrawalCount: 0, withdrawalTotal: 0n, internalCount: 0,
+        internalReceived: 0n, internalSent: 0n, deployedCount: 0, isContract: false, masterAddress: null,
+        slaveCount: 0, otsUsed: 0, otsMaxIndex: null,
+      };
+      this.summary.set(address, s);
+    }
+    return s;
+  }
+
+  private dailyOf(address: string, day: string): DailyDelta {
+    const key = `${address}|${day}`;
+    let d = this.daily.get(key);
+    if (!d) {
+      d = { received: 0n, sent: 0n, fees: 0n, feesBurned: 0n, gasUsed: 0, txIn: 0, txOut: 0, txCount: 0, userTxCount: 0 };
+      this.daily.set(key, d);
+    }
+    return d;
+  }
+
+  private heatmapOf(address: string, dow: number, hour: number): HeatmapDelta {
+    const key = `${address}|${dow}|${hour}`;
+    let h = this.heatmap.get(key);
+    if (!h) this.heatmap.set(key, (h = { txIn: 0, txOut: 0, txTotal: 0 }));
+    return h;
+  }
+
+  /** The pair's delta, counting the transaction once per pair (a pair sees one tx per call site). */
+  private pairOf(address: string, counterparty: string, ts: number): PairDelta {
+    const key = `${address}|${counterparty}`;
+    let p = this.pairs.get(key);
+    if (!p) this.pairs.set(key, (p = { txCount: 0, sentCount: 0, receivedCount: 0, totalSent: 0n, totalReceived: 0n, lastTs: ts }));
+    p.txCount++;
+    p.lastTs = Math.max(p.lastTs, ts);
+    return p;
+  }
+
+  private tokenOf(address: string, contract: string, ts: number): TokenDelta {
+    const key = `${address}|${contract}`;
+    let t = this.tokens.get(key);
+    if (!t) this.tokens.set(key, (t = { balance: 0n, transferCount: 0, lastTs: ts }));
+    t.lastTs = Math.max(t.lastTs, ts);
+    return t;
+  }
+
+  private chainDayOf(day: string): ChainDayDelta {
+    let c = this.chainDaily.get(day);
+    if (!c) {
+      c = {
+        blockCount: 0, txCount: 0, userTxCount: 0, feeSum: 0n, burned: 0n, minted: 0n, volume: 0n, gasUsed: 0n,
+        sizeSum: 0, sizeMax: 0, intervalSum: 0, baseFeeSum: 0n,
+      };
+      this.chainDaily.set(day, c);
+    }
+    return c;
+  }
+}
