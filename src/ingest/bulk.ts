@@ -81,6 +81,8 @@ export async function beginBulkLoad(store: Store, logger?: Logger): Promise<Bulk
       // VACUUM sets the visibility map, so index-only scans can skip the heap; the embedded store is
       // small enough to do without.
       await store.exec('ingest.bulk.analyze', store.kind === 'postgres' ? 'VACUUM ANALYZE' : 'ANALYZE');
+      // PGlite has no background checkpointer: recycle the load's WAL now.
+      if (store.kind === 'pglite') await store.exec('ingest.bulk.checkpoint', 'CHECKPOINT');
     },
   };
 }
