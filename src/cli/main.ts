@@ -8,6 +8,7 @@ import { registerKeys } from './commands/keys.ts';
 import { registerGenerate } from './commands/generate.ts';
 import { registerIndex } from './commands/index-pos.ts';
 import { registerDemo } from './commands/demo.ts';
+import { registerRefresh } from './commands/refresh.ts';
 
 const program = new Command()
   .name('quarry')
@@ -21,6 +22,7 @@ registerKeys(program);
 registerGenerate(program);
 registerIndex(program);
 registerDemo(program);
+registerRefresh(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -30,7 +30,7 @@ export async function loadSyntheticWorld(store: Store, options: SyntheticOptions
   const bulk = await beginBulkLoad(store, hooks.logger);
   const chains = {} as Record<ChainId, IngestProgress>;
   const seconds = { pow: 0, pos: 0, finish: 0, total: 0 };
-  const last: Record<ChainId, number> = { pow: world.options.powLastHeight, pos: world.options.posLastSlot };
+  const last: Record<ChainId, number> = world.lastHeight;
   for (const chain of ['pow', 'pos'] as const) {
     hooks.onPhase?.(chain);
     const t = performance.now();

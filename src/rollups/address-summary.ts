@@ -39,8 +39,8 @@ async function holderTransitions(db: Db, chain: ChainId, sign: 1 | -1): Promise<
   );
 }
 
-export async function applyAddressSummary(db: Db, chain: ChainId): Promise<{ newAddresses: number }> {
-  await holderTransitions(db, chain, 1);
+export async function applyAddressSummary(db: Db, chain: ChainId, options: { holders: boolean } = { holders: true }): Promise<{ newAddresses: number }> {
+  if (options.holders) await holderTransitions(db, chain, 1);
   const [counted] = await db.query<{ n: number }>(
     'rollups.summary.count_new',
     sql`SELECT count(*)::int AS n FROM delta_summary d
@@ -120,6 +120,29 @@ export async function revertAddressSummary(db: Db, chain: ChainId): Promise<void
           ots_used = s.ots_used - d.ots_used
         FROM delta_summary d
         WHERE s.chain = ${chain} AND s.address = d.address`,
+  );
+}
+
+/**
+ * Recomputes every day's holder transitions of `chain` from address_daily (a partial refresh
+ * rebuilds daily rows without replaying balances in order).
+ */
+export async function recomputeHolderTransitions(db: Db, chain: ChainId): Promise<void> {
+  await db.query('rollups.summary.holders_reset', sql`UPDATE chain_daily SET holders_delta = 0 WHERE chain = ${chain}`);
+  await db.query(
+    'rollups.summary.holders_recompute',
+    sql`INSERT INTO chain_daily AS c (chain, day, holders_delta)
+        SELECT ${chain}, day, (count(*) FILTER (WHERE before <= 0 AND after > 0) - count(*) FILTER (WHERE before > 0 AND after <= 0))::int
+        FROM (
+          SELECT day, running - net AS before, running AS after
+          FROM (
+            SELECT day, received - sent - fees AS net,
+                   sum(received - sent - fees) OVER (PARTITION BY address ORDER BY day) AS running
+            FROM address_daily WHERE chain = ${chain}
+          ) r
+        ) t
+        GROUP BY day
+        ON CONFLICT (chain, day) DO UPDATE SET holders_delta = excluded.holders_delta`,
   );
 }
 

@@ -8,7 +8,7 @@ import type { ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
 import type { RollupDeltas } from './deltas.ts';
 
-export async function applyChainDaily(db: Db, deltas: RollupDeltas, newAddresses: number): Promise<void> {
+export async function applyChainDaily(db: Db, deltas: RollupDeltas, newAddresses: number, options: { stats: boolean } = { stats: true }): Promise<void> {
   await db.query(
     'rollups.chain_daily.apply',
     sql`INSERT INTO chain_daily AS c (chain, day, block_count, tx_count, user_tx_count, fee_sum, burned, minted, volume,
@@ -23,7 +23,22 @@ export async function applyChainDaily(db: Db, deltas: RollupDeltas, newAddresses
           size_max = greatest(c.size_max, excluded.size_max), interval_sum = c.interval_sum + excluded.interval_sum,
           base_fee_sum = c.base_fee_sum + excluded.base_fee_sum`,
   );
-  await updateChainStats(db, deltas, 1, newAddresses);
+  if (options.stats) await updateChainStats(db, deltas, 1, newAddresses);
+}
+
+/** chain_stats of `chain` counted afresh from the rollups and raw rows. */
+export async function recomputeChainStats(db: Db, chain: ChainId): Promise<void> {
+  await db.query(
+    'rollups.chain_stats.recompute',
+    sql`INSERT INTO chain_stats AS s (chain, address_count, address_tx_touches, block_count, tx_count)
+        SELECT ${chain},
+               (SELECT count(*) FROM address_summary WHERE chain = ${chain}),
+               (SELECT coalesce(sum(tx_count), 0) FROM address_summary WHERE chain = ${chain}),
+               (SELECT count(*) FROM blocks WHERE chain = ${chain}),
+               (SELECT count(*) FROM transactions WHERE chain = ${chain})
+        ON CONFLICT (chain) DO UPDATE SET address_count = excluded.address_count, address_tx_touches = excluded.address_tx_touches,
+          block_count = excluded.block_count, tx_count = excluded.tx_count`,
+  );
 }
 
 export async function revertChainDaily(db: Db, deltas: RollupDeltas): Promise<void> {

@@ -93,6 +93,15 @@ export interface ChainDayDelta {
 
 export const dayOfTs = (ts: number): string => new Date(ts * 1000).toISOString().slice(0, 10);
 
+function emptySummary(): SummaryDelta {
+  return {
+    received: 0n, sent: 0n, debit: 0n, fees: 0n, feesBurned: 0n, gasUsed: 0, txCount: 0, txIn: 0, txOut: 0,
+    first: null, last: null, funded: null, withdrawalCount: 0, withdrawalTotal: 0n, internalCount: 0,
+    internalReceived: 0n, internalSent: 0n, deployedCount: 0, isContract: false, masterAddress: null,
+    slaveCount: 0, otsUsed: 0, otsMaxIndex: null,
+  };
+}
+
 const before = (a: Position, b: Position) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
 
 /** Sub-positions inside a transaction and block-level movements after the transactions. */
@@ -121,10 +130,13 @@ export class RollupDeltas {
   /**
    * @param previousTs time of the block below the first one added (for block intervals), or
    *   null when the first block added is the chain's first.
+   * @param only keep the figures of these addresses (and of pairs with one of them) and of these
+   *   days only: a partial recomputation (`quarry refresh`) rebuilds just what a range touched.
    */
   constructor(
     readonly chain: ChainId,
     private previousTs: number | null,
+    private readonly only?: { addresses: ReadonlySet<string>; days: ReadonlySet<string> },
   ) {}
 
   /** Number of keys held: a measure of memory. */
@@ -307,13 +319,8 @@ export class RollupDeltas {
   private summaryOf(address: string): SummaryDelta {
     let s = this.summary.get(address);
     if (!s) {
-      s = {
-        received: 0n, sent: 0n, debit: 0n, fees: 0n, feesBurned: 0n, gasUsed: 0, txCount: 0, txIn: 0, txOut: 0,
-        first: null, last: null, funded: null, withdrawalCount: 0, withdrawalTotal: 0n, internalCount: 0,
-        internalReceived: 0n, internalSent: 0n, deployedCount: 0, isContract: false, masterAddress: null,
-        slaveCount: 0, otsUsed: 0, otsMaxIndex: null,
-      };
-      this.summary.set(address, s);
+      s = emptySummary();
+      if (!this.only || this.only.addresses.has(address)) this.summary.set(address, s);
     }
     return s;
   }
@@ -323,7 +330,7 @@ export class RollupDeltas {
     let d = this.daily.get(key);
     if (!d) {
       d = { received: 0n, sent: 0n, fees: 0n, feesBurned: 0n, gasUsed: 0, txIn: 0, txOut: 0, txCount: 0, userTxCount: 0 };
-      this.daily.set(key, d);
+      if (!this.only || this.only.addresses.has(address)) this.daily.set(key, d);
     }
     return d;
   }
@@ -331,7 +338,10 @@ export class RollupDeltas {
   private heatmapOf(address: string, dow: number, hour: number): HeatmapDelta {
     const key = `${address}|${dow}|${hour}`;
     let h = this.heatmap.get(key);
-    if (!h) this.heatmap.set(key, (h = { txIn: 0, txOut: 0, txTotal: 0 }));
+    if (!h) {
+      h = { txIn: 0, txOut: 0, txTotal: 0 };
+      if (!this.only || this.only.addresses.has(address)) this.heatmap.set(key, h);
+    }
     return h;
   }
 
@@ -339,7 +349,10 @@ export class RollupDeltas {
   private pairOf(address: string, counterparty: string, ts: number): PairDelta {
     const key = `${address}|${counterparty}`;
     let p = this.pairs.get(key);
-    if (!p) this.pairs.set(key, (p = { txCount: 0, sentCount: 0, receivedCount: 0, totalSent: 0n, totalReceived: 0n, lastTs: ts }));
+    if (!p) {
+      p = { txCount: 0, sentCount: 0, receivedCount: 0, totalSent: 0n, totalReceived: 0n, lastTs: ts };
+      if (!this.only || this.only.addresses.has(address) || this.only.addresses.has(counterparty)) this.pairs.set(key, p);
+    }
     p.txCount++;
     p.lastTs = Math.max(p.lastTs, ts);
     return p;
@@ -348,7 +361,10 @@ export class RollupDeltas {
   private tokenOf(address: string, contract: string, ts: number): TokenDelta {
     const key = `${address}|${contract}`;
     let t = this.tokens.get(key);
-    if (!t) this.tokens.set(key, (t = { balance: 0n, transferCount: 0, lastTs: ts }));
+    if (!t) {
+      t = { balance: 0n, transferCount: 0, lastTs: ts };
+      if (!this.only || this.only.addresses.has(address)) this.tokens.set(key, t);
+    }
     t.lastTs = Math.max(t.lastTs, ts);
     return t;
   }
@@ -360,8 +376,9 @@ export class RollupDeltas {
         blockCount: 0, txCount: 0, userTxCount: 0, feeSum: 0n, burned: 0n, minted: 0n, volume: 0n, gasUsed: 0n,
         sizeSum: 0, sizeMax: 0, intervalSum: 0, baseFeeSum: 0n,
       };
-      this.chainDaily.set(day, c);
+      if (!this.only || this.only.days.has(day)) this.chainDaily.set(day, c);
     }
     return c;
   }
+
 }

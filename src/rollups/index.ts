@@ -15,16 +15,21 @@ import { dayOfTs, type RollupDeltas } from './deltas.ts';
 
 export { RollupDeltas } from './deltas.ts';
 export { closeDays } from './day-metrics.ts';
+export { recomputeHolderTransitions } from './address-summary.ts';
+export { recomputeChainStats } from './chain-daily.ts';
 
-/** Adds `deltas` (of blocks whose raw rows are written) to every rollup. */
-export async function applyRollups(db: Db, deltas: RollupDeltas): Promise<void> {
+/**
+ * Adds `deltas` (of blocks whose raw rows are written) to every rollup. A `partial` delta (a
+ * refresh of some addresses) leaves out the chain-wide counters, which the refresh recomputes.
+ */
+export async function applyRollups(db: Db, deltas: RollupDeltas, options: { partial?: boolean } = {}): Promise<void> {
   if (deltas.blocks === 0) return;
   await writeDeltaTables(db, deltas);
-  const { newAddresses } = await applyAddressSummary(db, deltas.chain);
+  const { newAddresses } = await applyAddressSummary(db, deltas.chain, { holders: !options.partial });
   await applyAddressActivity(db, deltas.chain);
   await applyCounterparties(db, deltas.chain);
   await applyTokenBalances(db, deltas.chain);
-  await applyChainDaily(db, deltas, newAddresses);
+  await applyChainDaily(db, deltas, newAddresses, { stats: !options.partial });
 }
 
 /**

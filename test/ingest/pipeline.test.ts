@@ -5,6 +5,7 @@ import type { ChainId } from '../../src/chain/chains.ts';
 import type { CanonicalBlock } from '../../src/chain/model.ts';
 import { ingest } from '../../src/ingest/pipeline.ts';
 import { beginBulkLoad } from '../../src/ingest/bulk.ts';
+import { refreshRollups } from '../../src/ingest/refresh.ts';
 import type { Store } from '../../src/store/store.ts';
 import { addr, ChainBuilder, coins } from '../support/chain-builder.ts';
 import { expectedFromBlocks } from '../support/expected.ts';
@@ -158,4 +159,27 @@ describeEachStore('ingest pipeline', (getStore, kind) => {
       await store.close();
     }
   });
+});
+
+describeEachStore('quarry refresh', (_getStore, kind) => {
+  for (const range of [undefined, { fromHeight: 20, toHeight: 30 }] as const) {
+    it(`rebuilds ${range ? 'what a range touched' : 'every rollup'} from the raw rows after the rollups were damaged`, async () => {
+      const store = await openTestStore(kind);
+      try {
+        const c = posChain();
+        await ingest(store, c.source(), { batchBlocks: 7 });
+        const touched = range ? expectedFromBlocks('pos', c.blocks.filter((b) => b.height >= 20 && b.height <= 30)) : undefined;
+        const victims = touched ? [...touched.addresses.keys()] : [addr('pos', 'alice')];
+        // Damage the rollups of addresses the range touched, the way a definition bug would.
+        await store.query('test.damage', sql`UPDATE address_summary SET balance = balance + 5, tx_count = tx_count + 1 WHERE chain = 'pos' AND address = ANY(${victims}::text[])`);
+        await store.query('test.damage', sql`DELETE FROM address_daily WHERE chain = 'pos' AND address = ANY(${victims}::text[])`);
+        await store.query('test.damage', sql`UPDATE chain_stats SET address_tx_touches = 0`);
+        const result = await refreshRollups(store, 'pos', { ...range, step: 9 });
+        assert.ok(result);
+        await assertMatchesOracle(store, 'pos', c.blocks);
+      } finally {
+        await store.close();
+      }
+    });
+  }
 });
