@@ -63,6 +63,9 @@ describe('loadConfig', () => {
     ['QUARRY_RATE_LIMIT_WINDOW', 'soon'],
     ['QUARRY_DB_POOL_SIZE', '1.5'],
     ['QUARRY_CURSOR_SECRET', 'short'],
+    ['QUARRY_POS_RPC_URL', 'ws://node:8546'],
+    ['QUARRY_POS_RPC_NAMESPACE', 'web3'],
+    ['QUARRY_POS_BEACON_URL', 'not a url'],
   ] as const) {
     it(`names ${name} when it is ${JSON.stringify(value)}`, () => {
       const problems = problemsOf({ [name]: value });

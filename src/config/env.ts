@@ -28,6 +28,8 @@ export interface Config {
   statementTimeoutMs: number;
   /** Key of the cursor integrity check; cursors survive restarts and replicas that share it. */
   cursorSecret: string;
+  /** The pos nodes `quarry index pos` reads when its options do not name them. */
+  posNode: { rpcUrl: string | undefined; rpcNamespace: 'qrl' | 'zond' | 'eth' | undefined; beaconUrl: string | undefined };
 }
 
 export class ConfigError extends Error {
@@ -77,13 +79,20 @@ export function loadConfig(env: Env = process.env): Config {
     cursorSecret: read('QUARRY_CURSOR_SECRET', DEFAULT_CURSOR_SECRET, (raw) =>
       raw.length >= 8 ? raw : '!must be at least 8 characters',
     ),
+    posNode: {
+      rpcUrl: read<string | undefined>('QUARRY_POS_RPC_URL', undefined, httpUrl),
+      rpcNamespace: read<'qrl' | 'zond' | 'eth' | undefined>('QUARRY_POS_RPC_NAMESPACE', undefined, (raw) =>
+        raw === 'qrl' || raw === 'zond' || raw === 'eth' ? raw : '!must be one of qrl, zond, eth',
+      ),
+      beaconUrl: read<string | undefined>('QUARRY_POS_BEACON_URL', undefined, httpUrl),
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
 
 function redactIfSecret(name: string, raw: string): string {
-  return /KEY|SECRET|DATABASE_URL/.test(name) ? '<redacted>' : raw;
+  return /KEY|SECRET|_URL/.test(name) ? '<redacted>' : raw;
 }
 
 function integerIn(raw: string, min: number, max: number): number | string {
@@ -101,6 +110,16 @@ function parseDatabaseUrl(raw: string): string {
   }
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') return '!must be a postgres:// or postgresql:// URL';
   return raw;
+}
+
+function httpUrl(raw: string): string {
+  try {
+    const url = new URL(raw);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return raw;
+  } catch {
+    // reported below
+  }
+  return '!must be an http:// or https:// URL';
 }
 
 function parseApiKeys(raw: string): string[] | string {

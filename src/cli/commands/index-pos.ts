@@ -57,8 +57,8 @@ interface CliOptions {
   pollInterval?: string;
 }
 
-/** Options win over the environment (QUARRY_POS_RPC_URL, QUARRY_POS_RPC_NAMESPACE, QUARRY_POS_BEACON_URL). */
-export function resolveIndexPosSettings(options: CliOptions, env: Record<string, string | undefined> = process.env): IndexPosSettings {
+/** Options win over the configuration (QUARRY_POS_RPC_URL, QUARRY_POS_RPC_NAMESPACE, QUARRY_POS_BEACON_URL, read by config/env.ts). */
+export function resolveIndexPosSettings(options: CliOptions, env: Record<string, string | undefined>): IndexPosSettings {
   const problems: string[] = [];
   const url = (value: string | undefined, name: string): string | undefined => {
     if (value === undefined || value.trim() === '') return undefined;
@@ -121,8 +121,12 @@ export function registerIndex(program: Command): void {
     .option('--batch-size <n>', 'JSON-RPC calls per HTTP request', '100')
     .option('--poll-interval <ms>', 'how often to ask for a new head while following', '1000')
     .action(async (options: CliOptions) => {
-      const settings = resolveIndexPosSettings(options);
       const config = loadConfig();
+      const settings = resolveIndexPosSettings(options, {
+        QUARRY_POS_RPC_URL: config.posNode.rpcUrl,
+        QUARRY_POS_RPC_NAMESPACE: config.posNode.rpcNamespace,
+        QUARRY_POS_BEACON_URL: config.posNode.beaconUrl,
+      });
       const logger = createLogger(config.logLevel);
       const store = await openStore(config, 'indexer');
       try {
