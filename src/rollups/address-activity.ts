@@ -12,6 +12,7 @@ export async function applyAddressActivity(db: Db, chain: ChainId): Promise<void
     'rollups.daily.apply',
     sql`INSERT INTO address_daily AS a (chain, address, day, received, sent, fees, fees_burned, gas_used, tx_in, tx_out, tx_count, user_tx_count)
         SELECT ${chain}, address, day, received, sent, fees, fees_burned, gas_used, tx_in, tx_out, tx_count, user_tx_count FROM delta_daily
+        ORDER BY address, day
         ON CONFLICT (chain, address, day) DO UPDATE SET
           received = a.received + excluded.received, sent = a.sent + excluded.sent, fees = a.fees + excluded.fees,
           fees_burned = a.fees_burned + excluded.fees_burned, gas_used = a.gas_used + excluded.gas_used,
@@ -22,6 +23,7 @@ export async function applyAddressActivity(db: Db, chain: ChainId): Promise<void
     'rollups.heatmap.apply',
     sql`INSERT INTO address_heatmap AS h (chain, address, day_of_week, hour_of_day, tx_in, tx_out, tx_total)
         SELECT ${chain}, address, day_of_week, hour_of_day, tx_in, tx_out, tx_total FROM delta_heatmap
+        ORDER BY address, day_of_week, hour_of_day
         ON CONFLICT (chain, address, day_of_week, hour_of_day) DO UPDATE SET
           tx_in = h.tx_in + excluded.tx_in, tx_out = h.tx_out + excluded.tx_out, tx_total = h.tx_total + excluded.tx_total`,
   );

@@ -13,6 +13,7 @@ export async function applyCounterparties(db: Db, chain: ChainId): Promise<void>
     'rollups.counterparties.apply',
     sql`INSERT INTO address_counterparties AS c (chain, address, counterparty, tx_count, sent_count, received_count, total_sent, total_received, last_ts)
         SELECT ${chain}, address, counterparty, tx_count, sent_count, received_count, total_sent, total_received, last_ts FROM delta_pairs
+        ORDER BY address, counterparty
         ON CONFLICT (chain, address, counterparty) DO UPDATE SET
           tx_count = c.tx_count + excluded.tx_count, sent_count = c.sent_count + excluded.sent_count,
           received_count = c.received_count + excluded.received_count,

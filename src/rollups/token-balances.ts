@@ -12,6 +12,7 @@ export async function applyTokenBalances(db: Db, chain: ChainId): Promise<void> 
     'rollups.tokens.apply',
     sql`INSERT INTO token_balances AS b (chain, address, contract, balance, transfer_count, last_ts)
         SELECT ${chain}, address, contract, balance, transfer_count, last_ts FROM delta_tokens
+        ORDER BY address, contract
         ON CONFLICT (chain, address, contract) DO UPDATE SET
           balance = b.balance + excluded.balance, transfer_count = b.transfer_count + excluded.transfer_count,
           last_ts = greatest(b.last_ts, excluded.last_ts)`,
