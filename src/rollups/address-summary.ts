@@ -60,6 +60,7 @@ export async function applyAddressSummary(db: Db, chain: ChainId, options: { hol
           internal_tx_count, internal_received, internal_sent, deployed_count, is_contract,
           master_address, slave_count, ots_used, ots_max_index
         FROM delta_summary
+        ORDER BY address
         ON CONFLICT (chain, address) DO UPDATE SET
           balance = s.balance + excluded.balance,
           total_received = s.total_received + excluded.total_received,
