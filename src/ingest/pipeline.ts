@@ -95,7 +95,7 @@ export async function ingest(store: Store, source: BlockSource, options: IngestO
   const pendingHash = (height: number) => pending.find((b) => b.height === height)?.hash;
 
   async function hashAtHeight(height: number): Promise<string | undefined> {
-    const inMemory = pendingHash(height);
+    const inMemory = pendingHash(height) ?? inflightBlocks.find((b) => b.height === height)?.hash;
     if (inMemory !== undefined) return inMemory;
     return (await storedHashes(store, chain, height, height)).get(height);
   }
@@ -106,13 +106,26 @@ export async function ingest(store: Store, source: BlockSource, options: IngestO
     return row?.ts ?? null;
   }
 
+  // One write may be in flight while the next batch is read and prepared (generation and
+  // encoding in this process overlap with the store's work); its blocks stay visible to
+  // hashAtHeight until it commits, and anything that reads or rolls back the store settles it first.
+  let inflight: Promise<void> | null = null;
+  let inflightBlocks: CanonicalBlock[] = [];
+  async function settle(): Promise<void> {
+    const write = inflight;
+    inflight = null;
+    if (write) await write;
+  }
+
   /** Writes the pending blocks (all, or all but the held-back ones in a bulk load). */
   async function flush(final: boolean): Promise<void> {
+    await settle();
     const keep = bulk && !final ? BULK_HOLDBACK : 0;
     const toWrite = pending.slice(0, Math.max(0, pending.length - keep));
     if (toWrite.length === 0 && pendingLetters.length === 0 && pendingReorgs.length === 0 && !(final && deferred)) return;
     const last = toWrite.at(-1);
     const letters = pendingLetters.filter((letter) => final || !last || letter.height === null || letter.height <= last.height);
+    const reorgs = pendingReorgs;
     const stamp = now();
 
     let deltas = deferred;
@@ -121,51 +134,54 @@ export async function ingest(store: Store, source: BlockSource, options: IngestO
       for (const block of toWrite) deltas.addBlock(block);
     }
     const applyNow = deltas !== null && (!bulk || final || deltas.size >= maxDeltaKeys);
+    const rows = emptyRows();
+    for (const block of toWrite) addBlockRows(rows, block);
+    const previous = written;
+    const checkpoint = last
+      ? { height: last.height, hash: last.hash, rollupsHeight: applyNow ? last.height : (previous?.rollupsHeight ?? -1) }
+      : previous && { ...previous, rollupsHeight: applyNow ? previous.height : previous.rollupsHeight };
 
-    await store.transaction('ingest.batch', async (tx) => {
-      if (toWrite.length > 0) {
-        const rows = emptyRows();
-        for (const block of toWrite) addBlockRows(rows, block);
-        await writeRawRows(tx, rows);
-      }
-      if (applyNow && deltas) {
-        await applyRollups(tx, deltas);
-        if (!bulk) await closeCompletedDays(tx, chain, deltas);
-      }
-      await writeDeadLetters(tx, source.name, letters, stamp);
-      for (const reorg of pendingReorgs) await recordReorg(tx, chain, reorg, stamp);
-      const height = last?.height ?? written?.height;
-      if (height !== undefined) {
-        const rollupsHeight = applyNow ? height : (written?.rollupsHeight ?? -1);
-        await writeCheckpoint(tx, chain, source.name, { height, hash: last?.hash ?? written!.hash, rollupsHeight }, stamp);
-      }
-    });
-    // PGlite runs no background checkpointer: without this, a bulk load piles up WAL.
-    if (bulk && store.kind === 'pglite' && toWrite.length > 0) await store.exec('ingest.checkpoint_wal', 'CHECKPOINT');
-
+    // The batch leaves the queue now; the state below describes the store once it commits.
     const txCount = toWrite.reduce((n, b) => n + b.transactions.length, 0);
-    progress.blocks += toWrite.length;
-    progress.transactions += txCount;
-    progress.deadLetters += letters.length;
-    progress.reorgs += pendingReorgs.length;
-    if (last) {
-      const rollupsHeight = applyNow ? last.height : (written?.rollupsHeight ?? -1);
-      written = { height: last.height, hash: last.hash, rollupsHeight };
-      lastWrittenTs = last.timestamp;
-      progress.height = last.height;
-    } else if (applyNow && written) {
-      written = { ...written, rollupsHeight: written.height };
-    }
+    written = checkpoint;
+    if (last) lastWrittenTs = last.timestamp;
     deferred = applyNow ? null : deltas;
     pending = pending.slice(toWrite.length);
     pendingTxs -= txCount;
     pendingLetters = pendingLetters.filter((letter) => !letters.includes(letter));
     pendingReorgs = [];
-    options.onProgress?.({ ...progress });
+    inflightBlocks = toWrite;
+
+    inflight = store
+      .transaction('ingest.batch', async (tx) => {
+        if (toWrite.length > 0) await writeRawRows(tx, rows);
+        if (applyNow && deltas) {
+          await applyRollups(tx, deltas);
+          if (!bulk) await closeCompletedDays(tx, chain, deltas);
+        }
+        await writeDeadLetters(tx, source.name, letters, stamp);
+        for (const reorg of reorgs) await recordReorg(tx, chain, reorg, stamp);
+        if (checkpoint) await writeCheckpoint(tx, chain, source.name, checkpoint, stamp);
+      })
+      .then(async () => {
+        // PGlite runs no background checkpointer: without this, a bulk load piles up WAL.
+        if (bulk && store.kind === 'pglite' && toWrite.length > 0) await store.exec('ingest.checkpoint_wal', 'CHECKPOINT');
+        inflightBlocks = [];
+        progress.blocks += toWrite.length;
+        progress.transactions += txCount;
+        progress.deadLetters += letters.length;
+        progress.reorgs += reorgs.length;
+        if (last) progress.height = last.height;
+        options.onProgress?.({ ...progress });
+      });
+    // A failure surfaces at the next settle(); until then keep it from being reported as unhandled.
+    inflight.catch(() => {});
+    if (final) await settle();
   }
 
   /** Makes `ancestor` the tip: drops pending blocks above it and rolls the store back if needed. */
   async function rollBackTo(ancestor: number, newBranchFirst: CanonicalBlock): Promise<void> {
+    await settle();
     const oldTip = tip!.height;
     const prevHash = (await hashAtHeight(ancestor + 1)) ?? '';
     const reorg: Reorg = { height: ancestor + 1, prevHash, newHash: newBranchFirst.hash, depth: oldTip - ancestor };
@@ -271,6 +287,8 @@ export async function ingest(store: Store, source: BlockSource, options: IngestO
     await flush(true);
   } finally {
     await iterator.return?.();
+    // An error above may leave a write in flight: let it finish (its failure, if any, is secondary).
+    await settle().catch(() => {});
   }
   return progress;
 }
