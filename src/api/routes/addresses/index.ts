@@ -2,9 +2,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ApiContext } from '../../context.ts';
 import { statsSummaryRoute } from './stats-summary.ts';
+import { addressActivityRoutes } from './feed/register.ts';
 
 export function addressRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     statsSummaryRoute(app, ctx);
+    addressActivityRoutes(app, ctx);
   };
 }

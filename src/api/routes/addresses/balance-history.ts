@@ -1,0 +1,112 @@
+/** GET /api/v1/{chain}/addresses/{address}/balance-history: one point per UTC day with the running balance. */
+import sql from 'sql-template-tag';
+import { Type, type Static } from 'typebox';
+import type { ApiContext } from '../../context.ts';
+import { formatDay } from '../../format.ts';
+import { parseWindow } from '../../params/window.ts';
+import { AddressPathParams, Amount, Day, Nullable, STANDARD_ERRORS, WindowQuery } from '../../schemas/common.ts';
+import { AddressEchoFields, addressEcho, type AddressEcho, type AppArg } from './feed/common.ts';
+
+const DAY = 86_400;
+
+export const BalanceHistoryQuery = Type.Object({
+  window: WindowQuery('all', 'Days up to the latest indexed block: a length with m, h, d, w or y (e.g. 30d, 90d, 365d), or all for the whole history'),
+});
+
+export const BalanceHistoryItem = Type.Object({
+  day: Day,
+  received: { ...Amount, description: 'Native value received that day (transfers, recipients, internal transfers, withdrawals, tips, genesis).' },
+  sent_with_fees: { ...Amount, description: 'Native value debited that day (value sent, fees included; a mint\'s sender is not debited).' },
+  tx_count_in: Type.Integer({ description: 'Transactions that day in which the address receives.' }),
+  tx_count_out: Type.Integer({ description: 'Transactions that day the address sends or signs.' }),
+  net_delta_cumulative: { ...Amount, description: 'Sum of received - sent_with_fees from the first day on: the balance at the end of the day.' },
+});
+
+export const BalanceHistoryResponse = Type.Object({
+  items: Type.Array(BalanceHistoryItem, {
+    description: 'One item per day, oldest first, from the later of the window start and the address\'s first activity to the day of the latest indexed block; quiet days included.',
+  }),
+  count: Type.Integer({ description: 'Number of items.' }),
+  window_days: Nullable(Type.Integer({ description: 'Days in the window; null for the whole history.' })),
+  ...AddressEchoFields,
+});
+
+interface DayRow {
+  day: string;
+  received: string;
+  sent_with_fees: string;
+  tx_in: number;
+  tx_out: number;
+  cumulative: string;
+}
+
+export async function loadBalanceHistory(
+  ctx: ApiContext,
+  echo: AddressEcho,
+  windowParam: string | undefined,
+): Promise<Static<typeof BalanceHistoryResponse>> {
+  const window = parseWindow(windowParam, { fallback: 'all', allowAll: true });
+  const empty = { items: [], count: 0, window_days: window.days, ...echo };
+  const [tip] = await ctx.store.query<{ ts: number }>(
+    'addresses.balance_history.tip',
+    sql`SELECT ts FROM blocks WHERE chain = ${echo.chain} ORDER BY height DESC LIMIT 1`,
+  );
+  if (!tip) return empty;
+  const lastDay = formatDay(tip.ts);
+  // The window's days end with the tip's day: a 1-day window is that day alone.
+  const windowStart = window.days === null ? null : formatDay(Math.floor(tip.ts / DAY) * DAY - (window.days - 1) * DAY);
+  // The running sum starts at the address's first day, whatever the window, so that every point
+  // is the balance at the end of its day; days with no row carry the previous figure.
+  const rows = await ctx.store.query<DayRow>(
+    'addresses.balance_history',
+    sql`WITH daily AS (
+          SELECT day, received, sent + fees AS sent_with_fees, tx_in, tx_out
+          FROM address_daily
+          WHERE chain = ${echo.chain} AND address = ${echo.address} AND day <= ${lastDay}::date
+        ),
+        days AS (
+          SELECT generate_series(
+            (SELECT min(day) FROM daily WHERE received > 0 OR sent_with_fees > 0 OR tx_in > 0 OR tx_out > 0),
+            ${lastDay}::date, interval '1 day')::date AS day
+        ),
+        filled AS (
+          SELECT d.day, coalesce(x.received, 0) AS received, coalesce(x.sent_with_fees, 0) AS sent_with_fees,
+                 coalesce(x.tx_in, 0) AS tx_in, coalesce(x.tx_out, 0) AS tx_out,
+                 sum(coalesce(x.received, 0) - coalesce(x.sent_with_fees, 0)) OVER (ORDER BY d.day) AS cumulative
+          FROM days d LEFT JOIN daily x ON x.day = d.day
+        )
+        SELECT to_char(day, 'YYYY-MM-DD') AS day, received::text, sent_with_fees::text, tx_in, tx_out, cumulative::text
+        FROM filled
+        WHERE ${windowStart}::date IS NULL OR day >= ${windowStart}::date
+        ORDER BY day`,
+  );
+  const items = rows.map((r) => ({
+    day: r.day,
+    received: r.received,
+    sent_with_fees: r.sent_with_fees,
+    tx_count_in: r.tx_in,
+    tx_count_out: r.tx_out,
+    net_delta_cumulative: r.cumulative,
+  }));
+  return { ...empty, items, count: items.length };
+}
+
+export function balanceHistoryRoute(app: AppArg, ctx: ApiContext): void {
+  app.get(
+    '/:address/balance-history',
+    {
+      schema: {
+        tags: ['addresses'],
+        operationId: 'getAddressBalanceHistory',
+        summary: 'Daily received, sent and running balance of an address',
+        params: AddressPathParams,
+        querystring: BalanceHistoryQuery,
+        response: { 200: BalanceHistoryResponse, ...STANDARD_ERRORS },
+      },
+    },
+    async (request) => {
+      const echo = addressEcho(ctx, request.params.chain, request.params.address);
+      return loadBalanceHistory(ctx, echo, request.query.window);
+    },
+  );
+}

@@ -1,0 +1,68 @@
+/** GET /api/v1/{chain}/addresses/{address}/provenance: who funded an address first, and its first and last transactions. */
+import sql from 'sql-template-tag';
+import { Type, type Static } from 'typebox';
+import type { ApiContext } from '../../context.ts';
+import { formatTimestampOrNull } from '../../format.ts';
+import { AddressPathParams, Nullable, NullableTimestamp, STANDARD_ERRORS } from '../../schemas/common.ts';
+import { AddressEchoFields, addressEcho, type AddressEcho, type AppArg } from './feed/common.ts';
+
+export const ProvenanceResponse = Type.Object({
+  funded_by: Nullable(
+    Type.String({
+      description:
+        'Sender of the first native value the address received (the coinbase or zero-address sentinel for a mint); ' +
+        'null when that value came without a sender (genesis allocation, pos withdrawal or fee tips) or never came.',
+    }),
+  ),
+  funded_at: { ...NullableTimestamp, description: 'Time of that first incoming value.' },
+  funded_tx: Nullable(Type.String({ description: 'Hash of the transaction that carried it; null as for funded_by.' })),
+  first_tx: Nullable(Type.String({ description: 'Hash of the first transaction touching the address.' })),
+  first_tx_at: NullableTimestamp,
+  last_tx: Nullable(Type.String({ description: 'Hash of the latest transaction touching the address.' })),
+  last_tx_at: NullableTimestamp,
+  ...AddressEchoFields,
+});
+
+interface ProvenanceRow {
+  funded_by: string | null;
+  funded_at: number | null;
+  funded_tx: string | null;
+  first_tx: string | null;
+  first_seen: number | null;
+  last_tx: string | null;
+  last_seen: number | null;
+}
+
+export async function loadProvenance(ctx: ApiContext, echo: AddressEcho): Promise<Static<typeof ProvenanceResponse>> {
+  const [row] = await ctx.store.query<ProvenanceRow>(
+    'addresses.provenance',
+    sql`SELECT funded_by, funded_at, funded_tx, first_tx, first_seen, last_tx, last_seen
+        FROM address_summary WHERE chain = ${echo.chain} AND address = ${echo.address}`,
+  );
+  return {
+    funded_by: row?.funded_by ?? null,
+    funded_at: formatTimestampOrNull(row?.funded_at),
+    funded_tx: row?.funded_tx ?? null,
+    first_tx: row?.first_tx ?? null,
+    first_tx_at: formatTimestampOrNull(row?.first_seen),
+    last_tx: row?.last_tx ?? null,
+    last_tx_at: formatTimestampOrNull(row?.last_seen),
+    ...echo,
+  };
+}
+
+export function provenanceRoute(app: AppArg, ctx: ApiContext): void {
+  app.get(
+    '/:address/provenance',
+    {
+      schema: {
+        tags: ['addresses'],
+        operationId: 'getAddressProvenance',
+        summary: 'First funder, first and last transaction of an address',
+        params: AddressPathParams,
+        response: { 200: ProvenanceResponse, ...STANDARD_ERRORS },
+      },
+    },
+    async (request) => loadProvenance(ctx, addressEcho(ctx, request.params.chain, request.params.address)),
+  );
+}

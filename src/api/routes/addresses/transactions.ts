@@ -1,0 +1,141 @@
+/**
+ * GET /api/v1/{chain}/addresses/{address}/transactions: the transactions touching an address,
+ * newest first, one row per recipient (see feed/keys.ts), by cursor or by offset.
+ */
+import { Type, type Static } from 'typebox';
+import type { ChainId } from '../../../chain/chains.ts';
+import { TX_TYPES } from '../../../chain/model.ts';
+import type { ApiContext } from '../../context.ts';
+import { invalidParam } from '../../problem.ts';
+import { AddressPathParams, IntegerQuery, Nullable, StringEnum, STANDARD_ERRORS } from '../../schemas/common.ts';
+import { TransactionDetail } from '../../schemas/transaction.ts';
+import { AddressEchoFields, addressEcho, type AddressEcho, type AppArg } from './feed/common.ts';
+import { countFeed, feedQueryFor, loadFeedPage, type TimeRange } from './feed/feed.ts';
+import { DIRECTIONS, type Direction, type RowKey } from './feed/keys.ts';
+import { toTransactionDetail } from './feed/rows.ts';
+
+/** Unix seconds up to the end of year 9999. */
+const MAX_UNIX = 253_402_300_799;
+
+export const TransactionsQuery = Type.Object({
+  cursor: Type.Optional(
+    Type.String({ maxLength: 512, description: 'Opaque token from a previous next_cursor, passed back unchanged; omitted = newest transaction.' }),
+  ),
+  offset: IntegerQuery({ minimum: 0, default: 0, description: 'Rows skipped; when given, it takes precedence over cursor.' }),
+  limit: IntegerQuery({ minimum: 1, maximum: 100, default: 25, description: 'Rows per page (1 to 100).' }),
+  direction: Type.Optional(
+    StringEnum(DIRECTIONS, {
+      default: 'both',
+      description: 'in: rows in which the address receives; out: rows of transactions it sends or signs; both (default).',
+    }),
+  ),
+  tx_type: Type.Optional(
+    Type.String({
+      maxLength: 64,
+      description: 'Only transactions of this type: pow transfer, coinbase, latticePK, message, token, transfer_token, slave, multi_sig_create, multi_sig_spend, multi_sig_vote; pos transfer, contract_call, contract_create.',
+    }),
+  ),
+  time_from: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_UNIX, description: 'Keep rows with timestamp >= this (Unix seconds).' })),
+  time_to: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_UNIX, description: 'Keep rows with timestamp < this (Unix seconds).' })),
+});
+
+export const TransactionsResponse = Type.Object({
+  items: Type.Array(TransactionDetail, { description: 'Newest first: by height, position in the block, then recipient index, descending.' }),
+  count: Type.Integer({ description: 'Number of items in this page.' }),
+  limit: Type.Integer(),
+  offset: Nullable(Type.Integer({ description: 'Rows skipped (offset mode); null in cursor mode.' })),
+  next_cursor: Nullable(Type.String({ description: 'Pass back as cursor for the next page; null on the last page.' })),
+  has_more: Type.Boolean({ description: 'Whether rows follow this page.' }),
+  total: Nullable(
+    Type.Integer({ description: 'Logical transactions matching the same filters (a multi-recipient transaction counts once, whatever its rows).' }),
+  ),
+  direction: StringEnum(DIRECTIONS),
+  tx_type: Nullable(Type.String()),
+  ...AddressEchoFields,
+});
+
+type Query = Static<typeof TransactionsQuery>;
+
+interface Filters {
+  direction: Direction;
+  txType: string | null;
+  range: TimeRange;
+}
+
+/** Binds a cursor to everything that selects the rows. */
+function cursorScope(echo: AddressEcho, f: Filters): string {
+  return ['address-transactions', echo.chain, echo.address, f.direction, f.txType ?? '', f.range.from ?? '', f.range.to ?? ''].join('|');
+}
+
+function txTypeParam(chain: ChainId, raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null;
+  const allowed = TX_TYPES[chain];
+  if (!allowed.includes(raw as never)) throw invalidParam('tx_type', `must be one of: ${allowed.join(', ')}`);
+  return raw;
+}
+
+function decodeCursor(ctx: ApiContext, scope: string, token: string): RowKey {
+  const position = ctx.cursors.decode(scope, token);
+  if (position.length !== 3 || !position.every((part) => typeof part === 'number' && part >= 0)) {
+    throw invalidParam('cursor', 'is not a cursor returned by this query; pass next_cursor back unchanged');
+  }
+  return position as unknown as RowKey;
+}
+
+export async function loadTransactions(
+  ctx: ApiContext,
+  echo: AddressEcho,
+  query: Query,
+  offsetGiven: boolean,
+): Promise<Static<typeof TransactionsResponse>> {
+  const filters: Filters = {
+    direction: query.direction ?? 'both',
+    txType: txTypeParam(echo.chain, query.tx_type),
+    range: { from: query.time_from ?? null, to: query.time_to ?? null },
+  };
+  const scope = cursorScope(echo, filters);
+  // Offset mode when an offset is given (it wins over a cursor) or no cursor is.
+  const cursor = !offsetGiven && query.cursor ? decodeCursor(ctx, scope, query.cursor) : null;
+  const offset = cursor ? null : query.offset;
+  const base = { chain: echo.chain, address: echo.address, direction: filters.direction, txType: filters.txType };
+  const echoed = { limit: query.limit, offset, direction: filters.direction, tx_type: filters.txType, ...echo };
+
+  const q = await feedQueryFor(ctx.store, base, filters.range);
+  if (q === null) return { items: [], count: 0, next_cursor: null, has_more: false, total: 0, ...echoed };
+  const [page, total] = await Promise.all([
+    loadFeedPage(ctx.store, q, { limit: query.limit, offset, after: cursor }),
+    countFeed(ctx.store, q, filters.range),
+  ]);
+  const last = page.rows.at(-1);
+  const items = page.rows.map((row) => toTransactionDetail(row, echo.chain, echo.network));
+  return {
+    items,
+    count: items.length,
+    next_cursor: page.hasMore && last ? ctx.cursors.encode(scope, [last.height, last.tx_index, last.ri]) : null,
+    has_more: page.hasMore,
+    total,
+    ...echoed,
+  };
+}
+
+export function transactionsRoute(app: AppArg, ctx: ApiContext): void {
+  app.get(
+    '/:address/transactions',
+    {
+      schema: {
+        tags: ['addresses'],
+        operationId: 'getAddressTransactions',
+        summary: 'Transactions touching an address, newest first, by cursor or offset',
+        params: AddressPathParams,
+        querystring: TransactionsQuery,
+        response: { 200: TransactionsResponse, ...STANDARD_ERRORS },
+      },
+    },
+    async (request) => {
+      const echo = addressEcho(ctx, request.params.chain, request.params.address);
+      // The schema fills in offset=0 when it is absent; whether the caller gave it decides the mode.
+      const offsetGiven = new URLSearchParams((request.raw.url ?? '').split('?')[1] ?? '').has('offset');
+      return loadTransactions(ctx, echo, request.query, offsetGiven);
+    },
+  );
+}
