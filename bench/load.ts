@@ -1,0 +1,80 @@
+/**
+ * HTTP load with autocannon. autocannon's own latency histogram has a resolution of 1 ms, too
+ * coarse for answers that take one or two, so every response time it reports (in fractional ms)
+ * is kept here and the percentiles are computed from them exactly.
+ */
+import autocannon from 'autocannon';
+import { round } from './proc.ts';
+
+/** The API process's static route (bench/api-server.ts): `${STATIC_PREFIX}/<bytes>`. */
+export const STATIC_PREFIX = '/api/v1/_bench/static';
+
+export interface LoadOptions {
+  connections: number;
+  /** Seconds of load; or `amount` requests. */
+  seconds?: number;
+  amount?: number;
+  headers?: Record<string, string>;
+}
+
+export interface LoadResult {
+  connections: number;
+  requests: number;
+  seconds: number;
+  rps: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  mean: number;
+  /** Answers other than 2xx, and connection errors and timeouts: each is a failure. */
+  non2xx: number;
+  errors: number;
+  statuses: Record<string, number>;
+  bytesPerResponse: number;
+}
+
+export async function runLoad(url: string, options: LoadOptions): Promise<LoadResult> {
+  const latencies: number[] = [];
+  const statuses: Record<string, number> = {};
+  let bytes = 0;
+  const started = performance.now();
+  const instance = autocannon({
+    url,
+    connections: options.connections,
+    ...(options.amount !== undefined ? { amount: options.amount } : { duration: options.seconds ?? 1 }),
+    headers: options.headers ?? {},
+    timeout: 10,
+  });
+  instance.on('response', (_client, statusCode, resBytes, responseTime) => {
+    latencies.push(responseTime);
+    statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
+    bytes += resBytes;
+  });
+  const result = await instance;
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const non2xx = Object.entries(statuses).reduce((n, [code, count]) => (code.startsWith('2') ? n : n + count), 0);
+  return {
+    connections: options.connections,
+    requests: latencies.length,
+    seconds: round(elapsed, 2),
+    rps: Math.round(latencies.length / elapsed),
+    p50: round(percentile(latencies, 50), 2),
+    p90: round(percentile(latencies, 90), 2),
+    p99: round(percentile(latencies, 99), 2),
+    max: round(latencies.at(-1) ?? 0, 2),
+    mean: round(latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length), 2),
+    non2xx,
+    errors: result.errors + result.timeouts,
+    statuses,
+    bytesPerResponse: Math.round(bytes / Math.max(1, latencies.length)),
+  };
+}
+
+/** Nearest-rank percentile of sorted values (0 for none). */
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))]!;
+}

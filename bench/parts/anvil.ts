@@ -1,0 +1,116 @@
+/**
+ * The anvil part (optional): the pos backfill (`quarry index pos`, through indexPos) from a local
+ * Anvil node, against the node's own serve rate (measureNodeServeRate: the same calls per block,
+ * read the way a fast client would, nothing decoded). Target: the backfill reaches at least half
+ * the serve rate. The node is filled first with blocks of mixed traffic: transfers, token
+ * transfers, and value split by a contract (internal transfers in the traces).
+ */
+import { pino } from 'pino';
+import { indexPos, resolveIndexPosSettings } from '../../src/cli/commands/index-pos.ts';
+import { measureNodeServeRate, type ServeRate } from '../../src/sources/evm-rpc/serve-rate.ts';
+import { migrate } from '../../src/store/migrate.ts';
+import { createPostgresDriver } from '../../src/store/postgres.ts';
+import { createStore } from '../../src/store/store.ts';
+import { callData, compileContracts, startAnvil, type Anvil } from '../../test/support/anvil.ts';
+import { setUpTraffic, type Traffic } from '../../test/fixtures/traffic.ts';
+import type { BenchServer } from '../cluster.ts';
+import { loadAverage, log, round } from '../proc.ts';
+
+export interface AnvilFigures {
+  blocks: number;
+  transactions: number;
+  fillSeconds: number;
+  serveRate: { before: number; after: number; mean: number };
+  backfill: { seconds: number; blocksPerSecond: number; transactions: number };
+  ratio: number;
+  target: number;
+  pass: boolean;
+  loadAverage: { before: number[]; after: number[] };
+}
+
+const DATABASE = 'bench_anvil';
+
+export async function measureAnvil(server: BenchServer, options: { blocks: number; perBlock: number }): Promise<AnvilFigures> {
+  const before = loadAverage();
+  const anvil = await startAnvil({ accounts: 10 });
+  try {
+    log(`anvil: filling the node with ${options.blocks} blocks of ${options.perBlock} transactions`);
+    let started = performance.now();
+    const traffic = await setUpTraffic(anvil, { accounts: 40 });
+    const sent = await fill(anvil, traffic, options.blocks, options.perBlock);
+    const fillSeconds = (performance.now() - started) / 1000;
+    const head = Number(await anvil.rpc<string>('eth_blockNumber'));
+
+    const serveBefore: ServeRate = await measureNodeServeRate(anvil.url, { from: 0, to: head });
+    await server.dropDatabase(DATABASE);
+    await server.createDatabase(DATABASE);
+    const store = createStore(createPostgresDriver(server.urlFor(DATABASE), { poolSize: 4, applicationName: 'quarry-bench-anvil' }));
+    let result;
+    try {
+      await migrate(store);
+      const settings = resolveIndexPosSettings({ rpc: anvil.url, rpcNamespace: 'eth', progress: false }, {});
+      started = performance.now();
+      result = await indexPos(store, settings, { logger: pino({ level: 'silent' }) });
+    } finally {
+      await store.close();
+    }
+    const backfillSeconds = (performance.now() - started) / 1000;
+    const serveAfter = await measureNodeServeRate(anvil.url, { from: 0, to: head });
+    await server.dropDatabase(DATABASE);
+
+    const mean = (serveBefore.blocksPerSecond + serveAfter.blocksPerSecond) / 2;
+    const blocksPerSecond = (head + 1) / backfillSeconds;
+    const figures: AnvilFigures = {
+      blocks: head + 1,
+      transactions: sent + traffic.transactions,
+      fillSeconds: round(fillSeconds),
+      serveRate: { before: Math.round(serveBefore.blocksPerSecond), after: Math.round(serveAfter.blocksPerSecond), mean: Math.round(mean) },
+      backfill: { seconds: round(backfillSeconds, 2), blocksPerSecond: Math.round(blocksPerSecond), transactions: result.transactions },
+      ratio: round(blocksPerSecond / mean, 2),
+      target: 0.5,
+      pass: blocksPerSecond / mean >= 0.5,
+      loadAverage: { before, after: loadAverage() },
+    };
+    log(`anvil: backfill ${figures.backfill.blocksPerSecond} blocks/s, node serves ${figures.serveRate.mean} blocks/s: ${figures.ratio}`);
+    return figures;
+  } finally {
+    await anvil.stop();
+  }
+}
+
+/** Mines `blocks` blocks of `perBlock` transactions each, sent in one JSON-RPC batch per block. */
+async function fill(anvil: Anvil, traffic: Traffic, blocks: number, perBlock: number): Promise<number> {
+  const c = compileContracts();
+  const { accounts, contracts } = traffic;
+  const nonces = new Map<string, number>();
+  let id = 1_000_000;
+  let sent = 0;
+  await anvil.rpc('evm_setAutomine', [false]);
+  try {
+    for (let b = 0; b < blocks; b++) {
+      const body = [];
+      for (let i = 0; i < perBlock; i++) {
+        const from = accounts[(b * perBlock + i) % accounts.length]!;
+        const nonce = nonces.get(from) ?? Number(await anvil.rpc<string>('eth_getTransactionCount', [from, 'latest']));
+        nonces.set(from, nonce + 1);
+        const to = accounts[(b * 7 + i * 3) % accounts.length]!;
+        const tx =
+          i % 3 === 0
+            ? { from, to, value: '0x1000', gas: '0x5208' }
+            : i % 3 === 1
+              ? { from, to: contracts.token, data: callData(c.Token!, 'transfer', [to, 5n]), gas: '0x186a0' }
+              : { from, to: contracts.splitter, value: '0x3000', data: callData(c.Splitter!, 'split', [[to, from, accounts[0]]]), gas: '0x30d40' };
+        body.push({ jsonrpc: '2.0', id: id++, method: 'eth_sendTransaction', params: [{ ...tx, nonce: `0x${nonce.toString(16)}`, maxFeePerGas: '0xba43b7400', maxPriorityFeePerGas: '0x1' }] });
+      }
+      const response = await fetch(anvil.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const answers = (await response.json()) as { error?: { message: string } }[];
+      const failed = answers.find((a) => a.error);
+      if (failed) throw new Error(`anvil refused a transaction: ${failed.error!.message}`);
+      sent += perBlock;
+      await anvil.rpc('evm_mine');
+    }
+  } finally {
+    await anvil.rpc('evm_setAutomine', [true]);
+  }
+  return sent;
+}

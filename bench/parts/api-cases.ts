@@ -1,0 +1,212 @@
+/**
+ * What the API part asks: for each endpoint of the Addresses API (spec section 4.1, all 13), a
+ * table of representative requests on each chain — an ordinary address, the busiest address (the
+ * largest exchange's hot wallet), a whale, deep offsets and cursors, long windows, and every
+ * filter and sort of the leaderboard. A route that is not served yet is reported as missing; a
+ * served route with no table here is reported as not benchmarked. Nothing is skipped silently.
+ *
+ * Targets (other issues'; judged on p99):
+ * - `address`: every endpoint answers an ordinary and the busiest address within 10 ms;
+ * - `offset`: an offset of 100,000 within 50 ms;
+ * - `top-active`: the leaderboard with any filter within 20 ms;
+ * - `endpoint`: chain-wide endpoints of the same API (summary, burners) are held to 10 ms too.
+ * Cases without a target (a whale, a contract, a mining pool) are measured for information.
+ */
+import type { ChainId } from '../../src/chain/chains.ts';
+import type { NotableAccounts } from '../../src/sources/synthetic/index.ts';
+
+export const ROUTES = {
+  detail: '/api/v1/{chain}/addresses/{address}',
+  heatmap: '/api/v1/{chain}/addresses/{address}/activity-heatmap',
+  balanceHistory: '/api/v1/{chain}/addresses/{address}/balance-history',
+  counterparties: '/api/v1/{chain}/addresses/{address}/counterparties',
+  insights: '/api/v1/{chain}/addresses/{address}/insights',
+  internal: '/api/v1/{chain}/addresses/{address}/internal-transactions',
+  provenance: '/api/v1/{chain}/addresses/{address}/provenance',
+  slaves: '/api/v1/{chain}/addresses/{address}/slaves',
+  tokenHoldings: '/api/v1/{chain}/addresses/{address}/token-holdings',
+  transactions: '/api/v1/{chain}/addresses/{address}/transactions',
+  summary: '/api/v1/{chain}/addresses/stats/summary',
+  topActive: '/api/v1/{chain}/addresses/top/active',
+  topBurners: '/api/v1/{chain}/addresses/top/burners',
+} as const;
+
+export type RouteName = keyof typeof ROUTES;
+
+export interface Target {
+  kind: 'address' | 'offset' | 'top-active' | 'endpoint';
+  ms: number;
+}
+
+export const TARGETS: Record<Target['kind'], Target> = {
+  address: { kind: 'address', ms: 10 },
+  offset: { kind: 'offset', ms: 50 },
+  'top-active': { kind: 'top-active', ms: 20 },
+  endpoint: { kind: 'endpoint', ms: 10 },
+};
+
+export type Query = Record<string, string | number | boolean>;
+
+export interface ApiCase {
+  /** Stable across runs and tiers: how results are matched for the M/S ratio and comparisons. */
+  id: string;
+  route: RouteName;
+  chain: ChainId;
+  /** Which account the request is about (ordinary, busiest, whale, …), if any. */
+  subject?: string;
+  address?: string;
+  query: Query;
+  target?: Target;
+  /** Compared with the same server answering a static body of the same size. */
+  hot?: boolean;
+  /** For cursor paging: the position of the page, reached through a previous answer's next_cursor. */
+  cursorDepth?: number;
+  note?: string;
+  /** The query as shown in the id, where a value depends on the world (an address, a time). */
+  shownQuery?: Query;
+}
+
+export interface CaseInputs {
+  notable: Record<ChainId, NotableAccounts>;
+  /** Transaction counts of the subjects, from the database. */
+  txCounts: Record<ChainId, { busiest: number; ordinary: number }>;
+  /** Unix seconds of the last block (the world's end). */
+  end: number;
+}
+
+const DAY = 86_400;
+
+export function buildCases(inputs: CaseInputs): ApiCase[] {
+  const cases: ApiCase[] = [];
+  for (const chain of ['pow', 'pos'] as const) {
+    const n = inputs.notable[chain];
+    const add = (route: RouteName, subject: string | undefined, query: Query, extra: Partial<ApiCase> = {}) => {
+      const address = subject ? (subjectAddress(n, subject) ?? undefined) : undefined;
+      if (subject && !address) return;
+      const params = Object.entries(extra.shownQuery ?? query).map(([k, v]) => `${k}=${v}`).join('&');
+      const id = [chain, route, subject, params].filter(Boolean).join(' ');
+      const target = extra.target !== undefined ? extra.target : subject === 'ordinary' || subject === 'busiest' ? TARGETS.address : undefined;
+      cases.push({ id, route, chain, subject, address, query, target, ...extra });
+    };
+    const pow = chain === 'pow';
+
+    add('detail', 'ordinary', {}, { hot: true });
+    add('detail', 'busiest', {});
+    add('detail', 'busiest', { with_labels: true });
+    add('detail', 'whale', {});
+
+    add('heatmap', 'ordinary', {});
+    add('heatmap', 'busiest', {});
+
+    add('balanceHistory', 'ordinary', {});
+    add('balanceHistory', 'busiest', {});
+    add('balanceHistory', 'busiest', { window: '30d' });
+    add('balanceHistory', 'busiest', { window: '365d' });
+    add('balanceHistory', 'whale', {});
+
+    add('counterparties', 'ordinary', {});
+    add('counterparties', 'busiest', {});
+    add('counterparties', 'busiest', { direction: 'sent', limit: 200 });
+    add('counterparties', 'busiest', { direction: 'received', limit: 200 });
+
+    add('insights', 'ordinary', {});
+    add('insights', 'busiest', {});
+    add('insights', 'whale', {});
+
+    add('internal', 'ordinary', {});
+    add('internal', 'busiest', {});
+    if (!pow) {
+      add('internal', 'contract', {});
+      add('internal', 'contract', { page: 4001, page_size: 25 }, { target: TARGETS.offset, note: 'offset 100,000' });
+    }
+
+    add('provenance', 'ordinary', {});
+    add('provenance', 'busiest', {});
+
+    add('slaves', 'ordinary', {});
+    add('slaves', 'busiest', {});
+    if (pow) add('slaves', 'slaveMaster', { limit: 200 });
+
+    add('tokenHoldings', 'ordinary', {});
+    add('tokenHoldings', 'busiest', {});
+    if (!pow) add('tokenHoldings', 'tokenHolder', { limit: 500 });
+
+    const busiest = inputs.txCounts[chain].busiest;
+    add('transactions', 'ordinary', {}, { hot: true });
+    add('transactions', 'busiest', {}, { hot: true });
+    add('transactions', 'busiest', { limit: 100 });
+    add('transactions', 'busiest', { direction: 'in' });
+    add('transactions', 'busiest', { direction: 'out' });
+    add('transactions', 'busiest', { tx_type: pow ? 'transfer' : 'contract_call' });
+    for (const days of [30, 365]) {
+      add('transactions', 'busiest', { time_from: inputs.end - days * DAY, time_to: inputs.end }, { shownQuery: { time_from: `end-${days}d`, time_to: 'end' } });
+    }
+    add('transactions', 'busiest', { offset: 1000 });
+    add('transactions', 'busiest', { offset: 100_000 }, {
+      target: TARGETS.offset,
+      ...(busiest < 100_025 ? { note: `the address has ${busiest} transactions: the page is past the end` } : {}),
+    });
+    for (const depth of [25, 10_000, 100_000]) {
+      if (depth >= busiest) continue;
+      add('transactions', 'busiest', { cursor: `@${depth}` }, { cursorDepth: depth, note: `cursor page at position ${depth.toLocaleString('en')}` });
+    }
+
+    add('summary', undefined, {}, { hot: true, target: TARGETS.endpoint });
+
+    const top = (query: Query, extra: Partial<ApiCase> = {}) => add('topActive', undefined, query, { target: TARGETS['top-active'], ...extra });
+    top({}, { hot: true });
+    top({ page_size: 100 });
+    top({ page: 4001 }, { target: TARGETS.offset, note: 'offset 100,000' });
+    const busiestAddress = n.busiestHotWallet;
+    top({ q: busiestAddress.slice(5, 13) }, { shownQuery: { q: '8 characters of the busiest address' } });
+    top({ q: busiestAddress.slice(5, 8) }, { shownQuery: { q: '3 characters of the busiest address' } });
+    top({ with_labels: true });
+    top({ with_delta_30d: true });
+    top({ positive_only: true });
+    top({ exclude_sentinel: true });
+    top({ exclude: `${busiestAddress},${n.whale}` }, { shownQuery: { exclude: 'busiest,whale' } });
+    top({ min_balance_pct: 0.1 });
+    top({ whale_only: true });
+    for (const field of ['tx_count', 'balance', 'total_received', 'total_sent', 'total_fees_paid', 'first_seen', 'first_seen_asc', 'last_seen_asc']) {
+      top({ sort: field });
+      top({ sort: `-${field}` });
+    }
+    top({ whale_only: true, with_labels: true, sort: '-balance' });
+    top({ positive_only: true, exclude_sentinel: true, with_delta_30d: true, with_labels: true, sort: '-balance', page: 2 });
+    top({ q: busiestAddress.slice(5, 8), sort: '-balance', with_labels: true }, { shownQuery: { q: '3 characters', sort: '-balance', with_labels: true } });
+
+    const burners = (query: Query) => add('topBurners', undefined, query, { target: pow ? undefined : TARGETS.endpoint, ...(pow ? { note: 'pos only: an empty list on pow' } : {}) });
+    burners({});
+    burners({ window: '30d' });
+    burners({ window: '365d' });
+    burners({ limit: 500 });
+  }
+  return cases;
+}
+
+function subjectAddress(n: NotableAccounts, subject: string): string | null {
+  switch (subject) {
+    case 'ordinary':
+      return n.ordinary;
+    case 'busiest':
+      return n.busiestHotWallet;
+    case 'whale':
+      return n.whale;
+    case 'contract':
+      return n.contract;
+    case 'slaveMaster':
+      return n.slaveMaster;
+    case 'tokenHolder':
+      return n.tokenHolder;
+    default:
+      throw new Error(`unknown subject ${subject}`);
+  }
+}
+
+/** The request path of a case (a cursor case gets its cursor later). */
+export function casePath(c: ApiCase, query: Query = c.query): string {
+  const path = ROUTES[c.route].replace('{chain}', c.chain).replace('{address}', c.address ?? '');
+  const params = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
+  const search = params.toString();
+  return search ? `${path}?${search}` : path;
+}

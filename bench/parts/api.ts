@@ -1,0 +1,248 @@
+/**
+ * The API part: starts the API process (bench/api-server.ts: `quarry serve` plus a static route)
+ * on a tier's database, finds every route in its OpenAPI document, and runs each case of
+ * api-cases.ts with autocannon:
+ *
+ * - one connection, a fixed number of requests: the service time of one request (latency with
+ *   no queueing);
+ * - `connections` connections for the tier's seconds: latency under concurrent load and requests/s.
+ *
+ * The hot cases are then compared with the static route answering a body of the same size, with
+ * the same load, right after: the ratio of requests/s is how close the endpoint comes to the
+ * HTTP stack's ceiling on this machine. Any answer other than 2xx is a failure and is reported.
+ */
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { ChainId } from '../../src/chain/chains.ts';
+import type { NotableAccounts } from '../../src/sources/synthetic/index.ts';
+import { runLoad, STATIC_PREFIX, type LoadResult } from '../load.ts';
+import { freePort, loadAverage, log, memoryOf, ROOT, round, startNode, waitFor, type Child } from '../proc.ts';
+import type { TierStore } from '../stores.ts';
+import { buildCases, casePath, ROUTES, type ApiCase, type CaseInputs, type RouteName, type Target } from './api-cases.ts';
+import type { BuildRecord } from './generate.ts';
+
+export interface CaseResult {
+  id: string;
+  route: string;
+  chain: ChainId;
+  subject: string | null;
+  path: string;
+  target: Target | null;
+  note: string | null;
+  status: 'measured' | 'route missing' | 'skipped' | 'failed';
+  /** Why it was skipped or failed. */
+  problem?: string;
+  bytes?: number;
+  single?: LoadResult;
+  loaded?: LoadResult;
+  /** Judged on p99 under load; `passSingle` on p99 of one connection. */
+  pass?: boolean;
+  passSingle?: boolean;
+  cursorDepth?: number;
+  ceiling?: { loaded: LoadResult; ratio: number };
+}
+
+export interface ApiFigures {
+  store: string;
+  connections: number;
+  seconds: number;
+  routes: { path: string; cases: number }[];
+  /** Served routes without a parameter table. */
+  notBenchmarked: string[];
+  cases: CaseResult[];
+  /** Cursor pages: p50 (one connection) of each depth against the second page. */
+  cursor: { chain: ChainId; depth: number; p50: number; firstP50: number; ratio: number; pass: boolean }[];
+  server: { startSeconds: number; rssAfterStartMb: number | null; peakRssMb: number | null; rssEndMb: number | null; logLevel: string };
+  loadAverage: { before: number[]; after: number[] };
+  wallSeconds: number;
+}
+
+export interface ApiOptions {
+  connections: number;
+  seconds: number;
+  logLevel: string;
+  /** Only cases whose id matches. */
+  filter?: RegExp;
+}
+
+const SERVER = path.join(ROOT, 'bench', 'api-server.ts');
+
+export async function measureApi(target: TierStore, build: BuildRecord, notable: Record<ChainId, NotableAccounts>, options: ApiOptions): Promise<ApiFigures> {
+  const started = performance.now();
+  const before = loadAverage();
+  const name = `${target.tier.name}/${target.kind}`;
+  const key = `bench_${randomBytes(18).toString('base64url')}`;
+  const port = await freePort();
+  const child = startNode(SERVER, [], {
+    ...target.env(),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    QUARRY_API_KEYS: key,
+    // The limit is a real plugin on every request; it only must not answer 429 to the benchmark.
+    QUARRY_RATE_LIMIT_MAX: '1000000000',
+    QUARRY_LOG_LEVEL: options.logLevel,
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const headers = { authorization: `Bearer ${key}` };
+  try {
+    await waitFor('the API process', async () => (await fetch(`${base}/readyz`)).ok, { timeoutMs: 120_000, alive: () => child.process.exitCode === null });
+  } catch (error) {
+    await child.stop();
+    throw new Error(`${name}: ${(error as Error).message}\n${child.output().slice(-4000)}`);
+  }
+  const startSeconds = (performance.now() - started) / 1000;
+  const rssAfterStart = memoryOf(child.pid)?.rssMb ?? null;
+  log(`${name}: API process ${child.pid} ready in ${round(startSeconds)} s`);
+
+  try {
+    const openapi = (await (await fetch(`${base}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const served = Object.entries(openapi.paths).filter(([p, ops]) => p.startsWith('/api/v1/') && 'get' in ops).map(([p]) => p);
+    const inputs: CaseInputs = {
+      notable,
+      txCounts: {
+        pow: { busiest: build.facts.notable.pow.busiestHotWallet.txCount, ordinary: build.facts.notable.pow.ordinary.txCount },
+        pos: { busiest: build.facts.notable.pos.busiestHotWallet.txCount, ordinary: build.facts.notable.pos.ordinary.txCount },
+      },
+      end: Math.floor(target.tier.world.end.getTime() / 1000),
+    };
+    const all = buildCases(inputs).filter((c) => !options.filter || options.filter.test(c.id));
+    const routeNames = new Map(Object.entries(ROUTES).map(([k, v]) => [v as string, k as RouteName]));
+    const notBenchmarked = served.filter((p) => !routeNames.has(p));
+    const routes = served.filter((p) => routeNames.has(p)).map((p) => ({ path: p, cases: all.filter((c) => ROUTES[c.route] === p).length }));
+    for (const p of notBenchmarked) log(`${name}: ${p} is served but has no parameter table: not benchmarked`);
+    const missing = new Set(Object.values(ROUTES).filter((p) => !served.includes(p)));
+    if (missing.size > 0) log(`${name}: ${missing.size} of 13 Addresses API routes not served yet: ${[...missing].map((p) => p.replace('/api/v1/{chain}/addresses', '…')).join(', ')}`);
+
+    const results: CaseResult[] = [];
+    const measured = all.filter((c) => !missing.has(ROUTES[c.route]));
+    let done = 0;
+    for (const c of all) {
+      const result: CaseResult = {
+        id: c.id,
+        route: ROUTES[c.route],
+        chain: c.chain,
+        subject: c.subject ?? null,
+        path: casePath(c),
+        target: c.target ?? null,
+        note: c.note ?? null,
+        status: 'measured',
+        ...(c.cursorDepth !== undefined ? { cursorDepth: c.cursorDepth } : {}),
+      };
+      results.push(result);
+      if (missing.has(ROUTES[c.route])) {
+        result.status = 'route missing';
+        continue;
+      }
+      done++;
+      await measureCase(base, headers, c, result, options);
+      const l = result.loaded;
+      log(
+        `${name} [${done}/${measured.length}] ${c.id}: ` +
+          (l ? `p50 ${result.single!.p50} ms, p99 ${l.p99} ms @${l.connections}, ${l.rps}/s${result.ceiling ? `, ${Math.round(result.ceiling.ratio * 100)}% of static` : ''}${result.pass === false ? ' FAIL' : ''}` : `${result.status}: ${result.problem}`),
+      );
+    }
+    const memory = memoryOf(child.pid);
+    return {
+      store: target.kind,
+      connections: options.connections,
+      seconds: options.seconds,
+      routes,
+      notBenchmarked,
+      cases: results,
+      cursor: cursorConstancy(results),
+      server: { startSeconds: round(startSeconds, 2), rssAfterStartMb: rssAfterStart, peakRssMb: memory?.peakRssMb ?? null, rssEndMb: memory?.rssMb ?? null, logLevel: options.logLevel },
+      loadAverage: { before, after: loadAverage() },
+      wallSeconds: round((performance.now() - started) / 1000),
+    };
+  } finally {
+    await stopServer(child);
+  }
+}
+
+async function measureCase(base: string, headers: Record<string, string>, c: ApiCase, result: CaseResult, options: ApiOptions): Promise<void> {
+  let query = c.query;
+  if (c.cursorDepth !== undefined) {
+    const cursor = await cursorAt(base, headers, c, c.cursorDepth);
+    if (!cursor) {
+      result.status = 'skipped';
+      result.problem = `no next_cursor at position ${c.cursorDepth}`;
+      return;
+    }
+    query = { ...c.query, cursor };
+  }
+  const url = base + casePath(c, query);
+  const probe = await fetch(url, { headers });
+  const body = await probe.text();
+  if (!probe.ok) {
+    result.status = 'failed';
+    result.problem = `HTTP ${probe.status}: ${body.slice(0, 300)}`;
+    return;
+  }
+  result.bytes = Buffer.byteLength(body);
+  // Warm the path (plans, caches, connections of the pool) before anything is kept.
+  const warm = await runLoad(url, { connections: options.connections, amount: options.connections * 3, headers });
+  // Under a second of requests one after another, from 30 to 200 of them.
+  const amount = Math.min(200, Math.max(30, Math.round(warm.rps * 0.4)));
+  result.single = await runLoad(url, { connections: 1, amount, headers });
+  result.loaded = await runLoad(url, { connections: options.connections, seconds: options.seconds, headers });
+  const failures = result.single.non2xx + result.single.errors + result.loaded.non2xx + result.loaded.errors;
+  if (failures > 0) {
+    result.status = 'failed';
+    result.problem = `${failures} answers were not 2xx or failed: ${JSON.stringify({ ...result.single.statuses, ...result.loaded.statuses })}`;
+  }
+  if (c.target) {
+    result.pass = failures === 0 && result.loaded.p99 <= c.target.ms;
+    result.passSingle = failures === 0 && result.single.p99 <= c.target.ms;
+  }
+  if (c.hot) {
+    const staticUrl = `${base}${STATIC_PREFIX}/${result.bytes}`;
+    await runLoad(staticUrl, { connections: options.connections, amount: options.connections * 3, headers });
+    const loaded = await runLoad(staticUrl, { connections: options.connections, seconds: options.seconds, headers });
+    result.ceiling = { loaded, ratio: round(result.loaded.rps / Math.max(1, loaded.rps), 3) };
+  }
+}
+
+/**
+ * A cursor for the page at `depth` of a case's listing: an offset page ending just before it
+ * gives its next_cursor (offset pages carry one); failing that, cursor pages are walked.
+ */
+async function cursorAt(base: string, headers: Record<string, string>, c: ApiCase, depth: number): Promise<string | null> {
+  const { cursor: _placeholder, ...query } = c.query;
+  const limit = Number(query.limit ?? 25);
+  const viaOffset = await getJson(base + casePath(c, { ...query, offset: depth - limit, limit }), headers);
+  if (typeof viaOffset?.next_cursor === 'string') return viaOffset.next_cursor;
+  let cursor: string | null = null;
+  for (let position = 0; position < depth; position += 100) {
+    const page = await getJson(base + casePath(c, { ...query, limit: Math.min(100, depth - position), ...(cursor ? { cursor } : {}) }), headers);
+    cursor = typeof page?.next_cursor === 'string' ? page.next_cursor : null;
+    if (!cursor) return null;
+  }
+  return cursor;
+}
+
+async function getJson(url: string, headers: Record<string, string>): Promise<Record<string, unknown> | null> {
+  const response = await fetch(url, { headers });
+  return response.ok ? ((await response.json()) as Record<string, unknown>) : null;
+}
+
+function cursorConstancy(results: CaseResult[]): ApiFigures['cursor'] {
+  const out: ApiFigures['cursor'] = [];
+  for (const chain of ['pow', 'pos'] as const) {
+    const pages = results.filter((r) => r.chain === chain && r.cursorDepth !== undefined && r.single);
+    const first = pages.find((r) => r.cursorDepth === 25);
+    if (!first?.single) continue;
+    for (const page of pages) {
+      if (page === first) continue;
+      const ratio = round(page.single!.p50 / Math.max(0.01, first.single.p50), 2);
+      // Constant time: within half again of the second page (plus half a millisecond of noise), and inside the 10 ms target.
+      const pass = page.single!.p50 <= first.single.p50 * 1.5 + 0.5 && page.pass !== false;
+      out.push({ chain, depth: page.cursorDepth!, p50: page.single!.p50, firstP50: first.single.p50, ratio, pass });
+    }
+  }
+  return out;
+}
+
+async function stopServer(child: Child): Promise<void> {
+  const code = await child.stop();
+  if (code !== 0 && code !== null) log(`API process exited with ${code}:\n${child.output().slice(-2000)}`);
+}

@@ -1,0 +1,77 @@
+/**
+ * The demo part: `quarry demo` (what `npm start` runs) from an empty data directory until the
+ * summary endpoint answers, then a second start on the same data. Both on the embedded store, as
+ * a user would run it; the process's peak memory is read from /proc before it is stopped.
+ */
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { freePort, loadAverage, log, memoryOf, ROOT, round, startNode, waitFor, WORK_DIR, type Child } from '../proc.ts';
+
+export interface DemoStart {
+  seconds: number;
+  peakRssMb: number | null;
+  /** What the demo printed about its load (first start). */
+  loaded: string | null;
+}
+
+export interface DemoFigures {
+  first: DemoStart;
+  second: DemoStart;
+  targets: { firstSeconds: number; secondSeconds: number };
+  pass: { first: boolean; second: boolean };
+  loadAverage: { before: number[]; after: number[] };
+}
+
+const QUARRY = path.join(ROOT, 'src', 'cli', 'main.ts');
+const TARGETS = { firstSeconds: 180, secondSeconds: 5 };
+
+export async function measureDemo(): Promise<DemoFigures> {
+  const before = loadAverage();
+  const dataDir = path.join(WORK_DIR, 'demo');
+  rmSync(dataDir, { recursive: true, force: true });
+  log('demo: first start, from an empty data directory');
+  const first = await startDemo(dataDir, 600_000);
+  log(`demo: answered after ${first.seconds} s (${first.loaded ?? 'no load summary'}); second start`);
+  const second = await startDemo(dataDir, 120_000);
+  log(`demo: second start answered after ${second.seconds} s`);
+  rmSync(dataDir, { recursive: true, force: true });
+  return {
+    first,
+    second,
+    targets: TARGETS,
+    pass: { first: first.seconds <= TARGETS.firstSeconds, second: second.seconds <= TARGETS.secondSeconds },
+    loadAverage: { before, after: loadAverage() },
+  };
+}
+
+async function startDemo(dataDir: string, timeoutMs: number): Promise<DemoStart> {
+  const port = await freePort();
+  const started = performance.now();
+  const child: Child = startNode(QUARRY, ['demo'], {
+    QUARRY_DATA_DIR: dataDir,
+    QUARRY_DATABASE_URL: undefined,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    QUARRY_LOG_LEVEL: 'warn',
+  });
+  try {
+    const keyFile = path.join(dataDir, 'demo-key');
+    await waitFor(
+      'quarry demo',
+      async () => {
+        if (!existsSync(keyFile)) return false;
+        const key = readFileSync(keyFile, 'utf8').trim();
+        const response = await fetch(`http://127.0.0.1:${port}/api/v1/pos/addresses/stats/summary`, { headers: { authorization: `Bearer ${key}` } });
+        return response.ok;
+      },
+      { timeoutMs, intervalMs: 50, alive: () => child.process.exitCode === null },
+    );
+    const seconds = round((performance.now() - started) / 1000, 2);
+    const loaded = /loaded .*/.exec(child.output())?.[0] ?? null;
+    return { seconds, peakRssMb: memoryOf(child.pid)?.peakRssMb ?? null, loaded };
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n${child.output().slice(-3000)}`);
+  } finally {
+    await child.stop(30_000);
+  }
+}

@@ -1,0 +1,232 @@
+/**
+ * The generate part: builds a tier's database with the generator and the bulk load
+ * (src/ingest/load-synthetic.ts), unless a finished build of the same world and schema is there
+ * already, and reads back from the database what the world contains.
+ *
+ * The generator's rate is generate-and-store: transactions per second of the raw phase of each
+ * chain (generating blocks, writing raw rows by COPY, applying rollup deltas in large steps). The
+ * finish phase (closing every day, rebuilding indexes, VACUUM ANALYZE) is reported beside it.
+ */
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import sql, { raw } from 'sql-template-tag';
+import type { ChainId } from '../../src/chain/chains.ts';
+import { loadSyntheticWorld } from '../../src/ingest/load-synthetic.ts';
+import { createSyntheticWorld, type NotableAccounts } from '../../src/sources/synthetic/index.ts';
+import { migrate } from '../../src/store/migrate.ts';
+import type { Store } from '../../src/store/store.ts';
+import { loadAverage, log, round, WORK_DIR } from '../proc.ts';
+import type { TierStore } from '../stores.ts';
+import { codeHash } from '../tiers.ts';
+
+export interface AddressFact {
+  address: string;
+  txCount: number;
+  label: string | null;
+}
+
+export interface TierFacts {
+  blocks: Record<ChainId, number>;
+  transactions: Record<ChainId | 'total', number>;
+  addresses: Record<ChainId | 'total', number>;
+  rawRows: Record<string, number>;
+  rawRowsTotal: number;
+  databaseMb: number;
+  /** The most active addresses of each chain by transaction count, sentinels included. */
+  top: Record<ChainId, AddressFact[]>;
+  /** The accounts the API part uses, with their transaction counts. */
+  notable: Record<ChainId, Record<'busiestHotWallet' | 'ordinary' | 'whale', AddressFact>>;
+}
+
+export interface BuildRecord {
+  tier: string;
+  key: string;
+  store: string;
+  builtAt: string;
+  codeHash: string;
+  world: Record<string, unknown>;
+  loadAverage: { before: number[]; after: number[] };
+  seconds: { pow: number; pos: number; finish: number; total: number };
+  chains: Record<ChainId, { blocks: number; transactions: number; reorgs: number }>;
+  /** Generate-and-store rates (raw phase). */
+  txPerSecond: Record<ChainId | 'both', number>;
+  rawRowsPerSecond: number;
+  /** Whole build, finish phase included. */
+  endToEndTxPerSecond: number;
+  /** CPU seconds of the benchmark process (the generator and the ingest code) during the raw phase; the rest of the wall time is the store. */
+  benchCpuSeconds: number;
+  /** Where the store's time went, by query label (the ten largest). */
+  topLabels: { label: string; ms: number; count: number }[];
+  facts: TierFacts;
+  checks: { name: string; value: number; min: number; pass: boolean }[];
+}
+
+export const RAW_TABLES = ['blocks', 'transactions', 'tx_recipients', 'internal_txs', 'token_transfers', 'slaves', 'withdrawals', 'migration_legs'];
+
+/** Returns the tier's build record, building the database first when needed. */
+export async function ensureTier(target: TierStore, options: { rebuild: boolean }): Promise<{ record: BuildRecord; built: boolean }> {
+  const existing = target.readRecord<BuildRecord>();
+  if (!options.rebuild && existing && (await target.exists())) {
+    const code = codeHash();
+    if (existing.codeHash !== code) {
+      log(`${target.tier.name}/${target.kind}: built ${existing.builtAt} with other generator/ingest/rollup code (${existing.codeHash}, now ${code}); using it — --rebuild to refresh`);
+    } else {
+      log(`${target.tier.name}/${target.kind}: reusing ${target.where} (built ${existing.builtAt})`);
+    }
+    return { record: existing, built: false };
+  }
+  return { record: await buildTier(target), built: true };
+}
+
+async function buildTier(target: TierStore): Promise<BuildRecord> {
+  const { tier } = target;
+  log(`${tier.name}/${target.kind}: building ${target.where}: ${tier.description}`);
+  await target.reset();
+  const store = await target.open();
+  try {
+    await migrate(store);
+    const before = loadAverage();
+    const cpu = process.cpuUsage();
+    let rawCpu = 0;
+    let lastLog = 0;
+    const report = await loadSyntheticWorld(store, tier.world, {
+      onPhase: (phase) => {
+        if (phase === 'rollups') {
+          const used = process.cpuUsage(cpu);
+          rawCpu = (used.user + used.system) / 1e6;
+        }
+        log(`${tier.name}/${target.kind}: ${phase === 'rollups' ? 'closing days, rebuilding indexes' : `generating and storing ${phase}`}`);
+      },
+      onProgress: (progress, lastHeight) => {
+        if (Date.now() - lastLog < 30_000) return;
+        lastLog = Date.now();
+        log(`${tier.name}/${target.kind}: ${progress.chain} ${progress.height + 1}/${lastHeight + 1} blocks, ${progress.transactions} transactions`);
+      },
+    });
+    const after = loadAverage();
+    const rawSeconds = report.seconds.pow + report.seconds.pos;
+    const txs = { pow: report.chains.pow.transactions, pos: report.chains.pos.transactions };
+    const facts = await tierFacts(store, target, report.world.describe());
+    const topLabels = [...store.stats()]
+      .sort((a, b) => b[1].totalMs - a[1].totalMs)
+      .slice(0, 10)
+      .map(([label, s]) => ({ label, ms: Math.round(s.totalMs), count: s.count }));
+    const expect = tier.expect ?? {};
+    const busiest = Math.max(facts.notable.pow.busiestHotWallet.txCount, facts.notable.pos.busiestHotWallet.txCount);
+    const checks = [
+      { name: 'transactions', value: facts.transactions.total, min: expect.transactions ?? 0 },
+      { name: 'addresses', value: facts.addresses.total, min: expect.addresses ?? 0 },
+      { name: 'busiest address transactions', value: busiest, min: expect.busiestTransactions ?? 0 },
+    ].map((c) => ({ ...c, pass: c.value >= c.min }));
+    const record: BuildRecord = {
+      tier: tier.name,
+      key: target.key,
+      store: target.kind,
+      builtAt: new Date().toISOString(),
+      codeHash: codeHash(),
+      world: { ...tier.world, end: tier.world.end.toISOString() },
+      loadAverage: { before, after },
+      seconds: { pow: round(report.seconds.pow), pos: round(report.seconds.pos), finish: round(report.seconds.finish), total: round(report.seconds.total) },
+      chains: {
+        pow: { blocks: report.chains.pow.blocks, transactions: txs.pow, reorgs: report.chains.pow.reorgs },
+        pos: { blocks: report.chains.pos.blocks, transactions: txs.pos, reorgs: report.chains.pos.reorgs },
+      },
+      txPerSecond: {
+        pow: Math.round(txs.pow / report.seconds.pow),
+        pos: Math.round(txs.pos / report.seconds.pos),
+        both: Math.round((txs.pow + txs.pos) / rawSeconds),
+      },
+      rawRowsPerSecond: Math.round(facts.rawRowsTotal / rawSeconds),
+      endToEndTxPerSecond: Math.round((txs.pow + txs.pos) / report.seconds.total),
+      benchCpuSeconds: round(rawCpu),
+      topLabels,
+      facts,
+      checks,
+    };
+    target.writeRecord(record);
+    log(
+      `${tier.name}/${target.kind}: built in ${record.seconds.total} s: ${facts.transactions.total} transactions, ${facts.addresses.total} addresses, ` +
+        `${record.txPerSecond.both} tx/s generated and stored (finish ${record.seconds.finish} s)`,
+    );
+    for (const check of checks.filter((c) => !c.pass)) log(`${tier.name}: the world falls short: ${check.name} ${check.value} < ${check.min}`);
+    return record;
+  } finally {
+    await store.close();
+  }
+}
+
+async function tierFacts(store: Store, target: TierStore, notable: Record<ChainId, NotableAccounts>): Promise<TierFacts> {
+  const perChain = async (label: string, statement: ReturnType<typeof sql>) => {
+    const rows = await store.query<{ chain: ChainId; n: number }>(label, statement);
+    const out = { pow: 0, pos: 0 } as Record<ChainId, number>;
+    for (const row of rows) out[row.chain] = Number(row.n);
+    return out;
+  };
+  const blocks = await perChain('bench.facts.blocks', sql`SELECT chain, count(*) AS n FROM blocks GROUP BY chain`);
+  const transactions = await perChain('bench.facts.transactions', sql`SELECT chain, count(*) AS n FROM transactions GROUP BY chain`);
+  const addresses = await perChain('bench.facts.addresses', sql`SELECT chain, count(*) AS n FROM address_summary GROUP BY chain`);
+  const rawRows: Record<string, number> = {};
+  for (const table of RAW_TABLES) {
+    const [row] = await store.query<{ n: number }>('bench.facts.raw', sql`SELECT count(*) AS n FROM ${rawTable(table)}`);
+    rawRows[table] = Number(row?.n ?? 0);
+  }
+  const addressFact = async (chain: ChainId, address: string): Promise<AddressFact> => {
+    const [row] = await store.query<{ tx_count: number; label: string | null }>(
+      'bench.facts.address',
+      sql`SELECT s.tx_count, (SELECT label FROM labels l WHERE l.chain = s.chain AND l.address = s.address ORDER BY is_primary DESC LIMIT 1) AS label
+          FROM address_summary s WHERE s.chain = ${chain} AND s.address = ${address}`,
+    );
+    return { address, txCount: Number(row?.tx_count ?? 0), label: row?.label ?? null };
+  };
+  const top = { pow: [], pos: [] } as Record<ChainId, AddressFact[]>;
+  const notableFacts = {} as TierFacts['notable'];
+  for (const chain of ['pow', 'pos'] as const) {
+    const rows = await store.query<{ address: string }>(
+      'bench.facts.top',
+      sql`SELECT address FROM address_summary WHERE chain = ${chain} ORDER BY tx_count DESC, address LIMIT 3`,
+    );
+    for (const row of rows) top[chain].push(await addressFact(chain, row.address));
+    notableFacts[chain] = {
+      busiestHotWallet: await addressFact(chain, notable[chain].busiestHotWallet),
+      ordinary: await addressFact(chain, notable[chain].ordinary),
+      whale: await addressFact(chain, notable[chain].whale),
+    };
+  }
+  return {
+    blocks,
+    transactions: { ...transactions, total: transactions.pow + transactions.pos },
+    addresses: { ...addresses, total: addresses.pow + addresses.pos },
+    rawRows,
+    rawRowsTotal: Object.values(rawRows).reduce((a, b) => a + b, 0),
+    databaseMb: await databaseMb(store, target),
+    top,
+    notable: notableFacts,
+  };
+}
+
+function rawTable(table: string) {
+  if (!RAW_TABLES.includes(table)) throw new Error(`not a raw table: ${table}`);
+  return raw(table);
+}
+
+async function databaseMb(store: Store, target: TierStore): Promise<number> {
+  if (store.kind === 'postgres') {
+    const [row] = await store.query<{ bytes: number }>('bench.facts.size', sql`SELECT pg_database_size(current_database()) AS bytes`);
+    return round(Number(row?.bytes ?? 0) / 2 ** 20, 0);
+  }
+  return round(directoryBytes(path.join(WORK_DIR, `pglite-${target.tier.name}-${target.key}`)) / 2 ** 20, 0);
+}
+
+function directoryBytes(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    total += entry.isDirectory() ? directoryBytes(full) : statSync(full).size;
+  }
+  return total;
+}
+
+/** The notable accounts of a tier's world, without generating any block. */
+export function notableAccounts(target: TierStore): Record<ChainId, NotableAccounts> {
+  return createSyntheticWorld(target.tier.world).describe();
+}

@@ -1,0 +1,108 @@
+/**
+ * Benchmark tiers: the generated worlds the benchmark builds and measures. S and M share their
+ * history (200 pow days, 30 pos days) and differ in density only, so the M/S ratio of an
+ * endpoint's latency shows how it grows with the data behind one address, not with history length.
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadMigrations } from '../src/store/migrate.ts';
+import type { SyntheticOptions } from '../src/sources/synthetic/index.ts';
+import { ROOT } from './proc.ts';
+
+export type TierName = 'T' | 'S' | 'M' | 'L';
+
+export interface Tier {
+  name: TierName;
+  description: string;
+  world: SyntheticOptions & { end: Date };
+  /** Blocks at the tip of each chain that the ingest part takes back out and ingests again incrementally. */
+  stretch: { pow: number; pos: number };
+  /** Blocks ingested one block per transaction (a node being followed): the rollup cost per block. */
+  live: { pow: number; pos: number };
+  /** Seconds of load per API case at full concurrency. */
+  apiSeconds: number;
+  /** Rows of the COPY ceiling measurement. */
+  copyRows: number;
+  /** What the world must contain (checked from the database after the build). */
+  expect?: { transactions?: number; addresses?: number; busiestTransactions?: number };
+}
+
+// A fixed end keeps every world the same from run to run (the default would be "now").
+const END = new Date('2026-01-01T00:00:00Z');
+
+export const TIERS: Record<TierName, Tier> = {
+  T: {
+    name: 'T',
+    description: 'tiny, for developing the benchmark (≈80 k transactions)',
+    world: { seed: 1, powDays: 20, posDays: 5, scale: 2000, end: END },
+    stretch: { pow: 300, pos: 1500 },
+    live: { pow: 30, pos: 60 },
+    apiSeconds: 1,
+    copyRows: 50_000,
+  },
+  S: {
+    name: 'S',
+    description: 'small (≈500 k transactions)',
+    world: { seed: 1, powDays: 200, posDays: 30, scale: 1000, end: END },
+    stretch: { pow: 1440, pos: 7000 },
+    live: { pow: 60, pos: 200 },
+    apiSeconds: 1.5,
+    copyRows: 200_000,
+    expect: { transactions: 450_000 },
+  },
+  M: {
+    name: 'M',
+    description: 'medium (≥5 M transactions, ≥1 M addresses, busiest address ≥100 k transactions)',
+    world: { seed: 1, powDays: 200, posDays: 30, scale: 21_000, end: END },
+    stretch: { pow: 1440, pos: 7000 },
+    live: { pow: 60, pos: 200 },
+    apiSeconds: 2,
+    copyRows: 500_000,
+    expect: { transactions: 5_000_000, addresses: 1_000_000, busiestTransactions: 100_000 },
+  },
+  L: {
+    name: 'L',
+    description: 'large, optional (≈10 M transactions; not part of the regular run)',
+    world: { seed: 1, powDays: 200, posDays: 30, scale: 42_000, end: END },
+    stretch: { pow: 1440, pos: 7000 },
+    live: { pow: 60, pos: 200 },
+    apiSeconds: 2,
+    copyRows: 500_000,
+    expect: { transactions: 10_000_000 },
+  },
+};
+
+export function parseTiers(raw: string): Tier[] {
+  return raw.split(',').map((name) => {
+    const tier = TIERS[name.trim().toUpperCase() as TierName];
+    if (!tier) throw new Error(`unknown tier ${name}: use ${Object.keys(TIERS).join(', ')}`);
+    return tier;
+  });
+}
+
+/**
+ * The key of a tier's data: its world and the schema (migration checksums). A new migration
+ * means a new database; code changes that leave the schema alone do not (see codeHash).
+ */
+export function tierKey(tier: Tier): string {
+  const hash = createHash('sha256');
+  hash.update(JSON.stringify({ ...tier.world, end: tier.world.end.toISOString() }));
+  for (const migration of loadMigrations()) hash.update(`${migration.version}:${migration.checksum}`);
+  return hash.digest('hex').slice(0, 10);
+}
+
+/**
+ * A hash of the code that decides what a built database contains (generator, ingest, rollups).
+ * A tier built with other code is still used, with a warning, so that API-only runs stay quick.
+ */
+export function codeHash(): string {
+  const hash = createHash('sha256');
+  for (const dir of ['src/sources/synthetic', 'src/ingest', 'src/rollups']) {
+    const full = path.join(ROOT, dir);
+    for (const file of readdirSync(full).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts')).sort()) {
+      hash.update(file).update(readFileSync(path.join(full, file)));
+    }
+  }
+  return hash.digest('hex').slice(0, 10);
+}
