@@ -1,11 +1,14 @@
 /**
  * All rollups, applied and reverted together from one `RollupDeltas`. The order matters only
  * where a rollup reads another: the holder transitions read balances before address_summary
- * changes, and address_summary's new-address count feeds chain_stats.
+ * changes, address_summary's new-address count feeds chain_stats, and the rank buckets take the
+ * touched addresses out before address_summary changes and put them back after (and after the
+ * repair, on a revert).
  */
 import type { Db } from '../store/store.ts';
 import { applyAddressSummary, repairAddressSummary, revertAddressSummary } from './address-summary.ts';
 import { applyAddressActivity, revertAddressActivity } from './address-activity.ts';
+import { applyRanksAfter, captureRanksBefore } from './address-ranks.ts';
 import { applyCounterparties, repairCounterparties, revertCounterparties } from './counterparties.ts';
 import { applyTokenBalances, repairTokenBalances, revertTokenBalances } from './token-balances.ts';
 import { applyChainDaily, repairChainDaily, revertChainDaily } from './chain-daily.ts';
@@ -17,6 +20,7 @@ export { RollupDeltas } from './deltas.ts';
 export { closeDays } from './day-metrics.ts';
 export { recomputeHolderTransitions } from './address-summary.ts';
 export { recomputeChainStats } from './chain-daily.ts';
+export { rebuildRanks } from './address-ranks.ts';
 
 /**
  * Adds `deltas` (of blocks whose raw rows are written) to every rollup. A `partial` delta (a
@@ -25,7 +29,9 @@ export { recomputeChainStats } from './chain-daily.ts';
 export async function applyRollups(db: Db, deltas: RollupDeltas, options: { partial?: boolean } = {}): Promise<void> {
   if (deltas.blocks === 0) return;
   await writeDeltaTables(db, deltas);
+  await captureRanksBefore(db, deltas.chain);
   const { newAddresses } = await applyAddressSummary(db, deltas.chain, { holders: !options.partial });
+  await applyRanksAfter(db, deltas.chain);
   await applyAddressActivity(db, deltas.chain);
   await applyCounterparties(db, deltas.chain);
   await applyTokenBalances(db, deltas.chain);
@@ -39,6 +45,7 @@ export async function applyRollups(db: Db, deltas: RollupDeltas, options: { part
  */
 export async function revertRollups(db: Db, deltas: RollupDeltas, ancestor: number, firstTs: number, deleteRaw: () => Promise<void>): Promise<void> {
   await writeDeltaTables(db, deltas);
+  await captureRanksBefore(db, deltas.chain);
   await revertAddressSummary(db, deltas.chain);
   await revertAddressActivity(db, deltas.chain);
   await revertCounterparties(db, deltas.chain);
@@ -46,6 +53,7 @@ export async function revertRollups(db: Db, deltas: RollupDeltas, ancestor: numb
   await revertChainDaily(db, deltas);
   await deleteRaw();
   const { removedAddresses } = await repairAddressSummary(db, deltas.chain, ancestor);
+  await applyRanksAfter(db, deltas.chain);
   await repairCounterparties(db, deltas.chain);
   await repairTokenBalances(db, deltas.chain);
   await repairChainDaily(db, deltas.chain, removedAddresses);

@@ -11,7 +11,7 @@ import { ingest } from '../../src/ingest/pipeline.ts';
 import { beginBulkLoad } from '../../src/ingest/bulk.ts';
 import type { Store } from '../../src/store/store.ts';
 import { addr, ChainBuilder, coins, type BlockBuilder } from '../support/chain-builder.ts';
-import { expectedFromBlocks } from '../support/expected.ts';
+import { expectedFromBlocks, expectedGrams, expectedRankBuckets, rankRowsByKey } from '../support/expected.ts';
 import { describeEachStore, openTestStore } from '../support/stores.ts';
 
 /** mulberry32: a tiny seeded PRNG, so a failing seed can be replayed. */
@@ -63,6 +63,15 @@ export function randomChain(chain: ChainId, seed: number, length = 80): ChainBui
   return c;
 }
 
+/** address_rank_buckets and address_grams equal what the oracle's addresses give. */
+async function assertRanksMatch(store: Store, chain: ChainId, expected: ReturnType<typeof expectedFromBlocks>, label = '') {
+  const buckets = await store.query<any>('test.rank_buckets', sql`SELECT metric, bucket, addresses, balance FROM address_rank_buckets WHERE chain = ${chain}`);
+  const grams = await store.query<any>('test.grams', sql`SELECT population, gram, addresses FROM address_grams WHERE chain = ${chain}`);
+  const actual = rankRowsByKey(buckets, grams);
+  assert.deepEqual(actual.buckets, expectedRankBuckets(expected), `${label}rank buckets`);
+  assert.deepEqual(actual.grams, expectedGrams(expected), `${label}address grams`);
+}
+
 async function assertRollupsMatch(store: Store, chain: ChainId, c: ChainBuilder, seed: number) {
   const expected = expectedFromBlocks(chain, c.blocks);
   const rows = await store.query<{ address: string; balance: string; tx_count: number; last_seen: number; first_seen: number }>(
@@ -91,6 +100,7 @@ async function assertRollupsMatch(store: Store, chain: ChainId, c: ChainBuilder,
     'test.daily',
     sql`SELECT address, day, (received - sent - fees)::text AS net FROM address_daily WHERE chain = ${chain}`,
   );
+  await assertRanksMatch(store, chain, expected, `seed ${seed}: `);
   let dailyRows = 0;
   for (const [, days] of expected.daily) dailyRows += days.size;
   assert.equal(daily.length, dailyRows, `seed ${seed}: address_daily rows`);

@@ -24,6 +24,17 @@ export interface ExpectedAddress {
   internalCount: number;
   masterAddress: string | null;
   slaveCount: number;
+  /** Time of the first positive credit (transaction, genesis allocation, withdrawal, tip, internal transfer). */
+  fundedAt: number | null;
+  /** First appearance: the earlier of the first transaction and the first credit. */
+  appeared: number | null;
+  deployedCount: number;
+  isContract: boolean;
+  /** pos: gas used by transactions sent. */
+  gasUsed: number;
+  /** pow: signatures made with the address's own key, and the highest one-time key index used. */
+  otsUsed: number;
+  otsMaxIndex: number | null;
 }
 
 export interface ExpectedDay {
@@ -31,6 +42,8 @@ export interface ExpectedDay {
   sentWithFees: bigint;
   txIn: number;
   txOut: number;
+  fees: bigint;
+  gasUsed: number;
 }
 
 export interface Expected {
@@ -65,6 +78,7 @@ export function expectedFromBlocks(chain: ChainId, blocks: CanonicalBlock[]): Ex
         balance: 0n, totalReceived: 0n, totalSent: 0n, totalFees: 0n, txCount: 0, txIn: 0, txOut: 0,
         firstSeen: null, lastSeen: null, firstTx: null, lastTx: null, fundedBy: null, fundedTx: null,
         withdrawalCount: 0, withdrawalTotal: 0n, internalCount: 0, masterAddress: null, slaveCount: 0,
+        fundedAt: null, appeared: null, deployedCount: 0, isContract: false, gasUsed: 0, otsUsed: 0, otsMaxIndex: null,
       };
       addresses.set(address, a);
     }
@@ -74,7 +88,7 @@ export function expectedFromBlocks(chain: ChainId, blocks: CanonicalBlock[]): Ex
     let days = daily.get(address);
     if (!days) daily.set(address, (days = new Map()));
     let d = days.get(day(ts));
-    if (!d) days.set(day(ts), (d = { received: 0n, sentWithFees: 0n, txIn: 0, txOut: 0 }));
+    if (!d) days.set(day(ts), (d = { received: 0n, sentWithFees: 0n, txIn: 0, txOut: 0, fees: 0n, gasUsed: 0 }));
     return d;
   };
   const funded = new Set<string>();
@@ -86,6 +100,8 @@ export function expectedFromBlocks(chain: ChainId, blocks: CanonicalBlock[]): Ex
       funded.add(address);
       a.fundedBy = from;
       a.fundedTx = txHash;
+      a.fundedAt = ts;
+      a.appeared ??= ts;
     }
     dayOf(address, ts).received += amount;
   };
@@ -110,7 +126,19 @@ export function expectedFromBlocks(chain: ChainId, blocks: CanonicalBlock[]): Ex
       const sender = get(tx.from);
       sender.totalSent += ok ? tx.value : 0n;
       sender.totalFees += tx.fee;
+      sender.gasUsed += tx.gasUsed ?? 0;
+      dayOf(tx.from, ts).fees += tx.fee;
+      dayOf(tx.from, ts).gasUsed += tx.gasUsed ?? 0;
       debit(tx.from, tx.fee + (ok && !mints ? tx.value : 0n), ts);
+      if (tx.contractAddress) {
+        sender.deployedCount++;
+        get(tx.contractAddress).isContract = true;
+      }
+      if (tx.otsIndex !== null) {
+        const signer = get(tx.signer ?? tx.from);
+        signer.otsUsed++;
+        signer.otsMaxIndex = Math.max(signer.otsMaxIndex ?? -1, tx.otsIndex);
+      }
       if (ok) {
         const single = tx.to ?? tx.contractAddress;
         if (single && tx.value > 0n) receive(single, tx.value, ts, tx.from, tx.hash);
@@ -150,6 +178,7 @@ export function expectedFromBlocks(chain: ChainId, blocks: CanonicalBlock[]): Ex
         if (ins.has(address)) a.txIn++;
         if (outs.has(address)) a.txOut++;
         a.firstSeen ??= ts;
+        a.appeared ??= ts;
         a.firstTx ??= tx.hash;
         a.lastSeen = ts;
         a.lastTx = tx.hash;
@@ -184,4 +213,57 @@ export function expectedFromBlocks(chain: ChainId, blocks: CanonicalBlock[]): Ex
     }
   }
   return { addresses, daily, tokens, counterparties, heatmap, blocks: blocks.length, transactions, burned };
+}
+
+/**
+ * The rank buckets (docs/metrics.md, "Ranks and percentiles") of the expected addresses, keyed
+ * `metric|bucket`: written here from the definition, not from the SQL or the rollup code.
+ */
+export function expectedRankBuckets(e: Expected): Map<string, { addresses: number; balance: bigint }> {
+  const bucketOf = (v: bigint): number => {
+    if (v < 0n) return -1;
+    if (v === 0n) return 0;
+    if (v < 100n) return (v < 10n ? 100 : 200) + Number(v);
+    const digits = v.toString();
+    return digits.length * 100 + Number(digits.slice(0, 2));
+  };
+  const buckets = new Map<string, { addresses: number; balance: bigint }>();
+  const add = (key: string, balance: bigint) => {
+    const b = buckets.get(key) ?? { addresses: 0, balance: 0n };
+    b.addresses++;
+    b.balance += balance;
+    buckets.set(key, b);
+  };
+  for (const a of e.addresses.values()) {
+    add(`balance|${bucketOf(a.balance)}`, a.balance);
+    add(`tx_count|${bucketOf(BigInt(a.txCount))}`, 0n);
+    add(`age|${a.appeared === null ? 999_999_999_999 : Math.floor(a.appeared / 3600)}`, 0n);
+  }
+  return buckets;
+}
+
+/** How many expected addresses (all, or holders) contain each lowercase string of 1-3 characters, keyed `population|gram`. */
+export function expectedGrams(e: Expected): Map<string, number> {
+  const grams = new Map<string, number>();
+  for (const [address, a] of e.addresses) {
+    const own = new Set<string>();
+    const text = address.toLowerCase();
+    for (let n = 1; n <= 3; n++) for (let i = 0; i + n <= text.length; i++) own.add(text.slice(i, i + n));
+    for (const gram of own) {
+      grams.set(`all|${gram}`, (grams.get(`all|${gram}`) ?? 0) + 1);
+      if (a.balance > 0n) grams.set(`holders|${gram}`, (grams.get(`holders|${gram}`) ?? 0) + 1);
+    }
+  }
+  return grams;
+}
+
+/** Rows of address_rank_buckets and address_grams of a chain, in the keys of the two functions above. */
+export function rankRowsByKey(
+  buckets: { metric: string; bucket: number; addresses: number; balance: string }[],
+  grams: { population: string; gram: string; addresses: number }[],
+): { buckets: Map<string, { addresses: number; balance: bigint }>; grams: Map<string, number> } {
+  return {
+    buckets: new Map(buckets.map((b) => [`${b.metric}|${b.bucket}`, { addresses: Number(b.addresses), balance: BigInt(b.balance) }])),
+    grams: new Map(grams.map((g) => [`${g.population}|${g.gram}`, Number(g.addresses)])),
+  };
 }

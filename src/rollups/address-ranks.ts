@@ -1,0 +1,213 @@
+/**
+ * address_rank_buckets and address_grams: what ranks, percentiles, supply shares and leaderboard
+ * totals read instead of counting a million addresses (docs/metrics.md).
+ *
+ * - address_rank_buckets: per metric (balance, tx_count, age = first appearance), how many
+ *   addresses fall in each bucket of values and, for balance, their sum. A rank is the sum of the
+ *   buckets above the address's plus a count inside its own bucket, a bounded index range.
+ * - address_grams: per population (all addresses, holders), how many addresses contain each
+ *   string of one to three characters: the count of a short substring search, which no index
+ *   can give quickly because such strings match a large share of all addresses.
+ *
+ * Both derive from address_summary rows, so they are maintained around it: `captureRanksBefore`
+ * takes out the contributions of the addresses a delta touches (as they are before it), and
+ * `applyRanksAfter` puts back their contributions as they are after it (after the repair, on a
+ * revert: emptied addresses are gone by then). Whatever the summary did, the two agree with it.
+ */
+import sql, { raw, type Sql } from 'sql-template-tag';
+import type { ChainId } from '../chain/chains.ts';
+import type { Db } from '../store/store.ts';
+
+/** Age bucket of addresses without a first appearance: after every hour. Same as quarry_age_bucket. */
+export const NO_AGE_BUCKET = 999_999_999_999;
+
+/**
+ * The bucket of an amount or count, as `quarry_rank_bucket` in migration 0030: -1 below zero, 0
+ * for zero, 100 + v below 10, 200 + v below 100, otherwise digits * 100 + first two digits.
+ */
+export function rankBucket(value: bigint): number {
+  if (value < 0n) return -1;
+  if (value === 0n) return 0;
+  if (value < 10n) return 100 + Number(value);
+  const text = value.toString();
+  return text.length * 100 + Number(text.slice(0, 2));
+}
+
+/**
+ * The values a bucket holds: `exact` when every value in it is equal (zero, below 100), else the
+ * half-open range [lo, hi). Bucket -1 (negative values) is [-infinity, 0): lo is null.
+ */
+export function rankBucketRange(bucket: number): { exact: boolean; lo: bigint | null; hi: bigint } {
+  if (bucket === -1) return { exact: false, lo: null, hi: 0n };
+  if (bucket === 0) return { exact: true, lo: 0n, hi: 1n };
+  const digits = Math.floor(bucket / 100);
+  const lead = BigInt(bucket % 100);
+  if (digits <= 2) return { exact: true, lo: lead, hi: lead + 1n };
+  const unit = 10n ** BigInt(digits - 2);
+  return { exact: false, lo: lead * unit, hi: (lead + 1n) * unit };
+}
+
+/** The bucket of a first appearance (its UTC hour), as `quarry_age_bucket`. */
+export function ageBucket(appeared: number | null): number {
+  return appeared === null ? NO_AGE_BUCKET : Math.floor(appeared / 3600);
+}
+
+/** Characters of canonical addresses, lowercased: the hex digits and the q of the prefix. */
+const GRAM_ALPHABET = '0123456789abcdefq';
+const SYMBOLS = GRAM_ALPHABET.length;
+const CODE = new Int8Array(128).fill(-1);
+for (let i = 0; i < SYMBOLS; i++) CODE[GRAM_ALPHABET.charCodeAt(i)] = i;
+const GRAM_SLOTS = SYMBOLS + SYMBOLS ** 2 + SYMBOLS ** 3;
+
+/** Whether `text` (lowercase) is made of characters an address can contain. */
+export function isGramText(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 128 || CODE[c]! < 0) return false;
+  }
+  return true;
+}
+
+function gramOfSlot(slot: number): string {
+  const char = (i: number) => GRAM_ALPHABET[i]!;
+  if (slot < SYMBOLS) return char(slot);
+  if (slot < SYMBOLS + SYMBOLS ** 2) {
+    const s = slot - SYMBOLS;
+    return char(Math.floor(s / SYMBOLS)) + char(s % SYMBOLS);
+  }
+  const s = slot - SYMBOLS - SYMBOLS ** 2;
+  return char(Math.floor(s / SYMBOLS ** 2)) + char(Math.floor(s / SYMBOLS) % SYMBOLS) + char(s % SYMBOLS);
+}
+
+/** Adds `sign` to `counts` for every distinct string of one to three characters of `address`. */
+function addGrams(counts: Int32Array, seen: Int32Array, stamp: number, address: string, sign: number): void {
+  const text = address.toLowerCase();
+  const mark = (slot: number) => {
+    if (seen[slot] !== stamp) {
+      seen[slot] = stamp;
+      counts[slot]! += sign;
+    }
+  };
+  let c2 = -1;
+  let c1 = -1;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    const c = ch < 128 ? CODE[ch]! : -1;
+    if (c >= 0) {
+      mark(c);
+      if (c1 >= 0) {
+        mark(SYMBOLS + c1 * SYMBOLS + c);
+        if (c2 >= 0) mark(SYMBOLS + SYMBOLS ** 2 + (c2 * SYMBOLS + c1) * SYMBOLS + c);
+      }
+    }
+    c2 = c1;
+    c1 = c;
+  }
+}
+
+/** The contributions to each metric's buckets of the addresses listed in `source` (a temp table), as they are now. */
+function contributions(chain: ChainId, sign: 1 | -1, source: 'delta_summary' | 'ranks_forget'): Sql {
+  return sql`INSERT INTO address_rank_buckets AS b (chain, metric, bucket, addresses, balance)
+             SELECT ${chain}, m.metric, m.bucket, ${sign}::int * count(*), ${sign}::int * coalesce(sum(m.balance), 0)
+             FROM ${raw(source)} d
+             JOIN address_summary s ON s.chain = ${chain} AND s.address = d.address
+             CROSS JOIN LATERAL (VALUES ('balance', quarry_rank_bucket(s.balance), s.balance),
+                                        ('tx_count', quarry_rank_bucket(s.tx_count), NULL::numeric),
+                                        ('age', quarry_age_bucket(s.appeared), NULL::numeric)) AS m(metric, bucket, balance)
+             GROUP BY m.metric, m.bucket
+             ON CONFLICT (chain, metric, bucket) DO UPDATE SET
+               addresses = b.addresses + excluded.addresses, balance = b.balance + excluded.balance`;
+}
+
+/** Before address_summary changes: takes out the touched addresses and remembers which existed and held coins. */
+export async function captureRanksBefore(db: Db, chain: ChainId): Promise<void> {
+  await db.query('rollups.ranks.before_drop', sql`DROP TABLE IF EXISTS ranks_before`);
+  await db.query(
+    'rollups.ranks.before',
+    sql`CREATE TEMP TABLE ranks_before ON COMMIT DROP AS
+        SELECT s.address, s.balance > 0 AS holder FROM delta_summary d
+        JOIN address_summary s ON s.chain = ${chain} AND s.address = d.address`,
+  );
+  await db.query('rollups.ranks.remove', contributions(chain, -1, 'delta_summary'));
+}
+
+/** After address_summary changed (and was repaired, on a revert): puts the touched addresses back. */
+export async function applyRanksAfter(db: Db, chain: ChainId): Promise<void> {
+  await db.query('rollups.ranks.add', contributions(chain, 1, 'delta_summary'));
+  await db.query('rollups.ranks.remove_empty', sql`DELETE FROM address_rank_buckets WHERE chain = ${chain} AND addresses = 0`);
+
+  // Addresses that appeared or disappeared, or started or stopped holding coins.
+  const moved = await db.query<{ address: string; was: boolean; was_holder: boolean; present: boolean; holder: boolean }>(
+    'rollups.ranks.transitions',
+    sql`SELECT d.address, b.address IS NOT NULL AS was, coalesce(b.holder, false) AS was_holder,
+               s.address IS NOT NULL AS present, coalesce(s.balance > 0, false) AS holder
+        FROM delta_summary d
+        LEFT JOIN ranks_before b ON b.address = d.address
+        LEFT JOIN address_summary s ON s.chain = ${chain} AND s.address = d.address
+        WHERE (b.address IS NULL) <> (s.address IS NULL) OR coalesce(b.holder, false) <> coalesce(s.balance > 0, false)`,
+  );
+  await addGramTransitions(db, chain, moved);
+}
+
+/**
+ * Recounts the buckets and gram counts of `chain` from address_summary as it stands: after
+ * `quarry refresh`, which rebuilds address_summary rows without this module seeing what they
+ * held before.
+ */
+export async function rebuildRanks(db: Db, chain: ChainId): Promise<void> {
+  await db.query('rollups.ranks.clear', sql`DELETE FROM address_rank_buckets WHERE chain = ${chain}`);
+  await db.query('rollups.ranks.clear_grams', sql`DELETE FROM address_grams WHERE chain = ${chain}`);
+  await db.query(
+    'rollups.ranks.rebuild',
+    sql`INSERT INTO address_rank_buckets (chain, metric, bucket, addresses, balance)
+        SELECT ${chain}, m.metric, m.bucket, count(*), coalesce(sum(m.balance), 0)
+        FROM address_summary s
+        CROSS JOIN LATERAL (VALUES ('balance', quarry_rank_bucket(s.balance), s.balance),
+                                   ('tx_count', quarry_rank_bucket(s.tx_count), NULL::numeric),
+                                   ('age', quarry_age_bucket(s.appeared), NULL::numeric)) AS m(metric, bucket, balance)
+        WHERE s.chain = ${chain}
+        GROUP BY m.metric, m.bucket`,
+  );
+  const present = await db.query<{ address: string; was: boolean; was_holder: boolean; present: boolean; holder: boolean }>(
+    'rollups.ranks.rebuild_grams',
+    sql`SELECT address, false AS was, false AS was_holder, true AS present, balance > 0 AS holder FROM address_summary WHERE chain = ${chain}`,
+  );
+  await addGramTransitions(db, chain, present);
+}
+
+async function addGramTransitions(
+  db: Db,
+  chain: ChainId,
+  moved: { address: string; was: boolean; was_holder: boolean; present: boolean; holder: boolean }[],
+): Promise<void> {
+  if (moved.length === 0) return;
+  const all = new Int32Array(GRAM_SLOTS);
+  const holders = new Int32Array(GRAM_SLOTS);
+  const seen = new Int32Array(GRAM_SLOTS);
+  let stamp = 0;
+  for (const row of moved) {
+    if (row.was !== row.present) addGrams(all, seen, ++stamp, row.address, row.present ? 1 : -1);
+    if (row.was_holder !== row.holder) addGrams(holders, seen, ++stamp, row.address, row.holder ? 1 : -1);
+  }
+  const populations: string[] = [];
+  const grams: string[] = [];
+  const counts: number[] = [];
+  for (const [population, array] of [['all', all], ['holders', holders]] as const) {
+    array.forEach((n, slot) => {
+      if (n !== 0) {
+        populations.push(population);
+        grams.push(gramOfSlot(slot));
+        counts.push(n);
+      }
+    });
+  }
+  if (grams.length === 0) return;
+  await db.query(
+    'rollups.ranks.grams',
+    sql`INSERT INTO address_grams AS g (chain, population, gram, addresses)
+        SELECT ${chain}, population, gram, addresses
+        FROM unnest(${populations}::text[], ${grams}::text[], ${counts}::bigint[]) AS u(population, gram, addresses)
+        ON CONFLICT (chain, population, gram) DO UPDATE SET addresses = g.addresses + excluded.addresses`,
+  );
+  await db.query('rollups.ranks.grams_empty', sql`DELETE FROM address_grams WHERE chain = ${chain} AND addresses = 0`);
+}
