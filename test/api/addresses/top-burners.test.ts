@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import { AUTH, buildTestApp, type TestApp } from '../../support/app.ts';
+import type { ChainBuilder } from '../../support/chain-builder.ts';
+import { expectedFromBlocks, type Expected } from '../../support/expected.ts';
+import { describeEachStore } from '../../support/stores.ts';
+import { loadProfileChains } from './profile-fixtures.ts';
+
+const DAY = 86_400;
+const dayOf = (t: number) => new Date(t * 1000).toISOString().slice(0, 10);
+
+/** Fee payers of the `days` UTC days ending with the tip's day, from the oracle's daily figures. */
+function expectedBurners(e: Expected, tipTs: number, days: number, limit: number) {
+  const from = dayOf(tipTs - (days - 1) * DAY);
+  const rows: { address: string; tx_count: number; fees: bigint; gas: number }[] = [];
+  for (const [address, byDay] of e.daily) {
+    let fees = 0n;
+    let gas = 0;
+    let txs = 0;
+    for (const [day, d] of byDay) {
+      if (day < from || d.fees === 0n) continue;
+      fees += d.fees;
+      gas += d.gasUsed;
+      txs += d.txOut;
+    }
+    if (fees > 0n) rows.push({ address, tx_count: txs, fees, gas });
+  }
+  rows.sort((a, b) => (a.fees === b.fees ? (a.address < b.address ? -1 : 1) : a.fees > b.fees ? -1 : 1));
+  return rows.slice(0, limit).map((r) => ({ address: r.address, tx_count: r.tx_count, total_fees_paid: r.fees.toString(), total_gas_used: r.gas }));
+}
+
+describeEachStore('GET /addresses/top/burners', (getStore) => {
+  let t: TestApp;
+  let pos: ChainBuilder;
+  let expected: Expected;
+
+  before(async () => {
+    ({ pos } = await loadProfileChains(getStore()));
+    expected = expectedFromBlocks('pos', pos.blocks);
+    t = await buildTestApp(getStore(), { QUARRY_RATE_LIMIT_MAX: '100000' });
+  });
+  after(() => t.close());
+
+  const get = async (chain: string, query: string) => {
+    const res = await t.app.inject({ url: `/api/v1/${chain}/addresses/top/burners${query}`, headers: AUTH });
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json();
+  };
+
+  it('orders pos fee payers of the window by fees paid, with their transactions and gas', async () => {
+    const tip = pos.tip!.timestamp;
+    const first = pos.blocks[0]!.timestamp;
+    const history = Math.ceil((tip - first) / DAY) + 1;
+    assert.ok(history >= 6, 'the fixture spans several days');
+    for (const [window, days] of [['1d', 1], ['24h', 1], ['90m', 1], ['25h', 2], ['2d', 2], ['3d', 3], ['1w', 7], ['30d', 30], [undefined, 7]] as const) {
+      for (const limit of [undefined, 1, 2, 500]) {
+        const query = new URLSearchParams();
+        if (window) query.set('window', window);
+        if (limit) query.set('limit', String(limit));
+        const body = await get('pos', `?${query}`);
+        assert.deepEqual(body, { items: expectedBurners(expected, tip, days, limit ?? 50) }, `window ${window} limit ${limit}`);
+      }
+    }
+    // The shorter windows leave out earlier payers; the fixture makes them differ.
+    assert.notDeepEqual(expectedBurners(expected, tip, 1, 50), expectedBurners(expected, tip, history, 50));
+  });
+
+  it('answers an empty list on pow', async () => {
+    assert.deepEqual(await get('pow', ''), { items: [] });
+    assert.deepEqual(await get('pow', '?window=30d&limit=500'), { items: [] });
+  });
+
+  for (const [query, param] of [
+    ['limit=0', 'limit'], ['limit=501', 'limit'], ['limit=ten', 'limit'], ['window=all', 'window'], ['window=0d', 'window'],
+    ['window=7', 'window'], ['window=3651d', 'window'], ['window=7x', 'window'],
+  ] as const) {
+    it(`400 naming ${param} for ${query}`, async () => {
+      for (const chain of ['pos', 'pow']) {
+        const res = await t.app.inject({ url: `/api/v1/${chain}/addresses/top/burners?${query}`, headers: AUTH });
+        assert.equal(res.statusCode, 400, res.body);
+        assert.equal(res.json().errors[0].param, param);
+      }
+    });
+  }
+});
