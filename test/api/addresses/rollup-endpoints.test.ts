@@ -5,7 +5,7 @@ import { isSentinel, type ChainId } from '../../../src/chain/chains.ts';
 import type { CanonicalBlock } from '../../../src/chain/model.ts';
 import { AUTH, buildTestApp, type TestApp } from '../../support/app.ts';
 import { addr, type ChainBuilder } from '../../support/chain-builder.ts';
-import { expectedFromBlocks } from '../../support/expected.ts';
+import { expectedFromBlocks, type ExpectedDay } from '../../support/expected.ts';
 import { describeEachStore } from '../../support/stores.ts';
 import { chainOf, ingestChain, POS, posChain, POW, powChain } from './fixtures.ts';
 
@@ -137,7 +137,7 @@ describeEachStore('per-address rollup endpoints', (getStore) => {
       const tipDay = dayOf(blocks.at(-1)!.timestamp);
 
       // Balance history: every day from the first activity to the tip's day, the running sum being the balance.
-      const days = [...(expected.daily.get(address) ?? new Map())].filter(([, d]) => d.received > 0n || d.sentWithFees > 0n || d.txIn > 0 || d.txOut > 0);
+      const days = [...(expected.daily.get(address) ?? new Map<string, ExpectedDay>())].filter(([, d]) => d.received > 0n || d.sentWithFees > 0n || d.txIn > 0 || d.txOut > 0);
       const series: Record<string, unknown>[] = [];
       if (days.length > 0) {
         let running = 0n;

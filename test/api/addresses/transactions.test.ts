@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { TX_TYPES } from '../../../src/chain/model.ts';
+import { feedTuning } from '../../../src/api/routes/addresses/feed/feed.ts';
 import { AUTH, buildTestApp, type TestApp } from '../../support/app.ts';
 import { addr, type ChainBuilder } from '../../support/chain-builder.ts';
 import { describeEachStore } from '../../support/stores.ts';
@@ -102,6 +103,26 @@ describeEachStore('GET /addresses/{address}/transactions', (getStore) => {
       assert.ok(first.total <= expected.rows.length, 'a transaction counts once, whatever its rows');
       // Cursor pages give the same rows as offset pages on a quiet chain.
       assert.deepEqual(await walkCursor(address, toQuery(filters), 3), items);
+    });
+
+    it(`${title}: the same with every offset located by days and every type count probed`, async () => {
+      const saved = { ...feedTuning };
+      Object.assign(feedTuning, { directOffset: 0, typeCountProbe: 2 });
+      try {
+        const expected = expectedFeed(chain().blocks, address, filters);
+        for (const limit of [1, 4]) {
+          const items = await walkOffsets(address, toQuery(filters), limit);
+          assert.deepEqual(items.map(comparable), expected.rows.map(expectedComparable), `limit ${limit}`);
+        }
+        for (const offset of [1, 5, expected.rows.length - 1, expected.rows.length, expected.rows.length + 3].filter((o) => o >= 0)) {
+          const body = await get(address, `?limit=2&offset=${offset}${toQuery(filters)}`);
+          assert.deepEqual(body.items.map(comparable), expected.rows.slice(offset, offset + 2).map(expectedComparable), `offset ${offset}`);
+          assert.equal(body.total, expected.total);
+          assert.equal(body.has_more, offset + 2 < expected.rows.length);
+        }
+      } finally {
+        Object.assign(feedTuning, saved);
+      }
     });
   }
 

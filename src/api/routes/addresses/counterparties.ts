@@ -44,9 +44,14 @@ interface PairRow {
   last_ts: number;
 }
 
-/** Each direction ranks by its own count, and reads an index ordered by it (migration 0020). */
+/**
+ * Each direction ranks by its own count. sent and received read an index ordered by that count
+ * (migration 0020); both, the default, reads a partial index of the pairs with two transactions or
+ * more, and only when those are fewer than `limit` the pairs with one, in address order (the
+ * primary key's), which is their ranking order among themselves.
+ */
 const RANKING: Record<CounterpartyDirection, { count: string; filter: string }> = {
-  both: { count: 'tx_count', filter: '' },
+  both: { count: 'tx_count', filter: 'AND tx_count >= 2' },
   sent: { count: 'sent_count', filter: 'AND sent_count > 0' },
   received: { count: 'received_count', filter: 'AND received_count > 0' },
 };
@@ -66,6 +71,18 @@ export async function loadCounterparties(
         ORDER BY ${raw(count)} DESC, counterparty
         LIMIT ${limit}`,
   );
+  if (direction === 'both' && rows.length < limit) {
+    rows.push(
+      ...(await ctx.store.query<PairRow>(
+        'addresses.counterparties.both_single',
+        sql`SELECT counterparty, tx_count AS n, total_sent, total_received, last_ts
+            FROM address_counterparties
+            WHERE chain = ${echo.chain} AND address = ${echo.address} AND tx_count = 1
+            ORDER BY counterparty
+            LIMIT ${limit - rows.length}`,
+      )),
+    );
+  }
   const items = rows.map((r) => ({
     counterparty: r.counterparty,
     tx_count_with: r.n,

@@ -97,13 +97,13 @@ export async function loadTransactions(
   // Offset mode when an offset is given (it wins over a cursor) or no cursor is.
   const cursor = !offsetGiven && query.cursor ? decodeCursor(ctx, scope, query.cursor) : null;
   const offset = cursor ? null : query.offset;
-  const base = { chain: echo.chain, address: echo.address, direction: filters.direction, txType: filters.txType };
+  const base = { chain: echo.chain, address: echo.address, direction: filters.direction, txTypes: filters.txType === null ? null : [filters.txType] };
   const echoed = { limit: query.limit, offset, direction: filters.direction, tx_type: filters.txType, ...echo };
 
   const q = await feedQueryFor(ctx.store, base, filters.range);
   if (q === null) return { items: [], count: 0, next_cursor: null, has_more: false, total: 0, ...echoed };
   const [page, total] = await Promise.all([
-    loadFeedPage(ctx.store, q, { limit: query.limit, offset, after: cursor }),
+    loadFeedPage(ctx.store, q, filters.range, { limit: query.limit, offset, after: cursor }),
     countFeed(ctx.store, q, filters.range),
   ]);
   const last = page.rows.at(-1);

@@ -1,18 +1,33 @@
 /**
- * Pages and totals of the per-address transaction feed (see keys.ts for what a row is).
+ * Pages and totals of the per-address transaction feed (keys.ts says what a row is).
+ *
+ * Cursor pages start at the cursor's key in every index: constant time at any depth. Offset
+ * pages find the row at the offset first: whole UTC days are skipped by their row counts (the
+ * address's per-day transaction counts from address_daily, plus the extra rows of its
+ * multi-recipient transactions from two small partial indexes), then the day that holds the
+ * offset is walked transaction by transaction, then the page is read from there like a cursor
+ * page. So an offset costs about one day of the address's activity, however deep it is.
  *
  * Totals count logical transactions. Without a type filter they come from rollups: the address's
- * summary for the whole history, its per-day counts for whole UTC days of a time range, and an
- * index count only for the partial days at the edges of the range. A type filter counts through
- * the typed indexes of migration 0020.
+ * summary for the whole history; for a time range its per-day counts for the whole UTC days and
+ * an index count for the partial days at the edges. A type filter counts whichever is smaller,
+ * the type or the other types, through the typed indexes of migration 0020.
  */
 import sql, { empty, join, raw } from 'sql-template-tag';
-import type { Db } from '../../../../store/store.ts';
+import type { Db, Store } from '../../../../store/store.ts';
 import type { ChainId } from '../../../../chain/chains.ts';
-import { keyBranches, keyStream, type Direction, type FeedQuery, type RowKey } from './keys.ts';
+import { TX_TYPES } from '../../../../chain/model.ts';
+import { branches, rowStream, txStream, type Direction, type FeedQuery, type RowKey } from './keys.ts';
 import { loadFeedRows, type FeedRow } from './rows.ts';
 
 const DAY = 86_400;
+/** Thresholds of the strategies below (tests lower them to exercise every path on small chains). */
+export const feedTuning = {
+  /** Offsets up to this are skipped in the row stream directly; deeper ones are located first. */
+  directOffset: 1000,
+  /** Index entries a type count reads before it counts the other types instead. */
+  typeCountProbe: 2000,
+};
 
 export interface TimeRange {
   /** Unix seconds, inclusive; null = unbounded. */
@@ -20,6 +35,8 @@ export interface TimeRange {
   /** Unix seconds, exclusive; null = unbounded. */
   to: number | null;
 }
+
+const dayText = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString().slice(0, 10);
 
 /** The first height whose block time is at or after each time (null: no such block yet). */
 export async function heightsAtOrAfter(db: Db, chain: ChainId, times: readonly number[]): Promise<(number | null)[]> {
@@ -34,7 +51,7 @@ export async function heightsAtOrAfter(db: Db, chain: ChainId, times: readonly n
   return times.map((_, i) => row?.[`h${i}`] ?? null);
 }
 
-/** A feed query over a time range: null when the range holds no block at all. */
+/** The feed query for a time range (block times rise with height); null when the range holds no block. */
 export async function feedQueryFor(
   db: Db,
   base: Omit<FeedQuery, 'fromHeight' | 'toHeight'>,
@@ -44,15 +61,16 @@ export async function feedQueryFor(
   const heights = await heightsAtOrAfter(db, base.chain, times);
   let fromHeight: number | null = null;
   let toHeight: number | null = null;
-  let next = 0;
   if (range.from !== null) {
-    fromHeight = heights[next++] ?? null;
-    if (fromHeight === null) return null; // nothing at or after time_from
+    fromHeight = heights[0] ?? null;
+    if (fromHeight === null) return null; // nothing at or after time_from yet
   }
-  if (range.to !== null) toHeight = heights[next] ?? null; // null: every block is before time_to
+  if (range.to !== null) toHeight = heights[range.from !== null ? 1 : 0] ?? null; // null: every block is before time_to
   if (fromHeight !== null && toHeight !== null && toHeight <= fromHeight) return null;
   return { ...base, fromHeight, toHeight };
 }
+
+// ---- pages ----
 
 export interface PageRequest {
   limit: number;
@@ -67,40 +85,233 @@ export interface FeedPage {
   hasMore: boolean;
 }
 
-/** One page of full rows: limit + 1 keys from the merged indexes, the rows of the first limit. */
-export async function loadFeedPage(db: Db, q: FeedQuery, request: PageRequest): Promise<FeedPage> {
-  const after = request.after;
-  const stream = keyStream(q, { atOrBefore: after ? [after[0], after[1]] : null });
-  const keyset = after ? sql`WHERE (height, tx_index, ri) < (${after[0]}, ${after[1]}, ${after[2]})` : empty;
-  const page = sql`(SELECT height, tx_index, ri FROM ${stream} AS s ${keyset}
-    ORDER BY height DESC, tx_index DESC, ri DESC
-    LIMIT ${request.limit + 1} ${request.offset ? sql`OFFSET ${request.offset}` : empty})`;
-  const rows = await loadFeedRows(db, 'addresses.transactions.page', q.chain, page);
-  return { rows: rows.slice(0, request.limit), hasMore: rows.length > request.limit };
+/** Where a page starts: after a key (exclusive), or at a transaction after skipping some of its rows. */
+type Start = { after: RowKey } | { at: readonly [number, number]; skip: number } | { skip: number };
+
+export async function loadFeedPage(store: Store, q: FeedQuery, range: TimeRange, request: PageRequest): Promise<FeedPage> {
+  let start: Start;
+  if (request.after) start = { after: request.after };
+  else if ((request.offset ?? 0) <= feedTuning.directOffset) start = { skip: request.offset ?? 0 };
+  else {
+    const located = await withoutJit(store, 'addresses.transactions.locate', (tx) => locateOffset(tx, q, range, request.offset!));
+    if (located === null) return { rows: [], hasMore: false };
+    start = located;
+  }
+  const atOrBefore = 'after' in start ? ([start.after[0], start.after[1]] as const) : 'at' in start ? start.at : null;
+  const skip = 'skip' in start ? start.skip : 0;
+  // Transactions needed: one per row at most, and one more for a cursor's own transaction.
+  const rows = rowStream(q, { atOrBefore, txLimit: skip + request.limit + 2 });
+  if (rows === null) return { rows: [], hasMore: false };
+  const keyset = 'after' in start ? sql`WHERE (height, tx_index, ri) < (${start.after[0]}, ${start.after[1]}, ${start.after[2]})` : empty;
+  const page = sql`(SELECT height, tx_index, ri FROM ${rows} AS s ${keyset}
+    ORDER BY height DESC, tx_index DESC, ri DESC LIMIT ${request.limit + 1} ${skip > 0 ? sql`OFFSET ${skip}` : empty})`;
+  const found = await loadFeedRows(store, 'addresses.transactions.page', q.chain, page);
+  return { rows: found.slice(0, request.limit), hasMore: found.length > request.limit };
 }
 
+/** The transaction holding the row at `offset` (0-based) and how many of its rows come before it. */
+async function locateOffset(db: Db, q: FeedQuery, range: TimeRange, offset: number): Promise<{ at: readonly [number, number]; skip: number } | null> {
+  if (q.txTypes !== null) return locateInStream(db, q, offset);
+  // Segments newest first: the partial day at time_to, the whole days, the partial day at time_from.
+  const fullFrom = range.from === null ? null : Math.ceil(range.from / DAY) * DAY;
+  const fullTo = range.to === null ? null : Math.floor(range.to / DAY) * DAY;
+  if (fullFrom !== null && fullTo !== null && fullFrom >= fullTo) return locateInStream(db, q, offset);
+  let remaining = offset;
+
+  if (range.to !== null && fullTo! < range.to) {
+    const head = await sliceQuery(db, q, { from: Math.max(fullTo!, range.from ?? fullTo!), to: range.to });
+    if (head !== null) {
+      const rows = await countRows(db, head);
+      if (remaining < rows) return locateInStream(db, head, remaining);
+      remaining -= rows;
+    }
+  }
+
+  const days = await dayRows(db, q, fullFrom, fullTo, remaining);
+  for (const day of days) {
+    if (remaining < day.rows) {
+      const slice = await sliceQuery(db, q, { from: day.start, to: day.start + DAY });
+      if (slice === null) break;
+      return locateInStream(db, slice, remaining);
+    }
+    remaining -= day.rows;
+  }
+  if (days.complete && range.from !== null && range.from < fullFrom!) {
+    const tail = await sliceQuery(db, q, { from: range.from, to: fullFrom! });
+    if (tail !== null) return locateInStream(db, tail, remaining);
+  }
+  return null;
+}
+
+/** `q` narrowed to a time slice (inside the query's own range). */
+async function sliceQuery(db: Db, q: FeedQuery, slice: TimeRange): Promise<FeedQuery | null> {
+  const narrowed = await feedQueryFor(db, q, slice);
+  if (narrowed === null) return null;
+  const max = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
+  const min = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
+  const fromHeight = max(q.fromHeight, narrowed.fromHeight);
+  const toHeight = min(q.toHeight, narrowed.toHeight);
+  if (fromHeight !== null && toHeight !== null && toHeight <= fromHeight) return null;
+  return { ...q, fromHeight, toHeight };
+}
+
+async function countRows(db: Db, q: FeedQuery): Promise<number> {
+  const txs = txStream(q);
+  if (txs === null) return 0;
+  const [row] = await db.query<{ n: number }>('addresses.transactions.count_rows', sql`SELECT coalesce(sum(nrows), 0)::int AS n FROM ${txs} AS t`);
+  return row?.n ?? 0;
+}
+
+/**
+ * Walks the stream transaction by transaction to the one holding row `offset`. The plan must
+ * stream (merge, group, running sum) rather than hash what it reads: planner settings for this
+ * statement only say so.
+ */
+async function locateInStream(db: Db, q: FeedQuery, offset: number): Promise<{ at: readonly [number, number]; skip: number } | null> {
+  const txs = txStream(q, { txLimit: offset + 1 });
+  if (txs === null) return null;
+  await db.exec('addresses.transactions.locate_plan', 'SET LOCAL enable_hashagg = off; SET LOCAL enable_sort = off');
+  const [hit] = await db.query<{ height: number; tx_index: number; nrows: number; cum: number }>(
+    'addresses.transactions.locate',
+    sql`SELECT height, tx_index, nrows, cum::int AS cum FROM (
+          SELECT height, tx_index, nrows, sum(nrows) OVER (ORDER BY height DESC, tx_index DESC ROWS UNBOUNDED PRECEDING) AS cum
+          FROM ${txs} AS t
+        ) AS running
+        WHERE cum > ${offset}
+        ORDER BY height DESC, tx_index DESC LIMIT 1`,
+  );
+  if (!hit) return null;
+  return { at: [hit.height, hit.tx_index], skip: offset - (hit.cum - hit.nrows) };
+}
+
+/**
+ * Runs `fn` in a transaction without JIT compilation. A count over a busy address can be
+ * estimated above jit_above_cost, and compiling then costs far more (100-300 ms) than the
+ * query itself (docs/api-addresses.md).
+ */
+async function withoutJit<T>(store: Store, label: string, fn: (db: Db) => Promise<T>): Promise<T> {
+  return store.transaction(label, async (tx) => {
+    await tx.exec(`${label}.settings`, 'SET LOCAL jit = off');
+    return fn(tx);
+  });
+}
+
+interface DayRows {
+  /** Unix time of 00:00 UTC. */
+  start: number;
+  rows: number;
+}
+
+/**
+ * Feed rows per whole UTC day in [fullFrom, fullTo), newest first, as far back as `offset` can
+ * reach: transactions per day (address_daily) plus the extra rows of multi-recipient ones.
+ * `complete` says whether the list reaches the range's first day.
+ */
+async function dayRows(db: Db, q: FeedQuery, fullFrom: number | null, fullTo: number | null, offset: number): Promise<DayRows[] & { complete: boolean }> {
+  const { chain, address, direction } = q;
+  const count = raw({ both: 'tx_count', in: 'tx_in', out: 'tx_out' }[direction]);
+  const daily = await db.query<{ d: number; n: number }>(
+    'addresses.transactions.day_counts',
+    sql`SELECT (day - DATE '1970-01-01') AS d, ${count} AS n FROM address_daily
+        WHERE chain = ${chain} AND address = ${address} AND ${count} > 0
+          ${fullFrom === null ? empty : sql`AND day >= ${dayText(fullFrom)}::date`}
+          ${fullTo === null ? empty : sql`AND day < ${dayText(fullTo)}::date`}
+        ORDER BY day DESC`,
+  );
+  // Every day has at least as many rows as transactions: the days up to where the transaction
+  // counts alone pass the offset are all that can hold it.
+  let reach = 0;
+  let seen = 0;
+  for (const row of daily) {
+    reach++;
+    seen += row.n;
+    if (seen > offset) break;
+  }
+  const needed = daily.slice(0, reach);
+  const result = needed.map((row) => ({ start: row.d * DAY, rows: row.n })) as DayRows[] & { complete: boolean };
+  result.complete = reach === daily.length && seen <= offset;
+  if (needed.length === 0) return result;
+
+  const oldest = needed.at(-1)!.d * DAY;
+  const [fromHeight] = await heightsAtOrAfter(db, chain, [oldest]);
+  const extra = await db.query<{ d: number; n: number }>(
+    'addresses.transactions.day_extra_rows',
+    sql`SELECT d, sum(n)::int AS n FROM (
+          ${direction === 'in' ? sql`SELECT 0 AS d, 0 AS n WHERE false` : sql`
+          SELECT ts / ${DAY} AS d, recipient_count - 1 AS n FROM transactions
+          WHERE chain = ${chain} AND from_addr = ${address} AND recipient_count > 1 AND height >= ${fromHeight}
+            ${q.toHeight === null ? empty : sql`AND height < ${q.toHeight}`}
+          UNION ALL
+          SELECT ts / ${DAY}, recipient_count - 1 FROM transactions
+          WHERE chain = ${chain} AND signer_addr = ${address} AND recipient_count > 1 AND height >= ${fromHeight}
+            ${q.toHeight === null ? empty : sql`AND height < ${q.toHeight}`}`}
+          UNION ALL
+          ${direction === 'out' ? sql`SELECT 0, 0 WHERE false` : sql`
+          SELECT t.ts / ${DAY}, m.entries + first.entries - 1
+          FROM (SELECT height, tx_index, count(*)::int AS entries FROM tx_recipients
+                WHERE chain = ${chain} AND to_addr = ${address} AND recipient_index > 0 AND height >= ${fromHeight}
+                  ${q.toHeight === null ? empty : sql`AND height < ${q.toHeight}`}
+                GROUP BY height, tx_index) AS m
+          CROSS JOIN LATERAL (SELECT ts, from_addr, signer_addr FROM transactions
+                              WHERE chain = ${chain} AND height = m.height AND tx_index = m.tx_index LIMIT 1) AS t
+          CROSS JOIN LATERAL (SELECT count(*)::int AS entries FROM tx_recipients
+                              WHERE chain = ${chain} AND height = m.height AND tx_index = m.tx_index AND recipient_index = 0
+                                AND to_addr = ${address}) AS first
+          ${direction === 'both' ? sql`WHERE t.from_addr <> ${address} AND t.signer_addr IS DISTINCT FROM ${address}` : empty}`}
+        ) AS extra GROUP BY d`,
+  );
+  const byDay = new Map(extra.map((row) => [row.d, row.n]));
+  for (const day of result) day.rows += byDay.get(day.start / DAY) ?? 0;
+  return result;
+}
+
+// ---- totals ----
+
 /** Logical transactions of the feed in the query's height range, counted through the indexes. */
-export async function countByIndex(db: Db, q: FeedQuery): Promise<number> {
-  const branches = keyBranches(q, { firstRowsOnly: true });
-  if (branches.length === 0) return 0;
-  const [row] = await db.query<{ n: number }>(
-    'addresses.transactions.count_index',
-    sql`SELECT count(*)::int AS n FROM (
-          SELECT DISTINCT height, tx_index FROM (${join(branches, ' UNION ALL ')}) AS touching
-        ) AS txs`,
+async function countByIndex(store: Store, q: FeedQuery): Promise<number> {
+  const parts = branches(q, { firstRowsOnly: true });
+  if (parts.length === 0) return 0;
+  const [row] = await withoutJit(store, 'addresses.transactions.count_index', (tx) =>
+    tx.query<{ n: number }>(
+      'addresses.transactions.count_index',
+      sql`SELECT count(*)::int AS n FROM (SELECT DISTINCT height, tx_index FROM (${join(parts, ' UNION ALL ')}) AS touching) AS txs`,
+    ),
   );
   return row?.n ?? 0;
+}
+
+/** Distinct transactions among the first `cap` index entries, and whether the entries ran out first. */
+async function probeCount(db: Db, q: FeedQuery, cap: number): Promise<{ n: number; exact: boolean }> {
+  const parts = branches(q, { firstRowsOnly: true });
+  if (parts.length === 0) return { n: 0, exact: true };
+  const [row] = await db.query<{ n: number; entries: number }>(
+    'addresses.transactions.count_probe',
+    sql`SELECT count(DISTINCT (height, tx_index))::int AS n, count(*)::int AS entries FROM (
+          SELECT height, tx_index FROM (${join(parts, ' UNION ALL ')}) AS touching LIMIT ${cap}
+        ) AS probe`,
+  );
+  return { n: row?.n ?? 0, exact: (row?.entries ?? 0) < cap };
 }
 
 const SUMMARY_COUNT: Record<Direction, string> = { both: 'tx_count', in: 'tx_received_count', out: 'tx_sent_count' };
 const DAILY_COUNT: Record<Direction, string> = { both: 'tx_count', in: 'tx_in', out: 'tx_out' };
 
-/** Total logical transactions matching the query and time range. */
-export async function countFeed(db: Db, q: FeedQuery, range: TimeRange): Promise<number> {
-  if (q.txType !== null) return countByIndex(db, q);
+/** Total logical transactions matching the query and its time range. */
+export async function countFeed(store: Store, q: FeedQuery, range: TimeRange): Promise<number> {
+  if (q.txTypes === null) return countAllTypes(store, q, range);
+  // The type's own transactions when they are few; otherwise all less the other types'.
+  const own = await probeCount(store, q, feedTuning.typeCountProbe);
+  if (own.exact) return own.n;
+  const others = TX_TYPES[q.chain].filter((t) => !q.txTypes!.includes(t));
+  const rest = await probeCount(store, { ...q, txTypes: others }, feedTuning.typeCountProbe);
+  if (rest.exact) return (await countAllTypes(store, { ...q, txTypes: null }, range)) - rest.n;
+  return countByIndex(store, q);
+}
+
+async function countAllTypes(store: Store, q: FeedQuery, range: TimeRange): Promise<number> {
   const { chain, address, direction } = q;
   if (range.from === null && range.to === null) {
-    const [row] = await db.query<{ n: number }>(
+    const [row] = await store.query<{ n: number }>(
       'addresses.transactions.count_summary',
       sql`SELECT ${raw(SUMMARY_COUNT[direction])} AS n FROM address_summary WHERE chain = ${chain} AND address = ${address}`,
     );
@@ -110,23 +321,23 @@ export async function countFeed(db: Db, q: FeedQuery, range: TimeRange): Promise
   const fullFrom = range.from === null ? null : Math.ceil(range.from / DAY) * DAY;
   const fullTo = range.to === null ? null : Math.floor(range.to / DAY) * DAY;
   if (fullFrom !== null && fullTo !== null && fullFrom >= fullTo) {
-    return countTimeSlice(db, q, range);
+    return countByIndex(store, q);
   }
-  const day = (t: number) => new Date(t * 1000).toISOString().slice(0, 10);
-  const [daily] = await db.query<{ n: number }>(
+  const [daily] = await store.query<{ n: number }>(
     'addresses.transactions.count_daily',
     sql`SELECT coalesce(sum(${raw(DAILY_COUNT[direction])}), 0)::int AS n FROM address_daily
         WHERE chain = ${chain} AND address = ${address}
-          ${fullFrom === null ? empty : sql`AND day >= ${day(fullFrom)}::date`}
-          ${fullTo === null ? empty : sql`AND day < ${day(fullTo)}::date`}`,
+          ${fullFrom === null ? empty : sql`AND day >= ${dayText(fullFrom)}::date`}
+          ${fullTo === null ? empty : sql`AND day < ${dayText(fullTo)}::date`}`,
   );
   let n = daily?.n ?? 0;
-  if (range.from !== null && fullFrom !== null && range.from < fullFrom) n += await countTimeSlice(db, q, { from: range.from, to: fullFrom });
-  if (range.to !== null && fullTo !== null && fullTo < range.to) n += await countTimeSlice(db, q, { from: fullTo, to: range.to });
+  for (const slice of [
+    range.from !== null && range.from < fullFrom! ? { from: range.from, to: fullFrom! } : null,
+    range.to !== null && fullTo! < range.to ? { from: fullTo!, to: range.to } : null,
+  ]) {
+    if (slice === null) continue;
+    const narrowed = await sliceQuery(store, q, slice);
+    if (narrowed !== null) n += await countByIndex(store, narrowed);
+  }
   return n;
-}
-
-async function countTimeSlice(db: Db, q: FeedQuery, range: TimeRange): Promise<number> {
-  const slice = await feedQueryFor(db, q, range);
-  return slice === null ? 0 : countByIndex(db, slice);
 }

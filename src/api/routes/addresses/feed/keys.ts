@@ -1,18 +1,19 @@
 /**
- * The per-address transaction feed as a stream of row keys, newest first.
+ * The per-address transaction feed in SQL.
  *
- * A row is one recipient of a transaction: key (height, tx_index, ri), where ri is the recipient
- * index on a transaction with a recipient list (pow transfers) and 0 otherwise. The rows touching
- * an address are
- *   - out: every row of a transaction it sends (from_addr) or signs (signer_addr, a pow slave);
- *   - in:  the rows it receives: to_addr, a recipient-list entry, or the contract it created.
- * A row that touches the address both ways (a self-transfer) is one row.
+ * A row is one recipient of a transaction: key (height, tx_index, ri), where ri is the index in
+ * the transaction's recipient list (pow transfers) and 0 for a transaction without one. The rows
+ * touching an address are
+ *   - every row of a transaction it sends (from_addr) or signs (signer_addr, a pow slave key);
+ *   - otherwise the rows in which it receives: its recipient-list entries, or the single row of a
+ *     transaction whose to_addr (or created contract) it is.
+ * So a self-transfer is one row, and the sender of a payout to 50 addresses has 50 rows.
  *
- * Each way of touching is a branch over its own per-address index, read index-only and in index
- * order, so PostgreSQL merge-appends the branches and stops after the page (`Unique` drops the
- * rows two branches share). A sender's rows beyond the first (ri >= 1) come from a small partial
- * index of multi-recipient transactions, the first from the plain index: no heap access is needed
- * to know which rows exist. Time filters become height bounds (block times rise with height).
+ * Each way of taking part is a branch over its own per-address index, read index-only and in
+ * (height, tx_index) order: PostgreSQL merge-appends the branches, groups them per transaction
+ * (`txStream`) and expands each transaction into its rows (`rowStream`), stopping once a page is
+ * full. A sender's row count comes from small partial indexes of multi-recipient transactions
+ * (migration 0020): no heap access decides which rows exist.
  */
 import sql, { empty, join, raw, type Sql } from 'sql-template-tag';
 import type { ChainId } from '../../../../chain/chains.ts';
@@ -22,15 +23,15 @@ export type Direction = (typeof DIRECTIONS)[number];
 
 /** Transaction types that carry a recipient list (canonical model: pow transfer and transfer_token). */
 const RECIPIENT_LIST_TYPES: readonly string[] = ['transfer', 'transfer_token'];
-/** On transfer_token every recipient-list entry moves 0 native value (the tokens move in token_transfers). */
-const ZERO_AMOUNT_TYPE = 'transfer_token';
+/** transfer_token list entries all move 0 native value (the tokens move in token_transfers). */
+const ZERO_AMOUNT_TYPES: readonly string[] = ['transfer_token'];
 
 export interface FeedQuery {
   chain: ChainId;
   address: string;
   direction: Direction;
-  /** Only transactions of this type (already checked against the chain's types). */
-  txType: string | null;
+  /** Only transactions of these types (checked against the chain's types); null = all. */
+  txTypes: readonly string[] | null;
   /** Heights in [fromHeight, toHeight); null = unbounded. */
   fromHeight: number | null;
   toHeight: number | null;
@@ -38,11 +39,17 @@ export interface FeedQuery {
 
 export type RowKey = readonly [height: number, txIndex: number, ri: number];
 
-interface BranchOptions {
-  /** Keyset: only transactions at or before this (height, tx_index). */
+export interface BranchOptions {
+  /** Only transactions at or before this (height, tx_index). */
   atOrBefore?: readonly [number, number] | null;
-  /** Leave out the rows ri >= 1 of multi-recipient transactions (enough to count transactions). */
+  /** Only the first row of each transaction matters (counting transactions). */
   firstRowsOnly?: boolean;
+  /**
+   * At most this many (newest) transactions. Besides bounding the work, it makes PostgreSQL plan
+   * the grouping for a few rows (streaming the merged indexes) rather than for all of them
+   * (hashing the address's whole history).
+   */
+  txLimit?: number;
 }
 
 function bounds(q: FeedQuery, options: BranchOptions, alias = ''): Sql {
@@ -53,56 +60,90 @@ function bounds(q: FeedQuery, options: BranchOptions, alias = ''): Sql {
     ${options.atOrBefore ? sql`AND (${h}, ${i}) <= (${options.atOrBefore[0]}, ${options.atOrBefore[1]})` : empty}`;
 }
 
-/** One `(SELECT height, tx_index, ri ... ORDER BY ... DESC)` per way the address takes part. */
-export function keyBranches(q: FeedQuery, options: BranchOptions = {}): Sql[] {
-  const { chain, address, txType } = q;
-  const typed = txType === null ? empty : sql`AND tx_type = ${txType}`;
+/** A type condition that keeps the branch's index order: equality for one type (an array would not). */
+function typeIs(types: readonly string[] | null): Sql {
+  if (types === null) return empty;
+  return types.length === 1 ? sql`AND tx_type = ${types[0]}` : sql`AND tx_type = ANY(${[...types]}::text[])`;
+}
+
+/**
+ * One `(SELECT height, tx_index, sends, rc, ri ... ORDER BY height DESC, tx_index DESC)` per way
+ * the address takes part: `sends` marks the sender/signer branches, `rc` is the number of rows of
+ * the transaction where a sender branch knows it (1 otherwise), `ri` is the recipient index of a
+ * recipient-list entry (null on other branches).
+ */
+export function branches(q: FeedQuery, options: BranchOptions = {}): Sql[] {
+  const { chain, address, txTypes } = q;
   const order = sql`ORDER BY height DESC, tx_index DESC`;
-  const branches: Sql[] = [];
+  const out: Sql[] = [];
+  const listTypes = txTypes === null ? null : txTypes.filter((t) => RECIPIENT_LIST_TYPES.includes(t));
 
   if (q.direction !== 'in') {
-    for (const column of ['from_addr', 'signer_addr'] as const) {
-      const who = raw(column);
-      branches.push(sql`(SELECT height, tx_index, 0 AS ri FROM transactions
-        WHERE chain = ${chain} AND ${who} = ${address} ${typed} ${bounds(q, options)} ${order})`);
-      if (!options.firstRowsOnly && (txType === null || RECIPIENT_LIST_TYPES.includes(txType))) {
-        branches.push(sql`(SELECT t.height, t.tx_index, r.ri FROM transactions t
-          CROSS JOIN LATERAL generate_series(t.recipient_count - 1, 1, -1) AS r(ri)
-          WHERE t.chain = ${chain} AND t.${who} = ${address} AND t.recipient_count > 1
-            ${txType === null ? empty : sql`AND t.tx_type = ${txType}`} ${bounds(q, options, 't.')}
-          ORDER BY t.height DESC, t.tx_index DESC, r.ri DESC)`);
+    for (const who of [raw('from_addr'), raw('signer_addr')]) {
+      out.push(sql`(SELECT height, tx_index, true AS sends, 1 AS rc, NULL::integer AS ri FROM transactions
+        WHERE chain = ${chain} AND ${who} = ${address} ${typeIs(txTypes)} ${bounds(q, options)} ${order})`);
+      if (!options.firstRowsOnly && (listTypes === null || listTypes.length > 0)) {
+        out.push(sql`(SELECT height, tx_index, true AS sends, recipient_count AS rc, NULL::integer AS ri FROM transactions
+          WHERE chain = ${chain} AND ${who} = ${address} AND recipient_count > 1 ${typeIs(listTypes)} ${bounds(q, options)} ${order})`);
       }
     }
   }
 
   if (q.direction !== 'out') {
-    branches.push(sql`(SELECT height, tx_index, 0 AS ri FROM transactions
-      WHERE chain = ${chain} AND to_addr = ${address} ${typed} ${bounds(q, options)} ${order})`);
-    if (txType === null || txType === 'contract_create') {
-      branches.push(sql`(SELECT height, tx_index, 0 AS ri FROM transactions
-        WHERE chain = ${chain} AND contract_address = ${address} ${typed} ${bounds(q, options)} ${order})`);
+    out.push(sql`(SELECT height, tx_index, false AS sends, 1 AS rc, NULL::integer AS ri FROM transactions
+      WHERE chain = ${chain} AND to_addr = ${address} ${typeIs(txTypes)} ${bounds(q, options)} ${order})`);
+    if (txTypes === null || txTypes.includes('contract_create')) {
+      out.push(sql`(SELECT height, tx_index, false AS sends, 1 AS rc, NULL::integer AS ri FROM transactions
+        WHERE chain = ${chain} AND contract_address = ${address} ${typeIs(txTypes)} ${bounds(q, options)} ${order})`);
     }
-    if (txType === null) {
-      branches.push(sql`(SELECT height, tx_index, recipient_index AS ri FROM tx_recipients
-        WHERE chain = ${chain} AND to_addr = ${address} ${bounds(q, options)}
-        ORDER BY height DESC, tx_index DESC, recipient_index DESC)`);
-    } else if (RECIPIENT_LIST_TYPES.includes(txType)) {
-      // The type is the transaction's: look it up per entry. transfer_token entries all carry
-      // 0 native value, so that filter narrows the walk to a partial index (migration 0020).
-      branches.push(sql`(SELECT r.height, r.tx_index, r.recipient_index AS ri FROM tx_recipients r
-        JOIN transactions t ON t.chain = r.chain AND t.height = r.height AND t.tx_index = r.tx_index
-        WHERE r.chain = ${chain} AND r.to_addr = ${address} AND t.tx_type = ${txType}
-          ${txType === ZERO_AMOUNT_TYPE ? sql`AND r.amount = 0` : empty} ${bounds(q, options, 'r.')}
-        ORDER BY r.height DESC, r.tx_index DESC, r.recipient_index DESC)`);
+    if (listTypes === null) {
+      out.push(sql`(SELECT height, tx_index, false AS sends, 1 AS rc, recipient_index AS ri FROM tx_recipients
+        WHERE chain = ${chain} AND to_addr = ${address} ${bounds(q, options)} ${order})`);
+    } else if (listTypes.length > 0) {
+      // The type is the transaction's: looked up per entry, in index order (a correlated lookup,
+      // never a join over all the address's entries). When only zero-value types are asked for,
+      // a partial index of the zero-value entries narrows the walk (migration 0020).
+      const zeroOnly = listTypes.every((t) => ZERO_AMOUNT_TYPES.includes(t));
+      const typeOf = sql`(SELECT t.tx_type FROM transactions t WHERE t.chain = r.chain AND t.height = r.height AND t.tx_index = r.tx_index)`;
+      out.push(sql`(SELECT r.height, r.tx_index, false AS sends, 1 AS rc, r.recipient_index AS ri FROM tx_recipients r
+        WHERE r.chain = ${chain} AND r.to_addr = ${address}
+          AND ${typeOf} ${listTypes.length === 1 ? sql`= ${listTypes[0]}` : sql`= ANY(${[...listTypes]}::text[])`}
+          ${zeroOnly ? sql`AND r.amount = 0` : empty} ${bounds(q, options, 'r.')}
+        ORDER BY r.height DESC, r.tx_index DESC)`);
     }
   }
-  return branches;
+  return out;
 }
 
-/** The distinct row keys of the feed, newest first, as a subquery with columns (height, tx_index, ri). */
-export function keyStream(q: FeedQuery, options: BranchOptions = {}): Sql {
-  const branches = keyBranches(q, options);
-  if (branches.length === 0) return sql`(SELECT 0::bigint AS height, 0 AS tx_index, 0 AS ri WHERE false)`;
-  return sql`(SELECT DISTINCT height, tx_index, ri FROM (${join(branches, ' UNION ALL ')}) AS touching
-    ORDER BY height DESC, tx_index DESC, ri DESC)`;
+/**
+ * The transactions of the feed, newest first, one row each: (height, tx_index, sends, rc, ris,
+ * nrows), where `ris` lists the address's recipient-list entries and `nrows` is how many feed
+ * rows the transaction has for the address. Null when no branch applies.
+ */
+export function txStream(q: FeedQuery, options: BranchOptions = {}): Sql | null {
+  const parts = branches(q, options);
+  if (parts.length === 0) return null;
+  return sql`(SELECT height, tx_index, bool_or(sends) AS sends, max(rc) AS rc,
+                     array_agg(ri) FILTER (WHERE ri IS NOT NULL) AS ris,
+                     CASE WHEN bool_or(sends) THEN greatest(max(rc), 1) ELSE greatest(count(ri), 1) END AS nrows
+              FROM (${join(parts, ' UNION ALL ')}) AS touching
+              GROUP BY height, tx_index
+              ORDER BY height DESC, tx_index DESC
+              ${options.txLimit === undefined ? empty : sql`LIMIT ${options.txLimit}`})`;
+}
+
+/**
+ * The feed's rows (height, tx_index, ri) newest first: each transaction of `txStream` expanded
+ * into all its rows where the address sends, else into its own entries (or the single row).
+ */
+export function rowStream(q: FeedQuery, options: BranchOptions = {}): Sql | null {
+  const txs = txStream(q, options);
+  if (txs === null) return null;
+  return sql`(SELECT k.height, k.tx_index, e.ri
+              FROM ${txs} AS k
+              CROSS JOIN LATERAL (
+                SELECT g.ri FROM generate_series(CASE WHEN k.sends THEN k.rc - 1 WHEN k.ris IS NULL THEN 0 ELSE -1 END, 0, -1) AS g(ri)
+                UNION ALL
+                SELECT u.ri FROM unnest(CASE WHEN k.sends THEN NULL ELSE k.ris END) AS u(ri)
+              ) AS e)`;
 }
