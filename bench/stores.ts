@@ -1,11 +1,18 @@
 /**
- * A tier's database on one kind of store: a database of the benchmark's PostgreSQL server, or an
- * embedded PGlite directory under bench/.work. Each is kept with a record of its build (the
- * generator's figures and what the world contains) beside it; a database without a record is a
- * build that did not finish, and is built again.
+ * A tier's databases on one kind of store (a database of the benchmark's PostgreSQL server, or an
+ * embedded PGlite directory under bench/.work), in two copies:
+ *
+ * - `base`: the world bulk-loaded up to the last day of each chain, kept as built;
+ * - `work`: a copy of the base that the ingest part completes with the last day through the
+ *   incremental pipeline, and that the API part serves. Each ingest part starts it afresh from the
+ *   base, so the stretch it measures is always the same and nothing has to be rolled back.
+ *
+ * A record of the build (the generator's figures, what the world contains) is kept beside them; a
+ * base without a record is a build that did not finish, and is built again.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import pg from 'pg';
 import { createPgliteDriver } from '../src/store/pglite.ts';
 import { createPostgresDriver } from '../src/store/postgres.ts';
 import { createStore, type Store, type StoreKind } from '../src/store/store.ts';
@@ -13,27 +20,35 @@ import type { BenchServer } from './cluster.ts';
 import { WORK_DIR } from './proc.ts';
 import { tierKey, type Tier } from './tiers.ts';
 
+export type Copy = 'base' | 'work';
+
 export interface TierStore {
   kind: StoreKind;
   tier: Tier;
   key: string;
   /** Database name (PostgreSQL) or data directory (PGlite), for messages. */
-  where: string;
+  where(copy: Copy): string;
   /** Opens the store in this process. */
-  open(): Promise<Store>;
-  /** The environment a Quarry process needs to use this store. */
-  env(): Record<string, string | undefined>;
-  exists(): Promise<boolean>;
-  /** Removes the database, and other builds of the same tier (older schema or options). */
+  open(copy: Copy): Promise<Store>;
+  /** The environment a Quarry process needs to use this store (undefined: remove the variable). */
+  env(copy: Copy): Record<string, string | undefined>;
+  exists(copy: Copy): Promise<boolean>;
+  /** Removes both copies and every other build of the tier (other options or schema), then creates an empty base. */
   reset(): Promise<void>;
+  /** Replaces the work copy with a copy of the base. */
+  copyBase(): Promise<void>;
   readRecord<T>(): T | null;
   writeRecord(record: unknown): void;
 }
 
 export function tierStore(kind: StoreKind, tier: Tier, server: BenchServer | null): TierStore {
   const key = tierKey(tier);
-  const name = `bench_${tier.name.toLowerCase()}_${key}`;
-  const recordFile = path.join(WORK_DIR, `${kind}-${tier.name}-${key}.json`);
+  const prefix = `${kind}-${tier.name}-`;
+  const recordFile = path.join(WORK_DIR, `${prefix}${key}.json`);
+  const removeOtherRecords = () => {
+    if (!existsSync(WORK_DIR)) return;
+    for (const file of readdirSync(WORK_DIR)) if (file.startsWith(prefix) && file.endsWith('.json')) rmSync(path.join(WORK_DIR, file));
+  };
   const common = {
     kind,
     tier,
@@ -46,33 +61,51 @@ export function tierStore(kind: StoreKind, tier: Tier, server: BenchServer | nul
       writeFileSync(recordFile, JSON.stringify(record, null, 2) + '\n');
     },
   };
+
   if (kind === 'postgres') {
     if (!server) throw new Error('PostgreSQL tiers need a server');
-    const url = server.urlFor(name);
+    const names: Record<Copy, string> = { base: `bench_${tier.name.toLowerCase()}_${key}_base`, work: `bench_${tier.name.toLowerCase()}_${key}` };
     return {
       ...common,
-      where: `database ${name}`,
-      open: async () => createStore(createPostgresDriver(url, { poolSize: 4, applicationName: 'quarry-bench' }), { slowQueryMs: Number.MAX_SAFE_INTEGER }),
-      env: () => ({ QUARRY_DATABASE_URL: url }),
-      exists: () => server.databaseExists(name),
+      where: (copy) => `database ${names[copy]}`,
+      open: async (copy) => createStore(createPostgresDriver(server.urlFor(names[copy]), { poolSize: 4, applicationName: 'quarry-bench' }), { slowQueryMs: Number.MAX_SAFE_INTEGER }),
+      env: (copy) => ({ QUARRY_DATABASE_URL: server.urlFor(names[copy]) }),
+      exists: (copy) => server.databaseExists(names[copy]),
       async reset() {
-        rmSync(recordFile, { force: true });
+        removeOtherRecords();
         for (const db of await server.listDatabases(`bench_${tier.name.toLowerCase()}_`)) await server.dropDatabase(db);
-        await server.createDatabase(name);
+        await server.createDatabase(names.base);
+      },
+      async copyBase() {
+        await server.dropDatabase(names.work);
+        // FILE_COPY copies the files after a checkpoint; the default (WAL_LOG) would write the whole database to the WAL.
+        const client = new pg.Client({ connectionString: server.urlFor('postgres') });
+        await client.connect();
+        try {
+          await client.query(`CREATE DATABASE ${names.work} TEMPLATE ${names.base} STRATEGY FILE_COPY`);
+        } finally {
+          await client.end();
+        }
       },
     };
   }
-  const dataDir = path.join(WORK_DIR, `pglite-${tier.name}-${key}`);
+
+  const dirs: Record<Copy, string> = { base: path.join(WORK_DIR, `pglite-${tier.name}-${key}-base`), work: path.join(WORK_DIR, `pglite-${tier.name}-${key}`) };
   return {
     ...common,
-    where: path.relative(process.cwd(), dataDir),
-    open: async () => createStore(await createPgliteDriver(path.join(dataDir, 'pglite')), { slowQueryMs: Number.MAX_SAFE_INTEGER }),
-    // Undefined removes the variable from a child's environment: the embedded store needs it unset.
-    env: () => ({ QUARRY_DATA_DIR: dataDir, QUARRY_DATABASE_URL: undefined }),
-    exists: async () => existsSync(path.join(dataDir, 'pglite')),
+    where: (copy) => path.relative(process.cwd(), dirs[copy]),
+    open: async (copy) => createStore(await createPgliteDriver(path.join(dirs[copy], 'pglite')), { slowQueryMs: Number.MAX_SAFE_INTEGER }),
+    env: (copy) => ({ QUARRY_DATA_DIR: dirs[copy], QUARRY_DATABASE_URL: undefined }),
+    exists: async (copy) => existsSync(path.join(dirs[copy], 'pglite')),
     async reset() {
-      rmSync(recordFile, { force: true });
-      rmSync(dataDir, { recursive: true, force: true });
+      removeOtherRecords();
+      if (existsSync(WORK_DIR)) {
+        for (const dir of readdirSync(WORK_DIR)) if (dir.startsWith(`pglite-${tier.name}-`)) rmSync(path.join(WORK_DIR, dir), { recursive: true, force: true });
+      }
+    },
+    async copyBase() {
+      rmSync(dirs.work, { recursive: true, force: true });
+      cpSync(dirs.base, dirs.work, { recursive: true, filter: (source) => path.basename(source) !== 'quarry.lock' });
     },
   };
 }

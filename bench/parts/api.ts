@@ -74,7 +74,7 @@ export async function measureApi(target: TierStore, build: BuildRecord, notable:
   const key = `bench_${randomBytes(18).toString('base64url')}`;
   const port = await freePort();
   const child = startNode(SERVER, [], {
-    ...target.env(),
+    ...target.env('work'),
     PORT: String(port),
     HOST: '127.0.0.1',
     QUARRY_API_KEYS: key,

@@ -55,7 +55,7 @@ export async function measureCopyCeiling(target: TierStore, store: Store): Promi
 
   let server: CopyRate | null = null;
   let text: Buffer | null = null;
-  const env = target.env();
+  const env = target.env('work');
   if (target.kind === 'postgres' && env.QUARRY_DATABASE_URL) {
     const client = new pg.Client({ connectionString: env.QUARRY_DATABASE_URL });
     await client.connect();

@@ -1,7 +1,12 @@
 /**
- * The generate part: builds a tier's database with the generator and the bulk load
- * (src/ingest/load-synthetic.ts), unless a finished build of the same world and schema is there
- * already, and reads back from the database what the world contains.
+ * The generate part: builds a tier's base database with the generator and the bulk load, unless
+ * a finished build of the same world and schema is there already, and reads back from the database
+ * what the world contains.
+ *
+ * The load is src/ingest/load-synthetic.ts step for step (bulk load begun, each chain through the
+ * pipeline in bulk mode, curated data, bulk load finished), except that each chain stops a day
+ * short of its end: the ingest part adds that day through the incremental pipeline. The stop is
+ * placed where no reorg straddles it.
  *
  * The generator's rate is generate-and-store: transactions per second of the raw phase of each
  * chain (generating blocks, writing raw rows by COPY, applying rollup deltas in large steps). The
@@ -11,8 +16,11 @@ import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import sql, { raw } from 'sql-template-tag';
 import type { ChainId } from '../../src/chain/chains.ts';
-import { loadSyntheticWorld } from '../../src/ingest/load-synthetic.ts';
-import { createSyntheticWorld, type NotableAccounts } from '../../src/sources/synthetic/index.ts';
+import type { BlockSource, SourceItem } from '../../src/chain/model.ts';
+import { beginBulkLoad } from '../../src/ingest/bulk.ts';
+import { writeCurated, writeStaking } from '../../src/ingest/curated.ts';
+import { ingest, type IngestProgress } from '../../src/ingest/pipeline.ts';
+import { createSyntheticWorld, type NotableAccounts, type SyntheticWorld } from '../../src/sources/synthetic/index.ts';
 import { migrate } from '../../src/store/migrate.ts';
 import type { Store } from '../../src/store/store.ts';
 import { loadAverage, log, round, WORK_DIR } from '../proc.ts';
@@ -45,6 +53,10 @@ export interface BuildRecord {
   builtAt: string;
   codeHash: string;
   world: Record<string, unknown>;
+  /** The last height of each chain in the base (the ingest part adds the rest). */
+  baseHeights: Record<ChainId, number>;
+  /** The last height of each chain in the whole world. */
+  lastHeights: Record<ChainId, number>;
   loadAverage: { before: number[]; after: number[] };
   seconds: { pow: number; pos: number; finish: number; total: number };
   chains: Record<ChainId, { blocks: number; transactions: number; reorgs: number }>;
@@ -66,12 +78,12 @@ export const RAW_TABLES = ['blocks', 'transactions', 'tx_recipients', 'internal_
 /** Returns the tier's build record, building the database first when needed. */
 export async function ensureTier(target: TierStore, options: { rebuild: boolean }): Promise<{ record: BuildRecord; built: boolean }> {
   const existing = target.readRecord<BuildRecord>();
-  if (!options.rebuild && existing && (await target.exists())) {
+  if (!options.rebuild && existing && (await target.exists('base'))) {
     const code = codeHash();
     if (existing.codeHash !== code) {
       log(`${target.tier.name}/${target.kind}: built ${existing.builtAt} with other generator/ingest/rollup code (${existing.codeHash}, now ${code}); using it — --rebuild to refresh`);
     } else {
-      log(`${target.tier.name}/${target.kind}: reusing ${target.where} (built ${existing.builtAt})`);
+      log(`${target.tier.name}/${target.kind}: reusing ${target.where('base')} (built ${existing.builtAt})`);
     }
     return { record: existing, built: false };
   }
@@ -80,16 +92,16 @@ export async function ensureTier(target: TierStore, options: { rebuild: boolean 
 
 async function buildTier(target: TierStore): Promise<BuildRecord> {
   const { tier } = target;
-  log(`${tier.name}/${target.kind}: building ${target.where}: ${tier.description}`);
+  log(`${tier.name}/${target.kind}: building ${target.where('base')}: ${tier.description}`);
   await target.reset();
-  const store = await target.open();
+  const store = await target.open('base');
   try {
     await migrate(store);
     const before = loadAverage();
     const cpu = process.cpuUsage();
     let rawCpu = 0;
     let lastLog = 0;
-    const report = await loadSyntheticWorld(store, tier.world, {
+    const report = await loadWorldUpTo(store, createSyntheticWorld(tier.world), tier.stretch, {
       onPhase: (phase) => {
         if (phase === 'rollups') {
           const used = process.cpuUsage(cpu);
@@ -125,6 +137,8 @@ async function buildTier(target: TierStore): Promise<BuildRecord> {
       builtAt: new Date().toISOString(),
       codeHash: codeHash(),
       world: { ...tier.world, end: tier.world.end.toISOString() },
+      baseHeights: report.baseHeights,
+      lastHeights: report.world.lastHeight,
       loadAverage: { before, after },
       seconds: { pow: round(report.seconds.pow), pos: round(report.seconds.pos), finish: round(report.seconds.finish), total: round(report.seconds.total) },
       chains: {
@@ -153,6 +167,87 @@ async function buildTier(target: TierStore): Promise<BuildRecord> {
   } finally {
     await store.close();
   }
+}
+
+interface LoadReport {
+  world: SyntheticWorld;
+  chains: Record<ChainId, IngestProgress>;
+  seconds: { pow: number; pos: number; finish: number; total: number };
+  baseHeights: Record<ChainId, number>;
+}
+
+interface LoadHooks {
+  onProgress: (progress: IngestProgress, lastHeight: number) => void;
+  onPhase: (phase: 'pow' | 'pos' | 'rollups') => void;
+}
+
+/** loadSyntheticWorld (src/ingest/load-synthetic.ts), each chain stopping about `short` blocks before its end. */
+async function loadWorldUpTo(store: Store, world: SyntheticWorld, short: Record<ChainId, number>, hooks: LoadHooks): Promise<LoadReport> {
+  const started = performance.now();
+  const bulk = await beginBulkLoad(store);
+  const chains = {} as Record<ChainId, IngestProgress>;
+  const seconds = { pow: 0, pos: 0, finish: 0, total: 0 };
+  const baseHeights = {} as Record<ChainId, number>;
+  for (const chain of ['pow', 'pos'] as const) {
+    hooks.onPhase(chain);
+    const t = performance.now();
+    const stop = world.lastHeight[chain] - short[chain];
+    const source = stopCleanly(world[chain], stop, (height) => (baseHeights[chain] = height));
+    chains[chain] = await ingest(store, source, { bulk: true, onProgress: (progress) => hooks.onProgress(progress, stop) });
+    seconds[chain] = (performance.now() - t) / 1000;
+  }
+  hooks.onPhase('rollups');
+  const t = performance.now();
+  await store.transaction('synthetic.curated', async (tx) => {
+    await writeCurated(tx, world.curated);
+    await writeStaking(tx, world.staking.daily, world.staking.validators);
+  });
+  await bulk.finish();
+  seconds.finish = (performance.now() - t) / 1000;
+  seconds.total = (performance.now() - started) / 1000;
+  return { world, chains, seconds, baseHeights };
+}
+
+/** Reorgs are at most this deep: a block followed by this many blocks, each on the one before, is canonical. */
+const LOOK_AHEAD = 4;
+
+/**
+ * The source's items up to the first canonical block at or above `height` after which the chain
+ * goes on without a reorg for LOOK_AHEAD blocks: neither that block nor the next is in a reorg.
+ */
+function stopCleanly(source: BlockSource, height: number, onStop: (height: number) => void): BlockSource {
+  return {
+    chain: source.chain,
+    name: source.name,
+    hashAt: source.hashAt?.bind(source),
+    blockAt: source.blockAt?.bind(source),
+    async *blocks(from: number) {
+      const ahead: SourceItem[] = [];
+      const clean = () => {
+        const first = ahead[0];
+        if (first?.kind !== 'block' || first.block.height < height) return false;
+        for (let i = 1; i <= LOOK_AHEAD; i++) {
+          const prev = ahead[i - 1];
+          const next = ahead[i];
+          if (prev?.kind !== 'block' || next?.kind !== 'block') return false;
+          if (next.block.height !== prev.block.height + 1 || next.block.parentHash !== prev.block.hash) return false;
+        }
+        return true;
+      };
+      for await (const item of source.blocks(from)) {
+        ahead.push(item);
+        if (ahead.length <= LOOK_AHEAD) continue;
+        if (clean()) {
+          const stop = ahead[0] as Extract<SourceItem, { kind: 'block' }>;
+          yield stop;
+          onStop(stop.block.height);
+          return;
+        }
+        yield ahead.shift()!;
+      }
+      throw new Error(`${source.chain}: no clean place to stop at or above height ${height}`);
+    },
+  };
 }
 
 async function tierFacts(store: Store, target: TierStore, notable: Record<ChainId, NotableAccounts>): Promise<TierFacts> {
