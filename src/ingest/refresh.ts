@@ -9,7 +9,7 @@ import sql, { raw } from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';
 import type { Db, Store } from '../store/store.ts';
 import { formatDay } from '../api/format.ts';
-import { applyRollups, closeDays, rebuildRanks, recomputeChainStats, recomputeHolderTransitions, RollupDeltas } from '../rollups/index.ts';
+import { applyRollups, closeDays, rebuildFeeWindows, rebuildRanks, recomputeChainStats, recomputeHolderTransitions, RollupDeltas } from '../rollups/index.ts';
 import { loadBlocks } from './load-blocks.ts';
 
 export interface RefreshOptions {
@@ -64,8 +64,9 @@ export async function refreshRollups(store: Store, chain: ChainId, options: Refr
       await recomputeChainStats(tx, chain);
       await tx.query('refresh.reopen', sql`DELETE FROM chain_day_metrics WHERE chain = ${chain}`);
     }
-    // The rank buckets count address_summary rows, which were just rebuilt underneath them.
+    // The rank buckets and fee windows derive from rows that were just rebuilt underneath them.
     await rebuildRanks(tx, chain);
+    await rebuildFeeWindows(tx, chain);
     const [first] = await tx.query<{ ts: number }>('refresh.first', sql`SELECT ts FROM blocks WHERE chain = ${chain} ORDER BY height LIMIT 1`);
     await closeDays(tx, chain, formatDay(first!.ts), formatDay(tip.ts! - 86_400));
     return { fromHeight: from, toHeight: to, addresses: only ? only.addresses.size : 'all' };

@@ -106,7 +106,7 @@ function addGrams(counts: Int32Array, seen: Int32Array, stamp: number, address: 
 }
 
 /** The contributions to each metric's buckets of the addresses listed in `source` (a temp table), as they are now. */
-function contributions(chain: ChainId, sign: 1 | -1, source: 'delta_summary' | 'ranks_forget'): Sql {
+function contributions(chain: ChainId, sign: 1 | -1, source: 'delta_summary'): Sql {
   return sql`INSERT INTO address_rank_buckets AS b (chain, metric, bucket, addresses, balance)
              SELECT ${chain}, m.metric, m.bucket, ${sign}::int * count(*), ${sign}::int * coalesce(sum(m.balance), 0)
              FROM ${raw(source)} d
@@ -116,11 +116,34 @@ function contributions(chain: ChainId, sign: 1 | -1, source: 'delta_summary' | '
                                         ('age', quarry_age_bucket(s.appeared), NULL::numeric)) AS m(metric, bucket, balance)
              GROUP BY m.metric, m.bucket
              ON CONFLICT (chain, metric, bucket) DO UPDATE SET
-               addresses = b.addresses + excluded.addresses, balance = b.balance + excluded.balance`;
+               addresses = b.addresses + excluded.addresses, balance = b.balance + excluded.balance
+             RETURNING metric, bucket, addresses`;
+}
+
+interface BucketCount {
+  metric: string;
+  bucket: number;
+  addresses: number;
+}
+
+/** Buckets that fell to zero in the first pass and are still empty after the second are removed. */
+async function removeEmptyBuckets(db: Db, chain: ChainId, touched: BucketCount[]): Promise<void> {
+  const empty = touched.filter((b) => Number(b.addresses) === 0);
+  if (empty.length === 0) return;
+  await db.query(
+    'rollups.ranks.remove_empty',
+    sql`DELETE FROM address_rank_buckets b USING unnest(${empty.map((e) => e.metric)}::text[], ${empty.map((e) => e.bucket)}::bigint[]) AS u(metric, bucket)
+        WHERE b.chain = ${chain} AND b.metric = u.metric AND b.bucket = u.bucket AND b.addresses = 0`,
+  );
+}
+
+/** What `captureRanksBefore` hands to `applyRanksAfter`: the buckets it left at zero. */
+export interface RanksCapture {
+  zeroed: BucketCount[];
 }
 
 /** Before address_summary changes: takes out the touched addresses and remembers which existed and held coins. */
-export async function captureRanksBefore(db: Db, chain: ChainId): Promise<void> {
+export async function captureRanksBefore(db: Db, chain: ChainId): Promise<RanksCapture> {
   await db.query('rollups.ranks.before_drop', sql`DROP TABLE IF EXISTS ranks_before`);
   await db.query(
     'rollups.ranks.before',
@@ -128,13 +151,14 @@ export async function captureRanksBefore(db: Db, chain: ChainId): Promise<void> 
         SELECT s.address, s.balance > 0 AS holder FROM delta_summary d
         JOIN address_summary s ON s.chain = ${chain} AND s.address = d.address`,
   );
-  await db.query('rollups.ranks.remove', contributions(chain, -1, 'delta_summary'));
+  const removed = await db.query<BucketCount>('rollups.ranks.remove', contributions(chain, -1, 'delta_summary'));
+  return { zeroed: removed.filter((b) => Number(b.addresses) === 0) };
 }
 
 /** After address_summary changed (and was repaired, on a revert): puts the touched addresses back. */
-export async function applyRanksAfter(db: Db, chain: ChainId): Promise<void> {
-  await db.query('rollups.ranks.add', contributions(chain, 1, 'delta_summary'));
-  await db.query('rollups.ranks.remove_empty', sql`DELETE FROM address_rank_buckets WHERE chain = ${chain} AND addresses = 0`);
+export async function applyRanksAfter(db: Db, chain: ChainId, capture: RanksCapture): Promise<void> {
+  const added = await db.query<BucketCount>('rollups.ranks.add', contributions(chain, 1, 'delta_summary'));
+  await removeEmptyBuckets(db, chain, [...capture.zeroed, ...added]);
 
   // Addresses that appeared or disappeared, or started or stopped holding coins.
   const moved = await db.query<{ address: string; was: boolean; was_holder: boolean; present: boolean; holder: boolean }>(
@@ -202,12 +226,20 @@ async function addGramTransitions(
     });
   }
   if (grams.length === 0) return;
-  await db.query(
+  const updated = await db.query<{ population: string; gram: string; addresses: number }>(
     'rollups.ranks.grams',
     sql`INSERT INTO address_grams AS g (chain, population, gram, addresses)
         SELECT ${chain}, population, gram, addresses
         FROM unnest(${populations}::text[], ${grams}::text[], ${counts}::bigint[]) AS u(population, gram, addresses)
-        ON CONFLICT (chain, population, gram) DO UPDATE SET addresses = g.addresses + excluded.addresses`,
+        ON CONFLICT (chain, population, gram) DO UPDATE SET addresses = g.addresses + excluded.addresses
+        RETURNING population, gram, addresses`,
   );
-  await db.query('rollups.ranks.grams_empty', sql`DELETE FROM address_grams WHERE chain = ${chain} AND addresses = 0`);
+  const empty = updated.filter((g) => Number(g.addresses) === 0);
+  if (empty.length > 0) {
+    await db.query(
+      'rollups.ranks.grams_empty',
+      sql`DELETE FROM address_grams g USING unnest(${empty.map((e) => e.population)}::text[], ${empty.map((e) => e.gram)}::text[]) AS u(population, gram)
+          WHERE g.chain = ${chain} AND g.population = u.population AND g.gram = u.gram AND g.addresses = 0`,
+    );
+  }
 }

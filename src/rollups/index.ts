@@ -9,6 +9,7 @@ import type { Db } from '../store/store.ts';
 import { applyAddressSummary, repairAddressSummary, revertAddressSummary } from './address-summary.ts';
 import { applyAddressActivity, revertAddressActivity } from './address-activity.ts';
 import { applyRanksAfter, captureRanksBefore } from './address-ranks.ts';
+import { keepFeeWindows } from './fee-windows.ts';
 import { applyCounterparties, repairCounterparties, revertCounterparties } from './counterparties.ts';
 import { applyTokenBalances, repairTokenBalances, revertTokenBalances } from './token-balances.ts';
 import { applyChainDaily, repairChainDaily, revertChainDaily } from './chain-daily.ts';
@@ -21,6 +22,7 @@ export { closeDays } from './day-metrics.ts';
 export { recomputeHolderTransitions } from './address-summary.ts';
 export { recomputeChainStats } from './chain-daily.ts';
 export { rebuildRanks } from './address-ranks.ts';
+export { rebuildFeeWindows } from './fee-windows.ts';
 
 /**
  * Adds `deltas` (of blocks whose raw rows are written) to every rollup. A `partial` delta (a
@@ -29,13 +31,14 @@ export { rebuildRanks } from './address-ranks.ts';
 export async function applyRollups(db: Db, deltas: RollupDeltas, options: { partial?: boolean } = {}): Promise<void> {
   if (deltas.blocks === 0) return;
   await writeDeltaTables(db, deltas);
-  await captureRanksBefore(db, deltas.chain);
+  const ranks = await captureRanksBefore(db, deltas.chain);
   const { newAddresses } = await applyAddressSummary(db, deltas.chain, { holders: !options.partial });
-  await applyRanksAfter(db, deltas.chain);
+  await applyRanksAfter(db, deltas.chain, ranks);
   await applyAddressActivity(db, deltas.chain);
   await applyCounterparties(db, deltas.chain);
   await applyTokenBalances(db, deltas.chain);
   await applyChainDaily(db, deltas, newAddresses, { stats: !options.partial });
+  await keepFeeWindows(db, deltas.chain);
 }
 
 /**
@@ -45,7 +48,7 @@ export async function applyRollups(db: Db, deltas: RollupDeltas, options: { part
  */
 export async function revertRollups(db: Db, deltas: RollupDeltas, ancestor: number, firstTs: number, deleteRaw: () => Promise<void>): Promise<void> {
   await writeDeltaTables(db, deltas);
-  await captureRanksBefore(db, deltas.chain);
+  const ranks = await captureRanksBefore(db, deltas.chain);
   await revertAddressSummary(db, deltas.chain);
   await revertAddressActivity(db, deltas.chain);
   await revertCounterparties(db, deltas.chain);
@@ -53,9 +56,10 @@ export async function revertRollups(db: Db, deltas: RollupDeltas, ancestor: numb
   await revertChainDaily(db, deltas);
   await deleteRaw();
   const { removedAddresses } = await repairAddressSummary(db, deltas.chain, ancestor);
-  await applyRanksAfter(db, deltas.chain);
+  await applyRanksAfter(db, deltas.chain, ranks);
   await repairCounterparties(db, deltas.chain);
   await repairTokenBalances(db, deltas.chain);
   await repairChainDaily(db, deltas.chain, removedAddresses);
   await reopenDays(db, deltas.chain, dayOfTs(firstTs));
+  await keepFeeWindows(db, deltas.chain);
 }

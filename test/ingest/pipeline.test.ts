@@ -8,7 +8,7 @@ import { beginBulkLoad } from '../../src/ingest/bulk.ts';
 import { refreshRollups } from '../../src/ingest/refresh.ts';
 import type { Store } from '../../src/store/store.ts';
 import { addr, ChainBuilder, coins } from '../support/chain-builder.ts';
-import { expectedFromBlocks, expectedGrams, expectedRankBuckets, rankRowsByKey } from '../support/expected.ts';
+import { expectedFeeWindows, expectedFromBlocks, expectedGrams, expectedRankBuckets, rankRowsByKey } from '../support/expected.ts';
 import { describeEachStore, openTestStore } from '../support/stores.ts';
 
 const T0 = Date.UTC(2026, 0, 1, 22, 0, 0) / 1000;
@@ -63,12 +63,15 @@ function powChain(): ChainBuilder {
 }
 
 /** address_rank_buckets and address_grams equal what the oracle's addresses give. */
-async function assertRanksMatch(store: Store, chain: ChainId, expected: ReturnType<typeof expectedFromBlocks>, label = '') {
+async function assertRanksMatch(store: Store, chain: ChainId, expected: ReturnType<typeof expectedFromBlocks>, tipTs: number | null, label = '') {
   const buckets = await store.query<any>('test.rank_buckets', sql`SELECT metric, bucket, addresses, balance FROM address_rank_buckets WHERE chain = ${chain}`);
   const grams = await store.query<any>('test.grams', sql`SELECT population, gram, addresses FROM address_grams WHERE chain = ${chain}`);
   const actual = rankRowsByKey(buckets, grams);
   assert.deepEqual(actual.buckets, expectedRankBuckets(expected), `${label}rank buckets`);
   assert.deepEqual(actual.grams, expectedGrams(expected), `${label}address grams`);
+  const windows = await store.query<any>('test.fee_windows', sql`SELECT days, address, fees, gas_used, tx_count FROM address_fee_windows WHERE chain = ${chain}`);
+  const want = chain === 'pos' && tipTs !== null ? expectedFeeWindows(expected, tipTs, [1, 7, 30, 90, 365]) : new Map();
+  assert.deepEqual(new Map(windows.map((w) => [`${w.days}|${w.address}`, `${w.fees}|${w.gas_used}|${w.tx_count}`])), want, `${label}fee windows`);
 }
 
 async function assertMatchesOracle(store: Store, chain: ChainId, blocks: CanonicalBlock[]) {
@@ -123,7 +126,7 @@ async function assertMatchesOracle(store: Store, chain: ChainId, blocks: Canonic
   assert.equal(stats!.block_count, expected.blocks);
   assert.equal(stats!.tx_count, expected.transactions);
   assert.equal(stats!.address_tx_touches, [...expected.addresses.values()].reduce((n, a) => n + a.txCount, 0));
-  await assertRanksMatch(store, chain, expected);
+  await assertRanksMatch(store, chain, expected, blocks.at(-1)?.timestamp ?? null);
   const [daysum] = await store.query<Record<string, any>>('test.chain_daily', sql`SELECT sum(block_count)::int AS blocks, sum(tx_count)::int AS txs, sum(burned) AS burned FROM chain_daily WHERE chain = ${chain}`);
   assert.equal(daysum!.blocks, expected.blocks);
   assert.equal(daysum!.txs, expected.transactions);

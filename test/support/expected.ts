@@ -267,3 +267,27 @@ export function rankRowsByKey(
     grams: new Map(grams.map((g) => [`${g.population}|${g.gram}`, Number(g.addresses)])),
   };
 }
+
+/**
+ * address_fee_windows of a chain (docs/metrics.md, "Top burners"): per window of `windows` UTC
+ * days ending with the tip's day, per address that paid fees in it, `fees|gas|txs`, keyed `days|address`.
+ */
+export function expectedFeeWindows(e: Expected, tipTs: number, windows: readonly number[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const days of windows) {
+    const from = new Date((tipTs - (days - 1) * 86_400) * 1000).toISOString().slice(0, 10);
+    for (const [address, byDay] of e.daily) {
+      let fees = 0n;
+      let gas = 0;
+      let txs = 0;
+      for (const [day, d] of byDay) {
+        if (day < from) continue;
+        fees += d.fees;
+        gas += d.gasUsed;
+        txs += d.txOut;
+      }
+      if (fees > 0n) out.set(`${days}|${address}`, `${fees}|${gas}|${txs}`);
+    }
+  }
+  return out;
+}

@@ -9,6 +9,7 @@ import type { ChainId } from '../../../chain/chains.ts';
 import type { ApiContext } from '../../context.ts';
 import { parseWindow } from '../../params/window.ts';
 import { Amount, ChainPathParams, IntegerQuery, STANDARD_ERRORS, WindowQuery } from '../../schemas/common.ts';
+import { FEE_WINDOW_DAYS } from '../../../rollups/fee-windows.ts';
 
 type AppArg = Parameters<FastifyPluginAsyncTypebox>[0];
 
@@ -19,7 +20,7 @@ export const TopBurnersQuery = Type.Object({
 
 export const BurnerItem = Type.Object({
   address: Type.String(),
-  tx_count: Type.Integer({ description: 'Transactions the address sent in the window (each paid a fee, reverted ones too).' }),
+  tx_count: Type.Integer({ description: 'Transactions the address sent in the window (reverted ones too).' }),
   total_fees_paid: { ...Amount, description: 'Fees paid in the window (base fee burned plus priority fee), planck.' },
   total_gas_used: Type.Integer({ description: 'Gas used by those transactions.' }),
 });
@@ -43,15 +44,24 @@ export function windowDays(tipTs: number, days: number): { from: string; to: str
 
 export async function loadTopBurners(ctx: ApiContext, chain: ChainId, limit: number, days: number): Promise<Static<typeof TopBurnersResponse>> {
   if (chain !== 'pos') return { items: [] };
-  const [span] = await ctx.store.query<{ tip_ts: number | null; first_ts: number | null }>(
+  const [span] = await ctx.store.query<{ tip_ts: number | null; first_ts: number | null; kept_day: string | null }>(
     'addresses.burners.span',
     sql`SELECT (SELECT ts FROM blocks WHERE chain = ${chain} ORDER BY height DESC LIMIT 1) AS tip_ts,
-               (SELECT ts FROM blocks WHERE chain = ${chain} ORDER BY height LIMIT 1) AS first_ts`,
+               (SELECT ts FROM blocks WHERE chain = ${chain} ORDER BY height LIMIT 1) AS first_ts,
+               (SELECT tip_day FROM fee_window_state WHERE chain = ${chain}) AS kept_day`,
   );
   if (span?.tip_ts == null || span.first_ts == null) return { items: [] };
-  const { from } = windowDays(span.tip_ts, days);
+  const { from, to } = windowDays(span.tip_ts, days);
   let rows: BurnerRow[];
-  if (from <= new Date(span.first_ts * 1000).toISOString().slice(0, 10)) {
+  if ((FEE_WINDOW_DAYS as readonly number[]).includes(days) && span.kept_day === to) {
+    // A window kept with the blocks (src/rollups/fee-windows.ts), read in the order of its index.
+    rows = await ctx.store.query<BurnerRow>(
+      'addresses.burners.kept',
+      sql`SELECT address, tx_count, fees, gas_used FROM address_fee_windows
+          WHERE chain = ${chain} AND days = ${days}
+          ORDER BY fees DESC, address LIMIT ${limit}`,
+    );
+  } else if (from <= new Date(span.first_ts * 1000).toISOString().slice(0, 10)) {
     // The window holds the whole history: the all-time totals, in the order of their index.
     rows = await ctx.store.query<BurnerRow>(
       'addresses.burners.all_time',
@@ -60,12 +70,14 @@ export async function loadTopBurners(ctx: ApiContext, chain: ChainId, limit: num
           ORDER BY total_fees_paid DESC, address LIMIT ${limit}`,
     );
   } else {
+    // Any other window: summed from the days it covers.
     rows = await ctx.store.query<BurnerRow>(
       'addresses.burners.window',
       sql`SELECT address, sum(tx_out)::bigint AS tx_count, sum(fees) AS fees, sum(gas_used)::bigint AS gas_used
           FROM address_daily
-          WHERE chain = ${chain} AND day >= ${from}::date AND fees > 0
+          WHERE chain = ${chain} AND day >= ${from}::date
           GROUP BY address
+          HAVING sum(fees) > 0
           ORDER BY sum(fees) DESC, address LIMIT ${limit}`,
     );
   }

@@ -1,0 +1,115 @@
+/**
+ * address_fee_windows: per pos address, the fees it paid, the gas its transactions used and the
+ * transactions it sent over each window of FEE_WINDOW_DAYS UTC days ending with the latest block's
+ * day (docs/metrics.md, "Top burners"); only addresses that paid fees in the window.
+ *
+ * A window's figures change when an address pays fees inside it, and when the latest block's day
+ * moves (days leave the window, or come back after a reorg). So after every batch (and after a
+ * revert's repair) the rows of the affected addresses are recomputed from address_daily: those the
+ * delta touched, and those active on a day that entered or left a window. A first run, or a jump
+ * past every window, recomputes them all.
+ */
+import sql from 'sql-template-tag';
+import type { ChainId } from '../chain/chains.ts';
+import type { Db } from '../store/store.ts';
+
+/** The windows kept, in days. */
+export const FEE_WINDOW_DAYS = [1, 7, 30, 90, 365] as const;
+const LONGEST = Math.max(...FEE_WINDOW_DAYS);
+/** Chains that have the leaderboard (top/burners is pos only). */
+const CHAINS: readonly ChainId[] = ['pos'];
+
+const DAY_MS = 86_400_000;
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const shift = (day: string, days: number) => dayOf(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS);
+
+/** Days that are inside some window for one tip day and outside it for the other. */
+function movedDays(from: string, to: string): string[] {
+  const [lo, hi] = from < to ? [from, to] : [to, from];
+  const days = new Set<string>();
+  for (const w of FEE_WINDOW_DAYS) {
+    // Window of tip t: [t - w + 1, t]. Between lo and hi, the days [lo - w + 1, hi - w] change side.
+    for (let d = shift(lo, -w + 1); d <= shift(hi, -w); d = shift(d, 1)) days.add(d);
+    // ... and the days (lo, hi] are in the later window only.
+    for (let d = shift(lo, 1); d <= hi; d = shift(d, 1)) days.add(d);
+  }
+  return [...days];
+}
+
+/** Brings the windows of `chain` up to date after a batch (delta_daily holds the batch's addresses). */
+export async function keepFeeWindows(db: Db, chain: ChainId): Promise<void> {
+  if (!CHAINS.includes(chain)) return;
+  const [tip] = await db.query<{ ts: number }>('rollups.fee_windows.tip', sql`SELECT ts FROM blocks WHERE chain = ${chain} ORDER BY height DESC LIMIT 1`);
+  if (!tip) {
+    await clear(db, chain);
+    return;
+  }
+  const tipDay = dayOf(tip.ts * 1000);
+  const [state] = await db.query<{ tip_day: string }>('rollups.fee_windows.state', sql`SELECT tip_day FROM fee_window_state WHERE chain = ${chain}`);
+  const moved = state ? movedDays(state.tip_day, tipDay) : null;
+  if (moved === null || moved.length > 2 * LONGEST) {
+    await rebuild(db, chain, tipDay);
+    return;
+  }
+  await db.query('rollups.fee_windows.affected_drop', sql`DROP TABLE IF EXISTS fee_windows_affected`);
+  await db.query(
+    'rollups.fee_windows.affected',
+    sql`CREATE TEMP TABLE fee_windows_affected ON COMMIT DROP AS
+        SELECT address FROM delta_daily WHERE fees <> 0 OR tx_out <> 0 OR gas_used <> 0
+        UNION
+        SELECT address FROM address_daily
+        WHERE chain = ${chain} AND day = ANY(${moved}::date[]) AND (fees <> 0 OR tx_out <> 0)`,
+  );
+  await db.query(
+    'rollups.fee_windows.clear_affected',
+    sql`DELETE FROM address_fee_windows w USING fee_windows_affected a WHERE w.chain = ${chain} AND w.address = a.address`,
+  );
+  await db.query(
+    'rollups.fee_windows.recompute',
+    sql`INSERT INTO address_fee_windows (chain, days, address, fees, gas_used, tx_count)
+        SELECT ${chain}, w.days, d.address, sum(d.fees), sum(d.gas_used), sum(d.tx_out)
+        FROM fee_windows_affected a
+        JOIN address_daily d ON d.chain = ${chain} AND d.address = a.address AND d.day > ${tipDay}::date - ${LONGEST}::int
+        CROSS JOIN unnest(${[...FEE_WINDOW_DAYS]}::int[]) AS w(days)
+        WHERE d.day > ${tipDay}::date - w.days
+        GROUP BY w.days, d.address
+        HAVING sum(d.fees) > 0`,
+  );
+  await setState(db, chain, tipDay);
+}
+
+/** Recomputes every window of `chain` from address_daily. */
+export async function rebuildFeeWindows(db: Db, chain: ChainId): Promise<void> {
+  if (!CHAINS.includes(chain)) return;
+  const [tip] = await db.query<{ ts: number }>('rollups.fee_windows.tip', sql`SELECT ts FROM blocks WHERE chain = ${chain} ORDER BY height DESC LIMIT 1`);
+  if (tip) await rebuild(db, chain, dayOf(tip.ts * 1000));
+  else await clear(db, chain);
+}
+
+async function rebuild(db: Db, chain: ChainId, tipDay: string): Promise<void> {
+  await db.query('rollups.fee_windows.clear', sql`DELETE FROM address_fee_windows WHERE chain = ${chain}`);
+  await db.query(
+    'rollups.fee_windows.rebuild',
+    sql`INSERT INTO address_fee_windows (chain, days, address, fees, gas_used, tx_count)
+        SELECT ${chain}, w.days, d.address, sum(d.fees), sum(d.gas_used), sum(d.tx_out)
+        FROM address_daily d
+        CROSS JOIN unnest(${[...FEE_WINDOW_DAYS]}::int[]) AS w(days)
+        WHERE d.chain = ${chain} AND d.day > ${tipDay}::date - ${LONGEST}::int AND d.day > ${tipDay}::date - w.days
+        GROUP BY w.days, d.address
+        HAVING sum(d.fees) > 0`,
+  );
+  await setState(db, chain, tipDay);
+}
+
+async function clear(db: Db, chain: ChainId): Promise<void> {
+  await db.query('rollups.fee_windows.clear', sql`DELETE FROM address_fee_windows WHERE chain = ${chain}`);
+  await db.query('rollups.fee_windows.clear_state', sql`DELETE FROM fee_window_state WHERE chain = ${chain}`);
+}
+
+async function setState(db: Db, chain: ChainId, tipDay: string): Promise<void> {
+  await db.query(
+    'rollups.fee_windows.set_state',
+    sql`INSERT INTO fee_window_state (chain, tip_day) VALUES (${chain}, ${tipDay}::date)
+        ON CONFLICT (chain) DO UPDATE SET tip_day = excluded.tip_day`,
+  );
+}
