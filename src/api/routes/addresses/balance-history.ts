@@ -2,12 +2,9 @@
 import sql from 'sql-template-tag';
 import { Type, type Static } from 'typebox';
 import type { ApiContext } from '../../context.ts';
-import { formatDay } from '../../format.ts';
 import { parseWindow } from '../../params/window.ts';
 import { AddressPathParams, Amount, Day, Nullable, STANDARD_ERRORS, WindowQuery } from '../../schemas/common.ts';
 import { AddressEchoFields, addressEcho, type AddressEcho, type AppArg } from './feed/common.ts';
-
-const DAY = 86_400;
 
 export const BalanceHistoryQuery = Type.Object({
   window: WindowQuery('all', 'Days up to the latest indexed block: a length with m, h, d, w or y (e.g. 30d, 90d, 365d), or all for the whole history'),
@@ -46,28 +43,23 @@ export async function loadBalanceHistory(
   windowParam: string | undefined,
 ): Promise<Static<typeof BalanceHistoryResponse>> {
   const window = parseWindow(windowParam, { fallback: 'all', allowAll: true });
-  const empty = { items: [], count: 0, window_days: window.days, ...echo };
-  const [tip] = await ctx.store.query<{ ts: number }>(
-    'addresses.balance_history.tip',
-    sql`SELECT ts FROM blocks WHERE chain = ${echo.chain} ORDER BY height DESC LIMIT 1`,
-  );
-  if (!tip) return empty;
-  const lastDay = formatDay(tip.ts);
-  // The window's days end with the tip's day: a 1-day window is that day alone.
-  const windowStart = window.days === null ? null : formatDay(Math.floor(tip.ts / DAY) * DAY - (window.days - 1) * DAY);
+  // The window's days end with the day of the latest block: a 1-day window is that day alone.
   // The running sum starts at the address's first day, whatever the window, so that every point
   // is the balance at the end of its day; days with no row carry the previous figure.
   const rows = await ctx.store.query<DayRow>(
     'addresses.balance_history',
-    sql`WITH daily AS (
+    sql`WITH tip AS (
+          SELECT (to_timestamp(ts) AT TIME ZONE 'UTC')::date AS day FROM blocks WHERE chain = ${echo.chain} ORDER BY height DESC LIMIT 1
+        ),
+        daily AS (
           SELECT day, received, sent + fees AS sent_with_fees, tx_in, tx_out
           FROM address_daily
-          WHERE chain = ${echo.chain} AND address = ${echo.address} AND day <= ${lastDay}::date
+          WHERE chain = ${echo.chain} AND address = ${echo.address}
         ),
         days AS (
           SELECT generate_series(
             (SELECT min(day) FROM daily WHERE received > 0 OR sent_with_fees > 0 OR tx_in > 0 OR tx_out > 0),
-            ${lastDay}::date, interval '1 day')::date AS day
+            (SELECT day FROM tip), interval '1 day')::date AS day
         ),
         filled AS (
           SELECT d.day, coalesce(x.received, 0) AS received, coalesce(x.sent_with_fees, 0) AS sent_with_fees,
@@ -77,7 +69,7 @@ export async function loadBalanceHistory(
         )
         SELECT to_char(day, 'YYYY-MM-DD') AS day, received::text, sent_with_fees::text, tx_in, tx_out, cumulative::text
         FROM filled
-        WHERE ${windowStart}::date IS NULL OR day >= ${windowStart}::date
+        WHERE ${window.days}::int IS NULL OR day > (SELECT day FROM tip) - ${window.days ?? 0}::int
         ORDER BY day`,
   );
   const items = rows.map((r) => ({
@@ -88,7 +80,7 @@ export async function loadBalanceHistory(
     tx_count_out: r.tx_out,
     net_delta_cumulative: r.cumulative,
   }));
-  return { ...empty, items, count: items.length };
+  return { items, count: items.length, window_days: window.days, ...echo };
 }
 
 export function balanceHistoryRoute(app: AppArg, ctx: ApiContext): void {

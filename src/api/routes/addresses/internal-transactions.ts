@@ -43,6 +43,7 @@ export const InternalTxResponse = Type.Object({
 
 interface FrameRow {
   height: number;
+  tx_index: number;
   block_hash: string;
   tx_hash: string;
   trace_address: string;
@@ -61,38 +62,41 @@ export async function loadInternalTxs(
 ): Promise<Static<typeof InternalTxResponse>> {
   const envelope = { page, page_size: pageSize, ...echo };
   if (echo.chain !== 'pos') return { items: [], count: 0, total: 0, total_pages: 0, ...envelope };
-  const [summary] = await ctx.store.query<{ n: number }>(
-    'addresses.internal.count',
-    sql`SELECT internal_tx_count AS n FROM address_summary WHERE chain = ${echo.chain} AND address = ${echo.address}`,
-  );
-  const total = summary?.n ?? 0;
   const offset = (page - 1) * pageSize;
-  // Keys first, from the two per-address indexes merged newest first (index-only), a self-transfer
-  // once; then the page's rows by primary key.
-  const rows =
-    offset >= total
-      ? []
-      : await ctx.store.query<FrameRow>(
-          'addresses.internal.page',
-          sql`WITH page AS (
-                SELECT DISTINCT height, tx_index, trace_address FROM (
-                  (SELECT height, tx_index, trace_address FROM internal_txs
-                    WHERE chain = ${echo.chain} AND from_addr = ${echo.address}
-                    ORDER BY height DESC, tx_index DESC, trace_address DESC)
-                  UNION ALL
-                  (SELECT height, tx_index, trace_address FROM internal_txs
-                    WHERE chain = ${echo.chain} AND to_addr = ${echo.address}
-                    ORDER BY height DESC, tx_index DESC, trace_address DESC)
-                ) touching
-                ORDER BY height DESC, tx_index DESC, trace_address DESC
-                LIMIT ${pageSize} OFFSET ${offset}
-              )
-              SELECT i.height, b.hash AS block_hash, i.tx_hash, i.trace_address, i.call_type, i.from_addr, i.to_addr, i.value, i.ts
-              FROM page p
-              JOIN internal_txs i ON i.chain = ${echo.chain} AND i.height = p.height AND i.tx_index = p.tx_index AND i.trace_address = p.trace_address
-              JOIN blocks b ON b.chain = i.chain AND b.height = i.height
-              ORDER BY p.height DESC, p.tx_index DESC, p.trace_address DESC`,
-        );
+  // One statement: the total (the address's summary), and the page: keys first, from the two
+  // per-address indexes merged newest first (index-only; a self-transfer once, by Unique), then
+  // the page's rows by primary key. A page past the end reads nothing (a one-time filter).
+  const found = await ctx.store.query<FrameRow & { total: number | null }>(
+    'addresses.internal.page',
+    sql`WITH total AS (
+          SELECT internal_tx_count AS n FROM address_summary WHERE chain = ${echo.chain} AND address = ${echo.address}
+        ),
+        page AS (
+          SELECT DISTINCT height, tx_index, trace_address FROM (
+            (SELECT height, tx_index, trace_address FROM internal_txs
+              WHERE chain = ${echo.chain} AND from_addr = ${echo.address}
+              ORDER BY height DESC, tx_index DESC, trace_address DESC)
+            UNION ALL
+            (SELECT height, tx_index, trace_address FROM internal_txs
+              WHERE chain = ${echo.chain} AND to_addr = ${echo.address}
+              ORDER BY height DESC, tx_index DESC, trace_address DESC)
+          ) touching
+          WHERE ${offset} < (SELECT n FROM total)
+          ORDER BY height DESC, tx_index DESC, trace_address DESC
+          LIMIT ${pageSize} OFFSET ${offset}
+        ),
+        frames AS (
+          SELECT i.height, b.hash AS block_hash, i.tx_hash, i.tx_index, i.trace_address, i.call_type, i.from_addr, i.to_addr, i.value, i.ts
+          FROM page p
+          JOIN internal_txs i ON i.chain = ${echo.chain} AND i.height = p.height AND i.tx_index = p.tx_index AND i.trace_address = p.trace_address
+          JOIN blocks b ON b.chain = i.chain AND b.height = i.height
+        )
+        SELECT frames.*, (SELECT n FROM total) AS total
+        FROM (SELECT 1) AS one LEFT JOIN frames ON true
+        ORDER BY frames.height DESC, frames.tx_index DESC, frames.trace_address DESC`,
+  );
+  const total = found[0]?.total ?? 0;
+  const rows = found.filter((r) => r.tx_hash !== null);
   const items = rows.map((r) => ({
     height: r.height,
     block_hash: r.block_hash,

@@ -51,23 +51,22 @@ export async function loadSlaves(
 ): Promise<Static<typeof SlavesResponse>> {
   const page = { limit, offset, has_prev: offset > 0, next_cursor: null };
   if (echo.chain !== 'pow') return { items: [], count: 0, total: 0, has_next: false, ...page, ...echo };
-  const [counted] = await ctx.store.query<{ n: number }>(
-    'addresses.slaves.count',
-    sql`SELECT count(*)::int AS n FROM slaves WHERE chain = ${echo.chain} AND master_address = ${echo.address}`,
+  // The count and the page in one statement; the page's slaves with their own summaries.
+  const found = await ctx.store.query<SlaveRow & { total: number }>(
+    'addresses.slaves.page',
+    sql`SELECT counted.total, p.*
+        FROM (SELECT count(*)::int AS total FROM slaves WHERE chain = ${echo.chain} AND master_address = ${echo.address}) AS counted
+        LEFT JOIN LATERAL (
+          SELECT sl.slave_address, sl.access_type, sl.ts, sl.height, s.tx_count, s.first_seen, s.last_seen
+          FROM slaves sl
+          LEFT JOIN address_summary s ON s.chain = sl.chain AND s.address = sl.slave_address
+          WHERE sl.chain = ${echo.chain} AND sl.master_address = ${echo.address}
+          ORDER BY sl.height DESC, sl.tx_index DESC, sl.slave_address
+          LIMIT ${limit} OFFSET ${offset}
+        ) AS p ON true`,
   );
-  const total = counted?.n ?? 0;
-  const rows =
-    offset >= total
-      ? []
-      : await ctx.store.query<SlaveRow>(
-          'addresses.slaves.page',
-          sql`SELECT sl.slave_address, sl.access_type, sl.ts, sl.height, s.tx_count, s.first_seen, s.last_seen
-              FROM slaves sl
-              LEFT JOIN address_summary s ON s.chain = sl.chain AND s.address = sl.slave_address
-              WHERE sl.chain = ${echo.chain} AND sl.master_address = ${echo.address}
-              ORDER BY sl.height DESC, sl.tx_index DESC, sl.slave_address
-              LIMIT ${limit} OFFSET ${offset}`,
-        );
+  const total = found[0]?.total ?? 0;
+  const rows = found.filter((r) => r.slave_address !== null);
   const items = rows.map((r) => ({
     slave_address: r.slave_address,
     access_type: r.access_type,

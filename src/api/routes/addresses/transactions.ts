@@ -10,7 +10,7 @@ import { invalidParam } from '../../problem.ts';
 import { AddressPathParams, IntegerQuery, Nullable, StringEnum, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { TransactionDetail } from '../../schemas/transaction.ts';
 import { AddressEchoFields, addressEcho, type AddressEcho, type AppArg } from './feed/common.ts';
-import { countFeed, feedQueryFor, loadFeedPage, type TimeRange } from './feed/feed.ts';
+import { feedQueryFor, loadFeed, type TimeRange } from './feed/feed.ts';
 import { DIRECTIONS, type Direction, type RowKey } from './feed/keys.ts';
 import { toTransactionDetail } from './feed/rows.ts';
 
@@ -102,17 +102,14 @@ export async function loadTransactions(
 
   const q = await feedQueryFor(ctx.store, base, filters.range);
   if (q === null) return { items: [], count: 0, next_cursor: null, has_more: false, total: 0, ...echoed };
-  const [page, total] = await Promise.all([
-    loadFeedPage(ctx.store, q, filters.range, { limit: query.limit, offset, after: cursor }),
-    countFeed(ctx.store, q, filters.range),
-  ]);
-  const last = page.rows.at(-1);
-  const items = page.rows.map((row) => toTransactionDetail(row, echo.chain, echo.network));
+  const { rows, hasMore, total } = await loadFeed(ctx.store, q, filters.range, { limit: query.limit, offset, after: cursor });
+  const last = rows.at(-1);
+  const items = rows.map((row) => toTransactionDetail(row, echo.chain, echo.network));
   return {
     items,
     count: items.length,
-    next_cursor: page.hasMore && last ? ctx.cursors.encode(scope, [last.height, last.tx_index, last.ri]) : null,
-    has_more: page.hasMore,
+    next_cursor: hasMore && last ? ctx.cursors.encode(scope, [last.height, last.tx_index, last.ri]) : null,
+    has_more: hasMore,
     total,
     ...echoed,
   };

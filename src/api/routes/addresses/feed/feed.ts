@@ -13,11 +13,11 @@
  * an index count for the partial days at the edges. A type filter counts whichever is smaller,
  * the type or the other types, through the typed indexes of migration 0020.
  */
-import sql, { empty, join, raw } from 'sql-template-tag';
+import sql, { empty, join, raw, type Sql } from 'sql-template-tag';
 import type { Db, Store } from '../../../../store/store.ts';
 import type { ChainId } from '../../../../chain/chains.ts';
 import { TX_TYPES } from '../../../../chain/model.ts';
-import { branches, rowStream, txStream, type Direction, type FeedQuery, type RowKey } from './keys.ts';
+import { branches, HAS_RECIPIENT_LISTS, rowStream, txStream, type Direction, type FeedQuery, type RowKey } from './keys.ts';
 import { loadFeedRows, type FeedRow } from './rows.ts';
 
 const DAY = 86_400;
@@ -83,30 +83,52 @@ export interface PageRequest {
 export interface FeedPage {
   rows: FeedRow[];
   hasMore: boolean;
+  /** Logical transactions matching the query and its time range. */
+  total: number;
 }
 
 /** Where a page starts: after a key (exclusive), or at a transaction after skipping some of its rows. */
 type Start = { after: RowKey } | { at: readonly [number, number]; skip: number } | { skip: number };
 
-export async function loadFeedPage(store: Store, q: FeedQuery, range: TimeRange, request: PageRequest): Promise<FeedPage> {
+/**
+ * A page and the total. Without filters the total is the address's summary figure, read in the
+ * page's own statement; otherwise it is counted alongside.
+ */
+export async function loadFeed(store: Store, q: FeedQuery, range: TimeRange, request: PageRequest): Promise<FeedPage> {
+  const unfiltered = q.txTypes === null && range.from === null && range.to === null;
+  const summaryTotal = sql`(SELECT ${raw(SUMMARY_COUNT[q.direction])} FROM address_summary WHERE chain = ${q.chain} AND address = ${q.address})`;
+  const [page, total] = await Promise.all([
+    loadFeedPage(store, q, range, request, unfiltered ? summaryTotal : null),
+    unfiltered ? null : countFeed(store, q, range),
+  ]);
+  return { rows: page.rows, hasMore: page.hasMore, total: total ?? page.total ?? (await countFeed(store, q, range)) };
+}
+
+async function loadFeedPage(
+  store: Store,
+  q: FeedQuery,
+  range: TimeRange,
+  request: PageRequest,
+  total: Sql | null,
+): Promise<{ rows: FeedRow[]; hasMore: boolean; total: number | null }> {
   let start: Start;
   if (request.after) start = { after: request.after };
   else if ((request.offset ?? 0) <= feedTuning.directOffset) start = { skip: request.offset ?? 0 };
   else {
     const located = await withoutJit(store, 'addresses.transactions.locate', (tx) => locateOffset(tx, q, range, request.offset!));
-    if (located === null) return { rows: [], hasMore: false };
+    if (located === null) return { rows: [], hasMore: false, total: null };
     start = located;
   }
   const atOrBefore = 'after' in start ? ([start.after[0], start.after[1]] as const) : 'at' in start ? start.at : null;
   const skip = 'skip' in start ? start.skip : 0;
   // Transactions needed: one per row at most, and one more for a cursor's own transaction.
   const rows = rowStream(q, { atOrBefore, txLimit: skip + request.limit + 2 });
-  if (rows === null) return { rows: [], hasMore: false };
+  if (rows === null) return { rows: [], hasMore: false, total: null };
   const keyset = 'after' in start ? sql`WHERE (height, tx_index, ri) < (${start.after[0]}, ${start.after[1]}, ${start.after[2]})` : empty;
   const page = sql`(SELECT height, tx_index, ri FROM ${rows} AS s ${keyset}
     ORDER BY height DESC, tx_index DESC, ri DESC LIMIT ${request.limit + 1} ${skip > 0 ? sql`OFFSET ${skip}` : empty})`;
-  const found = await loadFeedRows(store, 'addresses.transactions.page', q.chain, page);
-  return { rows: found.slice(0, request.limit), hasMore: found.length > request.limit };
+  const found = await loadFeedRows(store, 'addresses.transactions.page', q.chain, page, total);
+  return { rows: found.rows.slice(0, request.limit), hasMore: found.rows.length > request.limit, total: found.total };
 }
 
 /** The transaction holding the row at `offset` (0-based) and how many of its rows come before it. */
@@ -230,7 +252,8 @@ async function dayRows(db: Db, q: FeedQuery, fullFrom: number | null, fullTo: nu
   const needed = daily.slice(0, reach);
   const result = needed.map((row) => ({ start: row.d * DAY, rows: row.n })) as DayRows[] & { complete: boolean };
   result.complete = reach === daily.length && seen <= offset;
-  if (needed.length === 0) return result;
+  // Without recipient lists (pos) every transaction is one row.
+  if (needed.length === 0 || !HAS_RECIPIENT_LISTS[chain]) return result;
 
   const oldest = needed.at(-1)!.d * DAY;
   const [fromHeight] = await heightsAtOrAfter(db, chain, [oldest]);
@@ -267,30 +290,28 @@ async function dayRows(db: Db, q: FeedQuery, fullFrom: number | null, fullTo: nu
 
 // ---- totals ----
 
-/** Logical transactions of the feed in the query's height range, counted through the indexes. */
-async function countByIndex(store: Store, q: FeedQuery): Promise<number> {
-  const parts = branches(q, { firstRowsOnly: true });
-  if (parts.length === 0) return 0;
+/** Logical transactions of each feed query, counted through the indexes (one statement). */
+async function countByIndex(store: Store, queries: FeedQuery[]): Promise<number[]> {
+  if (queries.length === 0) return [];
+  const counts = queries.map((q) => {
+    const parts = branches(q, { firstRowsOnly: true });
+    return parts.length === 0 || (q.fromHeight !== null && q.toHeight !== null && q.toHeight <= q.fromHeight)
+      ? sql`0`
+      : sql`(SELECT count(*) FROM (SELECT DISTINCT height, tx_index FROM (${join(parts, ' UNION ALL ')}) AS touching) AS txs)`;
+  });
   const [row] = await withoutJit(store, 'addresses.transactions.count_index', (tx) =>
-    tx.query<{ n: number }>(
-      'addresses.transactions.count_index',
-      sql`SELECT count(*)::int AS n FROM (SELECT DISTINCT height, tx_index FROM (${join(parts, ' UNION ALL ')}) AS touching) AS txs`,
-    ),
+    tx.query<{ n: number[] }>('addresses.transactions.count_index', sql`SELECT ARRAY[${join(counts, ', ')}]::int[] AS n`),
   );
-  return row?.n ?? 0;
+  return row?.n ?? queries.map(() => 0);
 }
 
-/** Distinct transactions among the first `cap` index entries, and whether the entries ran out first. */
-async function probeCount(db: Db, q: FeedQuery, cap: number): Promise<{ n: number; exact: boolean }> {
+/** Distinct transactions among the first `cap` index entries of `q`, and how many entries were read. */
+function probe(q: FeedQuery, cap: number): Sql {
   const parts = branches(q, { firstRowsOnly: true });
-  if (parts.length === 0) return { n: 0, exact: true };
-  const [row] = await db.query<{ n: number; entries: number }>(
-    'addresses.transactions.count_probe',
-    sql`SELECT count(DISTINCT (height, tx_index))::int AS n, count(*)::int AS entries FROM (
-          SELECT height, tx_index FROM (${join(parts, ' UNION ALL ')}) AS touching LIMIT ${cap}
-        ) AS probe`,
-  );
-  return { n: row?.n ?? 0, exact: (row?.entries ?? 0) < cap };
+  if (parts.length === 0) return sql`(SELECT 0 AS n, 0 AS entries)`;
+  return sql`(SELECT count(DISTINCT (height, tx_index))::int AS n, count(*)::int AS entries FROM (
+    SELECT height, tx_index FROM (${join(parts, ' UNION ALL ')}) AS touching LIMIT ${cap}
+  ) AS probe)`;
 }
 
 const SUMMARY_COUNT: Record<Direction, string> = { both: 'tx_count', in: 'tx_received_count', out: 'tx_sent_count' };
@@ -299,15 +320,26 @@ const DAILY_COUNT: Record<Direction, string> = { both: 'tx_count', in: 'tx_in', 
 /** Total logical transactions matching the query and its time range. */
 export async function countFeed(store: Store, q: FeedQuery, range: TimeRange): Promise<number> {
   if (q.txTypes === null) return countAllTypes(store, q, range);
-  // The type's own transactions when they are few; otherwise all less the other types'.
-  const own = await probeCount(store, q, feedTuning.typeCountProbe);
-  if (own.exact) return own.n;
+  // The type's own transactions when they are few; otherwise all less the other types'. Both
+  // sides are probed in one statement, reading at most `cap` index entries each.
+  const cap = feedTuning.typeCountProbe;
   const others = TX_TYPES[q.chain].filter((t) => !q.txTypes!.includes(t));
-  const rest = await probeCount(store, { ...q, txTypes: others }, feedTuning.typeCountProbe);
-  if (rest.exact) return (await countAllTypes(store, { ...q, txTypes: null }, range)) - rest.n;
-  return countByIndex(store, q);
+  const [row] = await store.query<{ own_n: number; own_entries: number; rest: [number, number] | null }>(
+    'addresses.transactions.count_probe',
+    sql`SELECT own.n AS own_n, own.entries AS own_entries,
+               CASE WHEN own.entries >= ${cap} THEN (SELECT ARRAY[rest.n, rest.entries] FROM ${probe({ ...q, txTypes: others }, cap)} AS rest) END AS rest
+        FROM ${probe(q, cap)} AS own`,
+  );
+  if (row && row.own_entries < cap) return row.own_n;
+  if (row?.rest && row.rest[1] < cap) return (await countAllTypes(store, { ...q, txTypes: null }, range)) - row.rest[0];
+  return (await countByIndex(store, [q]))[0] ?? 0;
 }
 
+/**
+ * Logical transactions of all types in the range: whole UTC days from address_daily; a partly
+ * covered day by index, counting whichever is shorter, the covered part or the rest of the day
+ * (then the day's total less the rest).
+ */
 async function countAllTypes(store: Store, q: FeedQuery, range: TimeRange): Promise<number> {
   const { chain, address, direction } = q;
   if (range.from === null && range.to === null) {
@@ -317,27 +349,58 @@ async function countAllTypes(store: Store, q: FeedQuery, range: TimeRange): Prom
     );
     return row?.n ?? 0;
   }
-  // Whole UTC days inside [from, to) from address_daily; the partial days at the edges by index.
+  const pieces = partialDays(range);
   const fullFrom = range.from === null ? null : Math.ceil(range.from / DAY) * DAY;
   const fullTo = range.to === null ? null : Math.floor(range.to / DAY) * DAY;
-  if (fullFrom !== null && fullTo !== null && fullFrom >= fullTo) {
-    return countByIndex(store, q);
+  const hasFullDays = fullFrom === null || fullTo === null || fullFrom < fullTo;
+  // What to count by index: [from, to) intervals, each with its sign.
+  const intervals: { from: number; to: number; sign: 1 | -1 }[] = [];
+  const wholeDays: number[] = [];
+  for (const piece of pieces) {
+    if (piece.to - piece.from <= DAY / 2) {
+      intervals.push({ from: piece.from, to: piece.to, sign: 1 });
+    } else {
+      wholeDays.push(piece.day);
+      if (piece.from > piece.day) intervals.push({ from: piece.day, to: piece.from, sign: -1 });
+      if (piece.to < piece.day + DAY) intervals.push({ from: piece.to, to: piece.day + DAY, sign: -1 });
+    }
   }
-  const [daily] = await store.query<{ n: number }>(
-    'addresses.transactions.count_daily',
-    sql`SELECT coalesce(sum(${raw(DAILY_COUNT[direction])}), 0)::int AS n FROM address_daily
-        WHERE chain = ${chain} AND address = ${address}
-          ${fullFrom === null ? empty : sql`AND day >= ${dayText(fullFrom)}::date`}
-          ${fullTo === null ? empty : sql`AND day < ${dayText(fullTo)}::date`}`,
-  );
-  let n = daily?.n ?? 0;
-  for (const slice of [
-    range.from !== null && range.from < fullFrom! ? { from: range.from, to: fullFrom! } : null,
-    range.to !== null && fullTo! < range.to ? { from: fullTo!, to: range.to } : null,
-  ]) {
-    if (slice === null) continue;
-    const narrowed = await sliceQuery(store, q, slice);
-    if (narrowed !== null) n += await countByIndex(store, narrowed);
-  }
+  const times = [...new Set(intervals.flatMap((i) => [i.from, i.to]))];
+  const column = raw(DAILY_COUNT[direction]);
+  const [[daily], heights] = await Promise.all([
+    store.query<{ full: number; days: number }>(
+      'addresses.transactions.count_daily',
+      sql`SELECT coalesce(sum(${column}) FILTER (WHERE ${hasFullDays}
+                   ${fullFrom === null ? empty : sql`AND day >= ${dayText(fullFrom)}::date`}
+                   ${fullTo === null ? empty : sql`AND day < ${dayText(fullTo)}::date`}), 0)::int AS full,
+                 coalesce(sum(${column}) FILTER (WHERE day = ANY(${wholeDays.map(dayText)}::date[])), 0)::int AS days
+          FROM address_daily
+          WHERE chain = ${chain} AND address = ${address}`,
+    ),
+    heightsAtOrAfter(store, chain, times),
+  ]);
+  const heightAt = new Map(times.map((t, i) => [t, heights[i] ?? null]));
+  const slices = intervals.map((i) => ({ ...q, fromHeight: heightAt.get(i.from) ?? null, toHeight: heightAt.get(i.to) ?? null }));
+  // No block at or after an interval's start: the interval is empty.
+  const counts = await countByIndex(store, slices.filter((s) => s.fromHeight !== null));
+  let next = 0;
+  let n = (daily?.full ?? 0) + (daily?.days ?? 0);
+  slices.forEach((slice, i) => {
+    if (slice.fromHeight !== null) n += intervals[i]!.sign * (counts[next++] ?? 0);
+  });
   return n;
+}
+
+/** The days that `range` covers only in part, each with the part [from, to) it covers. */
+function partialDays(range: TimeRange): { day: number; from: number; to: number }[] {
+  const pieces: { day: number; from: number; to: number }[] = [];
+  const { from, to } = range;
+  if (from !== null && to !== null && to <= from) return pieces;
+  const fromDay = from === null ? null : Math.floor(from / DAY) * DAY;
+  const toDay = to === null ? null : Math.floor(to / DAY) * DAY;
+  if (from !== null && from > fromDay!) pieces.push({ day: fromDay!, from, to: to !== null && toDay === fromDay ? to : fromDay! + DAY });
+  if (to !== null && to > toDay! && !(from !== null && toDay === fromDay && from > fromDay!)) {
+    pieces.push({ day: toDay!, from: from !== null && toDay === fromDay ? from : toDay!, to });
+  }
+  return pieces;
 }

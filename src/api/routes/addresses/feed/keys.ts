@@ -21,6 +21,15 @@ import type { ChainId } from '../../../../chain/chains.ts';
 export const DIRECTIONS = ['both', 'in', 'out'] as const;
 export type Direction = (typeof DIRECTIONS)[number];
 
+/**
+ * What the canonical model (src/chain/model.ts) allows on each chain: a recipient list and a
+ * signer other than the sender only on pow, a created contract only on pos. Branches that can
+ * hold nothing on a chain are left out (fewer to plan and to merge).
+ */
+export const HAS_RECIPIENT_LISTS: Record<ChainId, boolean> = { pow: true, pos: false };
+const HAS_SIGNERS: Record<ChainId, boolean> = { pow: true, pos: false };
+const HAS_CREATED_CONTRACTS: Record<ChainId, boolean> = { pow: false, pos: true };
+
 /** Transaction types that carry a recipient list (canonical model: pow transfer and transfer_token). */
 const RECIPIENT_LIST_TYPES: readonly string[] = ['transfer', 'transfer_token'];
 /** transfer_token list entries all move 0 native value (the tokens move in token_transfers). */
@@ -42,7 +51,10 @@ export type RowKey = readonly [height: number, txIndex: number, ri: number];
 export interface BranchOptions {
   /** Only transactions at or before this (height, tx_index). */
   atOrBefore?: readonly [number, number] | null;
-  /** Only the first row of each transaction matters (counting transactions). */
+  /**
+   * Counting transactions: only the first row of each matters, and in no particular order (the
+   * branches then need not come in index order, which lets a type list use its index).
+   */
   firstRowsOnly?: boolean;
   /**
    * At most this many (newest) transactions. Besides bounding the work, it makes PostgreSQL plan
@@ -74,12 +86,12 @@ function typeIs(types: readonly string[] | null): Sql {
  */
 export function branches(q: FeedQuery, options: BranchOptions = {}): Sql[] {
   const { chain, address, txTypes } = q;
-  const order = sql`ORDER BY height DESC, tx_index DESC`;
+  const order = options.firstRowsOnly ? empty : sql`ORDER BY height DESC, tx_index DESC`;
   const out: Sql[] = [];
-  const listTypes = txTypes === null ? null : txTypes.filter((t) => RECIPIENT_LIST_TYPES.includes(t));
+  const listTypes = !HAS_RECIPIENT_LISTS[chain] ? [] : txTypes === null ? null : txTypes.filter((t) => RECIPIENT_LIST_TYPES.includes(t));
 
   if (q.direction !== 'in') {
-    for (const who of [raw('from_addr'), raw('signer_addr')]) {
+    for (const who of HAS_SIGNERS[chain] ? [raw('from_addr'), raw('signer_addr')] : [raw('from_addr')]) {
       out.push(sql`(SELECT height, tx_index, true AS sends, 1 AS rc, NULL::integer AS ri FROM transactions
         WHERE chain = ${chain} AND ${who} = ${address} ${typeIs(txTypes)} ${bounds(q, options)} ${order})`);
       if (!options.firstRowsOnly && (listTypes === null || listTypes.length > 0)) {
@@ -92,7 +104,7 @@ export function branches(q: FeedQuery, options: BranchOptions = {}): Sql[] {
   if (q.direction !== 'out') {
     out.push(sql`(SELECT height, tx_index, false AS sends, 1 AS rc, NULL::integer AS ri FROM transactions
       WHERE chain = ${chain} AND to_addr = ${address} ${typeIs(txTypes)} ${bounds(q, options)} ${order})`);
-    if (txTypes === null || txTypes.includes('contract_create')) {
+    if (HAS_CREATED_CONTRACTS[chain] && (txTypes === null || txTypes.includes('contract_create'))) {
       out.push(sql`(SELECT height, tx_index, false AS sends, 1 AS rc, NULL::integer AS ri FROM transactions
         WHERE chain = ${chain} AND contract_address = ${address} ${typeIs(txTypes)} ${bounds(q, options)} ${order})`);
     }
@@ -109,7 +121,7 @@ export function branches(q: FeedQuery, options: BranchOptions = {}): Sql[] {
         WHERE r.chain = ${chain} AND r.to_addr = ${address}
           AND ${typeOf} ${listTypes.length === 1 ? sql`= ${listTypes[0]}` : sql`= ANY(${[...listTypes]}::text[])`}
           ${zeroOnly ? sql`AND r.amount = 0` : empty} ${bounds(q, options, 'r.')}
-        ORDER BY r.height DESC, r.tx_index DESC)`);
+        ${options.firstRowsOnly ? empty : sql`ORDER BY r.height DESC, r.tx_index DESC`})`);
     }
   }
   return out;

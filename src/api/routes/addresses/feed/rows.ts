@@ -32,25 +32,31 @@ export interface FeedRow {
 }
 
 /**
- * The rows of `page` (a subquery of keys height, tx_index, ri, in feed order). A row of a
- * transaction with a recipient list shows that recipient and its amount; the fee is always the
- * whole transaction's.
+ * The rows of `page` (a subquery of keys height, tx_index, ri, in feed order), and `total` (a
+ * scalar subquery, or null) in the same statement. A row of a transaction with a recipient list
+ * shows that recipient and its amount; the fee is always the whole transaction's.
  */
-export async function loadFeedRows(db: Db, label: string, chain: ChainId, page: Sql): Promise<FeedRow[]> {
-  return db.query<FeedRow>(
+export async function loadFeedRows(db: Db, label: string, chain: ChainId, page: Sql, total: Sql | null = null): Promise<{ rows: FeedRow[]; total: number | null }> {
+  const found = await db.query<FeedRow & { total: number | null }>(
     label,
-    sql`SELECT k.height, k.tx_index, k.ri, t.tx_hash, t.ts, b.hash AS block_hash, t.tx_type, t.tx_type_evm, t.from_addr,
-               CASE WHEN r.recipient_index IS NULL THEN t.to_addr ELSE r.to_addr END AS to_addr,
-               r.recipient_index,
-               CASE WHEN r.recipient_index IS NULL THEN t.value ELSE r.amount END AS value,
-               t.fee, t.nonce, t.gas, t.gas_used, t.gas_price, t.effective_gas_price, t.contract_address, t.status,
-               t.master_addr, t.signer_addr, t.input_data
-        FROM ${page} AS k
-        JOIN transactions t ON t.chain = ${chain} AND t.height = k.height AND t.tx_index = k.tx_index
-        JOIN blocks b ON b.chain = ${chain} AND b.height = k.height
-        LEFT JOIN tx_recipients r ON r.chain = ${chain} AND r.height = k.height AND r.tx_index = k.tx_index AND r.recipient_index = k.ri
-        ORDER BY k.height DESC, k.tx_index DESC, k.ri DESC`,
+    sql`WITH page AS ${page},
+        rows AS (
+          SELECT k.height, k.tx_index, k.ri, t.tx_hash, t.ts, b.hash AS block_hash, t.tx_type, t.tx_type_evm, t.from_addr,
+                 CASE WHEN r.recipient_index IS NULL THEN t.to_addr ELSE r.to_addr END AS to_addr,
+                 r.recipient_index,
+                 CASE WHEN r.recipient_index IS NULL THEN t.value ELSE r.amount END AS value,
+                 t.fee, t.nonce, t.gas, t.gas_used, t.gas_price, t.effective_gas_price, t.contract_address, t.status,
+                 t.master_addr, t.signer_addr, t.input_data
+          FROM page AS k
+          JOIN transactions t ON t.chain = ${chain} AND t.height = k.height AND t.tx_index = k.tx_index
+          JOIN blocks b ON b.chain = ${chain} AND b.height = k.height
+          LEFT JOIN tx_recipients r ON r.chain = ${chain} AND r.height = k.height AND r.tx_index = k.tx_index AND r.recipient_index = k.ri
+        )
+        SELECT rows.*, ${total ?? sql`NULL::integer`} AS total
+        FROM (SELECT 1) AS one LEFT JOIN rows ON true
+        ORDER BY rows.height DESC, rows.tx_index DESC, rows.ri DESC`,
   );
+  return { rows: found.filter((row) => row.tx_hash !== null), total: found[0]?.total ?? null };
 }
 
 export function toTransactionDetail(row: FeedRow, chain: ChainId, network: string): TransactionDetailType {
