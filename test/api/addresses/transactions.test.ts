@@ -102,24 +102,25 @@ describeEachStore('GET /addresses/{address}/transactions', (getStore) => {
   for (const [title, chain, address, filters] of cases) {
     it(`${title}: rows, order and total match the blocks`, async () => {
       const expected = expectedFeed(chain().blocks, address, filters);
-      const items = await walkOffsets(address, toQuery(filters), 7);
+      const items = await walkOffsets(address, toQuery(filters), 9);
       assert.deepEqual(items.map(comparable), expected.rows.map(expectedComparable));
-      const first = await get(address, `?limit=7${toQuery(filters)}`);
+      const first = await get(address, `?limit=9${toQuery(filters)}`);
       assert.equal(first.total, expected.total);
       assert.ok(first.total <= expected.rows.length, 'a transaction counts once, whatever its rows');
       // Cursor pages give the same rows as offset pages on a quiet chain.
-      assert.deepEqual(await walkCursor(address, toQuery(filters), 3), items);
+      assert.deepEqual(await walkCursor(address, toQuery(filters), 5), items);
     });
 
+    const deep = filters.txType !== undefined || filters.from !== undefined || filters.to !== undefined ||
+      ['pow user', 'pow pool', 'pow slave', 'pow exchange', 'pow m1', 'pos bob', 'pos carol'].some((prefix) => title.startsWith(prefix));
+    if (!deep) continue;
     it(`${title}: the same with every offset located by days and every type count probed`, async () => {
       const saved = { ...feedTuning };
       Object.assign(feedTuning, { directOffset: 0, typeCountProbe: 2 });
       try {
         const expected = expectedFeed(chain().blocks, address, filters);
-        for (const limit of [1, 4]) {
-          const items = await walkOffsets(address, toQuery(filters), limit);
-          assert.deepEqual(items.map(comparable), expected.rows.map(expectedComparable), `limit ${limit}`);
-        }
+        const items = await walkOffsets(address, toQuery(filters), 3);
+        assert.deepEqual(items.map(comparable), expected.rows.map(expectedComparable));
         for (const offset of [1, 5, expected.rows.length - 1, expected.rows.length, expected.rows.length + 3].filter((o) => o >= 0)) {
           const body = await get(address, `?limit=2&offset=${offset}${toQuery(filters)}`);
           assert.deepEqual(body.items.map(comparable), expected.rows.slice(offset, offset + 2).map(expectedComparable), `offset ${offset}`);
