@@ -181,10 +181,10 @@ async function measureCase(base: string, headers: Record<string, string>, c: Api
   result.bytes = Buffer.byteLength(body);
   // Warm the path (plans, caches, connections of the pool) before anything is kept.
   const warm = await runLoad(url, { connections: options.connections, amount: options.connections * 3, headers });
-  // Under a second of requests one after another, from 30 to 200 of them.
-  const amount = Math.min(200, Math.max(30, Math.round(warm.rps * 0.4)));
-  result.single = await runLoad(url, { connections: 1, amount, headers });
-  result.loaded = await runLoad(url, { connections: options.connections, seconds: options.seconds, headers });
+  // Request counts sized from the warm-up's rate, so that each run takes about the time asked
+  // (autocannon's own duration ends on a whole-second tick).
+  result.single = await runLoad(url, { connections: 1, amount: clamp(Math.round(warm.rps * 0.2), 30, 200), headers });
+  result.loaded = await runLoad(url, { connections: options.connections, amount: clamp(Math.round(warm.rps * options.seconds), options.connections * 10, 50_000), headers });
   const failures = result.single.non2xx + result.single.errors + result.loaded.non2xx + result.loaded.errors;
   if (failures > 0) {
     result.status = 'failed';
@@ -196,8 +196,8 @@ async function measureCase(base: string, headers: Record<string, string>, c: Api
   }
   if (c.hot) {
     const staticUrl = `${base}${STATIC_PREFIX}/${result.bytes}`;
-    await runLoad(staticUrl, { connections: options.connections, amount: options.connections * 3, headers });
-    const loaded = await runLoad(staticUrl, { connections: options.connections, seconds: options.seconds, headers });
+    const warmStatic = await runLoad(staticUrl, { connections: options.connections, amount: options.connections * 10, headers });
+    const loaded = await runLoad(staticUrl, { connections: options.connections, amount: clamp(Math.round(warmStatic.rps * options.seconds), options.connections * 10, 100_000), headers });
     result.ceiling = { loaded, ratio: round(result.loaded.rps / Math.max(1, loaded.rps), 3) };
   }
 }
@@ -240,6 +240,10 @@ function cursorConstancy(results: CaseResult[]): ApiFigures['cursor'] {
     }
   }
   return out;
+}
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, value));
 }
 
 async function stopServer(child: Child): Promise<void> {
