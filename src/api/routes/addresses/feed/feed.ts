@@ -133,6 +133,8 @@ async function loadFeedPage(
 
 /** The transaction holding the row at `offset` (0-based) and how many of its rows come before it. */
 async function locateOffset(db: Db, q: FeedQuery, range: TimeRange, offset: number): Promise<{ at: readonly [number, number]; skip: number } | null> {
+  // The statements below must stream rather than hash or sort what they read, and never JIT.
+  await db.exec('addresses.transactions.locate_plan', 'SET LOCAL enable_hashagg = off; SET LOCAL enable_sort = off');
   if (q.txTypes !== null) return locateInStream(db, q, offset);
   // Segments newest first: the partial day at time_to, the whole days, the partial day at time_from.
   const fullFrom = range.from === null ? null : Math.ceil(range.from / DAY) * DAY;
@@ -149,16 +151,14 @@ async function locateOffset(db: Db, q: FeedQuery, range: TimeRange, offset: numb
     }
   }
 
-  const days = await dayRows(db, q, fullFrom, fullTo, remaining);
-  for (const day of days) {
-    if (remaining < day.rows) {
-      const slice = await sliceQuery(db, q, { from: day.start, to: day.start + DAY });
-      if (slice === null) break;
-      return locateInStream(db, slice, remaining);
-    }
-    remaining -= day.rows;
+  const day = await dayHolding(db, q, fullFrom, fullTo, remaining);
+  if (day.found) {
+    const fromHeight = maxHeight(q.fromHeight, day.fromHeight);
+    const toHeight = minHeight(q.toHeight, day.toHeight);
+    return locateInStream(db, { ...q, fromHeight, toHeight }, remaining - day.before);
   }
-  if (days.complete && range.from !== null && range.from < fullFrom!) {
+  remaining -= day.before;
+  if (range.from !== null && range.from < fullFrom!) {
     const tail = await sliceQuery(db, q, { from: range.from, to: fullFrom! });
     if (tail !== null) return locateInStream(db, tail, remaining);
   }
@@ -169,10 +169,8 @@ async function locateOffset(db: Db, q: FeedQuery, range: TimeRange, offset: numb
 async function sliceQuery(db: Db, q: FeedQuery, slice: TimeRange): Promise<FeedQuery | null> {
   const narrowed = await feedQueryFor(db, q, slice);
   if (narrowed === null) return null;
-  const max = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
-  const min = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
-  const fromHeight = max(q.fromHeight, narrowed.fromHeight);
-  const toHeight = min(q.toHeight, narrowed.toHeight);
+  const fromHeight = maxHeight(q.fromHeight, narrowed.fromHeight);
+  const toHeight = minHeight(q.toHeight, narrowed.toHeight);
   if (fromHeight !== null && toHeight !== null && toHeight <= fromHeight) return null;
   return { ...q, fromHeight, toHeight };
 }
@@ -184,15 +182,10 @@ async function countRows(db: Db, q: FeedQuery): Promise<number> {
   return row?.n ?? 0;
 }
 
-/**
- * Walks the stream transaction by transaction to the one holding row `offset`. The plan must
- * stream (merge, group, running sum) rather than hash what it reads: planner settings for this
- * statement only say so.
- */
+/** Walks the stream transaction by transaction to the one holding row `offset`. */
 async function locateInStream(db: Db, q: FeedQuery, offset: number): Promise<{ at: readonly [number, number]; skip: number } | null> {
   const txs = txStream(q, { txLimit: offset + 1 });
   if (txs === null) return null;
-  await db.exec('addresses.transactions.locate_plan', 'SET LOCAL enable_hashagg = off; SET LOCAL enable_sort = off');
   const [hit] = await db.query<{ height: number; tx_index: number; nrows: number; cum: number }>(
     'addresses.transactions.locate',
     sql`SELECT height, tx_index, nrows, cum::int AS cum FROM (
@@ -218,75 +211,76 @@ async function withoutJit<T>(store: Store, label: string, fn: (db: Db) => Promis
   });
 }
 
-interface DayRows {
-  /** Unix time of 00:00 UTC. */
-  start: number;
-  rows: number;
-}
+type DayHolding =
+  | { found: true; before: number; fromHeight: number | null; toHeight: number | null }
+  | { found: false; before: number };
 
 /**
- * Feed rows per whole UTC day in [fullFrom, fullTo), newest first, as far back as `offset` can
- * reach: transactions per day (address_daily) plus the extra rows of multi-recipient ones.
- * `complete` says whether the list reaches the range's first day.
+ * The whole UTC day in [fullFrom, fullTo) that holds row `offset`, newest first, with the rows of
+ * the newer days (`before`) and its heights; or, when the days end first, all their rows. A day's
+ * rows are its transactions (address_daily) plus the extra rows of its multi-recipient ones: a
+ * sender's (the partial indexes of 0020 carry the block time) and, where the address is listed
+ * more than once in one transaction, a recipient's. Every day has at least as many rows as
+ * transactions, so only the days up to where the transaction counts alone pass the offset are
+ * read. One statement.
  */
-async function dayRows(db: Db, q: FeedQuery, fullFrom: number | null, fullTo: number | null, offset: number): Promise<DayRows[] & { complete: boolean }> {
+async function dayHolding(db: Db, q: FeedQuery, fullFrom: number | null, fullTo: number | null, offset: number): Promise<DayHolding> {
   const { chain, address, direction } = q;
   const count = raw({ both: 'tx_count', in: 'tx_in', out: 'tx_out' }[direction]);
-  const daily = await db.query<{ d: number; n: number }>(
-    'addresses.transactions.day_counts',
-    sql`SELECT (day - DATE '1970-01-01') AS d, ${count} AS n FROM address_daily
-        WHERE chain = ${chain} AND address = ${address} AND ${count} > 0
-          ${fullFrom === null ? empty : sql`AND day >= ${dayText(fullFrom)}::date`}
-          ${fullTo === null ? empty : sql`AND day < ${dayText(fullTo)}::date`}
-        ORDER BY day DESC`,
+  const firstHeightOf = (dayNumber: Sql) => sql`(SELECT height FROM blocks WHERE chain = ${chain} AND ts >= (${dayNumber})::bigint * ${DAY} ORDER BY ts, height LIMIT 1)`;
+  const upper = q.toHeight === null ? empty : sql`AND height < ${q.toHeight}`;
+  const from = sql`(SELECT h FROM start)`;
+  const senders = direction === 'in' ? null : sql`
+    SELECT ts / ${DAY} AS d, recipient_count - 1 AS n FROM transactions
+    WHERE chain = ${chain} AND from_addr = ${address} AND recipient_count > 1 AND height >= ${from} ${upper}
+    UNION ALL
+    SELECT ts / ${DAY}, recipient_count - 1 FROM transactions
+    WHERE chain = ${chain} AND signer_addr = ${address} AND recipient_count > 1 AND height >= ${from} ${upper}`;
+  // An address listed k times in one transaction it does not send has k rows there.
+  const recipients = direction === 'out' ? null : sql`
+    SELECT t.ts / ${DAY} AS d, m.entries + first.entries - 1 AS n
+    FROM (SELECT height, tx_index, count(*)::int AS entries FROM tx_recipients
+          WHERE chain = ${chain} AND to_addr = ${address} AND recipient_index > 0 AND height >= ${from} ${upper}
+          GROUP BY height, tx_index) AS m
+    CROSS JOIN LATERAL (SELECT ts, from_addr, signer_addr FROM transactions
+                        WHERE chain = ${chain} AND height = m.height AND tx_index = m.tx_index LIMIT 1) AS t
+    CROSS JOIN LATERAL (SELECT count(*)::int AS entries FROM tx_recipients
+                        WHERE chain = ${chain} AND height = m.height AND tx_index = m.tx_index AND recipient_index = 0
+                          AND to_addr = ${address}) AS first
+    ${direction === 'both' ? sql`WHERE t.from_addr <> ${address} AND t.signer_addr IS DISTINCT FROM ${address}` : empty}`;
+  const extraParts = HAS_RECIPIENT_LISTS[chain] ? [senders, recipients].filter((part): part is Sql => part !== null) : [];
+  const [row] = await db.query<{ d: number | null; before: number; from_height: number | null; to_height: number | null }>(
+    'addresses.transactions.day_holding',
+    sql`WITH daily AS (
+          SELECT (day - DATE '1970-01-01') AS d, ${count} AS n FROM address_daily
+          WHERE chain = ${chain} AND address = ${address} AND ${count} > 0
+            ${fullFrom === null ? empty : sql`AND day >= ${dayText(fullFrom)}::date`}
+            ${fullTo === null ? empty : sql`AND day < ${dayText(fullTo)}::date`}
+        ),
+        needed AS (
+          SELECT d, n FROM (SELECT d, n, sum(n) OVER (ORDER BY d DESC) - n AS before FROM daily) AS logical
+          WHERE before <= ${offset}
+        ),
+        start AS (SELECT ${firstHeightOf(sql`(SELECT min(d) FROM needed)`)} AS h),
+        extra AS (
+          SELECT d, sum(n)::int AS n FROM (${extraParts.length === 0 ? sql`SELECT 0 AS d, 0 AS n WHERE false` : join(extraParts, ' UNION ALL ')}) AS x
+          GROUP BY d
+        ),
+        running AS (
+          SELECT d, n, sum(n) OVER (ORDER BY d DESC) AS cum
+          FROM (SELECT needed.d, needed.n + coalesce(extra.n, 0) AS n FROM needed LEFT JOIN extra ON extra.d = needed.d) AS day_rows
+        ),
+        holding AS (SELECT d, cum - n AS before FROM running WHERE cum > ${offset} ORDER BY d DESC LIMIT 1)
+        SELECT d, before::int AS before, ${firstHeightOf(sql`d`)} AS from_height, ${firstHeightOf(sql`d + 1`)} AS to_height FROM holding
+        UNION ALL
+        SELECT NULL, coalesce((SELECT max(cum) FROM running), 0)::int, NULL, NULL WHERE NOT EXISTS (SELECT 1 FROM holding)`,
   );
-  // Every day has at least as many rows as transactions: the days up to where the transaction
-  // counts alone pass the offset are all that can hold it.
-  let reach = 0;
-  let seen = 0;
-  for (const row of daily) {
-    reach++;
-    seen += row.n;
-    if (seen > offset) break;
-  }
-  const needed = daily.slice(0, reach);
-  const result = needed.map((row) => ({ start: row.d * DAY, rows: row.n })) as DayRows[] & { complete: boolean };
-  result.complete = reach === daily.length && seen <= offset;
-  // Without recipient lists (pos) every transaction is one row.
-  if (needed.length === 0 || !HAS_RECIPIENT_LISTS[chain]) return result;
-
-  const oldest = needed.at(-1)!.d * DAY;
-  const [fromHeight] = await heightsAtOrAfter(db, chain, [oldest]);
-  const extra = await db.query<{ d: number; n: number }>(
-    'addresses.transactions.day_extra_rows',
-    sql`SELECT d, sum(n)::int AS n FROM (
-          ${direction === 'in' ? sql`SELECT 0 AS d, 0 AS n WHERE false` : sql`
-          SELECT ts / ${DAY} AS d, recipient_count - 1 AS n FROM transactions
-          WHERE chain = ${chain} AND from_addr = ${address} AND recipient_count > 1 AND height >= ${fromHeight}
-            ${q.toHeight === null ? empty : sql`AND height < ${q.toHeight}`}
-          UNION ALL
-          SELECT ts / ${DAY}, recipient_count - 1 FROM transactions
-          WHERE chain = ${chain} AND signer_addr = ${address} AND recipient_count > 1 AND height >= ${fromHeight}
-            ${q.toHeight === null ? empty : sql`AND height < ${q.toHeight}`}`}
-          UNION ALL
-          ${direction === 'out' ? sql`SELECT 0, 0 WHERE false` : sql`
-          SELECT t.ts / ${DAY}, m.entries + first.entries - 1
-          FROM (SELECT height, tx_index, count(*)::int AS entries FROM tx_recipients
-                WHERE chain = ${chain} AND to_addr = ${address} AND recipient_index > 0 AND height >= ${fromHeight}
-                  ${q.toHeight === null ? empty : sql`AND height < ${q.toHeight}`}
-                GROUP BY height, tx_index) AS m
-          CROSS JOIN LATERAL (SELECT ts, from_addr, signer_addr FROM transactions
-                              WHERE chain = ${chain} AND height = m.height AND tx_index = m.tx_index LIMIT 1) AS t
-          CROSS JOIN LATERAL (SELECT count(*)::int AS entries FROM tx_recipients
-                              WHERE chain = ${chain} AND height = m.height AND tx_index = m.tx_index AND recipient_index = 0
-                                AND to_addr = ${address}) AS first
-          ${direction === 'both' ? sql`WHERE t.from_addr <> ${address} AND t.signer_addr IS DISTINCT FROM ${address}` : empty}`}
-        ) AS extra GROUP BY d`,
-  );
-  const byDay = new Map(extra.map((row) => [row.d, row.n]));
-  for (const day of result) day.rows += byDay.get(day.start / DAY) ?? 0;
-  return result;
+  if (!row || row.d === null) return { found: false, before: row?.before ?? 0 };
+  return { found: true, before: row.before, fromHeight: row.from_height, toHeight: row.to_height };
 }
+
+const maxHeight = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
+const minHeight = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
 
 // ---- totals ----
 
