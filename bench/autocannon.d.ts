@@ -12,6 +12,8 @@ declare module 'autocannon' {
     method?: string;
     timeout?: number;
     pipelining?: number;
+    /** Milliseconds between samples; a run ends on a sample. */
+    sampleInt?: number;
     /** Print nothing. */
     renderProgressBar?: boolean;
     renderResultsTable?: boolean;

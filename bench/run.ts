@@ -12,12 +12,12 @@ import { measureAnvil } from './parts/anvil.ts';
 import { measureApi } from './parts/api.ts';
 import { measureCopyCeiling } from './parts/ceiling.ts';
 import { measureDemo } from './parts/demo.ts';
-import { ensureTier, notableAccounts } from './parts/generate.ts';
+import { DISK_MARGIN, ensureTier, notableAccounts } from './parts/generate.ts';
 import { ensureWork, measureIngest } from './parts/ingest.ts';
-import { loadAverage, log, ROOT, round } from './proc.ts';
+import { loadAverage, log, ROOT, round, WORK_DIR } from './proc.ts';
 import { writeResults } from './report.ts';
 import type { BenchResults, TierResult } from './results.ts';
-import { tierStore } from './stores.ts';
+import { freeBytes, tierStore } from './stores.ts';
 import { parseTiers, type Tier } from './tiers.ts';
 
 /** In the order they run; copy and api use the work copy that ingest completes. */
@@ -141,6 +141,18 @@ async function runTier(tier: Tier, kind: StoreKind): Promise<TierResult | null> 
   if (!ensured) return null;
   const result: TierResult = { tier: tier.name, store: kind, description: tier.description, build: ensured.record, built: ensured.built, partSeconds };
 
+  if (parts.includes('ingest') || parts.includes('copy') || parts.includes('api')) {
+    // Two copies where the disk allows; the space of the old work copy is freed before copying.
+    const local = kind === 'pglite' || server?.origin === 'local';
+    if (local) {
+      const need = (await target.bytes('base')) + DISK_MARGIN;
+      const free = freeBytes(WORK_DIR) + (target.singleCopy ? 0 : await target.bytes('work'));
+      if (free < need) {
+        target.singleCopy = true;
+        log(`${tier.name}/${kind}: ${Math.round(free / 2 ** 30)} GB free: one copy of the tier only (the ingest part completes the base itself)`);
+      }
+    }
+  }
   if (parts.includes('ingest')) {
     result.ingest = await timed('ingest', () => measureIngest(target, ensured.record));
   } else if (parts.includes('copy') || parts.includes('api')) {

@@ -10,7 +10,7 @@
  * A record of the build (the generator's figures, what the world contains) is kept beside them; a
  * base without a record is a build that did not finish, and is built again.
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { createPgliteDriver } from '../src/store/pglite.ts';
@@ -37,6 +37,13 @@ export interface TierStore {
   reset(): Promise<void>;
   /** Replaces the work copy with a copy of the base. */
   copyBase(): Promise<void>;
+  /**
+   * With too little disk for two copies, the work copy is the base itself: the ingest part then
+   * completes the base, once (a later ingest part needs a rebuild).
+   */
+  singleCopy: boolean;
+  /** Bytes a copy takes (0 if it does not exist). */
+  bytes(copy: Copy): Promise<number>;
   readRecord<T>(): T | null;
   writeRecord(record: unknown): void;
 }
@@ -65,12 +72,23 @@ export function tierStore(kind: StoreKind, tier: Tier, server: BenchServer | nul
   if (kind === 'postgres') {
     if (!server) throw new Error('PostgreSQL tiers need a server');
     const names: Record<Copy, string> = { base: `bench_${tier.name.toLowerCase()}_${key}_base`, work: `bench_${tier.name.toLowerCase()}_${key}` };
-    return {
+    const store: TierStore = {
       ...common,
-      where: (copy) => `database ${names[copy]}`,
-      open: async (copy) => createStore(createPostgresDriver(server.urlFor(names[copy]), { poolSize: 4, applicationName: 'quarry-bench' }), { slowQueryMs: Number.MAX_SAFE_INTEGER }),
-      env: (copy) => ({ QUARRY_DATABASE_URL: server.urlFor(names[copy]) }),
-      exists: (copy) => server.databaseExists(names[copy]),
+      singleCopy: false,
+      where: (copy) => `database ${name(copy)}`,
+      open: async (copy) => createStore(createPostgresDriver(server.urlFor(name(copy)), { poolSize: 4, applicationName: 'quarry-bench' }), { slowQueryMs: Number.MAX_SAFE_INTEGER }),
+      env: (copy) => ({ QUARRY_DATABASE_URL: server.urlFor(name(copy)) }),
+      exists: (copy) => server.databaseExists(name(copy)),
+      async bytes(copy) {
+        const client = new pg.Client({ connectionString: server.urlFor('postgres') });
+        await client.connect();
+        try {
+          const { rows } = await client.query<{ bytes: string }>('SELECT pg_database_size(datname) AS bytes FROM pg_database WHERE datname = $1', [name(copy)]);
+          return Number(rows[0]?.bytes ?? 0);
+        } finally {
+          await client.end();
+        }
+      },
       async reset() {
         removeOtherRecords();
         for (const db of await server.listDatabases(`bench_${tier.name.toLowerCase()}_`)) await server.dropDatabase(db);
@@ -78,6 +96,7 @@ export function tierStore(kind: StoreKind, tier: Tier, server: BenchServer | nul
       },
       async copyBase() {
         await server.dropDatabase(names.work);
+        if (store.singleCopy) return;
         // FILE_COPY copies the files after a checkpoint; the default (WAL_LOG) would write the whole database to the WAL.
         const client = new pg.Client({ connectionString: server.urlFor('postgres') });
         await client.connect();
@@ -88,15 +107,20 @@ export function tierStore(kind: StoreKind, tier: Tier, server: BenchServer | nul
         }
       },
     };
+    const name = (copy: Copy) => (store.singleCopy ? names.base : names[copy]);
+    return store;
   }
 
   const dirs: Record<Copy, string> = { base: path.join(WORK_DIR, `pglite-${tier.name}-${key}-base`), work: path.join(WORK_DIR, `pglite-${tier.name}-${key}`) };
-  return {
+  const dir = (copy: Copy) => (store.singleCopy ? dirs.base : dirs[copy]);
+  const store: TierStore = {
     ...common,
-    where: (copy) => path.relative(process.cwd(), dirs[copy]),
-    open: async (copy) => createStore(await createPgliteDriver(path.join(dirs[copy], 'pglite')), { slowQueryMs: Number.MAX_SAFE_INTEGER }),
-    env: (copy) => ({ QUARRY_DATA_DIR: dirs[copy], QUARRY_DATABASE_URL: undefined }),
-    exists: async (copy) => existsSync(path.join(dirs[copy], 'pglite')),
+    singleCopy: false,
+    where: (copy) => path.relative(process.cwd(), dir(copy)),
+    open: async (copy) => createStore(await createPgliteDriver(path.join(dir(copy), 'pglite')), { slowQueryMs: Number.MAX_SAFE_INTEGER }),
+    env: (copy) => ({ QUARRY_DATA_DIR: dir(copy), QUARRY_DATABASE_URL: undefined }),
+    exists: async (copy) => existsSync(path.join(dir(copy), 'pglite')),
+    bytes: async (copy) => directoryBytes(dir(copy)),
     async reset() {
       removeOtherRecords();
       if (existsSync(WORK_DIR)) {
@@ -105,7 +129,26 @@ export function tierStore(kind: StoreKind, tier: Tier, server: BenchServer | nul
     },
     async copyBase() {
       rmSync(dirs.work, { recursive: true, force: true });
+      if (store.singleCopy) return;
       cpSync(dirs.base, dirs.work, { recursive: true, filter: (source) => path.basename(source) !== 'quarry.lock' });
     },
   };
+  return store;
+}
+
+export function directoryBytes(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    total += entry.isDirectory() ? directoryBytes(full) : statSync(full).size;
+  }
+  return total;
+}
+
+/** Free bytes on the file system that holds `dir` (for the local cluster and PGlite). */
+export function freeBytes(dir: string): number {
+  mkdirSync(dir, { recursive: true });
+  const stats = statfsSync(dir);
+  return stats.bavail * stats.bsize;
 }

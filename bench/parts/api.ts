@@ -3,8 +3,7 @@
  * on a tier's database, finds every route in its OpenAPI document, and runs each case of
  * api-cases.ts with autocannon:
  *
- * - one connection, a fixed number of requests: the service time of one request (latency with
- *   no queueing);
+ * - one connection for half a second: the service time of one request (latency with no queueing);
  * - `connections` connections for the tier's seconds: latency under concurrent load and requests/s.
  *
  * The hot cases are then compared with the static route answering a body of the same size, with
@@ -66,6 +65,8 @@ export interface ApiOptions {
 }
 
 const SERVER = path.join(ROOT, 'bench', 'api-server.ts');
+/** Seconds of requests one after another, for the service time. */
+const SINGLE_SECONDS = 0.5;
 
 export async function measureApi(target: TierStore, build: BuildRecord, notable: Record<ChainId, NotableAccounts>, options: ApiOptions): Promise<ApiFigures> {
   const started = performance.now();
@@ -180,11 +181,9 @@ async function measureCase(base: string, headers: Record<string, string>, c: Api
   }
   result.bytes = Buffer.byteLength(body);
   // Warm the path (plans, caches, connections of the pool) before anything is kept.
-  const warm = await runLoad(url, { connections: options.connections, amount: options.connections * 3, headers });
-  // Request counts sized from the warm-up's rate, so that each run takes about the time asked
-  // (autocannon's own duration ends on a whole-second tick).
-  result.single = await runLoad(url, { connections: 1, amount: clamp(Math.round(warm.rps * 0.2), 30, 200), headers });
-  result.loaded = await runLoad(url, { connections: options.connections, amount: clamp(Math.round(warm.rps * options.seconds), options.connections * 10, 50_000), headers });
+  await runLoad(url, { connections: options.connections, amount: options.connections * 3, headers });
+  result.single = await runLoad(url, { connections: 1, seconds: SINGLE_SECONDS, headers });
+  result.loaded = await runLoad(url, { connections: options.connections, seconds: options.seconds, headers });
   const failures = result.single.non2xx + result.single.errors + result.loaded.non2xx + result.loaded.errors;
   if (failures > 0) {
     result.status = 'failed';
@@ -196,8 +195,8 @@ async function measureCase(base: string, headers: Record<string, string>, c: Api
   }
   if (c.hot) {
     const staticUrl = `${base}${STATIC_PREFIX}/${result.bytes}`;
-    const warmStatic = await runLoad(staticUrl, { connections: options.connections, amount: options.connections * 10, headers });
-    const loaded = await runLoad(staticUrl, { connections: options.connections, amount: clamp(Math.round(warmStatic.rps * options.seconds), options.connections * 10, 100_000), headers });
+    await runLoad(staticUrl, { connections: options.connections, amount: options.connections * 10, headers });
+    const loaded = await runLoad(staticUrl, { connections: options.connections, seconds: options.seconds, headers });
     result.ceiling = { loaded, ratio: round(result.loaded.rps / Math.max(1, loaded.rps), 3) };
   }
 }
@@ -240,10 +239,6 @@ function cursorConstancy(results: CaseResult[]): ApiFigures['cursor'] {
     }
   }
   return out;
-}
-
-function clamp(value: number, min: number, max: number): number {
-  return Math.min(max, Math.max(min, value));
 }
 
 async function stopServer(child: Child): Promise<void> {

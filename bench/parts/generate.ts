@@ -12,8 +12,6 @@
  * chain (generating blocks, writing raw rows by COPY, applying rollup deltas in large steps). The
  * finish phase (closing every day, rebuilding indexes, VACUUM ANALYZE) is reported beside it.
  */
-import { readdirSync, statSync } from 'node:fs';
-import path from 'node:path';
 import sql, { raw } from 'sql-template-tag';
 import type { ChainId } from '../../src/chain/chains.ts';
 import type { BlockSource, SourceItem } from '../../src/chain/model.ts';
@@ -24,6 +22,7 @@ import { createSyntheticWorld, type NotableAccounts, type SyntheticWorld } from 
 import { migrate } from '../../src/store/migrate.ts';
 import type { Store } from '../../src/store/store.ts';
 import { loadAverage, log, round, WORK_DIR } from '../proc.ts';
+import { freeBytes } from '../stores.ts';
 import type { TierStore } from '../stores.ts';
 import { codeHash } from '../tiers.ts';
 
@@ -90,10 +89,24 @@ export async function ensureTier(target: TierStore, options: { rebuild: boolean 
   return { record: await buildTier(target), built: true };
 }
 
+/** Bytes a stored transaction takes with everything derived from it (measured on S: 4.2 kB), with some room. */
+const BYTES_PER_TRANSACTION = 4600;
+/** What the benchmark leaves free on a shared disk. */
+export const DISK_MARGIN = 5 * 2 ** 30;
+
 async function buildTier(target: TierStore): Promise<BuildRecord> {
   const { tier } = target;
   log(`${tier.name}/${target.kind}: building ${target.where('base')}: ${tier.description}`);
+  // Older builds of the tier go first: their space counts as free.
   await target.reset();
+  if (target.kind === 'pglite' || !process.env.QUARRY_DATABASE_URL) {
+    const w = tier.world;
+    const estimate = (w.scale * (w.powDays + w.posDays) + 1440 * w.powDays) * BYTES_PER_TRANSACTION;
+    const free = freeBytes(WORK_DIR);
+    if (free < estimate + DISK_MARGIN) {
+      throw new Error(`${tier.name}: the build needs about ${gb(estimate)} GB and ${gb(DISK_MARGIN)} GB left over; the disk has ${gb(free)} GB free`);
+    }
+  }
   const store = await target.open('base');
   try {
     await migrate(store);
@@ -304,22 +317,16 @@ function rawTable(table: string) {
   return raw(table);
 }
 
+const gb = (bytes: number) => (bytes / 2 ** 30).toFixed(1);
+
 async function databaseMb(store: Store, target: TierStore): Promise<number> {
   if (store.kind === 'postgres') {
     const [row] = await store.query<{ bytes: number }>('bench.facts.size', sql`SELECT pg_database_size(current_database()) AS bytes`);
     return round(Number(row?.bytes ?? 0) / 2 ** 20, 0);
   }
-  return round(directoryBytes(path.join(WORK_DIR, `pglite-${target.tier.name}-${target.key}`)) / 2 ** 20, 0);
+  return round((await target.bytes('base')) / 2 ** 20, 0);
 }
 
-function directoryBytes(dir: string): number {
-  let total = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    total += entry.isDirectory() ? directoryBytes(full) : statSync(full).size;
-  }
-  return total;
-}
 
 /** The notable accounts of a tier's world, without generating any block. */
 export function notableAccounts(target: TierStore): Record<ChainId, NotableAccounts> {

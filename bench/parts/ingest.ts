@@ -85,7 +85,7 @@ export async function measureIngest(target: TierStore, build: BuildRecord): Prom
   const store = await target.open('work');
   try {
     const chains = {} as Record<ChainId, ChainIngest>;
-    for (const chain of ['pow', 'pos'] as const) chains[chain] = await measureChain(target, store, world, chain, build.facts.transactions[chain]);
+    for (const chain of ['pow', 'pos'] as const) chains[chain] = await measureChain(target, store, world, chain, build);
     const txs = chains.pow.pipeline.transactions + chains.pos.pipeline.transactions;
     const secs = chains.pow.pipeline.seconds + chains.pos.pipeline.seconds;
     return { store: target.kind, copySeconds, chains, txPerSecond: Math.round(txs / secs), loadAverage: { before, after: loadAverage() } };
@@ -109,6 +109,7 @@ export async function ensureWork(target: TierStore): Promise<void> {
     }
   }
   log(`${target.tier.name}/${target.kind}: preparing ${target.where('work')} (the base and its last day)`);
+  // In a single copy the base is completed where it is (copyBase only clears a stale work copy).
   await target.copyBase();
   const store = await target.open('work');
   try {
@@ -118,10 +119,14 @@ export async function ensureWork(target: TierStore): Promise<void> {
   }
 }
 
-async function measureChain(target: TierStore, store: Store, world: SyntheticWorld, chain: ChainId, chainTransactions: number): Promise<ChainIngest> {
+async function measureChain(target: TierStore, store: Store, world: SyntheticWorld, chain: ChainId, build: BuildRecord): Promise<ChainIngest> {
+  const chainTransactions = build.facts.transactions[chain];
   const name = `${target.tier.name}/${target.kind} ${chain}`;
   const base = await storedTip(store, chain);
   if (!base) throw new Error(`${name}: the base holds no blocks`);
+  if (base.height !== build.baseHeights[chain]) {
+    throw new Error(`${name}: the work copy ends at ${base.height}, not at the base's ${build.baseHeights[chain]}` + (target.singleCopy ? ' (the single copy was completed by an earlier run: --rebuild to measure the ingest part again)' : ''));
+  }
   log(`${name}: generating blocks ${base.height + 1}-${world.lastHeight[chain]}`);
   let started = performance.now();
   const items: SourceItem[] = [];
