@@ -78,6 +78,22 @@ export function writeResults(results: BenchResults): { json: string; markdown: s
   return { json, markdown };
 }
 
+/**
+ * Writes the Markdown of a results file again with the current report code (the figures are
+ * not touched; targets, growth and the comparison are derived again, against the files before it).
+ */
+export function renderAgain(jsonFile: string): string {
+  const results = JSON.parse(readFileSync(jsonFile, 'utf8')) as BenchResults & { derived?: Derived };
+  delete results.derived;
+  const name = path.basename(jsonFile);
+  const previous = previousResults().filter((p) => p.file < name);
+  const derived: Derived = { targets: targetRows(results), growth: growthRows(results, previous), comparison: compare(results, previous[0]) };
+  const markdown = jsonFile.replace(/\.json$/, '.md');
+  writeFileSync(jsonFile, JSON.stringify({ ...results, derived }, null, 2) + '\n');
+  writeFileSync(markdown, renderMarkdown(results, derived));
+  return markdown;
+}
+
 // ---- targets -----------------------------------------------------------------------------------
 
 const GENERATOR_TARGET = 100_000;

@@ -15,7 +15,7 @@ import { measureDemo } from './parts/demo.ts';
 import { DISK_MARGIN, ensureTier, notableAccounts } from './parts/generate.ts';
 import { ensureWork, measureIngest } from './parts/ingest.ts';
 import { loadAverage, log, ROOT, round, WORK_DIR } from './proc.ts';
-import { writeResults } from './report.ts';
+import { renderAgain, writeResults } from './report.ts';
 import type { BenchResults, TierResult } from './results.ts';
 import { freeBytes, tierStore } from './stores.ts';
 import { parseTiers, type Tier } from './tiers.ts';
@@ -37,6 +37,7 @@ interface CliOptions {
   serverLogLevel: string;
   anvilBlocks: string;
   write: boolean;
+  render?: string;
 }
 
 const program = new Command()
@@ -51,10 +52,15 @@ const program = new Command()
   .option('--cases <regex>', 'only API cases whose id matches')
   .addOption(new Option('--server-log-level <level>', 'log level of the API process').default('warn').choices(['fatal', 'error', 'warn', 'info', 'silent']))
   .option('--anvil-blocks <n>', 'blocks the anvil part fills the node with', '1000')
-  .option('--no-write', 'print the results instead of writing them under bench/results/');
+  .option('--no-write', 'print the results instead of writing them under bench/results/')
+  .option('--render <json>', 'only write the Markdown of a results file again, with the current report code');
 
 program.parse();
 const options = program.opts<CliOptions>();
+if (options.render) {
+  log(`written ${renderAgain(options.render)}`);
+  process.exit(0);
+}
 
 const tiers = parseTiers(options.tiers);
 const parts = options.parts.split(',').map((p) => p.trim()) as Part[];
