@@ -4,7 +4,7 @@
  * Cursor pages start at the cursor's key in every index: constant time at any depth. Offset
  * pages find the row at the offset first: whole UTC days are skipped by their row counts (the
  * address's per-day transaction counts from address_daily, plus the extra rows of its
- * multi-recipient transactions from two small partial indexes), then the day that holds the
+ * multi-recipient transactions from small partial indexes), then the day that holds the
  * offset is walked transaction by transaction, then the page is read from there like a cursor
  * page. So an offset costs about one day of the address's activity, however deep it is.
  *

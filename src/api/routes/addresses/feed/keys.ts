@@ -30,8 +30,14 @@ export const HAS_RECIPIENT_LISTS: Record<ChainId, boolean> = { pow: true, pos: f
 const HAS_SIGNERS: Record<ChainId, boolean> = { pow: true, pos: false };
 const HAS_CREATED_CONTRACTS: Record<ChainId, boolean> = { pow: false, pos: true };
 
-/** Transaction types that carry a recipient list (canonical model: pow transfer and transfer_token). */
-const RECIPIENT_LIST_TYPES: readonly string[] = ['transfer', 'transfer_token'];
+/** Most entries of one recipient list (QRL transfers have at most 100 recipients). */
+const MAX_RECIPIENTS = 100;
+
+/**
+ * Transaction types that may carry a recipient list: pow transfer and transfer_token (canonical
+ * model), and multi_sig_spend, whose QRL form has one too, should a source fill it in.
+ */
+const RECIPIENT_LIST_TYPES: readonly string[] = ['transfer', 'transfer_token', 'multi_sig_spend'];
 /** transfer_token list entries all move 0 native value (the tokens move in token_transfers). */
 const ZERO_AMOUNT_TYPES: readonly string[] = ['transfer_token'];
 
@@ -86,7 +92,13 @@ function typeIs(types: readonly string[] | null): Sql {
  */
 export function branches(q: FeedQuery, options: BranchOptions = {}): Sql[] {
   const { chain, address, txTypes } = q;
-  const order = options.firstRowsOnly ? empty : sql`ORDER BY height DESC, tx_index DESC`;
+  // With a transaction limit each branch gets one too (an entry per transaction, or up to
+  // MAX_RECIPIENTS of a recipient list's entries per transaction): the planner then reads each
+  // index in order from its newest end instead of fetching and sorting the address's entries.
+  const limit = options.txLimit === undefined ? empty : sql`LIMIT ${options.txLimit}`;
+  const listLimit = options.txLimit === undefined ? empty : sql`LIMIT ${options.txLimit * MAX_RECIPIENTS}`;
+  const order = options.firstRowsOnly ? empty : sql`ORDER BY height DESC, tx_index DESC ${limit}`;
+  const listOrder = options.firstRowsOnly ? empty : sql`ORDER BY height DESC, tx_index DESC ${listLimit}`;
   const out: Sql[] = [];
   const listTypes = !HAS_RECIPIENT_LISTS[chain] ? [] : txTypes === null ? null : txTypes.filter((t) => RECIPIENT_LIST_TYPES.includes(t));
 
@@ -110,7 +122,7 @@ export function branches(q: FeedQuery, options: BranchOptions = {}): Sql[] {
     }
     if (listTypes === null) {
       out.push(sql`(SELECT height, tx_index, false AS sends, 1 AS rc, recipient_index AS ri FROM tx_recipients
-        WHERE chain = ${chain} AND to_addr = ${address} ${bounds(q, options)} ${order})`);
+        WHERE chain = ${chain} AND to_addr = ${address} ${bounds(q, options)} ${listOrder})`);
     } else if (listTypes.length > 0) {
       // The type is the transaction's: looked up per entry, in index order (a correlated lookup,
       // never a join over all the address's entries). When only zero-value types are asked for,
@@ -121,7 +133,7 @@ export function branches(q: FeedQuery, options: BranchOptions = {}): Sql[] {
         WHERE r.chain = ${chain} AND r.to_addr = ${address}
           AND ${typeOf} ${listTypes.length === 1 ? sql`= ${listTypes[0]}` : sql`= ANY(${[...listTypes]}::text[])`}
           ${zeroOnly ? sql`AND r.amount = 0` : empty} ${bounds(q, options, 'r.')}
-        ${options.firstRowsOnly ? empty : sql`ORDER BY r.height DESC, r.tx_index DESC`})`);
+        ${options.firstRowsOnly ? empty : sql`ORDER BY r.height DESC, r.tx_index DESC ${listLimit}`})`);
     }
   }
   return out;
