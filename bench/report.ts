@@ -67,7 +67,7 @@ export function previousResults(): { file: string; results: BenchResults }[] {
 
 export function writeResults(results: BenchResults): { json: string; markdown: string } {
   const previous = previousResults();
-  const derived: Derived = { targets: targetRows(results), growth: growthRows(results, previous), comparison: compare(results, previous[0]) };
+  const derived: Derived = { targets: targetRows(results), growth: growthRows(results, previous), comparison: compare(results, comparable(results, previous)) };
   mkdirSync(RESULTS_DIR, { recursive: true });
   const stamp = results.startedAt.replace(/:\d\d\.\d+Z$/, '').replace(/[:T]/g, '-');
   const name = `${stamp}_${results.options.tiers.join('')}_${results.options.stores.join('-')}`;
@@ -87,7 +87,7 @@ export function renderAgain(jsonFile: string): string {
   delete results.derived;
   const name = path.basename(jsonFile);
   const previous = previousResults().filter((p) => p.file < name);
-  const derived: Derived = { targets: targetRows(results), growth: growthRows(results, previous), comparison: compare(results, previous[0]) };
+  const derived: Derived = { targets: targetRows(results), growth: growthRows(results, previous), comparison: compare(results, comparable(results, previous)) };
   const markdown = jsonFile.replace(/\.json$/, '.md');
   writeFileSync(jsonFile, JSON.stringify({ ...results, derived }, null, 2) + '\n');
   writeFileSync(markdown, renderMarkdown(results, derived));
@@ -206,6 +206,16 @@ function growthRows(results: BenchResults, previous: { file: string; results: Be
 }
 
 // ---- comparison with the previous results file -----------------------------------------------
+
+/** The newest earlier results file that measured something this run measured (a tier on a store, the demo, Anvil). */
+function comparable(current: BenchResults, previous: { file: string; results: BenchResults }[]): { file: string; results: BenchResults } | undefined {
+  return previous.find(
+    (p) =>
+      current.tiers.some((t) => p.results.tiers.some((x) => x.tier === t.tier && x.store === t.store)) ||
+      (current.demo && p.results.demo) ||
+      (current.anvil && p.results.anvil),
+  );
+}
 
 function compare(current: BenchResults, previous: { file: string; results: BenchResults } | undefined): Derived['comparison'] {
   if (!previous) return null;
