@@ -34,10 +34,11 @@ const HAS_CREATED_CONTRACTS: Record<ChainId, boolean> = { pow: false, pos: true 
 const MAX_RECIPIENTS = 100;
 
 /**
- * Transaction types that may carry a recipient list: pow transfer and transfer_token (canonical
- * model), and multi_sig_spend, whose QRL form has one too, should a source fill it in.
+ * Transaction types that carry a recipient list: pow transfer and transfer_token (canonical model).
+ * A source that filled in lists for another type (QRL's multi_sig_spend has one) must add it here
+ * for the type filter to find its entries.
  */
-const RECIPIENT_LIST_TYPES: readonly string[] = ['transfer', 'transfer_token', 'multi_sig_spend'];
+const RECIPIENT_LIST_TYPES: readonly string[] = ['transfer', 'transfer_token'];
 /** transfer_token list entries all move 0 native value (the tokens move in token_transfers). */
 const ZERO_AMOUNT_TYPES: readonly string[] = ['transfer_token'];
 
