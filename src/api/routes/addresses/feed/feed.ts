@@ -318,14 +318,20 @@ export async function countFeed(store: Store, q: FeedQuery, range: TimeRange): P
   // sides are probed in one statement, reading at most `cap` index entries each.
   const cap = feedTuning.typeCountProbe;
   const others = TX_TYPES[q.chain].filter((t) => !q.txTypes!.includes(t));
-  const [row] = await store.query<{ own_n: number; own_entries: number; rest: [number, number] | null }>(
+  // Over the whole history the unfiltered total is the summary's, read in the same statement.
+  const whole = range.from === null && range.to === null;
+  const [row] = await store.query<{ own_n: number; own_entries: number; rest: [number, number] | null; all_types: number | null }>(
     'addresses.transactions.count_probe',
     sql`SELECT own.n AS own_n, own.entries AS own_entries,
-               CASE WHEN own.entries >= ${cap} THEN (SELECT ARRAY[rest.n, rest.entries] FROM ${probe({ ...q, txTypes: others }, cap)} AS rest) END AS rest
+               CASE WHEN own.entries >= ${cap} THEN (SELECT ARRAY[rest.n, rest.entries] FROM ${probe({ ...q, txTypes: others }, cap)} AS rest) END AS rest,
+               ${whole ? sql`(SELECT ${raw(SUMMARY_COUNT[q.direction])} FROM address_summary WHERE chain = ${q.chain} AND address = ${q.address})` : sql`NULL::integer`} AS all_types
         FROM ${probe(q, cap)} AS own`,
   );
   if (row && row.own_entries < cap) return row.own_n;
-  if (row?.rest && row.rest[1] < cap) return (await countAllTypes(store, { ...q, txTypes: null }, range)) - row.rest[0];
+  if (row?.rest && row.rest[1] < cap) {
+    const all = whole ? (row.all_types ?? 0) : await countAllTypes(store, { ...q, txTypes: null }, range);
+    return all - row.rest[0];
+  }
   return (await countByIndex(store, [q]))[0] ?? 0;
 }
 
