@@ -25,6 +25,8 @@ export interface PostgresDriverOptions {
   /** Statement time limit in ms; unset means none (the indexer's long rollups). */
   statementTimeoutMs?: number;
   applicationName?: string;
+  /** Allow PostgreSQL's JIT compilation (default off; worth it only for long analytical statements). */
+  jit?: boolean;
 }
 
 export function createPostgresDriver(url: string, options: PostgresDriverOptions = {}): Driver {
@@ -36,7 +38,9 @@ export function createPostgresDriver(url: string, options: PostgresDriverOptions
     application_name: options.applicationName ?? 'quarry',
     types: customTypes,
     ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
-    options: '-c TimeZone=UTC',
+    // JIT compiles any query the planner estimates as costly; on an API's short indexed reads
+    // those estimates (a busy address) turn 1 ms statements into hundreds of milliseconds.
+    options: options.jit ? '-c TimeZone=UTC' : '-c TimeZone=UTC -c jit=off',
   });
   // An idle client that loses its connection emits here; the pool discards it.
   pool.on('error', () => {});
