@@ -6,7 +6,7 @@
  *   addresses fall in each bucket of values and, for balance, their sum. A rank is the sum of the
  *   buckets above the address's plus a count inside its own bucket, a bounded index range.
  * - address_grams: per population (all addresses, holders), how many addresses contain each
- *   string of one to three characters: the count of a short substring search, which no index
+ *   string of one to four characters: the count of a short substring search, which no index
  *   can give quickly because such strings match a large share of all addresses.
  *
  * Both derive from address_summary rows, so they are maintained around it: `captureRanksBefore`
@@ -57,7 +57,12 @@ const GRAM_ALPHABET = '0123456789abcdefq';
 const SYMBOLS = GRAM_ALPHABET.length;
 const CODE = new Int8Array(128).fill(-1);
 for (let i = 0; i < SYMBOLS; i++) CODE[GRAM_ALPHABET.charCodeAt(i)] = i;
-const GRAM_SLOTS = SYMBOLS + SYMBOLS ** 2 + SYMBOLS ** 3;
+/** Substrings up to this length are counted (address_grams). */
+export const GRAM_MAX = 4;
+/** Slots of the strings of each length: strings of length n take SYMBOLS^n slots from OFFSET[n]. */
+const OFFSET = [0];
+for (let n = 1; n <= GRAM_MAX + 1; n++) OFFSET[n] = OFFSET[n - 1]! + (n === 1 ? 0 : SYMBOLS ** (n - 1));
+const GRAM_SLOTS = OFFSET[GRAM_MAX + 1]!;
 
 /** Whether `text` (lowercase) is made of characters an address can contain. */
 export function isGramText(text: string): boolean {
@@ -69,39 +74,36 @@ export function isGramText(text: string): boolean {
 }
 
 function gramOfSlot(slot: number): string {
-  const char = (i: number) => GRAM_ALPHABET[i]!;
-  if (slot < SYMBOLS) return char(slot);
-  if (slot < SYMBOLS + SYMBOLS ** 2) {
-    const s = slot - SYMBOLS;
-    return char(Math.floor(s / SYMBOLS)) + char(s % SYMBOLS);
+  let n = GRAM_MAX;
+  while (slot < OFFSET[n]!) n--;
+  let code = slot - OFFSET[n]!;
+  let text = '';
+  for (let i = 0; i < n; i++) {
+    text = GRAM_ALPHABET[code % SYMBOLS]! + text;
+    code = Math.floor(code / SYMBOLS);
   }
-  const s = slot - SYMBOLS - SYMBOLS ** 2;
-  return char(Math.floor(s / SYMBOLS ** 2)) + char(Math.floor(s / SYMBOLS) % SYMBOLS) + char(s % SYMBOLS);
+  return text;
 }
 
-/** Adds `sign` to `counts` for every distinct string of one to three characters of `address`. */
+/** Adds `sign` to `counts` for every distinct string of one to GRAM_MAX characters of `address`. */
 function addGrams(counts: Int32Array, seen: Int32Array, stamp: number, address: string, sign: number): void {
   const text = address.toLowerCase();
-  const mark = (slot: number) => {
-    if (seen[slot] !== stamp) {
-      seen[slot] = stamp;
-      counts[slot]! += sign;
-    }
-  };
-  let c2 = -1;
-  let c1 = -1;
+  // codes[n]: the code of the string of length n ending at the current character, or -1.
+  const codes = [0, -1, -1, -1, -1];
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
     const c = ch < 128 ? CODE[ch]! : -1;
-    if (c >= 0) {
-      mark(c);
-      if (c1 >= 0) {
-        mark(SYMBOLS + c1 * SYMBOLS + c);
-        if (c2 >= 0) mark(SYMBOLS + SYMBOLS ** 2 + (c2 * SYMBOLS + c1) * SYMBOLS + c);
+    for (let n = GRAM_MAX; n >= 1; n--) {
+      const prefix = codes[n - 1]!;
+      codes[n] = c >= 0 && prefix >= 0 ? prefix * SYMBOLS + c : -1;
+      if (codes[n]! >= 0) {
+        const slot = OFFSET[n]! + codes[n]!;
+        if (seen[slot] !== stamp) {
+          seen[slot] = stamp;
+          counts[slot]! += sign;
+        }
       }
     }
-    c2 = c1;
-    c1 = c;
   }
 }
 

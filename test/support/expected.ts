@@ -242,13 +242,13 @@ export function expectedRankBuckets(e: Expected): Map<string, { addresses: numbe
   return buckets;
 }
 
-/** How many expected addresses (all, or holders) contain each lowercase string of 1-3 characters, keyed `population|gram`. */
+/** How many expected addresses (all, or holders) contain each lowercase string of 1-4 characters, keyed `population|gram`. */
 export function expectedGrams(e: Expected): Map<string, number> {
   const grams = new Map<string, number>();
   for (const [address, a] of e.addresses) {
     const own = new Set<string>();
     const text = address.toLowerCase();
-    for (let n = 1; n <= 3; n++) for (let i = 0; i + n <= text.length; i++) own.add(text.slice(i, i + n));
+    for (let n = 1; n <= 4; n++) for (let i = 0; i + n <= text.length; i++) own.add(text.slice(i, i + n));
     for (const gram of own) {
       grams.set(`all|${gram}`, (grams.get(`all|${gram}`) ?? 0) + 1);
       if (a.balance > 0n) grams.set(`holders|${gram}`, (grams.get(`holders|${gram}`) ?? 0) + 1);

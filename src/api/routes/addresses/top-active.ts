@@ -13,7 +13,7 @@ import { Type, type Static } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { parseAddress } from '../../../chain/addresses.ts';
 import { SENTINELS, type ChainId } from '../../../chain/chains.ts';
-import { isGramText, rankBucket, rankBucketRange } from '../../../rollups/address-ranks.ts';
+import { GRAM_MAX, isGramText, rankBucket, rankBucketRange } from '../../../rollups/address-ranks.ts';
 import type { Db } from '../../../store/store.ts';
 import type { ApiContext } from '../../context.ts';
 import { formatTimestampOrNull } from '../../format.ts';
@@ -95,10 +95,11 @@ type TopActiveQueryT = Static<typeof TopActiveQuery>;
 
 /**
  * Plan thresholds: candidate sets up to `smallSet` addresses are counted and sorted in full rather
- * than read in index order; pages from offset `seekFrom` of the tx_count and balance orders start
- * at their bucket. (Tests lower them to exercise every plan on small chains.)
+ * than read in index order; a substring page is read in index order when that passes at most
+ * `orderScan` rows; pages from offset `seekFrom` of the tx_count and balance orders start at their
+ * bucket. (Tests change them to exercise every plan on small chains.)
  */
-export const topActiveTuning = { smallSet: 20_000, seekFrom: 2_000 };
+export const topActiveTuning = { smallSet: 20_000, seekFrom: 2_000, orderScan: 100_000 };
 
 export interface Filters {
   chain: ChainId;
@@ -154,16 +155,23 @@ export function pctThreshold(pct: number, supply: bigint): bigint {
   return (a + b - 1n) / b;
 }
 
-function whereOf(f: Filters): Sql {
-  const parts: Sql[] = [sql`chain = ${f.chain}`];
+/**
+ * How `q` is written: `indexed` lets the trigram index find the candidates (and only it: the
+ * chain test is written so that no (chain, …) index applies); `scan` checks it row by row on an
+ * index read for another reason (the order, or a balance range), where it costs nothing.
+ */
+type QMode = 'indexed' | 'scan';
+
+function whereOf(f: Filters, q: QMode = 'scan'): Sql {
+  const parts: Sql[] = [q === 'indexed' && f.q ? sql`chain || '' = ${f.chain}` : sql`chain = ${f.chain}`];
   if (f.minBalance !== null) parts.push(sql`balance >= ${f.minBalance.toString()}::numeric`);
-  if (f.q) parts.push(sql`address ILIKE ${`%${f.q}%`}`);
+  if (f.q) parts.push(q === 'indexed' ? sql`address ILIKE ${`%${f.q}%`}` : sql`lower(address) LIKE ${`%${f.q}%`}`);
   if (f.excluded.length > 0) parts.push(sql`address <> ALL(${f.excluded}::text[])`);
   return join(parts, ' AND ');
 }
 
-async function countAll(db: Db, f: Filters): Promise<number> {
-  const [row] = await db.query<{ n: number }>('addresses.top.count', sql`SELECT count(*) AS n FROM address_summary WHERE ${whereOf(f)}`);
+async function countAll(db: Db, f: Filters, q: QMode): Promise<number> {
+  const [row] = await db.query<{ n: number }>('addresses.top.count', sql`SELECT count(*) AS n FROM address_summary WHERE ${whereOf(f, q)}`);
   return row?.n ?? 0;
 }
 
@@ -182,13 +190,13 @@ async function countAtLeast(db: Db, chain: ChainId, min: bigint): Promise<number
   return (row?.above ?? 0) + (row?.inside ?? 0);
 }
 
-/** Addresses of a population containing `gram` (one to three characters). */
-async function countGram(db: Db, chain: ChainId, population: 'all' | 'holders', gram: string): Promise<number> {
-  const [row] = await db.query<{ n: number }>(
+/** How many addresses of a population contain each of `grams` (GRAM_MAX characters or fewer); 'q' counts the population. */
+async function countGrams(db: Db, chain: ChainId, population: 'all' | 'holders', grams: string[]): Promise<Map<string, number>> {
+  const rows = await db.query<{ gram: string; n: number }>(
     'addresses.top.count_gram',
-    sql`SELECT addresses AS n FROM address_grams WHERE chain = ${chain} AND population = ${population} AND gram = ${gram}`,
+    sql`SELECT gram, addresses AS n FROM address_grams WHERE chain = ${chain} AND population = ${population} AND gram = ANY(${grams}::text[])`,
   );
-  return row?.n ?? 0;
+  return new Map(rows.map((r) => [r.gram, Number(r.n)]));
 }
 
 /** The excluded addresses that would otherwise match, to take off a precomputed count. */
@@ -201,29 +209,63 @@ async function countExcludedMatches(db: Db, f: Filters): Promise<number> {
   return row?.n ?? 0;
 }
 
-/** How many addresses match, and whether the matching set is small enough to sort in full. */
-async function countMatching(db: Db, f: Filters): Promise<{ total: number; small: boolean }> {
-  const unexcluded = { ...f, excluded: [] };
-  if (f.q) {
-    if (f.q.length <= 3 && (f.minBalance === null || f.minBalance === 1n)) {
-      const base = await countGram(db, f.chain, f.minBalance === null ? 'all' : 'holders', f.q);
-      const total = base - (await countExcludedMatches(db, f));
-      return { total, small: total <= topActiveTuning.smallSet };
+/**
+ * How a page is read: `order` scans the order's index and skips to the offset (the matches are
+ * dense enough to meet early); `balance` collects the few addresses above a high threshold from
+ * the balance index and sorts them; `trigram` collects the few matches of `q` from the trigram
+ * index and sorts them. `candidates` bounds how many rows the balance plan collects, so that the
+ * planner reads them from the balance index (statistics cannot tell it how few there are).
+ */
+type Read = { kind: 'order' } | { kind: 'balance'; candidates: number } | { kind: 'trigram' };
+
+/** The total of the filters (null when the trigram read counts it along) and how to read the page at `offset`. */
+async function planPage(db: Db, f: Filters, offset: number, pageSize: number): Promise<{ total: number | null; read: Read }> {
+  const { smallSet, orderScan } = topActiveTuning;
+  // A high balance threshold leaves few candidates, whatever else is asked: count and sort them.
+  if (f.minBalance !== null) {
+    const atLeast = await countAtLeast(db, f.chain, f.minBalance);
+    const read: Read = { kind: 'balance', candidates: atLeast };
+    if (atLeast <= smallSet) {
+      if (!f.q) return { total: atLeast - (await countExcludedMatches(db, f)), read };
+      const [row] = await db.query<{ n: number }>(
+        'addresses.top.count_balance_q',
+        sql`SELECT count(*) AS n FROM (${balanceCandidates(f, sql`address`, atLeast)}) c`,
+      );
+      return { total: row?.n ?? 0, read };
     }
-    if (f.minBalance !== null && (await countAtLeast(db, f.chain, f.minBalance)) <= topActiveTuning.smallSet) return { total: await countAll(db, f), small: true };
-    // Four characters or more: the trigram index finds few candidates.
-    const total = await countAll(db, f);
-    return { total, small: total <= topActiveTuning.smallSet };
-  }
-  let base: number;
-  if (f.minBalance === null) {
+    if (!f.q) return { total: atLeast - (await countExcludedMatches(db, f)), read: { kind: 'order' } };
+    if (f.minBalance !== 1n) return { total: await countAll(db, f, 'scan'), read: { kind: 'order' } };
+  } else if (!f.q) {
     const [row] = await db.query<{ n: number }>('addresses.top.count_all', sql`SELECT address_count AS n FROM chain_stats WHERE chain = ${f.chain}`);
-    base = row?.n ?? 0;
-  } else {
-    base = await countAtLeast(db, unexcluded.chain, f.minBalance);
+    return { total: (row?.n ?? 0) - (await countExcludedMatches(db, f)), read: { kind: 'order' } };
   }
-  const total = base - (await countExcludedMatches(db, f));
-  return { total, small: f.minBalance !== null && base <= topActiveTuning.smallSet };
+
+  // A substring, on all addresses or on holders: counted from address_grams when short enough.
+  const q = f.q!;
+  const population = f.minBalance === 1n ? 'holders' : 'all';
+  const pieces = q.length <= GRAM_MAX ? [q] : Array.from({ length: q.length - GRAM_MAX + 1 }, (_, i) => q.slice(i, i + GRAM_MAX));
+  const counts = await countGrams(db, f.chain, population, [...pieces, 'q']);
+  const everyone = counts.get('q') ?? 0;
+  // Matches number at most the count of the rarest piece of q.
+  const bound = Math.min(...pieces.map((g) => counts.get(g) ?? 0));
+  if (q.length > GRAM_MAX) {
+    // Few candidates: the trigram read counts them as it collects them. Many (a common stretch such as
+    // a descriptor): counted row by row, and paged in index order.
+    if (bound <= smallSet) return { total: null, read: { kind: 'trigram' } };
+    return { total: await countAll(db, f, 'scan'), read: { kind: 'order' } };
+  }
+  const total = bound - (await countExcludedMatches(db, f));
+  // Rows an index-order read passes to reach the page, at this density of matches.
+  const passed = total === 0 ? Infinity : ((offset + pageSize) * everyone) / total;
+  return { total, read: passed <= orderScan || q.length < 3 ? { kind: 'order' } : { kind: 'trigram' } };
+}
+
+/**
+ * The addresses above the threshold, read from the balance index, with the other filters. There are
+ * `candidates` of them (the limit leaves room for addresses that crossed it since they were counted).
+ */
+function balanceCandidates(f: Filters, columns: Sql, candidates: number): Sql {
+  return sql`SELECT ${columns} FROM address_summary WHERE ${whereOf(f, 'scan')} ORDER BY balance DESC LIMIT ${2 * candidates + 100}`;
 }
 
 /**
@@ -292,22 +334,33 @@ export async function loadTopActive(ctx: ApiContext, chain: ChainId, query: TopA
 
   // A substring with a character no address has matches nothing.
   if (filters.q && (!isGramText(filters.q) || filters.q.length > 79)) return { addresses: [], total: 0, ...echo };
-  const { total, small } = await countMatching(db, filters);
   const offset = (query.page - 1) * query.page_size;
-  if (offset >= total) return { addresses: [], total, ...echo };
+  const plan = await planPage(db, filters, offset, query.page_size);
+  let total = plan.total;
+  if (total !== null && offset >= total) return { addresses: [], total, ...echo };
 
   const order = raw(ORDER[field].order);
-  const where = whereOf(filters);
+  const sortColumn = raw(ORDER[field].column);
   let keys: Sql;
-  if (small) {
-    // OFFSET 0 keeps the filters planned on their own (balance or trigram index), then sorts the few rows.
-    keys = sql`SELECT address FROM (SELECT address, ${raw(ORDER[field].column)} FROM address_summary WHERE ${where} OFFSET 0) m
+  if (plan.read.kind === 'order') {
+    const start = await seek(db, filters, field, offset);
+    keys = sql`SELECT address FROM address_summary WHERE ${whereOf(filters)} ${start?.condition ?? empty}
+               ORDER BY ${order} LIMIT ${query.page_size} OFFSET ${start?.offset ?? offset}`;
+  } else if (plan.read.kind === 'balance') {
+    keys = sql`SELECT address FROM (${balanceCandidates(filters, sql`address, ${sortColumn}`, plan.read.candidates)}) m
                ORDER BY ${order} LIMIT ${query.page_size} OFFSET ${offset}`;
   } else {
-    const start = await seek(db, filters, field, offset);
-    keys = sql`SELECT address FROM address_summary WHERE ${where} ${start?.condition ?? empty}
-               ORDER BY ${order} LIMIT ${query.page_size} OFFSET ${start?.offset ?? offset}`;
+    // One read of the trigram index: the matches, counted, and the page of them.
+    const [found] = await db.query<{ total: number; keys: string[] }>(
+      'addresses.top.trigram',
+      sql`WITH m AS MATERIALIZED (SELECT address, ${sortColumn} FROM address_summary WHERE ${whereOf(filters, 'indexed')})
+          SELECT (SELECT count(*) FROM m) AS total,
+                 ARRAY(SELECT address FROM m ORDER BY ${order} LIMIT ${query.page_size} OFFSET ${offset}) AS keys`,
+    );
+    total ??= found?.total ?? 0;
+    keys = sql`SELECT unnest(${found?.keys ?? []}::text[]) AS address`;
   }
+  if (total === null || offset >= total) return { addresses: [], total: total ?? 0, ...echo };
 
   const withLabels = isTrue(query.with_labels);
   const withDelta = isTrue(query.with_delta_30d);
