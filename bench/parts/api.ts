@@ -224,7 +224,7 @@ async function getJson(url: string, headers: Record<string, string>): Promise<Re
   return response.ok ? ((await response.json()) as Record<string, unknown>) : null;
 }
 
-function cursorConstancy(results: CaseResult[]): ApiFigures['cursor'] {
+export function cursorConstancy(results: CaseResult[]): ApiFigures['cursor'] {
   const out: ApiFigures['cursor'] = [];
   for (const chain of ['pow', 'pos'] as const) {
     const pages = results.filter((r) => r.chain === chain && r.cursorDepth !== undefined && r.single);
@@ -233,8 +233,9 @@ function cursorConstancy(results: CaseResult[]): ApiFigures['cursor'] {
     for (const page of pages) {
       if (page === first) continue;
       const ratio = round(page.single!.p50 / Math.max(0.01, first.single.p50), 2);
-      // Constant time: within half again of the second page (plus half a millisecond of noise), and inside the 10 ms target.
-      const pass = page.single!.p50 <= first.single.p50 * 1.5 + 0.5 && page.pass !== false;
+      // Constant time: the service time within half again of the second page's (plus half a
+      // millisecond of noise). Whether it is fast enough is the address target's question.
+      const pass = page.single!.p50 <= first.single.p50 * 1.5 + 0.5;
       out.push({ chain, depth: page.cursorDepth!, p50: page.single!.p50, firstP50: first.single.p50, ratio, pass });
     }
   }
