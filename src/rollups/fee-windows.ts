@@ -16,6 +16,8 @@ import type { Db } from '../store/store.ts';
 /** The windows kept, in days. */
 export const FEE_WINDOW_DAYS = [1, 7, 30, 90, 365] as const;
 const LONGEST = Math.max(...FEE_WINDOW_DAYS);
+/** Past this many affected addresses (a bulk load's step), recomputing everything is cheaper. */
+const REBUILD_ABOVE = 20_000;
 /** Chains that have the leaderboard (top/burners is pos only). */
 const CHAINS: readonly ChainId[] = ['pos'];
 
@@ -51,30 +53,40 @@ export async function keepFeeWindows(db: Db, chain: ChainId): Promise<void> {
     await rebuild(db, chain, tipDay);
     return;
   }
-  await db.query('rollups.fee_windows.affected_drop', sql`DROP TABLE IF EXISTS fee_windows_affected`);
-  await db.query(
+  const affected = await db.query<{ address: string }>(
     'rollups.fee_windows.affected',
-    sql`CREATE TEMP TABLE fee_windows_affected ON COMMIT DROP AS
-        SELECT address FROM delta_daily WHERE fees <> 0 OR tx_out <> 0 OR gas_used <> 0
+    sql`SELECT address FROM delta_daily WHERE fees <> 0 OR tx_out <> 0 OR gas_used <> 0
         UNION
         SELECT address FROM address_daily
         WHERE chain = ${chain} AND day = ANY(${moved}::date[]) AND (fees <> 0 OR tx_out <> 0)`,
   );
-  await db.query(
-    'rollups.fee_windows.clear_affected',
-    sql`DELETE FROM address_fee_windows w USING fee_windows_affected a WHERE w.chain = ${chain} AND w.address = a.address`,
-  );
-  await db.query(
-    'rollups.fee_windows.recompute',
-    sql`INSERT INTO address_fee_windows (chain, days, address, fees, gas_used, tx_count)
-        SELECT ${chain}, w.days, d.address, sum(d.fees), sum(d.gas_used), sum(d.tx_out)
-        FROM fee_windows_affected a
-        JOIN address_daily d ON d.chain = ${chain} AND d.address = a.address AND d.day > ${tipDay}::date - ${LONGEST}::int
-        CROSS JOIN unnest(${[...FEE_WINDOW_DAYS]}::int[]) AS w(days)
-        WHERE d.day > ${tipDay}::date - w.days
-        GROUP BY w.days, d.address
-        HAVING sum(d.fees) > 0`,
-  );
+  if (affected.length > REBUILD_ABOVE) {
+    await rebuild(db, chain, tipDay);
+    return;
+  }
+  if (affected.length > 0) {
+    const addresses = affected.map((a) => a.address);
+    const windows = [...FEE_WINDOW_DAYS];
+    // Each (window, address) pair through the primary key.
+    const pairs = windows.flatMap((days) => addresses.map((address) => [days, address] as const));
+    await db.query(
+      'rollups.fee_windows.clear_affected',
+      sql`DELETE FROM address_fee_windows w
+          USING unnest(${pairs.map((p) => p[0])}::int[], ${pairs.map((p) => p[1])}::text[]) AS u(days, address)
+          WHERE w.chain = ${chain} AND w.days = u.days AND w.address = u.address`,
+    );
+    await db.query(
+      'rollups.fee_windows.recompute',
+      sql`INSERT INTO address_fee_windows (chain, days, address, fees, gas_used, tx_count)
+          SELECT ${chain}, w.days, d.address, sum(d.fees), sum(d.gas_used), sum(d.tx_out)
+          FROM address_daily d
+          CROSS JOIN unnest(${windows}::int[]) AS w(days)
+          WHERE d.chain = ${chain} AND d.address = ANY(${addresses}::text[]) AND d.day > ${tipDay}::date - ${LONGEST}::int
+            AND d.day > ${tipDay}::date - w.days
+          GROUP BY w.days, d.address
+          HAVING sum(d.fees) > 0`,
+    );
+  }
   await setState(db, chain, tipDay);
 }
 
@@ -98,6 +110,8 @@ async function rebuild(db: Db, chain: ChainId, tipDay: string): Promise<void> {
         GROUP BY w.days, d.address
         HAVING sum(d.fees) > 0`,
   );
+  // Statistics from the start, so that the batches after read rows by their key.
+  await db.query('rollups.fee_windows.analyze', sql`ANALYZE address_fee_windows`);
   await setState(db, chain, tipDay);
 }
 
