@@ -1,4 +1,12 @@
-/** Loads a small generated world and prints where the store's time went, by query label. */
+/**
+ * Loads a generated world and prints where the store's time went, by query label.
+ *   node --import tsx scripts/profile-load.ts pglite|postgres [powDays] [posDays] [scale]
+ * PGlite runs on a temporary data directory, as the demo does: its in-memory file system grows
+ * files by copying and is several times slower on a large load.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createStore } from '../src/store/store.ts';
 import { createPgliteDriver } from '../src/store/pglite.ts';
 import { createPostgresDriver } from '../src/store/postgres.ts';
@@ -11,7 +19,8 @@ const powDays = Number(process.argv[3] ?? 20);
 const posDays = Number(process.argv[4] ?? 5);
 const scale = Number(process.argv[5] ?? 2000);
 const cluster = kind === 'postgres' ? await startLocalCluster() : undefined;
-const store = createStore(cluster ? createPostgresDriver(cluster.url) : await createPgliteDriver(undefined));
+const dataDir = cluster ? undefined : mkdtempSync(path.join(os.tmpdir(), 'quarry-profile-'));
+const store = createStore(cluster ? createPostgresDriver(cluster.url) : await createPgliteDriver(dataDir));
 await migrate(store);
 const report = await loadSyntheticWorld(store, { seed: 1, powDays, posDays, scale, end: new Date('2026-11-01T00:00:00Z') });
 console.log(JSON.stringify(report.seconds), report.chains.pow.transactions + report.chains.pos.transactions, 'txs');
@@ -19,3 +28,4 @@ const rows = [...store.stats()].sort((a, b) => b[1].totalMs - a[1].totalMs).slic
 for (const [label, s] of rows) console.log(label.padEnd(45), String(Math.round(s.totalMs)).padStart(8), 'ms', String(s.count).padStart(7));
 await store.close();
 await cluster?.stop();
+if (dataDir) rmSync(dataDir, { recursive: true, force: true });
