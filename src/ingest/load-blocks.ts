@@ -31,16 +31,15 @@ interface DbMigrationLeg { height: number; tx_index: number; account_id: string;
 
 export async function loadBlocks(db: Db, chain: ChainId, fromHeight: number, toHeight: number): Promise<CanonicalBlock[]> {
   const range = sql`chain = ${chain} AND height BETWEEN ${fromHeight} AND ${toHeight}`;
-  const [blockRows, txRows, recipientRows, internalRows, tokenRows, slaveRows, withdrawalRows, migrationRows] = await Promise.all([
-    db.query<DbBlock>('ingest.load.blocks', sql`SELECT * FROM blocks WHERE ${range} ORDER BY height`),
-    db.query<DbTransaction>('ingest.load.transactions', sql`SELECT * FROM transactions WHERE ${range} ORDER BY height, tx_index`),
-    db.query<DbRecipient>('ingest.load.recipients', sql`SELECT * FROM tx_recipients WHERE ${range} ORDER BY height, tx_index, recipient_index`),
-    db.query<DbInternal>('ingest.load.internal', sql`SELECT * FROM internal_txs WHERE ${range} ORDER BY height, tx_index, trace_address`),
-    db.query<DbTokenTransfer>('ingest.load.tokens', sql`SELECT * FROM token_transfers WHERE ${range} ORDER BY height, tx_index, log_index`),
-    db.query<DbSlave>('ingest.load.slaves', sql`SELECT * FROM slaves WHERE ${range} ORDER BY height, tx_index`),
-    db.query<DbWithdrawal>('ingest.load.withdrawals', sql`SELECT * FROM withdrawals WHERE ${range} ORDER BY height, position`),
-    db.query<DbMigrationLeg>('ingest.load.migrations', sql`SELECT * FROM migration_legs WHERE ${range}`),
-  ]);
+  // One statement after another: `db` may be a transaction's single connection, which runs one at a time.
+  const blockRows = await db.query<DbBlock>('ingest.load.blocks', sql`SELECT * FROM blocks WHERE ${range} ORDER BY height`);
+  const txRows = await db.query<DbTransaction>('ingest.load.transactions', sql`SELECT * FROM transactions WHERE ${range} ORDER BY height, tx_index`);
+  const recipientRows = await db.query<DbRecipient>('ingest.load.recipients', sql`SELECT * FROM tx_recipients WHERE ${range} ORDER BY height, tx_index, recipient_index`);
+  const internalRows = await db.query<DbInternal>('ingest.load.internal', sql`SELECT * FROM internal_txs WHERE ${range} ORDER BY height, tx_index, trace_address`);
+  const tokenRows = await db.query<DbTokenTransfer>('ingest.load.tokens', sql`SELECT * FROM token_transfers WHERE ${range} ORDER BY height, tx_index, log_index`);
+  const slaveRows = await db.query<DbSlave>('ingest.load.slaves', sql`SELECT * FROM slaves WHERE ${range} ORDER BY height, tx_index`);
+  const withdrawalRows = await db.query<DbWithdrawal>('ingest.load.withdrawals', sql`SELECT * FROM withdrawals WHERE ${range} ORDER BY height, position`);
+  const migrationRows = await db.query<DbMigrationLeg>('ingest.load.migrations', sql`SELECT * FROM migration_legs WHERE ${range}`);
   const allocations = fromHeight === 0
     ? await db.query<{ address: string; amount: string }>('ingest.load.genesis', sql`SELECT address, amount FROM genesis_allocations WHERE chain = ${chain} ORDER BY address`)
     : [];
