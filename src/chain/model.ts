@@ -248,3 +248,37 @@ export function emptyBlock(fields: Pick<CanonicalBlock, 'chain' | 'height' | 'ha
     ...fields,
   };
 }
+
+/** One row of `staking_daily`: a UTC day of the staking figures, from a beacon node or the generator. */
+export interface StakingDayRow {
+  chain: ChainId;
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  activeValidators: number;
+  /** Planck: effective balances of the validators active at the end of the day. */
+  totalStaked: bigint;
+  /** Planck: net consensus rewards of the day (may be < 0). */
+  rewards: bigint;
+  rewardedValidators: number;
+  slashings: number;
+  /** Fewest validators holding more than a third of the stake; null when unknown. */
+  nakamoto33: number | null;
+}
+
+/** One row of `validators`: a validator's latest state. */
+export interface ValidatorRow {
+  chain: ChainId;
+  validatorIndex: number;
+  pubkey: string;
+  /** Execution address of the withdrawal credentials; null for BLS (0x00) credentials. */
+  withdrawalAddress: string | null;
+  status: string;
+  /** Planck. */
+  balance: bigint;
+  /** Planck. */
+  effectiveBalance: bigint;
+  slashed: boolean;
+  activationEpoch: number | null;
+  exitEpoch: number | null;
+  updatedTs: number;
+}

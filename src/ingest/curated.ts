@@ -3,6 +3,7 @@
  * staking figures from a beacon chain (or a generated one). Idempotent upserts.
  */
 import type { ChainId } from '../chain/chains.ts';
+import type { StakingDayRow, ValidatorRow } from '../chain/model.ts';
 import type { Db } from '../store/store.ts';
 import { upsertRows } from './raw-store.ts';
 
@@ -22,35 +23,12 @@ export interface ExchangeWallet {
   confirmed: boolean;
 }
 
+export type { StakingDayRow, ValidatorRow };
+
 export interface Setting {
   chain: ChainId | '*';
   key: string;
   value: string;
-}
-
-export interface StakingDayRow {
-  chain: ChainId;
-  day: string;
-  activeValidators: number;
-  totalStaked: bigint;
-  rewards: bigint;
-  rewardedValidators: number;
-  slashings: number;
-  nakamoto33: number | null;
-}
-
-export interface ValidatorRow {
-  chain: ChainId;
-  validatorIndex: number;
-  pubkey: string;
-  withdrawalAddress: string | null;
-  status: string;
-  balance: bigint;
-  effectiveBalance: bigint;
-  slashed: boolean;
-  activationEpoch: number | null;
-  exitEpoch: number | null;
-  updatedTs: number;
 }
 
 export async function writeCurated(db: Db, curated: { labels: Label[]; exchangeWallets: ExchangeWallet[]; settings: Setting[] }): Promise<void> {
@@ -77,17 +55,25 @@ export async function writeCurated(db: Db, curated: { labels: Label[]; exchangeW
   );
 }
 
+/** Writes staking days and validator states; a day or validator written again is replaced (idempotent). Inside a transaction. */
 export async function writeStaking(db: Db, daily: StakingDayRow[], validators: ValidatorRow[]): Promise<void> {
-  await db.copyRows(
-    'curated.staking_daily',
+  await upsertRows(
+    db,
     'staking_daily',
-    ['chain', 'day', 'active_validators', 'total_staked', 'rewards', 'rewarded_validators', 'slashings', 'nakamoto_33'],
     daily.map((d) => [d.chain, d.day, d.activeValidators, d.totalStaked, d.rewards, d.rewardedValidators, d.slashings, d.nakamoto33]),
+    ['chain', 'day', 'active_validators', 'total_staked', 'rewards', 'rewarded_validators', 'slashings', 'nakamoto_33'],
+    `(chain, day) DO UPDATE SET active_validators = excluded.active_validators, total_staked = excluded.total_staked,
+       rewards = excluded.rewards, rewarded_validators = excluded.rewarded_validators, slashings = excluded.slashings,
+       nakamoto_33 = excluded.nakamoto_33`,
   );
-  await db.copyRows(
-    'curated.validators',
+  await upsertRows(
+    db,
     'validators',
-    ['chain', 'validator_index', 'pubkey', 'withdrawal_address', 'status', 'balance', 'effective_balance', 'slashed', 'activation_epoch', 'exit_epoch', 'updated_ts'],
     validators.map((v) => [v.chain, v.validatorIndex, v.pubkey, v.withdrawalAddress, v.status, v.balance, v.effectiveBalance, v.slashed, v.activationEpoch, v.exitEpoch, v.updatedTs]),
+    ['chain', 'validator_index', 'pubkey', 'withdrawal_address', 'status', 'balance', 'effective_balance', 'slashed', 'activation_epoch', 'exit_epoch', 'updated_ts'],
+    `(chain, validator_index) DO UPDATE SET pubkey = excluded.pubkey, withdrawal_address = excluded.withdrawal_address,
+       status = excluded.status, balance = excluded.balance, effective_balance = excluded.effective_balance,
+       slashed = excluded.slashed, activation_epoch = excluded.activation_epoch, exit_epoch = excluded.exit_epoch,
+       updated_ts = excluded.updated_ts`,
   );
 }

@@ -12,9 +12,11 @@
  * A run resumes at the last day written (recomputing it: it may have been partial) and never
  * goes past the finalized checkpoint, so a reorg of the beacon chain cannot touch what it wrote.
  */
-import sql, { join } from 'sql-template-tag';
+import sql from 'sql-template-tag';
 import type { Logger } from 'pino';
-import type { Db } from '../../store/store.ts';
+import type { Store } from '../../store/store.ts';
+import type { StakingDayRow, ValidatorRow } from '../../chain/model.ts';
+import { writeStaking } from '../../ingest/curated.ts';
 import type { BeaconClient, BeaconValidator } from './client.ts';
 
 const PLANCK_PER_GWEI = 10n ** 9n;
@@ -33,15 +35,8 @@ export interface StakingSyncResult {
   finalizedEpoch: number;
 }
 
-export interface DayFigures {
-  day: string;
-  activeValidators: number;
-  totalStaked: bigint;
-  rewards: bigint;
-  rewardedValidators: number;
-  slashings: number;
-  nakamoto33: number | null;
-}
+/** A staking day computed from the beacon node. */
+export type DayFigures = Omit<StakingDayRow, 'chain'>;
 
 const isActive = (v: BeaconValidator) => v.status.startsWith('active_');
 
@@ -61,7 +56,7 @@ export function nakamoto33(validators: BeaconValidator[]): number | null {
 const dayOf = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString().slice(0, 10);
 const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
 
-export async function syncStaking(db: Db, beacon: BeaconClient, options: StakingSyncOptions = {}): Promise<StakingSyncResult> {
+export async function syncStaking(db: Store, beacon: BeaconClient, options: StakingSyncOptions = {}): Promise<StakingSyncResult> {
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
   const [{ genesisTime }, { secondsPerSlot, slotsPerEpoch }, { finalizedEpoch }] = await Promise.all([
     beacon.getGenesis(),
@@ -142,31 +137,23 @@ export function dayFigures(day: string, start: BeaconValidator[], end: BeaconVal
   };
 }
 
-async function upsertDay(db: Db, f: DayFigures): Promise<void> {
-  await db.query(
-    'staking.daily.upsert',
-    sql`INSERT INTO staking_daily (chain, day, active_validators, total_staked, rewards, rewarded_validators, slashings, nakamoto_33)
-        VALUES ('pos', ${f.day}, ${f.activeValidators}, ${f.totalStaked}, ${f.rewards}, ${f.rewardedValidators}, ${f.slashings}, ${f.nakamoto33})
-        ON CONFLICT (chain, day) DO UPDATE SET
-          active_validators = EXCLUDED.active_validators, total_staked = EXCLUDED.total_staked, rewards = EXCLUDED.rewards,
-          rewarded_validators = EXCLUDED.rewarded_validators, slashings = EXCLUDED.slashings, nakamoto_33 = EXCLUDED.nakamoto_33`,
-  );
+async function upsertDay(db: Store, figures: DayFigures): Promise<void> {
+  await db.transaction('staking.daily', (tx) => writeStaking(tx, [{ chain: 'pos', ...figures }], []));
 }
 
-async function upsertValidators(db: Db, validators: BeaconValidator[], stamp: number): Promise<void> {
-  for (let i = 0; i < validators.length; i += 500) {
-    const rows = validators.slice(i, i + 500).map(
-      (v) =>
-        sql`('pos', ${v.index}, ${v.pubkey}, ${v.withdrawalAddress}, ${v.status}, ${v.balance * PLANCK_PER_GWEI}, ${v.effectiveBalance * PLANCK_PER_GWEI}, ${v.slashed}, ${v.activationEpoch}, ${v.exitEpoch}, ${stamp})`,
-    );
-    await db.query(
-      'staking.validators.upsert',
-      sql`INSERT INTO validators (chain, validator_index, pubkey, withdrawal_address, status, balance, effective_balance, slashed, activation_epoch, exit_epoch, updated_ts)
-          VALUES ${join(rows)}
-          ON CONFLICT (chain, validator_index) DO UPDATE SET
-            pubkey = EXCLUDED.pubkey, withdrawal_address = EXCLUDED.withdrawal_address, status = EXCLUDED.status,
-            balance = EXCLUDED.balance, effective_balance = EXCLUDED.effective_balance, slashed = EXCLUDED.slashed,
-            activation_epoch = EXCLUDED.activation_epoch, exit_epoch = EXCLUDED.exit_epoch, updated_ts = EXCLUDED.updated_ts`,
-    );
-  }
+async function upsertValidators(db: Store, validators: BeaconValidator[], stamp: number): Promise<void> {
+  const rows: ValidatorRow[] = validators.map((v) => ({
+    chain: 'pos',
+    validatorIndex: v.index,
+    pubkey: v.pubkey,
+    withdrawalAddress: v.withdrawalAddress,
+    status: v.status,
+    balance: v.balance * PLANCK_PER_GWEI,
+    effectiveBalance: v.effectiveBalance * PLANCK_PER_GWEI,
+    slashed: v.slashed,
+    activationEpoch: v.activationEpoch,
+    exitEpoch: v.exitEpoch,
+    updatedTs: stamp,
+  }));
+  await db.transaction('staking.validators', (tx) => writeStaking(tx, [], rows));
 }

@@ -12,39 +12,13 @@ import type { ChainPlan } from './actors.ts';
 import { randomHex } from './hex.ts';
 import { DAY_SECONDS, POS_SLOT_SECONDS, utcDay, type ResolvedOptions } from './options.ts';
 import { Rng } from './rng.ts';
+import type { StakingDayRow, ValidatorRow } from '../../chain/model.ts';
 
-/** One row of `staking_daily`. */
-export interface StakingDay {
-  chain: 'pos';
-  /** YYYY-MM-DD (UTC). */
-  day: string;
-  activeValidators: number;
-  /** Planck: effective balances of the validators active at the end of the day. */
-  totalStaked: bigint;
-  /** Planck: net consensus rewards of the day (may be < 0). */
-  rewards: bigint;
-  rewardedValidators: number;
-  slashings: number;
-  /** Fewest validators holding more than a third of the stake. */
-  nakamoto33: number;
-}
+/** A generated staking day: every figure known. */
+export type StakingDay = StakingDayRow & { chain: 'pos'; nakamoto33: number };
 
-/** One row of `validators`: the latest state at the end of the history. */
-export interface ValidatorState {
-  chain: 'pos';
-  validatorIndex: number;
-  pubkey: string;
-  withdrawalAddress: string;
-  status: string;
-  /** Planck. */
-  balance: bigint;
-  /** Planck. */
-  effectiveBalance: bigint;
-  slashed: boolean;
-  activationEpoch: number | null;
-  exitEpoch: number | null;
-  updatedTs: number;
-}
+/** A generated validator's state at the end of the history: every validator has an execution withdrawal address. */
+export type ValidatorState = ValidatorRow & { chain: 'pos'; withdrawalAddress: string };
 
 export interface WithdrawalEvent {
   ts: number;
