@@ -15,9 +15,8 @@
 import sql, { raw } from 'sql-template-tag';
 import type { ChainId } from '../../src/chain/chains.ts';
 import type { BlockSource, SourceItem } from '../../src/chain/model.ts';
-import { beginBulkLoad } from '../../src/ingest/bulk.ts';
-import { writeCurated, writeStaking } from '../../src/ingest/curated.ts';
-import { ingest, type IngestProgress } from '../../src/ingest/pipeline.ts';
+import { loadSyntheticWorld, type LoadReport as WorldLoadReport } from '../../src/ingest/load-synthetic.ts';
+import type { IngestProgress } from '../../src/ingest/pipeline.ts';
 import { createSyntheticWorld, type NotableAccounts, type SyntheticWorld } from '../../src/sources/synthetic/index.ts';
 import { migrate } from '../../src/store/migrate.ts';
 import type { Store } from '../../src/store/store.ts';
@@ -182,10 +181,7 @@ async function buildTier(target: TierStore): Promise<BuildRecord> {
   }
 }
 
-interface LoadReport {
-  world: SyntheticWorld;
-  chains: Record<ChainId, IngestProgress>;
-  seconds: { pow: number; pos: number; finish: number; total: number };
+interface LoadReport extends WorldLoadReport {
   baseHeights: Record<ChainId, number>;
 }
 
@@ -196,29 +192,12 @@ interface LoadHooks {
 
 /** loadSyntheticWorld (src/ingest/load-synthetic.ts), each chain stopping about `short` blocks before its end. */
 async function loadWorldUpTo(store: Store, world: SyntheticWorld, short: Record<ChainId, number>, hooks: LoadHooks): Promise<LoadReport> {
-  const started = performance.now();
-  const bulk = await beginBulkLoad(store);
-  const chains = {} as Record<ChainId, IngestProgress>;
-  const seconds = { pow: 0, pos: 0, finish: 0, total: 0 };
   const baseHeights = {} as Record<ChainId, number>;
-  for (const chain of ['pow', 'pos'] as const) {
-    hooks.onPhase(chain);
-    const t = performance.now();
-    const stop = world.lastHeight[chain] - short[chain];
-    const source = stopCleanly(world[chain], stop, (height) => (baseHeights[chain] = height));
-    chains[chain] = await ingest(store, source, { bulk: true, onProgress: (progress) => hooks.onProgress(progress, stop) });
-    seconds[chain] = (performance.now() - t) / 1000;
-  }
-  hooks.onPhase('rollups');
-  const t = performance.now();
-  await store.transaction('synthetic.curated', async (tx) => {
-    await writeCurated(tx, world.curated);
-    await writeStaking(tx, world.staking.daily, world.staking.validators);
+  const report = await loadSyntheticWorld(store, world, {
+    ...hooks,
+    source: (w, chain) => stopCleanly(w[chain], w.lastHeight[chain] - short[chain], (height) => (baseHeights[chain] = height)),
   });
-  await bulk.finish();
-  seconds.finish = (performance.now() - t) / 1000;
-  seconds.total = (performance.now() - started) / 1000;
-  return { world, chains, seconds, baseHeights };
+  return { ...report, baseHeights };
 }
 
 /** Reorgs are at most this deep: a block followed by this many blocks, each on the one before, is canonical. */

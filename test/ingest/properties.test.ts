@@ -91,6 +91,14 @@ async function assertRollupsMatch(store: Store, chain: ChainId, c: ChainBuilder,
     assert.equal(a.last_seen, e.lastSeen, `seed ${seed}: last_seen of ${address}`);
     assert.equal(a.first_seen, e.firstSeen, `seed ${seed}: first_seen of ${address}`);
   }
+  // Addresses per last-activity time (kept by triggers on address_summary through every apply, revert and repair).
+  const seen = await store.query<{ last_seen: number; addresses: number }>(
+    'test.last_seen_counts',
+    sql`SELECT last_seen, addresses::int AS addresses FROM address_last_seen_counts WHERE chain = ${chain}`,
+  );
+  const wantSeen = new Map<number, number>();
+  for (const e of expected.addresses.values()) if (e.lastSeen !== null) wantSeen.set(e.lastSeen, (wantSeen.get(e.lastSeen) ?? 0) + 1);
+  assert.deepEqual(new Map(seen.map((r) => [Number(r.last_seen), r.addresses])), wantSeen, `seed ${seed}: addresses per last_seen`);
   const [counts] = await store.query<{ blocks: number; txs: number; dups: number }>(
     'test.raw',
     sql`SELECT (SELECT count(*)::int FROM blocks WHERE chain = ${chain}) AS blocks,

@@ -32,10 +32,12 @@ export async function loadStatsSummary(ctx: ApiContext, chain: ChainId): Promise
   );
   let active24h: number | null = null;
   if (row?.tip_ts != null) {
-    // An address is active in the window exactly when its last activity falls inside it.
+    // An address is active in the window exactly when its last activity falls inside it; the
+    // counts per last-activity time are kept with address_summary (migration 0034).
     const [active] = await ctx.store.query<{ n: number }>(
       'addresses.active_24h',
-      sql`SELECT count(*) AS n FROM address_summary WHERE chain = ${chain} AND last_seen > ${row.tip_ts - 86_400}`,
+      sql`SELECT coalesce(sum(addresses), 0)::int AS n FROM address_last_seen_counts
+          WHERE chain = ${chain} AND last_seen > ${row.tip_ts - 86_400}`,
     );
     active24h = active?.n ?? 0;
   }
