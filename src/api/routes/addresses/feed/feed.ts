@@ -115,7 +115,8 @@ async function loadFeedPage(
   if (request.after) start = { after: request.after };
   else if ((request.offset ?? 0) <= feedTuning.directOffset) start = { skip: request.offset ?? 0 };
   else {
-    const located = await withoutJit(store, 'addresses.transactions.locate', (tx) => locateOffset(tx, q, range, request.offset!));
+    // A transaction only for the planner settings locateOffset sets locally.
+    const located = await store.transaction('addresses.transactions.locate', (tx) => locateOffset(tx, q, range, request.offset!));
     if (located === null) return { rows: [], hasMore: false, total: null };
     start = located;
   }
@@ -133,7 +134,7 @@ async function loadFeedPage(
 
 /** The transaction holding the row at `offset` (0-based) and how many of its rows come before it. */
 async function locateOffset(db: Db, q: FeedQuery, range: TimeRange, offset: number): Promise<{ at: readonly [number, number]; skip: number } | null> {
-  // The statements below must stream rather than hash or sort what they read, and never JIT.
+  // The statements below must stream rather than hash or sort what they read.
   await db.exec('addresses.transactions.locate_plan', 'SET LOCAL enable_hashagg = off; SET LOCAL enable_sort = off');
   if (q.txTypes !== null) return locateInStream(db, q, offset);
   // Segments newest first: the partial day at time_to, the whole days, the partial day at time_from.
@@ -197,18 +198,6 @@ async function locateInStream(db: Db, q: FeedQuery, offset: number): Promise<{ a
   );
   if (!hit) return null;
   return { at: [hit.height, hit.tx_index], skip: offset - (hit.cum - hit.nrows) };
-}
-
-/**
- * Runs `fn` in a transaction without JIT compilation. A count over a busy address can be
- * estimated above jit_above_cost, and compiling then costs far more (100-300 ms) than the
- * query itself (docs/api-addresses.md).
- */
-async function withoutJit<T>(store: Store, label: string, fn: (db: Db) => Promise<T>): Promise<T> {
-  return store.transaction(label, async (tx) => {
-    await tx.exec(`${label}.settings`, 'SET LOCAL jit = off');
-    return fn(tx);
-  });
 }
 
 type DayHolding =
@@ -293,9 +282,7 @@ async function countByIndex(store: Store, queries: FeedQuery[]): Promise<number[
       ? sql`0`
       : sql`(SELECT count(*) FROM (SELECT DISTINCT height, tx_index FROM (${join(parts, ' UNION ALL ')}) AS touching) AS txs)`;
   });
-  const [row] = await withoutJit(store, 'addresses.transactions.count_index', (tx) =>
-    tx.query<{ n: number[] }>('addresses.transactions.count_index', sql`SELECT ARRAY[${join(counts, ', ')}]::int[] AS n`),
-  );
+  const [row] = await store.query<{ n: number[] }>('addresses.transactions.count_index', sql`SELECT ARRAY[${join(counts, ', ')}]::int[] AS n`);
   return row?.n ?? queries.map(() => 0);
 }
 
