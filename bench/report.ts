@@ -387,7 +387,7 @@ function renderMarkdown(r: BenchResults, d: Derived): string {
     line();
     line(
       `API process: ready in ${a.server.startSeconds} s, RSS ${a.server.rssAfterStartMb ?? '?'} MB after start, **peak RSS ${a.server.peakRssMb ?? '?'} MB**, ${a.server.rssEndMb ?? '?'} MB at the end (log level ${a.server.logLevel}). ` +
-        `Load per case: one connection for 0.5 s, then ${a.connections} connections for ${a.seconds} s. Load average ${a.loadAverage.before.join(' / ')} → ${a.loadAverage.after.join(' / ')}; the part took ${Math.round(a.wallSeconds)} s.`,
+        `Load per case: one connection, then ${a.connections} connections, for ${a.seconds} s each. Load average ${a.loadAverage.before.join(' / ')} → ${a.loadAverage.after.join(' / ')}; the part took ${Math.round(a.wallSeconds)} s.`,
     );
     line();
     const missing = [...new Set(a.cases.filter((c) => c.status === 'route missing').map((c) => c.route))];

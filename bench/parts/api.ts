@@ -69,8 +69,6 @@ export interface ApiOptions {
 }
 
 const SERVER = path.join(ROOT, 'bench', 'api-server.ts');
-/** Seconds of requests one after another, for the service time. */
-const SINGLE_SECONDS = 1.5;
 
 export async function measureApi(target: TierStore, build: BuildRecord, notable: Record<ChainId, NotableAccounts>, options: ApiOptions): Promise<ApiFigures> {
   const started = performance.now();
@@ -186,7 +184,7 @@ async function measureCase(base: string, headers: Record<string, string>, c: Api
   result.bytes = Buffer.byteLength(body);
   // Warm the path (plans, caches, connections of the pool) before anything is kept.
   await runLoad(url, { connections: options.connections, amount: options.connections * 3, headers });
-  result.single = await runLoad(url, { connections: 1, seconds: SINGLE_SECONDS, headers });
+  result.single = await runLoad(url, { connections: 1, seconds: options.seconds, headers });
   result.loaded = await runLoad(url, { connections: options.connections, seconds: options.seconds, headers });
   const failures = result.single.non2xx + result.single.errors + result.loaded.non2xx + result.loaded.errors;
   if (failures > 0) {
