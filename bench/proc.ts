@@ -4,7 +4,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -18,17 +17,7 @@ export function seconds(startedMs: number): number {
   return (performance.now() - startedMs) / 1000;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
+export { freePort } from '../src/store/local-cluster.ts';
 
 /** The 1-, 5- and 15-minute load averages, rounded: other work on a shared machine shows here. */
 export function loadAverage(): [number, number, number] {

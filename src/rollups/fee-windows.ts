@@ -12,6 +12,7 @@
 import sql from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
+import { tipTime } from './tip.ts';
 
 /** The windows kept, in days. */
 export const FEE_WINDOW_DAYS = [1, 7, 30, 90, 365] as const;
@@ -41,12 +42,12 @@ function movedDays(from: string, to: string): string[] {
 /** Brings the windows of `chain` up to date after a batch (delta_daily holds the batch's addresses). */
 export async function keepFeeWindows(db: Db, chain: ChainId): Promise<void> {
   if (!CHAINS.includes(chain)) return;
-  const [tip] = await db.query<{ ts: number }>('rollups.fee_windows.tip', sql`SELECT ts FROM blocks WHERE chain = ${chain} ORDER BY height DESC LIMIT 1`);
-  if (!tip) {
+  const tip = await tipTime(db, chain, 'rollups.fee_windows.tip');
+  if (tip === null) {
     await clear(db, chain);
     return;
   }
-  const tipDay = dayOf(tip.ts * 1000);
+  const tipDay = dayOf(tip * 1000);
   const [state] = await db.query<{ tip_day: string }>('rollups.fee_windows.state', sql`SELECT tip_day FROM fee_window_state WHERE chain = ${chain}`);
   const moved = state ? movedDays(state.tip_day, tipDay) : null;
   if (moved === null || moved.length > 2 * LONGEST) {
@@ -93,8 +94,8 @@ export async function keepFeeWindows(db: Db, chain: ChainId): Promise<void> {
 /** Recomputes every window of `chain` from address_daily. */
 export async function rebuildFeeWindows(db: Db, chain: ChainId): Promise<void> {
   if (!CHAINS.includes(chain)) return;
-  const [tip] = await db.query<{ ts: number }>('rollups.fee_windows.tip', sql`SELECT ts FROM blocks WHERE chain = ${chain} ORDER BY height DESC LIMIT 1`);
-  if (tip) await rebuild(db, chain, dayOf(tip.ts * 1000));
+  const tip = await tipTime(db, chain, 'rollups.fee_windows.tip');
+  if (tip !== null) await rebuild(db, chain, dayOf(tip * 1000));
   else await clear(db, chain);
 }
 

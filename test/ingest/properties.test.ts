@@ -11,7 +11,8 @@ import { ingest } from '../../src/ingest/pipeline.ts';
 import { beginBulkLoad } from '../../src/ingest/bulk.ts';
 import type { Store } from '../../src/store/store.ts';
 import { addr, ChainBuilder, coins, type BlockBuilder } from '../support/chain-builder.ts';
-import { expectedFeeWindows, expectedFromBlocks, expectedGrams, expectedRankBuckets, rankRowsByKey } from '../support/expected.ts';
+import { expectedFromBlocks } from '../support/expected.ts';
+import { assertRanksMatch } from '../support/rollup-assertions.ts';
 import { describeEachStore, openTestStore } from '../support/stores.ts';
 
 /** mulberry32: a tiny seeded PRNG, so a failing seed can be replayed. */
@@ -61,18 +62,6 @@ export function randomChain(chain: ChainId, seed: number, length = 80): ChainBui
     }
   }
   return c;
-}
-
-/** address_rank_buckets and address_grams equal what the oracle's addresses give. */
-async function assertRanksMatch(store: Store, chain: ChainId, expected: ReturnType<typeof expectedFromBlocks>, tipTs: number | null, label = '') {
-  const buckets = await store.query<any>('test.rank_buckets', sql`SELECT metric, bucket, addresses, balance FROM address_rank_buckets WHERE chain = ${chain}`);
-  const grams = await store.query<any>('test.grams', sql`SELECT population, gram, addresses FROM address_grams WHERE chain = ${chain}`);
-  const actual = rankRowsByKey(buckets, grams);
-  assert.deepEqual(actual.buckets, expectedRankBuckets(expected), `${label}rank buckets`);
-  assert.deepEqual(actual.grams, expectedGrams(expected), `${label}address grams`);
-  const windows = await store.query<any>('test.fee_windows', sql`SELECT days, address, fees, gas_used, tx_count FROM address_fee_windows WHERE chain = ${chain}`);
-  const want = chain === 'pos' && tipTs !== null ? expectedFeeWindows(expected, tipTs, [1, 7, 30, 90, 365]) : new Map();
-  assert.deepEqual(new Map(windows.map((w) => [`${w.days}|${w.address}`, `${w.fees}|${w.gas_used}|${w.tx_count}`])), want, `${label}fee windows`);
 }
 
 async function assertRollupsMatch(store: Store, chain: ChainId, c: ChainBuilder, seed: number) {

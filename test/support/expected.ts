@@ -268,6 +268,25 @@ export function rankRowsByKey(
   };
 }
 
+/** Addresses that paid fees in the `days` UTC days ending with the tip's day: fees, gas and every transaction sent. */
+export function expectedFeePayers(e: Expected, tipTs: number, days: number): { address: string; fees: bigint; gas: number; txs: number }[] {
+  const from = new Date((tipTs - (days - 1) * 86_400) * 1000).toISOString().slice(0, 10);
+  const payers: { address: string; fees: bigint; gas: number; txs: number }[] = [];
+  for (const [address, byDay] of e.daily) {
+    let fees = 0n;
+    let gas = 0;
+    let txs = 0;
+    for (const [day, d] of byDay) {
+      if (day < from) continue;
+      fees += d.fees;
+      gas += d.gasUsed;
+      txs += d.txOut;
+    }
+    if (fees > 0n) payers.push({ address, fees, gas, txs });
+  }
+  return payers;
+}
+
 /**
  * address_fee_windows of a chain (docs/metrics.md, "Top burners"): per window of `windows` UTC
  * days ending with the tip's day, per address that paid fees in it, `fees|gas|txs`, keyed `days|address`.
@@ -275,19 +294,7 @@ export function rankRowsByKey(
 export function expectedFeeWindows(e: Expected, tipTs: number, windows: readonly number[]): Map<string, string> {
   const out = new Map<string, string>();
   for (const days of windows) {
-    const from = new Date((tipTs - (days - 1) * 86_400) * 1000).toISOString().slice(0, 10);
-    for (const [address, byDay] of e.daily) {
-      let fees = 0n;
-      let gas = 0;
-      let txs = 0;
-      for (const [day, d] of byDay) {
-        if (day < from) continue;
-        fees += d.fees;
-        gas += d.gasUsed;
-        txs += d.txOut;
-      }
-      if (fees > 0n) out.set(`${days}|${address}`, `${fees}|${gas}|${txs}`);
-    }
+    for (const p of expectedFeePayers(e, tipTs, days)) out.set(`${days}|${p.address}`, `${p.fees}|${p.gas}|${p.txs}`);
   }
   return out;
 }

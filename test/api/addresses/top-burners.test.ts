@@ -2,31 +2,17 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { AUTH, buildTestApp, type TestApp } from '../../support/app.ts';
 import type { ChainBuilder } from '../../support/chain-builder.ts';
-import { expectedFromBlocks, type Expected } from '../../support/expected.ts';
+import { expectedFeePayers, expectedFromBlocks, type Expected } from '../../support/expected.ts';
 import { describeEachStore } from '../../support/stores.ts';
 import { loadProfileChains } from './profile-fixtures.ts';
 
 const DAY = 86_400;
-const dayOf = (t: number) => new Date(t * 1000).toISOString().slice(0, 10);
 
-/** Fee payers of the `days` UTC days ending with the tip's day (fees, gas and every transaction sent), from the oracle's daily figures. */
+/** The leaderboard of the `days` UTC days ending with the tip's day, richest fee payer first, from the oracle's daily figures. */
 function expectedBurners(e: Expected, tipTs: number, days: number, limit: number) {
-  const from = dayOf(tipTs - (days - 1) * DAY);
-  const rows: { address: string; tx_count: number; fees: bigint; gas: number }[] = [];
-  for (const [address, byDay] of e.daily) {
-    let fees = 0n;
-    let gas = 0;
-    let txs = 0;
-    for (const [day, d] of byDay) {
-      if (day < from) continue;
-      fees += d.fees;
-      gas += d.gasUsed;
-      txs += d.txOut;
-    }
-    if (fees > 0n) rows.push({ address, tx_count: txs, fees, gas });
-  }
+  const rows = expectedFeePayers(e, tipTs, days);
   rows.sort((a, b) => (a.fees === b.fees ? (a.address < b.address ? -1 : 1) : a.fees > b.fees ? -1 : 1));
-  return rows.slice(0, limit).map((r) => ({ address: r.address, tx_count: r.tx_count, total_fees_paid: r.fees.toString(), total_gas_used: r.gas }));
+  return rows.slice(0, limit).map((r) => ({ address: r.address, tx_count: r.txs, total_fees_paid: r.fees.toString(), total_gas_used: r.gas }));
 }
 
 describeEachStore('GET /addresses/top/burners', (getStore) => {

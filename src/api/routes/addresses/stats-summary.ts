@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ChainId } from '../../../chain/chains.ts';
 import type { ApiContext } from '../../context.ts';
 import { ChainPathParams, Nullable, STANDARD_ERRORS } from '../../schemas/common.ts';
+import { tipTimeSql } from '../../../rollups/tip.ts';
 
 type AppArg = Parameters<FastifyPluginAsyncTypebox>[0];
 
@@ -19,33 +20,27 @@ export const StatsSummaryResponse = Type.Object({
 interface SummaryRow {
   address_count: number | null;
   address_tx_touches: number | null;
-  tip_ts: number | null;
+  active_24h: number | null;
 }
 
 export async function loadStatsSummary(ctx: ApiContext, chain: ChainId): Promise<Static<typeof StatsSummaryResponse>> {
+  // An address is active in the window exactly when its last activity falls inside it; the counts
+  // per last-activity time are kept with address_summary (migration 0034). No tip, no window: null.
   const [row] = await ctx.store.query<SummaryRow>(
     'addresses.stats_summary',
     sql`SELECT s.address_count, s.address_tx_touches,
-               (SELECT ts FROM blocks WHERE chain = ${chain} ORDER BY height DESC LIMIT 1) AS tip_ts
-        FROM (SELECT 1) AS one
+               CASE WHEN tip.ts IS NOT NULL THEN
+                 (SELECT coalesce(sum(addresses), 0)::int FROM address_last_seen_counts
+                  WHERE chain = ${chain} AND last_seen > tip.ts - 86400)
+               END AS active_24h
+        FROM (SELECT ${tipTimeSql(chain)} AS ts) AS tip
         LEFT JOIN chain_stats s ON s.chain = ${chain}`,
   );
-  let active24h: number | null = null;
-  if (row?.tip_ts != null) {
-    // An address is active in the window exactly when its last activity falls inside it; the
-    // counts per last-activity time are kept with address_summary (migration 0034).
-    const [active] = await ctx.store.query<{ n: number }>(
-      'addresses.active_24h',
-      sql`SELECT coalesce(sum(addresses), 0)::int AS n FROM address_last_seen_counts
-          WHERE chain = ${chain} AND last_seen > ${row.tip_ts - 86_400}`,
-    );
-    active24h = active?.n ?? 0;
-  }
   return {
     chain,
     network: ctx.network(chain),
     total_addresses: row?.address_count ?? 0,
-    active_24h: active24h,
+    active_24h: row?.active_24h ?? null,
     total_address_tx_touches: row?.address_tx_touches ?? 0,
   };
 }

@@ -21,6 +21,7 @@ import { invalidParam } from '../../problem.ts';
 import { BooleanQuery, ChainPathParams, IntegerQuery, isTrue, Nullable, NullableAmount, NullableTimestamp, StringEnum, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { coinsToUnits } from './profile/amounts.ts';
 import { WHALE_COINS } from './profile/tiers.ts';
+import { tipTime } from '../../../rollups/tip.ts';
 
 type AppArg = Parameters<FastifyPluginAsyncTypebox>[0];
 
@@ -366,8 +367,8 @@ export async function loadTopActive(ctx: ApiContext, chain: ChainId, query: TopA
   const withDelta = isTrue(query.with_delta_30d);
   let fromDay: string | null = null;
   if (withDelta) {
-    const [tip] = await db.query<{ ts: number }>('addresses.top.tip', sql`SELECT ts FROM blocks WHERE chain = ${chain} ORDER BY height DESC LIMIT 1`);
-    fromDay = tip ? new Date((tip.ts - 29 * 86_400) * 1000).toISOString().slice(0, 10) : null;
+    const tip = await tipTime(db, chain, 'addresses.top.tip');
+    fromDay = tip !== null ? new Date((tip - 29 * 86_400) * 1000).toISOString().slice(0, 10) : null;
   }
   const rows = await db.query<SummaryRow>(
     'addresses.top.page',

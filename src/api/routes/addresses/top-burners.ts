@@ -10,6 +10,7 @@ import type { ApiContext } from '../../context.ts';
 import { parseWindow } from '../../params/window.ts';
 import { Amount, ChainPathParams, IntegerQuery, STANDARD_ERRORS, WindowQuery } from '../../schemas/common.ts';
 import { FEE_WINDOW_DAYS } from '../../../rollups/fee-windows.ts';
+import { tipTimeSql } from '../../../rollups/tip.ts';
 
 type AppArg = Parameters<FastifyPluginAsyncTypebox>[0];
 
@@ -46,7 +47,7 @@ export async function loadTopBurners(ctx: ApiContext, chain: ChainId, limit: num
   if (chain !== 'pos') return { items: [] };
   const [span] = await ctx.store.query<{ tip_ts: number | null; first_ts: number | null; kept_day: string | null }>(
     'addresses.burners.span',
-    sql`SELECT (SELECT ts FROM blocks WHERE chain = ${chain} ORDER BY height DESC LIMIT 1) AS tip_ts,
+    sql`SELECT ${tipTimeSql(chain)} AS tip_ts,
                (SELECT ts FROM blocks WHERE chain = ${chain} ORDER BY height LIMIT 1) AS first_ts,
                (SELECT tip_day FROM fee_window_state WHERE chain = ${chain}) AS kept_day`,
   );

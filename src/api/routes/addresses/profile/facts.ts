@@ -7,6 +7,7 @@
 import sql from 'sql-template-tag';
 import type { ChainId } from '../../../../chain/chains.ts';
 import type { ApiContext } from '../../../context.ts';
+import { tipTimeSql } from '../../../../rollups/tip.ts';
 
 export interface AddressFacts {
   chain: ChainId;
@@ -83,7 +84,7 @@ export async function loadAddressFacts(ctx: ApiContext, chain: ChainId, address:
                l.label, l.category AS label_category,
                e.exchange, e.role AS exchange_role, e.confirmed AS exchange_confirmed,
                EXISTS (SELECT 1 FROM genesis_allocations g WHERE g.chain = ${chain} AND g.address = ${address}) AS genesis,
-               (SELECT ts FROM blocks WHERE chain = ${chain} ORDER BY height DESC LIMIT 1) AS tip_ts
+               ${tipTimeSql(chain)} AS tip_ts
         FROM (SELECT 1) AS one
         LEFT JOIN address_summary s ON s.chain = ${chain} AND s.address = ${address}
         LEFT JOIN labels l ON l.chain = ${chain} AND l.address = ${address} AND l.is_primary
