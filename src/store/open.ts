@@ -13,6 +13,7 @@ export async function openStore(config: Config, role: StoreRole, options: StoreO
       poolSize: role === 'api' ? config.dbPoolSize : 4,
       statementTimeoutMs: role === 'api' ? config.statementTimeoutMs : undefined,
       applicationName: `quarry-${role}`,
+      prepare: role === 'api',
     });
     return createStore(driver, options);
   }

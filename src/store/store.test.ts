@@ -7,7 +7,7 @@ import sql from 'sql-template-tag';
 import { describeEachStore, openTestStore, storeKinds } from '../../test/support/stores.ts';
 import { StoreError, StoreUnavailableError } from './errors.ts';
 import { loadMigrations, migrate, migrationStatus } from './migrate.ts';
-import { createPostgresDriver } from './postgres.ts';
+import { createPostgresDriver, StatementNames } from './postgres.ts';
 import { createStore } from './store.ts';
 
 describeEachStore('store', (getStore, kind) => {
@@ -85,6 +85,40 @@ describeEachStore('store', (getStore, kind) => {
   it('labels its timings', async () => {
     const stat = getStore().stats().get('test.shapes');
     assert.ok(stat && stat.count >= 1 && stat.totalMs > 0);
+  });
+});
+
+describe('prepared statements', () => {
+  it('names each text once, and stops naming at the budget', () => {
+    const names = new StatementNames(2);
+    const a = names.nameOf('SELECT 1');
+    assert.match(a!, /^q_[0-9a-f]{24}$/);
+    assert.equal(names.nameOf('SELECT 1'), a);
+    const b = names.nameOf('SELECT 2');
+    assert.ok(b && b !== a);
+    assert.equal(names.nameOf('SELECT 3'), undefined);
+    assert.equal(names.nameOf('SELECT 2'), b);
+  });
+
+  it('prepares a statement once per connection and plans it for each execution', { skip: !storeKinds().includes('postgres') }, async () => {
+    const database = await openTestStore('postgres', { migrate: false });
+    await database.close();
+    const url = database.url!;
+    const store = createStore(createPostgresDriver(url, { poolSize: 1, prepare: true }));
+    try {
+      const probe = (value: number) => sql`SELECT ${value}::int + 1 AS answer`;
+      assert.deepEqual(await store.query('test.prepared', probe(1)), [{ answer: 2 }]);
+      assert.deepEqual(await store.query('test.prepared', probe(41)), [{ answer: 42 }]);
+      const prepared = await store.query<{ statement: string; custom: number; generic: number }>(
+        'test.prepared.list',
+        sql`SELECT statement, custom_plans AS custom, generic_plans AS generic FROM pg_prepared_statements WHERE statement LIKE '%AS answer'`,
+      );
+      assert.deepEqual(prepared, [{ statement: probe(0).text, custom: 2, generic: 0 }]);
+      const [mode] = await store.query<{ plan_cache_mode: string }>('test.prepared.mode', sql`SHOW plan_cache_mode`);
+      assert.equal(mode!.plan_cache_mode, 'force_custom_plan');
+    } finally {
+      await store.close();
+    }
   });
 });
 
