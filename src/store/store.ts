@@ -14,11 +14,22 @@ export type StoreKind = 'pglite' | 'postgres';
 export interface Db {
   readonly kind: StoreKind;
   /** Runs one parameterised statement and returns its rows. */
-  query<R = Row>(label: string, statement: Sql): Promise<R[]>;
+  query<R = Row>(label: string, statement: Sql, options?: QueryOptions): Promise<R[]>;
   /** Runs a script of statements without parameters (migrations, DDL). */
   exec(label: string, script: string): Promise<void>;
   /** Bulk-loads rows with COPY; returns the number of rows written. */
   copyRows(label: string, table: string, columns: readonly string[], rows: Iterable<readonly CopyValue[]>): Promise<number>;
+}
+
+export interface QueryOptions {
+  /**
+   * The statement's best plan is the same whatever its values (ordered index scans under a limit,
+   * key lookups), so the server may plan it once per connection and reuse the plan (a prepared
+   * statement). Leave it unset where a value changes the plan: a generic plan of a count whose
+   * cost depends on how many rows an address has read a busy address's index in full (180 ms
+   * instead of 3).
+   */
+  reusePlan?: boolean;
 }
 
 export interface Store extends Db {
@@ -38,7 +49,7 @@ export interface QueryStat {
 
 /** What a driver (PGlite, node-postgres) must provide; the wrapper adds everything else. */
 export interface DriverConnection {
-  query(text: string, values: unknown[]): Promise<Row[]>;
+  query(text: string, values: unknown[], options?: QueryOptions): Promise<Row[]>;
   exec(script: string): Promise<void>;
   copyFrom(copyStatement: string, tsv: string): Promise<void>;
 }
@@ -94,8 +105,8 @@ export function createStore(driver: Driver, options: StoreOptions = {}): Store {
     const use = conn();
     return {
       kind: driver.kind,
-      query: <R>(label: string, statement: Sql) =>
-        timed(label, () => use((c) => c.query(statement.text, statement.values.map(toParam)))) as Promise<R[]>,
+      query: <R>(label: string, statement: Sql, queryOptions?: QueryOptions) =>
+        timed(label, () => use((c) => c.query(statement.text, statement.values.map(toParam), queryOptions))) as Promise<R[]>,
       exec: (label, script) => timed(label, () => use((c) => c.exec(script))),
       copyRows: (label, table, columns, rows) => {
         if (!IDENTIFIER.test(table) || !columns.every((column) => IDENTIFIER.test(column))) {

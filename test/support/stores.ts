@@ -37,8 +37,7 @@ export async function openTestStore(kind: StoreKind, options: { migrate?: boolea
       ? createStore(await createPgliteDriver(undefined))
       : await (async () => {
           const url = await createTestDatabase();
-          // Named prepared statements, as the API process runs them (and as the indexer does not:
-          // the tests' writes go through the same path, which it serves as well).
+          // Prepared statements where a statement asks for them, as the API process runs them.
           return Object.assign(createStore(createPostgresDriver(url, { poolSize: 4, prepare: true })), { url });
         })();
   if (options.migrate !== false) await migrate(store);

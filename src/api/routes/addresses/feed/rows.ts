@@ -55,6 +55,8 @@ export async function loadFeedRows(db: Db, label: string, chain: ChainId, page: 
         SELECT rows.*, ${total ?? sql`NULL::integer`} AS total
         FROM (SELECT 1) AS one LEFT JOIN rows ON true
         ORDER BY rows.height DESC, rows.tx_index DESC, rows.ri DESC`,
+    // Ordered index scans under a limit and key joins, whatever the address: planned once.
+    { reusePlan: true },
   );
   return { rows: found.filter((row) => row.tx_hash !== null), total: found[0]?.total ?? null };
 }

@@ -89,6 +89,7 @@ export async function loadAddressFacts(ctx: ApiContext, chain: ChainId, address:
         LEFT JOIN address_summary s ON s.chain = ${chain} AND s.address = ${address}
         LEFT JOIN labels l ON l.chain = ${chain} AND l.address = ${address} AND l.is_primary
         LEFT JOIN exchange_wallets e ON e.chain = ${chain} AND e.address = ${address}`,
+    { reusePlan: true }, // key lookups
   );
   const r = row!;
   return {

@@ -127,6 +127,8 @@ export async function loadRanks(db: Db, chain: ChainId, values: RankedValues): P
                ${tx.better} AS tx_in_better, ${tx.worse} AS tx_in_worse,
                ${age.better} AS age_in_better, ${age.worse} AS age_in_worse
         FROM b`,
+    // Bucket sums and index-only range counts inside one bucket (bounded): planned once.
+    { reusePlan: true },
   );
   const r = row!;
   const richer = r.bal_better + r.bal_in_better;
