@@ -3,7 +3,7 @@
  * on a tier's database, finds every route in its OpenAPI document, and runs each case of
  * api-cases.ts with autocannon:
  *
- * - one connection for half a second: the service time of one request (latency with no queueing);
+ * - one connection for the tier's seconds: the service time of one request (latency with no queueing);
  * - `connections` connections for the tier's seconds: latency under concurrent load and requests/s.
  *
  * The hot cases are then compared with the static route answering a body of the same size, with

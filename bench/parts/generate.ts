@@ -15,8 +15,7 @@
 import sql, { raw } from 'sql-template-tag';
 import type { ChainId } from '../../src/chain/chains.ts';
 import type { BlockSource, SourceItem } from '../../src/chain/model.ts';
-import { loadSyntheticWorld, type LoadReport as WorldLoadReport } from '../../src/ingest/load-synthetic.ts';
-import type { IngestProgress } from '../../src/ingest/pipeline.ts';
+import { loadSyntheticWorld, type LoadHooks, type LoadReport as WorldLoadReport } from '../../src/ingest/load-synthetic.ts';
 import { createSyntheticWorld, type NotableAccounts, type SyntheticWorld } from '../../src/sources/synthetic/index.ts';
 import { migrate } from '../../src/store/migrate.ts';
 import type { Store } from '../../src/store/store.ts';
@@ -185,17 +184,15 @@ interface LoadReport extends WorldLoadReport {
   baseHeights: Record<ChainId, number>;
 }
 
-interface LoadHooks {
-  onProgress: (progress: IngestProgress, lastHeight: number) => void;
-  onPhase: (phase: 'pow' | 'pos' | 'rollups') => void;
-}
-
 /** loadSyntheticWorld (src/ingest/load-synthetic.ts), each chain stopping about `short` blocks before its end. */
 async function loadWorldUpTo(store: Store, world: SyntheticWorld, short: Record<ChainId, number>, hooks: LoadHooks): Promise<LoadReport> {
   const baseHeights = {} as Record<ChainId, number>;
+  const stop = (chain: ChainId) => world.lastHeight[chain] - short[chain];
   const report = await loadSyntheticWorld(store, world, {
     ...hooks,
-    source: (w, chain) => stopCleanly(w[chain], w.lastHeight[chain] - short[chain], (height) => (baseHeights[chain] = height)),
+    // Progress is out of the height the chain stops at, not the whole generated chain's.
+    onProgress: (progress) => hooks.onProgress?.(progress, stop(progress.chain)),
+    source: (w, chain) => stopCleanly(w[chain], stop(chain), (height) => (baseHeights[chain] = height)),
   });
   return { ...report, baseHeights };
 }

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import sql from 'sql-template-tag';
-import { describeEachStore, openTestStore, storeKinds } from '../../test/support/stores.ts';
+import { createTestDatabase, describeEachStore, openTestStore, storeKinds } from '../../test/support/stores.ts';
 import { StoreError, StoreUnavailableError } from './errors.ts';
 import { loadMigrations, migrate, migrationStatus } from './migrate.ts';
 import { createPostgresDriver, StatementNames } from './postgres.ts';
@@ -101,9 +101,7 @@ describe('prepared statements', () => {
   });
 
   it('prepares the statements that reuse plans, once per connection, and only those', { skip: !storeKinds().includes('postgres') }, async () => {
-    const database = await openTestStore('postgres', { migrate: false });
-    await database.close();
-    const store = createStore(createPostgresDriver(database.url!, { poolSize: 1, prepare: true }));
+    const store = createStore(createPostgresDriver(await createTestDatabase(), { poolSize: 1, prepare: true }));
     try {
       const reused = (value: number) => sql`SELECT ${value}::int + 1 AS reused`;
       const planned = (value: number) => sql`SELECT ${value}::int + 2 AS planned`;
