@@ -100,8 +100,8 @@ describe('prepared statements', () => {
     assert.equal(names.nameOf('SELECT 2'), b);
   });
 
-  it('prepares the statements that reuse plans, once per connection, and only those', { skip: !storeKinds().includes('postgres') }, async () => {
-    const store = createStore(createPostgresDriver(await createTestDatabase(), { poolSize: 1, prepare: true }));
+  it('prepares the statements that reuse plans, on connections that keep the generic plan, and only those', { skip: !storeKinds().includes('postgres') }, async () => {
+    const store = createStore(createPostgresDriver(await createTestDatabase(), { poolSize: 2, prepare: true }));
     try {
       const reused = (value: number) => sql`SELECT ${value}::int + 1 AS reused`;
       const planned = (value: number) => sql`SELECT ${value}::int + 2 AS planned`;
@@ -109,11 +109,20 @@ describe('prepared statements', () => {
         assert.deepEqual(await store.query('test.reused', reused(value), { reusePlan: true }), [{ reused: value + 1 }]);
         assert.deepEqual(await store.query('test.planned', planned(value)), [{ planned: value + 2 }]);
       }
-      const prepared = await store.query<{ statement: string; executions: number }>(
-        'test.prepared.list',
-        sql`SELECT statement, custom_plans + generic_plans AS executions FROM pg_prepared_statements`,
+      // The statements that reuse plans: prepared, and run twice with the one generic plan.
+      const onPlannedOnce = await store.query<{ statement: string; generic_plans: number; custom_plans: number; mode: string }>(
+        'test.prepared.planned_once',
+        sql`SELECT statement, generic_plans, custom_plans, current_setting('plan_cache_mode') AS mode
+            FROM pg_prepared_statements WHERE statement LIKE ${'%AS reused'}`,
+        { reusePlan: true },
       );
-      assert.deepEqual(prepared, [{ statement: reused(0).text, executions: 2 }]);
+      assert.deepEqual(onPlannedOnce, [{ statement: reused(0).text, generic_plans: 2, custom_plans: 0, mode: 'force_generic_plan' }]);
+      // The others: on connections with the default mode, and nothing prepared there.
+      const onDefault = await store.query<{ prepared: number; mode: string }>(
+        'test.prepared.default',
+        sql`SELECT (SELECT count(*)::int FROM pg_prepared_statements) AS prepared, current_setting('plan_cache_mode') AS mode`,
+      );
+      assert.deepEqual(onDefault, [{ prepared: 0, mode: 'auto' }]);
     } finally {
       await store.close();
     }

@@ -24,10 +24,10 @@ export interface Db {
 export interface QueryOptions {
   /**
    * The statement's best plan is the same whatever its values (ordered index scans under a limit,
-   * key lookups), so the server may plan it once per connection and reuse the plan (a prepared
-   * statement). Leave it unset where a value changes the plan: a generic plan of a count whose
-   * cost depends on how many rows an address has read a busy address's index in full (180 ms
-   * instead of 3).
+   * key lookups), so the server may plan it once per connection and keep that generic plan (a
+   * prepared statement; see PostgresDriverOptions.prepare). Leave it unset where a value changes
+   * the plan: a generic plan of a count whose cost depends on how many rows an address has read a
+   * busy address's index in full (180 ms instead of 3).
    */
   reusePlan?: boolean;
 }
@@ -56,8 +56,8 @@ export interface DriverConnection {
 
 export interface Driver {
   readonly kind: StoreKind;
-  /** Borrows a connection for one statement. */
-  withConnection<T>(fn: (conn: DriverConnection) => Promise<T>): Promise<T>;
+  /** Borrows a connection for one statement (with that statement's options, which may choose the connection). */
+  withConnection<T>(fn: (conn: DriverConnection) => Promise<T>, options?: QueryOptions): Promise<T>;
   /** Borrows a connection and wraps `fn` in BEGIN/COMMIT. */
   withTransaction<T>(fn: (conn: DriverConnection) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -101,12 +101,12 @@ export function createStore(driver: Driver, options: StoreOptions = {}): Store {
     }
   }
 
-  function bind(conn: () => (<T>(fn: (c: DriverConnection) => Promise<T>) => Promise<T>)): Db {
+  function bind(conn: () => (<T>(fn: (c: DriverConnection) => Promise<T>, options?: QueryOptions) => Promise<T>)): Db {
     const use = conn();
     return {
       kind: driver.kind,
       query: <R>(label: string, statement: Sql, queryOptions?: QueryOptions) =>
-        timed(label, () => use((c) => c.query(statement.text, statement.values.map(toParam), queryOptions))) as Promise<R[]>,
+        timed(label, () => use((c) => c.query(statement.text, statement.values.map(toParam), queryOptions), queryOptions)) as Promise<R[]>,
       exec: (label, script) => timed(label, () => use((c) => c.exec(script))),
       copyRows: (label, table, columns, rows) => {
         if (!IDENTIFIER.test(table) || !columns.every((column) => IDENTIFIER.test(column))) {
@@ -122,10 +122,10 @@ export function createStore(driver: Driver, options: StoreOptions = {}): Store {
 
   // Outside a transaction: each statement borrows a connection, and is retried if the store is
   // unreachable (a read is always safe to repeat; writes go through transactions).
-  const direct = bind(() => async (fn) => {
+  const direct = bind(() => async (fn, queryOptions) => {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await driver.withConnection(fn);
+        return await driver.withConnection(fn, queryOptions);
       } catch (error) {
         const normalised = normaliseStoreError(error, 'connection');
         if (!(normalised instanceof StoreUnavailableError) || attempt >= retries) throw error;
