@@ -17,7 +17,7 @@ const MARKER = { chain: '*', key: 'bulk_load' } as const;
 /** Tables whose secondary indexes cost more to maintain row by row than to rebuild. */
 const BULK_TABLES = [
   'blocks', 'transactions', 'tx_recipients', 'internal_txs', 'token_transfers', 'withdrawals', 'slaves', 'migration_legs',
-  'address_summary', 'address_daily',
+  'address_summary', 'address_daily', 'address_counterparties',
 ];
 
 interface IndexDefinition {
