@@ -36,7 +36,8 @@ export interface PostgresDriverOptions {
    * PostgreSQL re-plans a prepared statement on every execution whenever the generic plan's
    * estimate is costlier than the custom plans' — which it always was for the feed. The other
    * statements keep connections with the default, since a generic plan there can be far worse
-   * (see `QueryOptions.reusePlan`). The pool size is shared between the two kinds of connection.
+   * (see `QueryOptions.reusePlan`). The pool size is split between the two kinds of connection
+   * (half each, at least one of each).
    * For the API's store; the indexer's statement texts vary with its batches.
    */
   prepare?: boolean;

@@ -25,6 +25,7 @@ export async function loadHeatmap(ctx: ApiContext, echo: AddressEcho): Promise<S
     sql`SELECT day_of_week, hour_of_day, tx_in, tx_out, tx_total FROM address_heatmap
         WHERE chain = ${echo.chain} AND address = ${echo.address} AND tx_total > 0
         ORDER BY day_of_week, hour_of_day`,
+    { reusePlan: true }, // the address's primary-key range
   );
   const items = rows.map((r) => ({
     day_of_week: r.day_of_week,

@@ -71,6 +71,7 @@ export async function loadBalanceHistory(
         FROM filled
         WHERE ${window.days}::int IS NULL OR day > (SELECT day FROM tip) - ${window.days ?? 0}::int
         ORDER BY day`,
+    { reusePlan: true }, // the address's days (a primary-key range) and the tip
   );
   const items = rows.map((r) => ({
     day: r.day,

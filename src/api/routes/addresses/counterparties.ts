@@ -70,6 +70,7 @@ export async function loadCounterparties(
         WHERE chain = ${echo.chain} AND address = ${echo.address} ${raw(filter)}
         ORDER BY ${raw(count)} DESC, counterparty
         LIMIT ${limit}`,
+    { reusePlan: true }, // the direction's index, in order
   );
   if (direction === 'both' && rows.length < limit) {
     rows.push(
@@ -80,6 +81,7 @@ export async function loadCounterparties(
             WHERE chain = ${echo.chain} AND address = ${echo.address} AND tx_count = 1
             ORDER BY counterparty
             LIMIT ${limit - rows.length}`,
+        { reusePlan: true }, // the primary key, in order
       )),
     );
   }

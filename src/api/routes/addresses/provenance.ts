@@ -38,6 +38,7 @@ export async function loadProvenance(ctx: ApiContext, echo: AddressEcho): Promis
     'addresses.provenance',
     sql`SELECT funded_by, funded_at, funded_tx, first_tx, first_seen, last_tx, last_seen
         FROM address_summary WHERE chain = ${echo.chain} AND address = ${echo.address}`,
+    { reusePlan: true }, // a key lookup
   );
   return {
     funded_by: row?.funded_by ?? null,

@@ -64,6 +64,7 @@ export async function loadSlaves(
           ORDER BY sl.height DESC, sl.tx_index DESC, sl.slave_address
           LIMIT ${limit} OFFSET ${offset}
         ) AS p ON true`,
+    { reusePlan: true }, // the master's index range, in order
   );
   const total = found[0]?.total ?? 0;
   const rows = found.filter((r) => r.slave_address !== null);

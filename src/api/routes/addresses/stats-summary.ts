@@ -35,6 +35,7 @@ export async function loadStatsSummary(ctx: ApiContext, chain: ChainId): Promise
                END AS active_24h
         FROM (SELECT ${tipTimeSql(chain)} AS ts) AS tip
         LEFT JOIN chain_stats s ON s.chain = ${chain}`,
+    { reusePlan: true }, // key lookups and a range of a small table's index
   );
   return {
     chain,

@@ -54,6 +54,7 @@ export async function loadTokenHoldings(ctx: ApiContext, echo: AddressEcho, limi
         WHERE b.chain = ${echo.chain} AND b.address = ${echo.address} AND b.balance > 0
         ORDER BY b.balance * (10::numeric ^ (255 - least(greatest(coalesce(c.decimals, 0), 0), 255))) DESC, b.contract
         LIMIT ${limit}`,
+    { reusePlan: true }, // the address's primary-key range
   );
   const items = rows.map((r) => ({
     token_contract: r.contract,

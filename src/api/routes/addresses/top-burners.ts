@@ -50,6 +50,7 @@ export async function loadTopBurners(ctx: ApiContext, chain: ChainId, limit: num
     sql`SELECT ${tipTimeSql(chain)} AS tip_ts,
                (SELECT ts FROM blocks WHERE chain = ${chain} ORDER BY height LIMIT 1) AS first_ts,
                (SELECT tip_day FROM fee_window_state WHERE chain = ${chain}) AS kept_day`,
+    { reusePlan: true }, // key lookups
   );
   if (span?.tip_ts == null || span.first_ts == null) return { items: [] };
   const { from, to } = windowDays(span.tip_ts, days);
@@ -61,6 +62,7 @@ export async function loadTopBurners(ctx: ApiContext, chain: ChainId, limit: num
       sql`SELECT address, tx_count, fees, gas_used FROM address_fee_windows
           WHERE chain = ${chain} AND days = ${days}
           ORDER BY fees DESC, address LIMIT ${limit}`,
+      { reusePlan: true }, // the window's index, in order
     );
   } else if (from <= new Date(span.first_ts * 1000).toISOString().slice(0, 10)) {
     // The window holds the whole history: the all-time totals, in the order of their index.

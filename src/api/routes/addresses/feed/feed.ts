@@ -47,6 +47,7 @@ export async function heightsAtOrAfter(db: Db, chain: ChainId, times: readonly n
       times.map((t, i) => sql`(SELECT height FROM blocks WHERE chain = ${chain} AND ts >= ${t} ORDER BY ts, height LIMIT 1) AS ${raw(`h${i}`)}`),
       ', ',
     )}`,
+    { reusePlan: true }, // the first entry of an index range each
   );
   return times.map((_, i) => row?.[`h${i}`] ?? null);
 }
@@ -363,6 +364,7 @@ async function countAllTypes(store: Store, q: FeedQuery, range: TimeRange): Prom
                  coalesce(sum(${column}) FILTER (WHERE day = ANY(${wholeDays.map(dayText)}::date[])), 0)::int AS days
           FROM address_daily
           WHERE chain = ${chain} AND address = ${address}`,
+      { reusePlan: true }, // the address's days, a primary-key range
     ),
     heightsAtOrAfter(store, chain, times),
   ]);
