@@ -5,8 +5,9 @@
  *
  * DAU/WAU/MAU are exact distinct counts of addresses with a user transaction (not coinbase, not a
  * withdrawal) on the day / the 7 / the 30 days ending on it. Each address's active days become
- * intervals [day, day + N - 1]; merged per address, they turn into +1/-1 events whose running sum
- * is the count, in one pass however many days are closed at once.
+ * intervals [day, day + N - 1]; merged per address (one ordered pass numbers the runs of days
+ * closer than N), they turn into +1/-1 events whose running sum is the count, however many days
+ * are closed at once.
  */
 import sql from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';
@@ -24,12 +25,22 @@ export async function closeDays(db: Db, chain: ChainId, fromDay: string, toDay: 
         ordered AS (
           SELECT address, day, day - lag(day) OVER (PARTITION BY address ORDER BY day) AS gap FROM act
         ),
-        windows AS (
-          SELECT n, address, day,
-                 sum(CASE WHEN gap IS NULL OR gap > n - 1 THEN 1 ELSE 0 END) OVER (PARTITION BY n, address ORDER BY day) AS grp
-          FROM ordered CROSS JOIN (VALUES (1), (7), (30)) AS w(n)
+        -- One pass in (address, day) order numbers each address's runs of days closer than 7 and
+        -- than 30 days apart; a day is its own 1-day interval.
+        runs AS (
+          SELECT address, day,
+                 sum(CASE WHEN gap IS NULL OR gap > 6 THEN 1 ELSE 0 END) OVER w AS run7,
+                 sum(CASE WHEN gap IS NULL OR gap > 29 THEN 1 ELSE 0 END) OVER w AS run30
+          FROM ordered
+          WINDOW w AS (PARTITION BY address ORDER BY day)
         ),
-        intervals AS (SELECT n, min(day) AS s, max(day) + (n - 1) AS e FROM windows GROUP BY n, address, grp),
+        intervals AS (
+          SELECT 1 AS n, day AS s, day AS e FROM act
+          UNION ALL
+          SELECT 7, min(day), max(day) + 6 FROM runs GROUP BY address, run7
+          UNION ALL
+          SELECT 30, min(day), max(day) + 29 FROM runs GROUP BY address, run30
+        ),
         deltas AS (
           SELECT n, day, sum(delta) AS delta FROM (
             SELECT n, s AS day, 1 AS delta FROM intervals UNION ALL SELECT n, e + 1, -1 FROM intervals
