@@ -37,7 +37,7 @@ export interface PostgresDriverOptions {
    * estimate is costlier than the custom plans' — which it always was for the feed. The other
    * statements keep connections with the default, since a generic plan there can be far worse
    * (see `QueryOptions.reusePlan`). The pool size is split between the two kinds of connection
-   * (half each, at least one of each).
+   * (half each, at least one of each). Inside a transaction they run unprepared, like the rest.
    * For the API's store; the indexer's statement texts vary with its batches.
    */
   prepare?: boolean;
@@ -67,9 +67,11 @@ export function createPostgresDriver(url: string, options: PostgresDriverOptions
   const pool = newPool(Math.max(1, poolSize - plannedOnceSize));
   const plannedOncePool = options.prepare ? newPool(plannedOnceSize, ' -c plan_cache_mode=force_generic_plan') : null;
 
-  const connection = (client: pg.PoolClient): DriverConnection => ({
+  // Statements are named (prepared) only on the connections that keep generic plans: prepared on
+  // a connection in the default mode they would be planned again at each execution all the same.
+  const connection = (client: pg.PoolClient, plansKept: boolean): DriverConnection => ({
     query: async (text, values, queryOptions) => {
-      const name = options.prepare && queryOptions?.reusePlan ? statementNames.nameOf(text) : undefined;
+      const name = plansKept && queryOptions?.reusePlan ? statementNames.nameOf(text) : undefined;
       return (await client.query<Row>(name ? { name, text, values } : { text, values })).rows;
     },
     exec: async (script) => {
@@ -84,9 +86,10 @@ export function createPostgresDriver(url: string, options: PostgresDriverOptions
   return {
     kind: 'postgres',
     async withConnection(fn, queryOptions) {
-      const client = await (queryOptions?.reusePlan && plannedOncePool ? plannedOncePool : pool).connect();
+      const plansKept = Boolean(queryOptions?.reusePlan && plannedOncePool);
+      const client = await (plansKept ? plannedOncePool! : pool).connect();
       try {
-        return await fn(connection(client));
+        return await fn(connection(client, plansKept));
       } finally {
         client.release();
       }
@@ -96,7 +99,7 @@ export function createPostgresDriver(url: string, options: PostgresDriverOptions
       let broken = false;
       try {
         await client.query('BEGIN');
-        const result = await fn(connection(client));
+        const result = await fn(connection(client, false));
         await client.query('COMMIT');
         return result;
       } catch (error) {

@@ -117,6 +117,8 @@ describe('prepared statements', () => {
         { reusePlan: true },
       );
       assert.deepEqual(onPlannedOnce, [{ statement: reused(0).text, generic_plans: 2, custom_plans: 0, mode: 'force_generic_plan' }]);
+      // In a transaction (a connection of the default mode) a statement that reuses plans is not prepared.
+      assert.deepEqual(await store.transaction('test.in_transaction', (tx) => tx.query('test.reused', reused(7), { reusePlan: true })), [{ reused: 8 }]);
       // The others: on connections with the default mode, and nothing prepared there.
       const onDefault = await store.query<{ prepared: number; mode: string }>(
         'test.prepared.default',
