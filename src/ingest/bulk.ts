@@ -73,7 +73,7 @@ export async function beginBulkLoad(store: Store, logger?: Logger): Promise<Bulk
       for (const index of indexes) {
         await store.transaction('ingest.bulk.create_index', async (tx) => {
           if (tx.kind === 'postgres') await tx.exec('ingest.bulk.memory', `SET LOCAL maintenance_work_mem = '512MB'`);
-          await tx.exec(`ingest.bulk.create_index`, index.definition.replace(/^CREATE (UNIQUE )?INDEX /, 'CREATE $1INDEX IF NOT EXISTS '));
+          await tx.exec(`ingest.bulk.create_index.${index.name}`, index.definition.replace(/^CREATE (UNIQUE )?INDEX /, 'CREATE $1INDEX IF NOT EXISTS '));
         });
       }
       logger?.info({ indexes: indexes.length, ms: Math.round(performance.now() - started) }, 'bulk load: indexes rebuilt');

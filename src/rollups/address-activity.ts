@@ -3,22 +3,31 @@
  * address_heatmap (logical transactions per UTC weekday and hour), merged from delta_daily and
  * delta_heatmap. Both are sums: revert subtracts and drops rows that fall to zero.
  */
-import sql from 'sql-template-tag';
+import sql, { empty } from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
 
-export async function applyAddressActivity(db: Db, chain: ChainId): Promise<void> {
-  await db.query(
-    'rollups.daily.apply',
-    sql`INSERT INTO address_daily AS a (chain, address, day, received, sent, fees, fees_burned, gas_used, tx_in, tx_out, tx_count, user_tx_count)
-        SELECT ${chain}, address, day, received, sent, fees, fees_burned, gas_used, tx_in, tx_out, tx_count, user_tx_count FROM delta_daily
-        ORDER BY address, day
+/**
+ * Merges delta_daily and delta_heatmap. A table that held no row of the chain (`fresh`) takes the
+ * deltas as they are: the heatmap's were copied into it already (delta-tables.ts), and the daily
+ * rows are inserted without looking for conflicts.
+ */
+export async function applyAddressActivity(db: Db, chain: ChainId, fresh: { daily: boolean; heatmap: boolean }): Promise<void> {
+  const merge = fresh.daily
+    ? empty
+    : sql`ORDER BY address, day
         ON CONFLICT (chain, address, day) DO UPDATE SET
           received = a.received + excluded.received, sent = a.sent + excluded.sent, fees = a.fees + excluded.fees,
           fees_burned = a.fees_burned + excluded.fees_burned, gas_used = a.gas_used + excluded.gas_used,
           tx_in = a.tx_in + excluded.tx_in, tx_out = a.tx_out + excluded.tx_out, tx_count = a.tx_count + excluded.tx_count,
-          user_tx_count = a.user_tx_count + excluded.user_tx_count`,
+          user_tx_count = a.user_tx_count + excluded.user_tx_count`;
+  await db.query(
+    'rollups.daily.apply',
+    sql`INSERT INTO address_daily AS a (chain, address, day, received, sent, fees, fees_burned, gas_used, tx_in, tx_out, tx_count, user_tx_count)
+        SELECT ${chain}, address, day, received, sent, fees, fees_burned, gas_used, tx_in, tx_out, tx_count, user_tx_count FROM delta_daily
+        ${merge}`,
   );
+  if (fresh.heatmap) return;
   await db.query(
     'rollups.heatmap.apply',
     sql`INSERT INTO address_heatmap AS h (chain, address, day_of_week, hour_of_day, tx_in, tx_out, tx_total)

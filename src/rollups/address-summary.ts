@@ -7,7 +7,7 @@
  * figures, then repairs what cannot be subtracted (last activity, first activity that fell inside
  * the reverted range) from the remaining raw rows.
  */
-import sql from 'sql-template-tag';
+import sql, { empty } from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
 
@@ -39,7 +39,11 @@ async function holderTransitions(db: Db, chain: ChainId, sign: 1 | -1): Promise<
   );
 }
 
-export async function applyAddressSummary(db: Db, chain: ChainId, options: { holders: boolean } = { holders: true }): Promise<{ newAddresses: number }> {
+/**
+ * Merges delta_summary. Into a table that holds no row of the chain (`fresh`) the deltas are
+ * inserted as they are, without looking for conflicts.
+ */
+export async function applyAddressSummary(db: Db, chain: ChainId, options: { holders: boolean; fresh: boolean }): Promise<{ newAddresses: number }> {
   if (options.holders) await holderTransitions(db, chain, 1);
   const [counted] = await db.query<{ n: number }>(
     'rollups.summary.count_new',
@@ -60,7 +64,12 @@ export async function applyAddressSummary(db: Db, chain: ChainId, options: { hol
           internal_tx_count, internal_received, internal_sent, deployed_count, is_contract,
           master_address, slave_count, ots_used, ots_max_index
         FROM delta_summary
-        ORDER BY address
+        ${options.fresh ? empty : merge}`,
+  );
+  return { newAddresses: counted?.n ?? 0 };
+}
+
+const merge = sql`ORDER BY address
         ON CONFLICT (chain, address) DO UPDATE SET
           balance = s.balance + excluded.balance,
           total_received = s.total_received + excluded.total_received,
@@ -91,10 +100,7 @@ export async function applyAddressSummary(db: Db, chain: ChainId, options: { hol
           master_address = coalesce(excluded.master_address, s.master_address),
           slave_count = s.slave_count + excluded.slave_count,
           ots_used = s.ots_used + excluded.ots_used,
-          ots_max_index = greatest(s.ots_max_index, excluded.ots_max_index)`,
-  );
-  return { newAddresses: counted?.n ?? 0 };
-}
+          ots_max_index = greatest(s.ots_max_index, excluded.ots_max_index)`;
 
 /** Subtracts delta_summary. Call `repairAddressSummary` once the reverted raw rows are gone. */
 export async function revertAddressSummary(db: Db, chain: ChainId): Promise<void> {

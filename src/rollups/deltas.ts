@@ -93,6 +93,32 @@ export interface ChainDayDelta {
 
 export const dayOfTs = (ts: number): string => new Date(ts * 1000).toISOString().slice(0, 10);
 
+/** Days since 1970-01-01 (UTC): the per-address maps' day key, a small integer where a date string would be built and hashed. */
+const dayNumber = (ts: number): number => Math.floor(ts / 86_400);
+
+const dayNames = new Map<number, string>();
+/** 'YYYY-MM-DD' of a day number. */
+export function dayName(day: number): string {
+  let name = dayNames.get(day);
+  if (name === undefined) dayNames.set(day, (name = new Date(day * 86_400_000).toISOString().slice(0, 10)));
+  return name;
+}
+
+/** The entry under (address, key) of a two-level map; `make` creates a missing one, kept when `keep`. */
+function entryOf<K, V>(outer: Map<string, Map<K, V>>, address: string, key: K, make: () => V, keep: boolean, onNew: () => void): V {
+  let inner = outer.get(address);
+  let value = inner?.get(key);
+  if (value === undefined) {
+    value = make();
+    if (keep) {
+      if (!inner) outer.set(address, (inner = new Map()));
+      inner.set(key, value);
+      onNew();
+    }
+  }
+  return value;
+}
+
 function emptySummary(): SummaryDelta {
   return {
     received: 0n, sent: 0n, debit: 0n, fees: 0n, feesBurned: 0n, gasUsed: 0, txCount: 0, txIn: 0, txOut: 0,
@@ -102,6 +128,12 @@ function emptySummary(): SummaryDelta {
   };
 }
 
+const emptyDaily = (): DailyDelta => ({ received: 0n, sent: 0n, fees: 0n, feesBurned: 0n, gasUsed: 0, txIn: 0, txOut: 0, txCount: 0, userTxCount: 0 });
+const emptyHeatmap = (): HeatmapDelta => ({ txIn: 0, txOut: 0, txTotal: 0 });
+// lastTs starts below any block time: pairOf and tokenOf raise it to the transaction's.
+const emptyPair = (): PairDelta => ({ txCount: 0, sentCount: 0, receivedCount: 0, totalSent: 0n, totalReceived: 0n, lastTs: 0 });
+const emptyToken = (): TokenDelta => ({ balance: 0n, transferCount: 0, lastTs: 0 });
+
 const before = (a: Position, b: Position) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
 
 /** Sub-positions inside a transaction and block-level movements after the transactions. */
@@ -109,17 +141,28 @@ const SEQ_INTERNAL = 1_000_000;
 const TX_INDEX_WITHDRAWALS = 2_000_000_000;
 const TX_INDEX_TIPS = 2_000_000_001;
 
+/**
+ * The per-address figures are kept in two-level maps, address first: the address strings come
+ * from the blocks and hash once, where a composite string key was built and hashed at every
+ * lookup (a third of the node's work in a bulk load, most of it garbage).
+ */
 export class RollupDeltas {
   readonly summary = new Map<string, SummaryDelta>();
-  /** key: address|day */
-  readonly daily = new Map<string, DailyDelta>();
-  /** key: address|dayOfWeek|hour */
-  readonly heatmap = new Map<string, HeatmapDelta>();
-  /** key: address|counterparty */
-  readonly pairs = new Map<string, PairDelta>();
-  /** key: address|contract */
-  readonly tokens = new Map<string, TokenDelta>();
+  /** address → day number (dayName gives its date) → figures */
+  readonly daily = new Map<string, Map<number, DailyDelta>>();
+  /** address → dayOfWeek * 24 + hour → counts */
+  readonly heatmap = new Map<string, Map<number, HeatmapDelta>>();
+  /** address → counterparty → figures */
+  readonly pairs = new Map<string, Map<string, PairDelta>>();
+  /** address → token contract → figures */
+  readonly tokens = new Map<string, Map<string, TokenDelta>>();
+  /** key: 'YYYY-MM-DD' */
   readonly chainDaily = new Map<string, ChainDayDelta>();
+  /** Entries of daily, heatmap, pairs and tokens. */
+  private entries = 0;
+  private readonly counted = () => {
+    this.entries++;
+  };
   /** Logical (address, transaction) participations: the chain's address-tx touches. */
   participations = 0;
   blocks = 0;
@@ -141,7 +184,7 @@ export class RollupDeltas {
 
   /** Number of keys held: a measure of memory. */
   get size(): number {
-    return this.summary.size + this.daily.size + this.heatmap.size + this.pairs.size + this.tokens.size;
+    return this.summary.size + this.entries;
   }
 
   addBlock(block: CanonicalBlock): void {
@@ -149,7 +192,7 @@ export class RollupDeltas {
     this.blocks++;
     this.fromHeight = Math.min(this.fromHeight, height);
     this.toHeight = Math.max(this.toHeight, height);
-    const day = dayOfTs(ts);
+    const day = dayNumber(ts);
 
     for (const allocation of block.allocations) {
       this.receive(allocation.address, allocation.amount, ts, [0, -1, 0], null, null);
@@ -170,7 +213,7 @@ export class RollupDeltas {
       this.receive(block.miner, tips, ts, [height, TX_INDEX_TIPS, 0], null, null);
     }
 
-    const c = this.chainDayOf(day);
+    const c = this.chainDayOf(dayName(day));
     c.blockCount++;
     c.sizeSum += block.size;
     c.sizeMax = Math.max(c.sizeMax, block.size);
@@ -182,7 +225,7 @@ export class RollupDeltas {
     for (const w of block.withdrawals) c.minted += w.amount;
   }
 
-  private addTransaction(tx: CanonicalTx, height: number, ts: number, day: string): void {
+  private addTransaction(tx: CanonicalTx, height: number, ts: number, day: number): void {
     this.transactions++;
     const ok = tx.status !== 0;
     const mints = tx.type === 'coinbase' || tx.migration?.role === 'mint';
@@ -241,9 +284,12 @@ export class RollupDeltas {
     for (const r of tx.recipients ?? []) ins.add(r.to);
     const outs = tx.signer ? [tx.from, tx.signer] : [tx.from];
     const user = tx.type !== 'coinbase';
-    const dow = (Math.floor(ts / 86_400) + 3) % 7; // 1970-01-01 was a Thursday; Monday = 0
+    const dow = (day + 3) % 7; // 1970-01-01 was a Thursday; Monday = 0
     const hour = Math.floor((ts % 86_400) / 3600);
-    for (const address of new Set([...outs, ...ins])) {
+    const participants = new Set(outs);
+    for (const address of ins) participants.add(address);
+    const at = { ts, height, tx: tx.hash, txIndex: tx.index };
+    for (const address of participants) {
       const isIn = ins.has(address);
       const isOut = outs.includes(address);
       this.participations++;
@@ -251,7 +297,6 @@ export class RollupDeltas {
       s.txCount++;
       if (isIn) s.txIn++;
       if (isOut) s.txOut++;
-      const at = { ts, height, tx: tx.hash, txIndex: tx.index };
       if (!s.first || height < s.first.height || (height === s.first.height && tx.index < s.first.txIndex)) s.first = at;
       if (!s.last || height > s.last.height || (height === s.last.height && tx.index > s.last.txIndex)) s.last = at;
       const d = this.dailyOf(address, day);
@@ -298,7 +343,7 @@ export class RollupDeltas {
       }
     }
 
-    const c = this.chainDayOf(day);
+    const c = this.chainDayOf(dayName(day));
     c.txCount++;
     if (user) c.userTxCount++;
     c.feeSum += tx.fee;
@@ -313,58 +358,41 @@ export class RollupDeltas {
     if (amount > 0n && (!s.funded || before(pos, s.funded.pos) < 0)) {
       s.funded = { by: from, tx: txHash, at: ts, height: pos[0], pos };
     }
-    this.dailyOf(address, dayOfTs(ts)).received += amount;
+    this.dailyOf(address, dayNumber(ts)).received += amount;
   }
 
   private summaryOf(address: string): SummaryDelta {
     let s = this.summary.get(address);
     if (!s) {
       s = emptySummary();
-      if (!this.only || this.only.addresses.has(address)) this.summary.set(address, s);
+      if (this.keeps(address)) this.summary.set(address, s);
     }
     return s;
   }
 
-  private dailyOf(address: string, day: string): DailyDelta {
-    const key = `${address}|${day}`;
-    let d = this.daily.get(key);
-    if (!d) {
-      d = { received: 0n, sent: 0n, fees: 0n, feesBurned: 0n, gasUsed: 0, txIn: 0, txOut: 0, txCount: 0, userTxCount: 0 };
-      if (!this.only || this.only.addresses.has(address)) this.daily.set(key, d);
-    }
-    return d;
+  private keeps(address: string): boolean {
+    return !this.only || this.only.addresses.has(address);
+  }
+
+  private dailyOf(address: string, day: number): DailyDelta {
+    return entryOf(this.daily, address, day, emptyDaily, this.keeps(address), this.counted);
   }
 
   private heatmapOf(address: string, dow: number, hour: number): HeatmapDelta {
-    const key = `${address}|${dow}|${hour}`;
-    let h = this.heatmap.get(key);
-    if (!h) {
-      h = { txIn: 0, txOut: 0, txTotal: 0 };
-      if (!this.only || this.only.addresses.has(address)) this.heatmap.set(key, h);
-    }
-    return h;
+    return entryOf(this.heatmap, address, dow * 24 + hour, emptyHeatmap, this.keeps(address), this.counted);
   }
 
   /** The pair's delta, counting the transaction once per pair (a pair sees one tx per call site). */
   private pairOf(address: string, counterparty: string, ts: number): PairDelta {
-    const key = `${address}|${counterparty}`;
-    let p = this.pairs.get(key);
-    if (!p) {
-      p = { txCount: 0, sentCount: 0, receivedCount: 0, totalSent: 0n, totalReceived: 0n, lastTs: ts };
-      if (!this.only || this.only.addresses.has(address) || this.only.addresses.has(counterparty)) this.pairs.set(key, p);
-    }
+    const keep = this.keeps(address) || this.keeps(counterparty);
+    const p = entryOf(this.pairs, address, counterparty, emptyPair, keep, this.counted);
     p.txCount++;
     p.lastTs = Math.max(p.lastTs, ts);
     return p;
   }
 
   private tokenOf(address: string, contract: string, ts: number): TokenDelta {
-    const key = `${address}|${contract}`;
-    let t = this.tokens.get(key);
-    if (!t) {
-      t = { balance: 0n, transferCount: 0, lastTs: ts };
-      if (!this.only || this.only.addresses.has(address)) this.tokens.set(key, t);
-    }
+    const t = entryOf(this.tokens, address, contract, emptyToken, this.keeps(address), this.counted);
     t.lastTs = Math.max(t.lastTs, ts);
     return t;
   }

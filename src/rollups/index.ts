@@ -14,7 +14,7 @@ import { applyCounterparties, repairCounterparties, revertCounterparties } from 
 import { applyTokenBalances, repairTokenBalances, revertTokenBalances } from './token-balances.ts';
 import { applyChainDaily, repairChainDaily, revertChainDaily } from './chain-daily.ts';
 import { reopenDays } from './day-metrics.ts';
-import { writeDeltaTables } from './delta-tables.ts';
+import { freshRollups, writeDeltaTables } from './delta-tables.ts';
 import { dayOfTs, type RollupDeltas } from './deltas.ts';
 
 export { RollupDeltas } from './deltas.ts';
@@ -30,13 +30,15 @@ export { rebuildFeeWindows } from './fee-windows.ts';
  */
 export async function applyRollups(db: Db, deltas: RollupDeltas, options: { partial?: boolean } = {}): Promise<void> {
   if (deltas.blocks === 0) return;
-  await writeDeltaTables(db, deltas);
+  // Tables with nothing of the chain yet take the deltas without a merge (delta-tables.ts).
+  const fresh = await freshRollups(db, deltas.chain);
+  await writeDeltaTables(db, deltas, fresh);
   const ranks = await captureRanksBefore(db, deltas.chain);
-  const { newAddresses } = await applyAddressSummary(db, deltas.chain, { holders: !options.partial });
+  const { newAddresses } = await applyAddressSummary(db, deltas.chain, { holders: !options.partial, fresh: fresh.summary });
   await applyRanksAfter(db, deltas.chain, ranks);
-  await applyAddressActivity(db, deltas.chain);
-  await applyCounterparties(db, deltas.chain);
-  await applyTokenBalances(db, deltas.chain);
+  await applyAddressActivity(db, deltas.chain, fresh);
+  if (!fresh.pairs) await applyCounterparties(db, deltas.chain);
+  if (!fresh.tokens) await applyTokenBalances(db, deltas.chain);
   await applyChainDaily(db, deltas, newAddresses, { stats: !options.partial });
   await keepFeeWindows(db, deltas.chain);
 }
