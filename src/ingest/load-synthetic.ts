@@ -27,9 +27,6 @@ export interface LoadHooks {
   source?: (world: SyntheticWorld, chain: ChainId) => BlockSource;
 }
 
-/** Rollup deltas the embedded store gathers before applying them (see loadSyntheticWorld). */
-const EMBEDDED_DELTA_KEYS = 4_000_000;
-
 /** Loads the world of `options` (or a world already created) into an empty store. */
 export async function loadSyntheticWorld(store: Store, options: SyntheticOptions | SyntheticWorld, hooks: LoadHooks = {}): Promise<LoadReport> {
   const started = performance.now();
@@ -43,13 +40,9 @@ export async function loadSyntheticWorld(store: Store, options: SyntheticOptions
     const t = performance.now();
     chains[chain] = await ingest(store, hooks.source?.(world, chain) ?? world[chain], {
       bulk: true,
-      // Each application of the gathered deltas merges them into the rollup tables with a large
-      // fixed cost on the embedded store: the demo's pow chain gathers about 2.2 million keys, just
-      // over the default step, and its small second step cost 3–27 s in three paired runs. There a
-      // step holds up to 4 million keys, so a demo-sized chain is applied once (the demo runs in a
-      // 1.5 GB heap). A server store keeps the default steps: its worlds are larger and it pays
-      // less per step.
-      ...(store.kind === 'pglite' ? { bulkDeltaKeys: EMBEDDED_DELTA_KEYS } : {}),
+      // The default step (3 million delta keys) takes the demo's pow chain (about 2.2 million) in
+      // one application: each application has a large fixed cost on the embedded store, and a small
+      // second step cost 3–27 s in three paired runs.
       logger: hooks.logger,
       onProgress: (progress) => hooks.onProgress?.(progress, last[chain]),
     });
