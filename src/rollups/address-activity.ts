@@ -13,19 +13,11 @@ import type { Db } from '../store/store.ts';
  * rows are inserted without looking for conflicts.
  */
 export async function applyAddressActivity(db: Db, chain: ChainId, fresh: { daily: boolean; heatmap: boolean }): Promise<void> {
-  const merge = fresh.daily
-    ? empty
-    : sql`ORDER BY address, day
-        ON CONFLICT (chain, address, day) DO UPDATE SET
-          received = a.received + excluded.received, sent = a.sent + excluded.sent, fees = a.fees + excluded.fees,
-          fees_burned = a.fees_burned + excluded.fees_burned, gas_used = a.gas_used + excluded.gas_used,
-          tx_in = a.tx_in + excluded.tx_in, tx_out = a.tx_out + excluded.tx_out, tx_count = a.tx_count + excluded.tx_count,
-          user_tx_count = a.user_tx_count + excluded.user_tx_count`;
   await db.query(
     'rollups.daily.apply',
     sql`INSERT INTO address_daily AS a (chain, address, day, received, sent, fees, fees_burned, gas_used, tx_in, tx_out, tx_count, user_tx_count)
         SELECT ${chain}, address, day, received, sent, fees, fees_burned, gas_used, tx_in, tx_out, tx_count, user_tx_count FROM delta_daily
-        ${merge}`,
+        ${fresh.daily ? empty : mergeDaily}`,
   );
   if (fresh.heatmap) return;
   await db.query(
@@ -37,6 +29,14 @@ export async function applyAddressActivity(db: Db, chain: ChainId, fresh: { dail
           tx_in = h.tx_in + excluded.tx_in, tx_out = h.tx_out + excluded.tx_out, tx_total = h.tx_total + excluded.tx_total`,
   );
 }
+
+// The merge into rows already there: the sums add.
+const mergeDaily = sql`ORDER BY address, day
+        ON CONFLICT (chain, address, day) DO UPDATE SET
+          received = a.received + excluded.received, sent = a.sent + excluded.sent, fees = a.fees + excluded.fees,
+          fees_burned = a.fees_burned + excluded.fees_burned, gas_used = a.gas_used + excluded.gas_used,
+          tx_in = a.tx_in + excluded.tx_in, tx_out = a.tx_out + excluded.tx_out, tx_count = a.tx_count + excluded.tx_count,
+          user_tx_count = a.user_tx_count + excluded.user_tx_count`;
 
 export async function revertAddressActivity(db: Db, chain: ChainId): Promise<void> {
   await db.query(

@@ -64,12 +64,13 @@ export async function applyAddressSummary(db: Db, chain: ChainId, options: { hol
           internal_tx_count, internal_received, internal_sent, deployed_count, is_contract,
           master_address, slave_count, ots_used, ots_max_index
         FROM delta_summary
-        ${options.fresh ? empty : merge}`,
+        ${options.fresh ? empty : mergeSummary}`,
   );
   return { newAddresses: counted?.n ?? 0 };
 }
 
-const merge = sql`ORDER BY address
+// The merge into rows already there: sums add, first and funded keep the earlier, last takes the later.
+const mergeSummary = sql`ORDER BY address
         ON CONFLICT (chain, address) DO UPDATE SET
           balance = s.balance + excluded.balance,
           total_received = s.total_received + excluded.total_received,

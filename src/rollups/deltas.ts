@@ -100,7 +100,7 @@ const dayNames = new Map<number, string>();
 /** 'YYYY-MM-DD' of a day number. */
 export function dayName(day: number): string {
   let name = dayNames.get(day);
-  if (name === undefined) dayNames.set(day, (name = new Date(day * 86_400_000).toISOString().slice(0, 10)));
+  if (name === undefined) dayNames.set(day, (name = dayOfTs(day * 86_400)));
   return name;
 }
 
