@@ -334,6 +334,11 @@ function renderMarkdown(r: BenchResults, d: Derived): string {
         ];
       }),
     );
+    for (const t of r.tiers) {
+      const bound = storageBound(t);
+      if (bound) line(bound);
+    }
+    line();
     const withLabels = r.tiers.filter((t) => t.built);
     for (const t of withLabels) {
       line(`Where the build's store time went (${t.tier} ${t.store}, ms): ${t.build.topLabels.map((l) => `${l.label} ${fmt(l.ms)}`).join(', ')}.`);
@@ -489,4 +494,31 @@ function ratio(a: number, b: number): number {
 
 function short(address: string): string {
   return address.length > 14 ? `${address.slice(0, 10)}…` : address;
+}
+
+/**
+ * What the rows a build stores allow at most: every stored row costs at least what the server's
+ * COPY ceiling says (an unindexed table, nothing else to do), so the ceiling divided by the rows
+ * stored per transaction bounds the generate-and-store rate, before indexes, merges or client work.
+ */
+function storageBound(t: TierResult): string | null {
+  const f = t.build.facts;
+  if (!f.storedRows || !f.storedRowsTotal) return null;
+  const transactions = f.transactions.total;
+  const perTx = (n: number) => (n / transactions).toFixed(1);
+  const derived = f.storedRowsTotal - f.rawRowsTotal;
+  const largest = Object.entries(f.storedRows)
+    .filter(([table]) => !(table in f.rawRows))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 4)
+    .map(([table, n]) => `${table} ${perTx(n)}`)
+    .join(', ');
+  let text =
+    `Rows stored per transaction (${t.tier} ${t.store}): **${perTx(f.storedRowsTotal)}** (${fmt(f.storedRowsTotal)} rows for ${fmt(transactions)} transactions): ` +
+    `${perTx(f.rawRowsTotal)} raw and ${perTx(derived)} derived (${largest}, …).`;
+  const ceiling = t.copy?.server?.rowsPerSecond;
+  if (ceiling) {
+    text += ` At the server's COPY ceiling of ${fmt(ceiling)} rows/s that is at most about **${fmt(Math.round((ceiling * transactions) / f.storedRowsTotal))} tx/s** on one server core, before indexes, merges or any client work.`;
+  }
+  return text;
 }

@@ -36,6 +36,12 @@ export interface TierFacts {
   addresses: Record<ChainId | 'total', number>;
   rawRows: Record<string, number>;
   rawRowsTotal: number;
+  /**
+   * Rows of every table after the build: raw, derived and curated. With the COPY ceiling this bounds
+   * the generate-and-store rate (docs/ingest.md). Absent from records built before it was counted.
+   */
+  storedRows?: Record<string, number>;
+  storedRowsTotal?: number;
   databaseMb: number;
   /** The most active addresses of each chain by transaction count, sentinels included. */
   top: Record<ChainId, AddressFact[]>;
@@ -254,6 +260,16 @@ async function tierFacts(store: Store, target: TierStore, notable: Record<ChainI
     const [row] = await store.query<{ n: number }>('bench.facts.raw', sql`SELECT count(*) AS n FROM ${rawTable(table)}`);
     rawRows[table] = Number(row?.n ?? 0);
   }
+  const storedRows: Record<string, number> = {};
+  const tables = await store.query<{ table_name: string }>(
+    'bench.facts.tables',
+    sql`SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`,
+  );
+  for (const { table_name: table } of tables) {
+    if (!/^[a-z_][a-z0-9_]*$/.test(table)) continue;
+    const [row] = await store.query<{ n: number }>('bench.facts.stored', sql`SELECT count(*) AS n FROM ${raw(table)}`);
+    storedRows[table] = Number(row?.n ?? 0);
+  }
   const addressFact = async (chain: ChainId, address: string): Promise<AddressFact> => {
     const [row] = await store.query<{ tx_count: number; label: string | null }>(
       'bench.facts.address',
@@ -282,6 +298,8 @@ async function tierFacts(store: Store, target: TierStore, notable: Record<ChainI
     addresses: { ...addresses, total: addresses.pow + addresses.pos },
     rawRows,
     rawRowsTotal: Object.values(rawRows).reduce((a, b) => a + b, 0),
+    storedRows,
+    storedRowsTotal: Object.values(storedRows).reduce((a, b) => a + b, 0),
     databaseMb: await databaseMb(store, target),
     top,
     notable: notableFacts,
