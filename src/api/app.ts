@@ -14,6 +14,8 @@ import type { Store } from '../store/store.ts';
 import { createCursorCodec } from './params/cursor.ts';
 import { ProblemSchema } from './schemas/common.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
+import { clientErrorHandler, frameworkErrors } from './plugins/framework-errors.ts';
+import { registerStrictNumbers } from './plugins/strict-numbers.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
@@ -47,6 +49,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     ajv: { customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: true } },
     bodyLimit: 16 * 1024,
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const ctx: ApiContext = {
@@ -68,6 +72,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   app.addSchema(ProblemSchema);
   registerErrorHandling(app);
+  registerStrictNumbers(app);
   await app.register(compress, { global: true, threshold: 1024 });
   await app.register(etag);
   await registerOpenApi(app);

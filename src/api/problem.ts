@@ -20,10 +20,12 @@ export const PROBLEM_TYPES = {
   401: { type: '/problems/unauthorized', title: 'Unauthorized' },
   404: { type: '/problems/not-found', title: 'Not found' },
   406: { type: '/problems/not-acceptable', title: 'Not acceptable' },
+  408: { type: '/problems/request-timeout', title: 'Request timeout' },
   413: { type: '/problems/too-large', title: 'Request too large' },
   415: { type: '/problems/unsupported-media-type', title: 'Unsupported media type' },
   405: { type: '/problems/method-not-allowed', title: 'Method not allowed' },
   429: { type: '/problems/rate-limited', title: 'Too many requests' },
+  431: { type: '/problems/headers-too-large', title: 'Request header fields too large' },
   500: { type: '/problems/internal', title: 'Internal error' },
   503: { type: '/problems/unavailable', title: 'Service unavailable' },
 } as const;

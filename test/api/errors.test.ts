@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { connect, type AddressInfo } from 'node:net';
 import { after, before, it } from 'node:test';
 import { createPostgresDriver } from '../../src/store/postgres.ts';
 import { createStore } from '../../src/store/store.ts';
@@ -104,6 +105,45 @@ describeEachStore('error responses', (getStore) => {
       assert.equal(body.errors[0].param, 'address');
     });
   }
+
+  it('400 naming the path parameter whose percent-encoding is broken or which is too long', async () => {
+    for (const [url, param] of [
+      ['/api/v1/pow/addresses/%ZZ', 'address'],
+      ['/api/v1/pos/addresses/Q%/transactions', 'address'],
+      ['/api/v1/pos/addresses/%C0%AE', 'address'],
+      ['/api/v1/p%Fw/addresses/Q00', 'chain'],
+      [`/api/v1/pos/addresses/${'Q'.repeat(201)}`, 'address'],
+      [`/api/v1/${'x'.repeat(201)}/addresses/stats/summary`, 'chain'],
+    ] as const) {
+      const body = assertProblem(await t.app.inject({ url, headers: AUTH }), 400);
+      assert.equal(body.errors[0].param, param, url);
+    }
+  });
+
+  it('answers what the HTTP parser rejects with a problem body', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as AddressInfo;
+    const exchange = (request: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => socket.end(request));
+        let answer = '';
+        socket.setEncoding('utf8').on('data', (chunk) => (answer += chunk)).on('close', () => resolve(answer)).on('error', reject);
+      });
+    for (const [request, status] of [
+      [`GET /api/v1/pos/addresses/stats/summary?cursor=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`, 431],
+      ['GET /api/v1/pos/addresses/\u0001 HTTP/1.1\r\nHost: x\r\n\r\n', 400],
+      ['GET / HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', 400],
+    ] as const) {
+      const answer = await exchange(request);
+      const [head, body] = answer.split('\r\n\r\n') as [string, string];
+      assert.match(head, new RegExp(`^HTTP/1.1 ${status} `), head);
+      assert.match(head, /content-type: application\/problem\+json/i);
+      const problem = JSON.parse(body);
+      assert.equal(problem.status, status);
+      assert.equal(typeof problem.type, 'string');
+      assert.equal(typeof problem.detail, 'string');
+    }
+  });
 
   it('500 without internals', async () => {
     const body = assertProblem(await t.app.inject({ url: '/api/v1/test/boom', headers: AUTH }), 500);

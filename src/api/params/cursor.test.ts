@@ -34,6 +34,9 @@ describe('cursor codec', () => {
     rejects('s', `${forged}.${mac}`);
     rejects('s', `${payload}.${mac.slice(0, -2)}AA`);
     rejects('s', `${payload}.${mac}.x`);
+    // Characters base64url decoding would drop: the signature's text must match, not its bytes.
+    for (const extra of ['A', 'AA', 'AAAA', '_']) rejects('s', `${payload}.${mac}${extra}`);
+    rejects('s', `${payload}A.${mac}`);
     rejects('s', payload);
   });
 

@@ -59,6 +59,22 @@ describeEachStore('per-address endpoints: parameters', (getStore) => {
     ['internal-transactions', 'page=x', 'page', /whole number/],
     ['internal-transactions', 'page_size=0', 'page_size', /at least 1/],
     ['internal-transactions', 'page_size=101', 'page_size', /at most 100/],
+    // Forms Number() would take: Infinity would slip past every bound.
+    ['transactions', 'limit=Infinity', 'limit', /decimal digits/],
+    ['transactions', 'limit=-Infinity', 'limit', /decimal digits/],
+    ['transactions', 'limit=1e1', 'limit', /decimal digits/],
+    ['transactions', 'limit=0x10', 'limit', /decimal digits/],
+    ['transactions', 'limit=%2B1', 'limit', /decimal digits/],
+    ['transactions', 'limit=%201', 'limit', /decimal digits/],
+    ['transactions', 'limit=1%0A', 'limit', /decimal digits/],
+    ['transactions', 'limit=', 'limit'],
+    ['transactions', 'offset=1e3', 'offset', /decimal digits/],
+    ['transactions', 'time_to=1e400', 'time_to', /decimal digits/],
+    ['transactions', `time_from=${'9'.repeat(400)}`, 'time_from', /at most/],
+    ['slaves', 'offset=Infinity', 'offset', /decimal digits/],
+    ['token-holdings', 'limit=Infinity', 'limit', /decimal digits/],
+    ['internal-transactions', 'page=Infinity', 'page', /decimal digits/],
+    ['internal-transactions', 'page_size=1.0', 'page_size', /decimal digits/],
   ];
   for (const [path, query, param, message] of bad) {
     for (const [chain, address] of [['pow', POW_ADDRESS], ['pos', POS_ADDRESS]] as const) {
@@ -77,6 +93,10 @@ describeEachStore('per-address endpoints: parameters', (getStore) => {
     ['slaves', 'limit=200&offset=1000000'],
     ['token-holdings', 'limit=500'],
     ['internal-transactions', 'page=1000000&page_size=100'],
+    // Offsets past 2^31 (compared with a 32-bit count) and the largest page.
+    ['internal-transactions', 'page=21474838&page_size=100'],
+    ['internal-transactions', 'page=9007199254740991&page_size=100'],
+    ['transactions', 'limit=007'],
     ['transactions', 'unknown_parameter=ignored'],
   ];
   for (const [path, query] of good) {

@@ -229,6 +229,8 @@ describeEachStore('GET /addresses/top/active parameters', (getStore) => {
     ['page_size=0', 'page_size'], ['page_size=101', 'page_size'], ['page_size=abc', 'page_size'],
     ['sort=bogus', 'sort'], ['sort=--tx_count', 'sort'], ['sort=+balance', 'sort'], ['sort=first_seen_desc', 'sort'],
     ['min_balance_pct=-1', 'min_balance_pct'], ['min_balance_pct=100.5', 'min_balance_pct'], ['min_balance_pct=abc', 'min_balance_pct'],
+    ['min_balance_pct=Infinity', 'min_balance_pct'], ['min_balance_pct=0x10', 'min_balance_pct'], ['min_balance_pct=1e1', 'min_balance_pct'],
+    ['min_balance_pct=.5', 'min_balance_pct'], ['page=Infinity', 'page'], ['page_size=1e1', 'page_size'],
     ['exclude=nope', 'exclude'], [`exclude=${POWA.user},Qbad`, 'exclude'],
     ['with_labels=yes', 'with_labels'], ['with_delta_30d=2', 'with_delta_30d'], ['positive_only=on', 'positive_only'],
     ['exclude_sentinel=y', 'exclude_sentinel'], ['whale_only=TRUE', 'whale_only'],

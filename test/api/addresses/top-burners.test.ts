@@ -58,7 +58,7 @@ describeEachStore('GET /addresses/top/burners', (getStore) => {
   });
 
   for (const [query, param] of [
-    ['limit=0', 'limit'], ['limit=501', 'limit'], ['limit=ten', 'limit'], ['window=all', 'window'], ['window=0d', 'window'],
+    ['limit=0', 'limit'], ['limit=501', 'limit'], ['limit=ten', 'limit'], ['limit=-Infinity', 'limit'], ['limit=Infinity', 'limit'], ['window=all', 'window'], ['window=0d', 'window'],
     ['window=7', 'window'], ['window=3651d', 'window'], ['window=7x', 'window'],
   ] as const) {
     it(`400 naming ${param} for ${query}`, async () => {

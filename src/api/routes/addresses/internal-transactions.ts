@@ -81,7 +81,7 @@ export async function loadInternalTxs(
               WHERE chain = ${echo.chain} AND to_addr = ${echo.address}
               ORDER BY height DESC, tx_index DESC, trace_address DESC)
           ) touching
-          WHERE ${offset} < (SELECT n FROM total)
+          WHERE ${offset}::bigint < (SELECT n FROM total)
           ORDER BY height DESC, tx_index DESC, trace_address DESC
           LIMIT ${pageSize} OFFSET ${offset}
         ),
