@@ -20,6 +20,7 @@ import { registerOpenApi } from './plugins/openapi.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerCaching } from './plugins/caching.ts';
+import { registerCors } from './plugins/cors.ts';
 import { healthRoutes } from './routes/health.ts';
 import { addressRoutes } from './routes/addresses/index.ts';
 import type { ApiContext } from './context.ts';
@@ -73,6 +74,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addSchema(ProblemSchema);
   registerErrorHandling(app);
   registerStrictNumbers(app);
+  await registerCors(app, deps.config.corsOrigins);
   await app.register(compress, { global: true, threshold: 1024 });
   await app.register(etag);
   await registerOpenApi(app);

@@ -24,6 +24,7 @@ describe('loadConfig', () => {
     assert.deepEqual(config.networks, { pow: 'mainnet', pos: 'testnet' });
     assert.equal(config.logLevel, 'info');
     assert.deepEqual(config.rateLimit, { max: 600, windowMs: 60_000 });
+    assert.equal(config.corsOrigins, '*');
   });
 
   it('reads every variable', () => {
@@ -38,6 +39,7 @@ describe('loadConfig', () => {
       QUARRY_LOG_LEVEL: 'warn',
       QUARRY_RATE_LIMIT_MAX: '100',
       QUARRY_RATE_LIMIT_WINDOW: '30s',
+      QUARRY_CORS_ORIGINS: 'https://explorer.example.org, http://localhost:5173',
     });
     assert.equal(config.port, 9000);
     assert.equal(config.host, '0.0.0.0');
@@ -47,6 +49,8 @@ describe('loadConfig', () => {
     assert.deepEqual(config.networks, { pow: 'testnet', pos: 'mainnet' });
     assert.equal(config.logLevel, 'warn');
     assert.deepEqual(config.rateLimit, { max: 100, windowMs: 30_000 });
+    assert.deepEqual(config.corsOrigins, ['https://explorer.example.org', 'http://localhost:5173']);
+    assert.equal(loadConfig({ QUARRY_CORS_ORIGINS: 'off' }).corsOrigins, 'off');
   });
 
   for (const [name, value] of [
@@ -66,6 +70,11 @@ describe('loadConfig', () => {
     ['QUARRY_POS_RPC_URL', 'ws://node:8546'],
     ['QUARRY_POS_RPC_NAMESPACE', 'web3'],
     ['QUARRY_POS_BEACON_URL', 'not a url'],
+    ['QUARRY_CORS_ORIGINS', 'explorer.example.org'],
+    ['QUARRY_CORS_ORIGINS', 'https://explorer.example.org/'],
+    ['QUARRY_CORS_ORIGINS', 'https://explorer.example.org/app'],
+    ['QUARRY_CORS_ORIGINS', 'ftp://files.example.org'],
+    ['QUARRY_CORS_ORIGINS', ' , '],
   ] as const) {
     it(`names ${name} when it is ${JSON.stringify(value)}`, () => {
       const problems = problemsOf({ [name]: value });

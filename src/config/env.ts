@@ -26,6 +26,8 @@ export interface Config {
   dbPoolSize: number;
   /** Upper bound on one API query, in milliseconds. */
   statementTimeoutMs: number;
+  /** Origins browsers may call the API from: any (`*`), a list, or `off` (no CORS headers). */
+  corsOrigins: '*' | 'off' | string[];
   /** Key of the cursor integrity check; cursors survive restarts and replicas that share it. */
   cursorSecret: string;
   /** The pos nodes `quarry index pos` reads when its options do not name them. */
@@ -76,6 +78,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     dbPoolSize: read('QUARRY_DB_POOL_SIZE', 10, (raw) => integerIn(raw, 1, 1000)),
     statementTimeoutMs: read('QUARRY_STATEMENT_TIMEOUT_MS', 10_000, (raw) => integerIn(raw, 100, 3_600_000)),
+    corsOrigins: read<Config['corsOrigins']>('QUARRY_CORS_ORIGINS', '*', parseOrigins),
     cursorSecret: read('QUARRY_CURSOR_SECRET', DEFAULT_CURSOR_SECRET, (raw) =>
       raw.length >= 8 ? raw : '!must be at least 8 characters',
     ),
@@ -127,6 +130,24 @@ function parseApiKeys(raw: string): string[] | string {
   if (keys.some((key) => key.length < 16)) return '!each key must be at least 16 characters';
   if (keys.some((key) => !/^[\x21-\x7e]+$/.test(key))) return '!keys must be printable ASCII without spaces';
   return keys;
+}
+
+/** `*`, `off`, or comma-separated origins such as `https://explorer.example.org` (scheme, host, port; no path). */
+function parseOrigins(raw: string): Config['corsOrigins'] | string {
+  if (raw === '*' || raw === 'off') return raw;
+  const origins = raw.split(',').map((origin) => origin.trim()).filter((origin) => origin.length > 0);
+  for (const origin of origins) {
+    let url: URL | undefined;
+    try {
+      url = new URL(origin);
+    } catch {
+      // reported below
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== origin) {
+      return `!must be *, off, or comma-separated origins such as https://explorer.example.org (no path or trailing slash): ${origin}`;
+    }
+  }
+  return origins.length > 0 ? origins : '!must name at least one origin';
 }
 
 function networkName(raw: string): string {

@@ -53,7 +53,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    sendProblem(reply, problem(404, `no route for ${request.method} ${request.url.split('?')[0]}`));
+    const path = request.url.split('?')[0]!;
+    // The API only reads: a path that exists for GET is a 405 to any other method.
+    if (request.method !== 'GET' && request.method !== 'HEAD' && app.findRoute({ method: 'GET', url: path })) {
+      return sendProblem(reply, problem(405, `${path} answers GET and HEAD only`), { allow: 'GET, HEAD' });
+    }
+    return sendProblem(reply, problem(404, `no route for ${request.method} ${path}`));
   });
 }
 
