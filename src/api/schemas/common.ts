@@ -2,7 +2,7 @@
  * Shared TypeBox building blocks. Every route declares its request and response once with these;
  * the same declaration validates requests, serialises responses and writes the OpenAPI document.
  */
-import { Type, type TSchema } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { CHAINS } from '../../chain/chains.ts';
 import { WINDOW_PATTERN } from '../params/window.ts';
 
@@ -11,7 +11,19 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
 
+/**
+ * `schema` or null. A scalar becomes one schema with a type list (`["string", "null"]`): the
+ * serialiser writes that without validating it, whereas for a union it validates each value to pick
+ * the branch, and a value outside the pattern (a negative balance left by an indexing gap, say) then
+ * failed the whole answer with a 500.
+ */
 export function Nullable<T extends TSchema>(schema: T) {
+  const type = (schema as { type?: unknown }).type;
+  if (typeof type === 'string' && type !== 'object' && type !== 'array' && !('enum' in schema)) {
+    // A plain copy: TypeBox's own symbol keys would say it is still the non-null kind.
+    const plain = JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
+    return Type.Unsafe<Static<T> | null>({ ...plain, type: [type, 'null'] });
+  }
   return Type.Union([schema, Type.Null()]);
 }
 

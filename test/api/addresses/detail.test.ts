@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import sql from 'sql-template-tag';
 import { after, before, describe, it } from 'node:test';
 import { POS_ZERO_ADDRESS, POW_COINBASE_SENTINEL, type ChainId } from '../../../src/chain/chains.ts';
 import { classifyWallet } from '../../../src/api/routes/addresses/profile/wallet-class.ts';
@@ -184,5 +185,27 @@ describe('wallet class rules on facts the fixture chains do not reach', () => {
   it('a curated entry applies to an address never seen; otherwise none', () => {
     assert.equal(classifyWallet({ ...base, exists: false }), null);
     assert.equal(classifyWallet({ ...base, exists: false, label: 'X', labelCategory: 'treasury' })?.walletClass, 'treasury');
+  });
+});
+
+describeEachStore('an indexing gap: a negative stored balance', (getStore) => {
+  let t: TestApp;
+  before(async () => {
+    await loadProfileChains(getStore());
+    // What indexing from a height above 0 leaves when an address spends coins it received earlier.
+    await getStore().query('test.negative', sql`UPDATE address_summary SET balance = -114 WHERE chain = 'pow' AND address = ${POWA.user}`);
+    t = await buildTestApp(getStore(), { QUARRY_RATE_LIMIT_MAX: '100000' });
+  });
+  after(() => t.close());
+
+  it('is answered as stored, not with a 500, wherever the balance is written', async () => {
+    const detail = await t.app.inject({ url: `/api/v1/pow/addresses/${POWA.user}`, headers: AUTH });
+    assert.equal(detail.statusCode, 200, detail.body);
+    assert.equal(detail.json().balance, '-114');
+    for (const sort of ['first_seen', '-balance', 'last_seen_asc']) {
+      const board = await t.app.inject({ url: `/api/v1/pow/addresses/top/active?sort=${sort}&page_size=100`, headers: AUTH });
+      assert.equal(board.statusCode, 200, board.body);
+      assert.equal(board.json().addresses.find((a: { address: string }) => a.address === POWA.user)?.balance, '-114', sort);
+    }
   });
 });
