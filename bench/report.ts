@@ -517,8 +517,14 @@ function storageBound(t: TierResult): string | null {
     `Rows stored per transaction (${t.tier} ${t.store}): **${perTx(f.storedRowsTotal)}** (${fmt(f.storedRowsTotal)} rows for ${fmt(transactions)} transactions): ` +
     `${perTx(f.rawRowsTotal)} raw and ${perTx(derived)} derived (${largest}, …).`;
   const ceiling = t.copy?.server?.rowsPerSecond;
-  if (ceiling) {
-    text += ` At the server's COPY ceiling of ${fmt(ceiling)} rows/s that is at most about **${fmt(Math.round((ceiling * transactions) / f.storedRowsTotal))} tx/s** on one server core, before indexes, merges or any client work.`;
-  }
+  if (!ceiling) return text;
+  // Seconds of COPY per transaction: each table's rows at its own ceiling where measured, else the transactions'.
+  const byTable = t.copy?.serverByTable ?? {};
+  let seconds = 0;
+  for (const [table, n] of Object.entries(f.storedRows)) seconds += n / transactions / (byTable[table]?.rowsPerSecond ?? ceiling);
+  const measured = Object.entries(byTable).map(([table, r]) => `${table} ${fmt(r.rowsPerSecond)}`).join(', ');
+  text +=
+    ` Storing them at the server's COPY ceiling (into unindexed tables, nothing else to do: ${measured ? `${measured} rows/s, the rest at` : ''} ${fmt(ceiling)} rows/s)` +
+    ` allows at most about **${fmt(Math.round(1 / seconds))} tx/s** for one server process, before indexes, merges or any client work.`;
   return text;
 }
