@@ -14,7 +14,7 @@ import type { Store } from '../store/store.ts';
 import { createCursorCodec } from './params/cursor.ts';
 import { ProblemSchema } from './schemas/common.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
-import { clientErrorHandler, frameworkErrors } from './plugins/framework-errors.ts';
+import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH } from './plugins/framework-errors.ts';
 import { registerStrictNumbers } from './plugins/strict-numbers.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerAuth } from './plugins/auth.ts';
@@ -47,7 +47,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // Behind a load balancer the client address comes from X-Forwarded-For.
     trustProxy: true,
     // Explorer paths are case-sensitive addresses; keep them as sent.
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     ajv: { customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: true } },
     bodyLimit: 16 * 1024,
     frameworkErrors,

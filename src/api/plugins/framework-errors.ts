@@ -10,15 +10,16 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { problem, type ProblemBody, type ProblemStatus } from '../problem.ts';
 import { sendProblem } from './errors.ts';
 
-/** The path parameters by segment, for naming the one that failed. */
-const PATH_PARAMS: readonly (string | null)[] = [null, 'api', 'v1', 'chain', null, 'address'];
+/** The longest path parameter the router takes (an address is at most 79 characters). */
+export const MAX_PARAM_LENGTH = 200;
 
-/** Which path parameter a bad path is about: the first segment that fails `bad`. */
+/** The path parameters by segment index in `/api/v1/{chain}/addresses/{address}/…`. */
+const PATH_PARAMS: Readonly<Record<number, string>> = { 3: 'chain', 5: 'address' };
+
+/** Which path parameter a bad path is about: the first segment that fails `bad` (else `path`). */
 function paramOf(url: string, bad: (segment: string) => boolean): string {
-  const segments = url.split('?')[0]!.split('/');
-  const index = segments.findIndex(bad);
-  const name = index >= 0 ? PATH_PARAMS[index] : undefined;
-  return name && name !== 'api' && name !== 'v1' ? name : 'path';
+  const index = url.split('?')[0]!.split('/').findIndex(bad);
+  return PATH_PARAMS[index] ?? 'path';
 }
 
 function decodes(segment: string): boolean {
@@ -38,7 +39,7 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
     const param = paramOf(url, (segment) => !decodes(segment));
     body = problem(400, `${param} is not valid percent-encoding`, [{ param, message: 'is not valid percent-encoding' }]);
   } else if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    const param = paramOf(url, (segment) => segment.length > 200);
+    const param = paramOf(url, (segment) => segment.length > MAX_PARAM_LENGTH);
     body = problem(400, `${param} is too long`, [{ param, message: 'is too long' }]);
   } else {
     body = problem(400, 'the request could not be routed');
