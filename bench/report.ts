@@ -498,8 +498,9 @@ function short(address: string): string {
 
 /**
  * What the rows a build stores allow at most: every stored row costs at least what the server's
- * COPY ceiling says (an unindexed table, nothing else to do), so the ceiling divided by the rows
- * stored per transaction bounds the generate-and-store rate, before indexes, merges or client work.
+ * COPY ceiling for its table says (an unindexed table, nothing else to do), so the rows stored per
+ * transaction, each at its table's ceiling, bound the generate-and-store rate before indexes, merges
+ * or any client work.
  */
 function storageBound(t: TierResult): string | null {
   const f = t.build.facts;
@@ -515,7 +516,7 @@ function storageBound(t: TierResult): string | null {
     .join(', ');
   let text =
     `Rows stored per transaction (${t.tier} ${t.store}): **${perTx(f.storedRowsTotal)}** (${fmt(f.storedRowsTotal)} rows for ${fmt(transactions)} transactions): ` +
-    `${perTx(f.rawRowsTotal)} raw and ${perTx(derived)} derived (${largest}, …).`;
+    `${perTx(f.rawRowsTotal)} raw and ${perTx(derived)} derived or curated (${largest}, …).`;
   const ceiling = t.copy?.server?.rowsPerSecond;
   if (!ceiling) return text;
   // Seconds of COPY per transaction: each table's rows at its own ceiling where measured, else the transactions'.
