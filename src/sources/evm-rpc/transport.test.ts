@@ -62,7 +62,8 @@ describe('JSON-RPC transport', () => {
     assert.equal(most, 3);
   });
 
-  it('backs off on HTTP 429, honouring Retry-After', async () => {
+  it('backs off on HTTP 429, honouring Retry-After, and sends the refused batch again whole', async () => {
+    node.requests.length = 0;
     let refused = 0;
     node.handle((body, _req, res) => {
       if (refused++ < 2) return json(res, { error: 'slow down' }, 429, { 'retry-after': '0' });
@@ -72,6 +73,8 @@ describe('JSON-RPC transport', () => {
     const results = await Promise.all([client.request('a', [1]), client.request('b', [2])]);
     assert.deepEqual(results, ['a:1', 'b:2']);
     assert.equal(client.stats().retries, 4);
+    // One timer for the calls the server asked to come back: each attempt is the same batch of two.
+    assert.deepEqual(node.requests.map((r) => (Array.isArray(r) ? r.length : 1)), [2, 2, 2]);
   });
 
   it('re-sends only the calls of a batch that failed transiently', async () => {

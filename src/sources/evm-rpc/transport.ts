@@ -76,7 +76,7 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
   let flushScheduled = false;
   let inFlight = 0;
   const waiting: (() => void)[] = [];
-  const timers = new Map<NodeJS.Timeout, PendingCall>();
+  const timers = new Map<NodeJS.Timeout, PendingCall[]>();
   let closed = false;
 
   function enqueue(call: PendingCall): void {
@@ -146,7 +146,7 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
         const retryable = response.status === 408 || response.status === 429 || response.status >= 500;
         const error = new RpcError(`HTTP ${response.status}${text ? `: ${text.slice(0, 200)}` : ''}`, { retryable, code: response.status });
         const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
-        for (const call of calls) fail(call, error, retryAfter);
+        fail(calls, error, retryAfter);
         return;
       }
       let parsed: unknown;
@@ -159,7 +159,7 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
       settle(calls, parsed, batched);
     } catch (error) {
       const rpcError = error instanceof RpcError ? error : new RpcError(describe(error), { retryable: false, cause: error });
-      for (const call of calls) fail(call, rpcError);
+      fail(calls, rpcError);
     } finally {
       release();
     }
@@ -177,7 +177,7 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
         return;
       }
       const failure = error ?? new RpcError('batch answered with a non-array', { retryable: true });
-      for (const call of calls) fail(call, failure);
+      fail(calls, failure);
       return;
     }
     const answers = Array.isArray(parsed) ? parsed : [parsed];
@@ -186,11 +186,11 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
     for (const call of calls) {
       const answer = byId.get(call.id);
       if (!answer) {
-        fail(call, new RpcError(`${call.method}: no answer for this call in the response`, { retryable: true, method: call.method }));
+        fail([call], new RpcError(`${call.method}: no answer for this call in the response`, { retryable: true, method: call.method }));
       } else if (answer.error !== undefined && answer.error !== null) {
-        fail(call, isObject(answer.error) ? errorFromRpc(call.method, answer.error) : new RpcError(`${call.method}: ${String(answer.error)}`, { retryable: false, method: call.method }));
+        fail([call], isObject(answer.error) ? errorFromRpc(call.method, answer.error) : new RpcError(`${call.method}: ${String(answer.error)}`, { retryable: false, method: call.method }));
       } else if (!('result' in answer)) {
-        fail(call, new RpcError(`${call.method}: answer has neither result nor error`, { retryable: true, method: call.method }));
+        fail([call], new RpcError(`${call.method}: answer has neither result nor error`, { retryable: true, method: call.method }));
       } else {
         stats.calls++;
         call.resolve(answer.result);
@@ -198,22 +198,37 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
     }
   }
 
-  function fail(call: PendingCall, error: RpcError, retryAfterMs?: number): void {
-    if (error.retryable && call.attempt < retries && !closed) {
-      const delay = retryAfterMs ?? Math.min(maxBackoffMs, backoffMs * 2 ** (call.attempt - 1)) * (0.5 + Math.random() / 2);
-      stats.retries++;
-      options.onRetry?.({ method: call.method, attempt: call.attempt, delayMs: Math.round(delay), error });
-      call.attempt++;
+  /**
+   * Retries the calls that may be retried, rejects the rest. Calls that the server asked to come back
+   * after `Retry-After` share one timer and go again as one batch; otherwise each waits its own
+   * jittered backoff, so a burst of failures does not return as a burst.
+   */
+  function fail(calls: PendingCall[], error: RpcError, retryAfterMs?: number): void {
+    const retried: PendingCall[] = [];
+    for (const call of calls) {
+      if (error.retryable && call.attempt < retries && !closed) {
+        retried.push(call);
+        continue;
+      }
+      stats.failures++;
+      // The message names the method even when the failure was the transport's.
+      call.reject(error.method ? error : new RpcError(`${call.method}: ${error.message}`, { retryable: error.retryable, code: error.code, method: call.method, cause: error }));
+    }
+    const later = (group: PendingCall[], delay: number) => {
+      for (const call of group) {
+        stats.retries++;
+        options.onRetry?.({ method: call.method, attempt: call.attempt, delayMs: Math.round(delay), error });
+        call.attempt++;
+      }
       const timer = setTimeout(() => {
         timers.delete(timer);
-        enqueue(call);
+        for (const call of group) enqueue(call);
       }, delay);
-      timers.set(timer, call);
-      return;
-    }
-    stats.failures++;
-    // The message names the method even when the failure was the transport's.
-    call.reject(error.method ? error : new RpcError(`${call.method}: ${error.message}`, { retryable: error.retryable, code: error.code, method: call.method, cause: error }));
+      timers.set(timer, group);
+    };
+    if (retried.length === 0) return;
+    if (retryAfterMs !== undefined) later(retried, retryAfterMs);
+    else for (const call of retried) later([call], Math.min(maxBackoffMs, backoffMs * 2 ** (call.attempt - 1)) * (0.5 + Math.random() / 2));
   }
 
   return {
@@ -225,7 +240,7 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
     stats: () => ({ ...stats }),
     close() {
       closed = true;
-      const pending = [...queue, ...timers.values()];
+      const pending = [...queue, ...[...timers.values()].flat()];
       for (const timer of timers.keys()) clearTimeout(timer);
       timers.clear();
       queue = [];
