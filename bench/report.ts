@@ -336,9 +336,11 @@ function renderMarkdown(r: BenchResults, d: Derived): string {
     );
     for (const t of r.tiers) {
       const bound = storageBound(t);
-      if (bound) line(bound);
+      if (bound) {
+        line(bound);
+        line();
+      }
     }
-    line();
     const withLabels = r.tiers.filter((t) => t.built);
     for (const t of withLabels) {
       line(`Where the build's store time went (${t.tier} ${t.store}, ms): ${t.build.topLabels.map((l) => `${l.label} ${fmt(l.ms)}`).join(', ')}.`);
@@ -504,10 +506,11 @@ function short(address: string): string {
  */
 function storageBound(t: TierResult): string | null {
   const f = t.build.facts;
-  if (!f.storedRows || !f.storedRowsTotal) return null;
+  if (!f.storedRows) return null;
+  const storedTotal = Object.values(f.storedRows).reduce((a, b) => a + b, 0);
   const transactions = f.transactions.total;
   const perTx = (n: number) => (n / transactions).toFixed(1);
-  const derived = f.storedRowsTotal - f.rawRowsTotal;
+  const derived = storedTotal - f.rawRowsTotal;
   const largest = Object.entries(f.storedRows)
     .filter(([table]) => !(table in f.rawRows))
     .sort((a, b) => b[1] - a[1])
@@ -515,7 +518,7 @@ function storageBound(t: TierResult): string | null {
     .map(([table, n]) => `${table} ${perTx(n)}`)
     .join(', ');
   let text =
-    `Rows stored per transaction (${t.tier} ${t.store}): **${perTx(f.storedRowsTotal)}** (${fmt(f.storedRowsTotal)} rows for ${fmt(transactions)} transactions): ` +
+    `Rows stored per transaction (${t.tier} ${t.store}): **${perTx(storedTotal)}** (${fmt(storedTotal)} rows for ${fmt(transactions)} transactions): ` +
     `${perTx(f.rawRowsTotal)} raw and ${perTx(derived)} derived or curated (${largest}, …).`;
   const ceiling = t.copy?.server?.rowsPerSecond;
   if (!ceiling) return text;

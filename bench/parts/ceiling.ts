@@ -67,14 +67,7 @@ export async function measureCopyCeiling(target: TierStore, store: Store): Promi
     await client.connect();
     try {
       text = await copyOut(client, `COPY (SELECT * FROM transactions ORDER BY chain, height DESC, tx_index LIMIT ${Number(tier.copyRows)}) TO STDOUT`);
-      const runs: number[] = [];
-      for (let i = 0; i < REPEATS; i++) {
-        await recreate();
-        const started = performance.now();
-        await pipeline(Readable.from(chunks(text)), client.query(copyFrom(`COPY ${SCRATCH} FROM STDIN`)));
-        runs.push((performance.now() - started) / 1000);
-      }
-      server = rate(rows.length, text.length, best(runs));
+      server = rate(rows.length, text.length, await serverCopySeconds(client, 'transactions', text));
       serverByTable = await tableCeilings(client, Number(tier.copyRows));
     } finally {
       await client.end();
@@ -122,19 +115,23 @@ async function tableCeilings(client: pg.Client, limit: number): Promise<Record<s
     if (!/^[a-z_][a-z0-9_]*$/.test(name)) continue;
     const text = await copyOut(client, `COPY (SELECT * FROM ${name} LIMIT ${limit}) TO STDOUT`);
     const count = countLines(text);
-    if (count === 0) continue;
-    const runs: number[] = [];
-    for (let i = 0; i < REPEATS; i++) {
-      await client.query(`DROP TABLE IF EXISTS ${SCRATCH}`);
-      await client.query(`CREATE TABLE ${SCRATCH} (LIKE ${name} INCLUDING DEFAULTS)`);
-      const started = performance.now();
-      await pipeline(Readable.from(chunks(text)), client.query(copyFrom(`COPY ${SCRATCH} FROM STDIN`)));
-      runs.push((performance.now() - started) / 1000);
-    }
-    out[name] = rate(count, text.length, best(runs));
+    if (count > 0) out[name] = rate(count, text.length, await serverCopySeconds(client, name, text));
+  }
+  return out;
+}
+
+/** The best of REPEATS server-side COPY FROM runs of `text` into a fresh unindexed copy of `table`. */
+async function serverCopySeconds(client: pg.Client, table: string, text: Buffer): Promise<number> {
+  const runs: number[] = [];
+  for (let i = 0; i < REPEATS; i++) {
+    await client.query(`DROP TABLE IF EXISTS ${SCRATCH}`);
+    await client.query(`CREATE TABLE ${SCRATCH} (LIKE ${table} INCLUDING DEFAULTS)`);
+    const started = performance.now();
+    await pipeline(Readable.from(chunks(text)), client.query(copyFrom(`COPY ${SCRATCH} FROM STDIN`)));
+    runs.push((performance.now() - started) / 1000);
   }
   await client.query(`DROP TABLE IF EXISTS ${SCRATCH}`);
-  return out;
+  return best(runs);
 }
 
 function countLines(text: Buffer): number {

@@ -41,7 +41,6 @@ export interface TierFacts {
    * the generate-and-store rate (docs/ingest.md). Absent from records built before it was counted.
    */
   storedRows?: Record<string, number>;
-  storedRowsTotal?: number;
   databaseMb: number;
   /** The most active addresses of each chain by transaction count, sentinels included. */
   top: Record<ChainId, AddressFact[]>;
@@ -255,11 +254,7 @@ async function tierFacts(store: Store, target: TierStore, notable: Record<ChainI
   const blocks = await perChain('bench.facts.blocks', sql`SELECT chain, count(*) AS n FROM blocks GROUP BY chain`);
   const transactions = await perChain('bench.facts.transactions', sql`SELECT chain, count(*) AS n FROM transactions GROUP BY chain`);
   const addresses = await perChain('bench.facts.addresses', sql`SELECT chain, count(*) AS n FROM address_summary GROUP BY chain`);
-  const rawRows: Record<string, number> = {};
-  for (const table of RAW_TABLES) {
-    const [row] = await store.query<{ n: number }>('bench.facts.raw', sql`SELECT count(*) AS n FROM ${rawTable(table)}`);
-    rawRows[table] = Number(row?.n ?? 0);
-  }
+  // Every table counted once; the raw tables' counts are read off the same figures.
   const storedRows: Record<string, number> = {};
   const tables = await store.query<{ table_name: string }>(
     'bench.facts.tables',
@@ -270,6 +265,7 @@ async function tierFacts(store: Store, target: TierStore, notable: Record<ChainI
     const [row] = await store.query<{ n: number }>('bench.facts.stored', sql`SELECT count(*) AS n FROM ${raw(table)}`);
     storedRows[table] = Number(row?.n ?? 0);
   }
+  const rawRows = Object.fromEntries(RAW_TABLES.map((table) => [table, storedRows[table] ?? 0]));
   const addressFact = async (chain: ChainId, address: string): Promise<AddressFact> => {
     const [row] = await store.query<{ tx_count: number; label: string | null }>(
       'bench.facts.address',
@@ -299,16 +295,10 @@ async function tierFacts(store: Store, target: TierStore, notable: Record<ChainI
     rawRows,
     rawRowsTotal: Object.values(rawRows).reduce((a, b) => a + b, 0),
     storedRows,
-    storedRowsTotal: Object.values(storedRows).reduce((a, b) => a + b, 0),
     databaseMb: await databaseMb(store, target),
     top,
     notable: notableFacts,
   };
-}
-
-function rawTable(table: string) {
-  if (!RAW_TABLES.includes(table)) throw new Error(`not a raw table: ${table}`);
-  return raw(table);
 }
 
 const gb = (bytes: number) => (bytes / 2 ** 30).toFixed(1);

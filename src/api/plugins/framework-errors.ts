@@ -44,7 +44,7 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   } else {
     body = problem(400, 'the request could not be routed');
   }
-  void sendProblem(reply, body);
+  sendProblem(reply, body);
 }
 
 /** Fastify's `clientErrorHandler` option: what the HTTP parser rejects, as problem+json on the raw socket. */

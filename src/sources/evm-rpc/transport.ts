@@ -214,6 +214,7 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
       // The message names the method even when the failure was the transport's.
       call.reject(error.method ? error : new RpcError(`${call.method}: ${error.message}`, { retryable: error.retryable, code: error.code, method: call.method, cause: error }));
     }
+    if (retried.length === 0) return;
     const later = (group: PendingCall[], delay: number) => {
       for (const call of group) {
         stats.retries++;
@@ -226,7 +227,6 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
       }, delay);
       timers.set(timer, group);
     };
-    if (retried.length === 0) return;
     if (retryAfterMs !== undefined) later(retried, retryAfterMs);
     else for (const call of retried) later([call], Math.min(maxBackoffMs, backoffMs * 2 ** (call.attempt - 1)) * (0.5 + Math.random() / 2));
   }
