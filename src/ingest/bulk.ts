@@ -9,7 +9,7 @@ import sql from 'sql-template-tag';
 import type { Logger } from 'pino';
 import { CHAINS, type ChainId } from '../chain/chains.ts';
 import type { Store } from '../store/store.ts';
-import { formatDay } from '../api/format.ts';
+import { formatDay, lastClosedDay } from '../time.ts';
 import { closeDays } from '../rollups/index.ts';
 
 const MARKER = { chain: '*', key: 'bulk_load' } as const;
@@ -97,7 +97,7 @@ async function closeAllDays(store: Store, chain: ChainId, logger?: Logger): Prom
   const started = performance.now();
   await store.transaction('ingest.bulk.close_days', async (tx) => {
     if (tx.kind === 'postgres') await tx.exec('ingest.bulk.memory', `SET LOCAL work_mem = '256MB'`);
-    await closeDays(tx, chain, formatDay(span.first!), formatDay(span.last! - 86_400));
+    await closeDays(tx, chain, formatDay(span.first!), lastClosedDay(span.last!));
   });
   logger?.info({ chain, ms: Math.round(performance.now() - started) }, 'bulk load: days closed');
 }

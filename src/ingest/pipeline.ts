@@ -15,7 +15,7 @@ import type { Logger } from 'pino';
 import type { ChainId } from '../chain/chains.ts';
 import type { BlockSource, CanonicalBlock, SourceItem } from '../chain/model.ts';
 import type { Db, Store } from '../store/store.ts';
-import { formatDay } from '../api/format.ts';
+import { formatDay, lastClosedDay } from '../time.ts';
 import { applyRollups, closeDays, revertRollups, RollupDeltas } from '../rollups/index.ts';
 import { readCheckpoint, storedHashes, writeCheckpoint, type StoredCheckpoint } from './checkpoint.ts';
 import { loadBlocks } from './load-blocks.ts';
@@ -323,7 +323,7 @@ async function closeCompletedDays(tx: Db, chain: ChainId, deltas: RollupDeltas):
   const [previous] = await tx.query<{ ts: number }>('ingest.previous_ts', sql`SELECT ts FROM blocks WHERE chain = ${chain} AND height = ${deltas.fromHeight - 1}`);
   const firstDay = previous ? formatDay(previous.ts) : days[0]!;
   const [last] = await tx.query<{ ts: number }>('ingest.last_ts', sql`SELECT ts FROM blocks WHERE chain = ${chain} AND height = ${deltas.toHeight}`);
-  const lastClosed = formatDay(last!.ts - 86_400);
+  const lastClosed = lastClosedDay(last!.ts);
   if (firstDay <= lastClosed) await closeDays(tx, chain, firstDay, lastClosed);
 }
 

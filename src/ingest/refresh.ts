@@ -8,7 +8,7 @@
 import sql, { raw } from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';
 import type { Db, Store } from '../store/store.ts';
-import { formatDay } from '../api/format.ts';
+import { formatDay, lastClosedDay } from '../time.ts';
 import { applyRollups, closeDays, rebuildFeeWindows, rebuildRanks, recomputeChainStats, recomputeHolderTransitions, RollupDeltas } from '../rollups/index.ts';
 import { loadBlocks } from './load-blocks.ts';
 
@@ -68,7 +68,7 @@ export async function refreshRollups(store: Store, chain: ChainId, options: Refr
     await rebuildRanks(tx, chain);
     await rebuildFeeWindows(tx, chain);
     const [first] = await tx.query<{ ts: number }>('refresh.first', sql`SELECT ts FROM blocks WHERE chain = ${chain} ORDER BY height LIMIT 1`);
-    await closeDays(tx, chain, formatDay(first!.ts), formatDay(tip.ts! - 86_400));
+    await closeDays(tx, chain, formatDay(first!.ts), lastClosedDay(tip.ts!));
     return { fromHeight: from, toHeight: to, addresses: only ? only.addresses.size : 'all' };
   });
 }

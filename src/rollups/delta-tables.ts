@@ -12,7 +12,8 @@ import sql, { raw } from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
 import type { CopyValue } from '../store/copy.ts';
-import { dayName, type RollupDeltas } from './deltas.ts';
+import type { RollupDeltas } from './deltas.ts';
+import { dayName } from '../time.ts';
 
 const TABLES: Record<string, string> = {
   delta_summary: `address text, balance numeric, total_received numeric, total_sent numeric, total_fees_paid numeric,

@@ -13,6 +13,7 @@
 import type { ChainId } from '../chain/chains.ts';
 import { isSentinel } from '../chain/chains.ts';
 import type { CanonicalBlock, CanonicalTx } from '../chain/model.ts';
+import { DAY_SECONDS, dayName, dayNumber } from '../time.ts';
 
 /** Position of a movement in chain order: (height, tx index, sub-position). */
 type Position = readonly [height: number, txIndex: number, seq: number];
@@ -89,19 +90,6 @@ export interface ChainDayDelta {
   sizeMax: number;
   intervalSum: number;
   baseFeeSum: bigint;
-}
-
-export const dayOfTs = (ts: number): string => new Date(ts * 1000).toISOString().slice(0, 10);
-
-/** Days since 1970-01-01 (UTC): the per-address maps' day key, a small integer where a date string would be built and hashed. */
-const dayNumber = (ts: number): number => Math.floor(ts / 86_400);
-
-const dayNames = new Map<number, string>();
-/** 'YYYY-MM-DD' of a day number. */
-export function dayName(day: number): string {
-  let name = dayNames.get(day);
-  if (name === undefined) dayNames.set(day, (name = dayOfTs(day * 86_400)));
-  return name;
 }
 
 /** The entry under (address, key) of a two-level map; `make` creates a missing one, kept when `keep`. */
@@ -285,7 +273,7 @@ export class RollupDeltas {
     const outs = tx.signer ? [tx.from, tx.signer] : [tx.from];
     const user = tx.type !== 'coinbase';
     const dow = (day + 3) % 7; // 1970-01-01 was a Thursday; Monday = 0
-    const hour = Math.floor((ts % 86_400) / 3600);
+    const hour = Math.floor((ts % DAY_SECONDS) / 3600);
     const participants = new Set(outs);
     for (const address of ins) participants.add(address);
     const at = { ts, height, tx: tx.hash, txIndex: tx.index };

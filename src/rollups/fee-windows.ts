@@ -13,6 +13,7 @@ import sql from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
 import { tipTime } from './tip.ts';
+import { addDays, formatDay } from '../time.ts';
 
 /** The windows kept, in days. */
 export const FEE_WINDOW_DAYS = [1, 7, 30, 90, 365] as const;
@@ -22,9 +23,6 @@ const REBUILD_ABOVE = 20_000;
 /** Chains that have the leaderboard (top/burners is pos only). */
 const CHAINS: readonly ChainId[] = ['pos'];
 
-const DAY_MS = 86_400_000;
-const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const shift = (day: string, days: number) => dayOf(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS);
 
 /** Days that are inside some window for one tip day and outside it for the other. */
 function movedDays(from: string, to: string): string[] {
@@ -32,9 +30,9 @@ function movedDays(from: string, to: string): string[] {
   const days = new Set<string>();
   for (const w of FEE_WINDOW_DAYS) {
     // Window of tip t: [t - w + 1, t]. Between lo and hi, the days [lo - w + 1, hi - w] change side.
-    for (let d = shift(lo, -w + 1); d <= shift(hi, -w); d = shift(d, 1)) days.add(d);
+    for (let d = addDays(lo, -w + 1); d <= addDays(hi, -w); d = addDays(d, 1)) days.add(d);
     // ... and the days (lo, hi] are in the later window only.
-    for (let d = shift(lo, 1); d <= hi; d = shift(d, 1)) days.add(d);
+    for (let d = addDays(lo, 1); d <= hi; d = addDays(d, 1)) days.add(d);
   }
   return [...days];
 }
@@ -47,7 +45,7 @@ export async function keepFeeWindows(db: Db, chain: ChainId): Promise<void> {
     await clear(db, chain);
     return;
   }
-  const tipDay = dayOf(tip * 1000);
+  const tipDay = formatDay(tip);
   const [state] = await db.query<{ tip_day: string }>('rollups.fee_windows.state', sql`SELECT tip_day FROM fee_window_state WHERE chain = ${chain}`);
   const moved = state ? movedDays(state.tip_day, tipDay) : null;
   if (moved === null || moved.length > 2 * LONGEST) {
@@ -95,7 +93,7 @@ export async function keepFeeWindows(db: Db, chain: ChainId): Promise<void> {
 export async function rebuildFeeWindows(db: Db, chain: ChainId): Promise<void> {
   if (!CHAINS.includes(chain)) return;
   const tip = await tipTime(db, chain, 'rollups.fee_windows.tip');
-  if (tip !== null) await rebuild(db, chain, dayOf(tip * 1000));
+  if (tip !== null) await rebuild(db, chain, formatDay(tip));
   else await clear(db, chain);
 }
 

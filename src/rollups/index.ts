@@ -15,7 +15,8 @@ import { applyTokenBalances, repairTokenBalances, revertTokenBalances } from './
 import { applyChainDaily, repairChainDaily, revertChainDaily } from './chain-daily.ts';
 import { reopenDays } from './day-metrics.ts';
 import { freshRollups, writeDeltaTables } from './delta-tables.ts';
-import { dayOfTs, type RollupDeltas } from './deltas.ts';
+import type { RollupDeltas } from './deltas.ts';
+import { formatDay } from '../time.ts';
 
 export { RollupDeltas } from './deltas.ts';
 export { closeDays } from './day-metrics.ts';
@@ -62,6 +63,6 @@ export async function revertRollups(db: Db, deltas: RollupDeltas, ancestor: numb
   await repairCounterparties(db, deltas.chain);
   await repairTokenBalances(db, deltas.chain);
   await repairChainDaily(db, deltas.chain, removedAddresses);
-  await reopenDays(db, deltas.chain, dayOfTs(firstTs));
+  await reopenDays(db, deltas.chain, formatDay(firstTs));
   await keepFeeWindows(db, deltas.chain);
 }

@@ -4,13 +4,13 @@
  * the day count up to the nearest UI tier.
  */
 import { invalidParam } from '../problem.ts';
+import { DAY_SECONDS } from '../../time.ts';
 
 export const WINDOW_PATTERN = '^(?:[1-9][0-9]*[mhdwy]|all)$';
 export const WINDOW_TIERS = [1, 7, 14, 30, 60, 90, 180, 365, 730, 1095, 1825, 3650] as const;
 export const MAX_WINDOW_DAYS = 3650;
 
-const UNIT_SECONDS = { m: 60, h: 3600, d: 86_400, w: 7 * 86_400, y: 365 * 86_400 } as const;
-const DAY = 86_400;
+const UNIT_SECONDS = { m: 60, h: 3600, d: DAY_SECONDS, w: 7 * DAY_SECONDS, y: 365 * DAY_SECONDS } as const;
 
 export interface Window {
   /** The whole history was asked for. */
@@ -43,9 +43,9 @@ export function parseWindow(raw: string | null | undefined, options: WindowOptio
     throw invalidParam(param, `must be a positive whole number followed by m, h, d, w or y (for example 7d)${options.allowAll ? ', or all' : ''}`);
   }
   const seconds = Number(match[1]) * UNIT_SECONDS[match[2] as keyof typeof UNIT_SECONDS];
-  if (seconds > MAX_WINDOW_DAYS * DAY) throw invalidParam(param, `must not exceed 10 years (${MAX_WINDOW_DAYS} days)`);
-  const days = Math.ceil(seconds / DAY);
+  if (seconds > MAX_WINDOW_DAYS * DAY_SECONDS) throw invalidParam(param, `must not exceed 10 years (${MAX_WINDOW_DAYS} days)`);
+  const days = Math.ceil(seconds / DAY_SECONDS);
   if (!options.snapToTier) return { all: false, seconds, days };
   const tier = WINDOW_TIERS.find((t) => t >= days) ?? MAX_WINDOW_DAYS;
-  return { all: false, seconds: tier * DAY, days: tier };
+  return { all: false, seconds: tier * DAY_SECONDS, days: tier };
 }

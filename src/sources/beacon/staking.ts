@@ -18,6 +18,7 @@ import type { Store } from '../../store/store.ts';
 import type { StakingDayRow, ValidatorRow } from '../../chain/model.ts';
 import { writeStaking } from '../../ingest/curated.ts';
 import type { BeaconClient, BeaconValidator } from './client.ts';
+import { DAY_SECONDS, dayStart, formatDay } from '../../time.ts';
 
 const PLANCK_PER_GWEI = 10n ** 9n;
 
@@ -53,9 +54,6 @@ export function nakamoto33(validators: BeaconValidator[]): number | null {
   return stakes.length;
 }
 
-const dayOf = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString().slice(0, 10);
-const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
-
 export async function syncStaking(db: Store, beacon: BeaconClient, options: StakingSyncOptions = {}): Promise<StakingSyncResult> {
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
   const [{ genesisTime }, { secondsPerSlot, slotsPerEpoch }, { finalizedEpoch }] = await Promise.all([
@@ -74,12 +72,12 @@ export async function syncStaking(db: Store, beacon: BeaconClient, options: Stak
   const days: string[] = [];
   if (lastEpoch >= 0) {
     const [resume] = await db.query<{ day: string | Date | null }>('staking.resume', sql`SELECT max(day)::text AS day FROM staking_daily WHERE chain = 'pos'`);
-    const resumeDay = resume?.day ? String(resume.day).slice(0, 10) : dayOf(genesisTime);
+    const resumeDay = resume?.day ? String(resume.day).slice(0, 10) : formatDay(genesisTime);
     let epoch = Math.max(0, Math.ceil((dayStart(resumeDay) - genesisTime) / epochSeconds));
     let previous: BeaconValidator[] | null = null;
     while (epoch <= lastEpoch && (options.maxDays === undefined || days.length < options.maxDays)) {
-      const day = dayOf(epochStart(epoch));
-      const nextDay = dayStart(day) + 86_400;
+      const day = formatDay(epochStart(epoch));
+      const nextDay = dayStart(day) + DAY_SECONDS;
       const epochs: number[] = [];
       for (let e = epoch; e <= lastEpoch && epochStart(e) < nextDay; e++) epochs.push(e);
       const firstSlot = epochs[0]! * slotsPerEpoch;

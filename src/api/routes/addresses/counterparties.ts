@@ -2,7 +2,7 @@
 import sql, { raw } from 'sql-template-tag';
 import { Type, type Static } from 'typebox';
 import type { ApiContext } from '../../context.ts';
-import { formatTimestamp } from '../../format.ts';
+import { formatTimestamp } from '../../../time.ts';
 import { AddressPathParams, IntegerQuery, NullableAmount, StringEnum, STANDARD_ERRORS, Timestamp } from '../../schemas/common.ts';
 import { AddressEchoFields, addressEcho, type AddressEcho, type AppArg } from './feed/common.ts';
 

@@ -3,7 +3,7 @@ import { Type, type Static } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ChainId } from '../../../chain/chains.ts';
 import type { ApiContext } from '../../context.ts';
-import { formatTimestampOrNull } from '../../format.ts';
+import { formatTimestampOrNull } from '../../../time.ts';
 import { addressParam } from '../../params/address.ts';
 import { AddressPathParams, BooleanQuery, isTrue, Nullable, NullableAmount, NullableTimestamp, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { loadAddressFacts, type AddressFacts } from './profile/facts.ts';

@@ -5,7 +5,7 @@
 import sql from 'sql-template-tag';
 import { Type, type Static } from 'typebox';
 import type { ApiContext } from '../../context.ts';
-import { formatTimestamp } from '../../format.ts';
+import { formatTimestamp } from '../../../time.ts';
 import { AddressPathParams, Amount, IntegerQuery, StringEnum, STANDARD_ERRORS, Timestamp } from '../../schemas/common.ts';
 import { AddressEchoFields, addressEcho, type AddressEcho, type AppArg } from './feed/common.ts';
 

@@ -2,7 +2,7 @@
 import sql from 'sql-template-tag';
 import { Type, type Static } from 'typebox';
 import type { ApiContext } from '../../context.ts';
-import { formatTimestampOrNull } from '../../format.ts';
+import { formatTimestampOrNull } from '../../../time.ts';
 import { AddressPathParams, Nullable, NullableTimestamp, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { AddressEchoFields, addressEcho, type AddressEcho, type AppArg } from './feed/common.ts';
 

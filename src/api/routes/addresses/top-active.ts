@@ -16,7 +16,7 @@ import { SENTINELS, type ChainId } from '../../../chain/chains.ts';
 import { GRAM_MAX, isGramText, rankBucket, rankBucketRange } from '../../../rollups/address-ranks.ts';
 import type { Db } from '../../../store/store.ts';
 import type { ApiContext } from '../../context.ts';
-import { formatTimestampOrNull } from '../../format.ts';
+import { addDays, formatDay, formatTimestampOrNull } from '../../../time.ts';
 import { invalidParam } from '../../problem.ts';
 import { BooleanQuery, ChainPathParams, IntegerQuery, isTrue, Nullable, NullableAmount, NullableTimestamp, StringEnum, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { coinsToUnits } from './profile/amounts.ts';
@@ -368,7 +368,7 @@ export async function loadTopActive(ctx: ApiContext, chain: ChainId, query: TopA
   let fromDay: string | null = null;
   if (withDelta) {
     const tip = await tipTime(db, chain, 'addresses.top.tip');
-    fromDay = tip !== null ? new Date((tip - 29 * 86_400) * 1000).toISOString().slice(0, 10) : null;
+    fromDay = tip !== null ? addDays(formatDay(tip), -29) : null;
   }
   const rows = await db.query<SummaryRow>(
     'addresses.top.page',

@@ -11,6 +11,7 @@ import { parseWindow } from '../../params/window.ts';
 import { Amount, ChainPathParams, IntegerQuery, STANDARD_ERRORS, WindowQuery } from '../../schemas/common.ts';
 import { FEE_WINDOW_DAYS } from '../../../rollups/fee-windows.ts';
 import { tipTimeSql } from '../../../rollups/tip.ts';
+import { addDays, formatDay } from '../../../time.ts';
 
 type AppArg = Parameters<FastifyPluginAsyncTypebox>[0];
 
@@ -39,8 +40,8 @@ interface BurnerRow {
 
 /** The window as UTC days: the `days` days ending with the tip's day. */
 export function windowDays(tipTs: number, days: number): { from: string; to: string } {
-  const day = (ts: number) => new Date(ts * 1000).toISOString().slice(0, 10);
-  return { from: day(tipTs - (days - 1) * 86_400), to: day(tipTs) };
+  const to = formatDay(tipTs);
+  return { from: addDays(to, 1 - days), to };
 }
 
 export async function loadTopBurners(ctx: ApiContext, chain: ChainId, limit: number, days: number): Promise<Static<typeof TopBurnersResponse>> {
@@ -64,7 +65,7 @@ export async function loadTopBurners(ctx: ApiContext, chain: ChainId, limit: num
           ORDER BY fees DESC, address LIMIT ${limit}`,
       { reusePlan: true }, // the window's index, in order
     );
-  } else if (from <= new Date(span.first_ts * 1000).toISOString().slice(0, 10)) {
+  } else if (from <= formatDay(span.first_ts)) {
     // The window holds the whole history: the all-time totals, in the order of their index.
     rows = await ctx.store.query<BurnerRow>(
       'addresses.burners.all_time',

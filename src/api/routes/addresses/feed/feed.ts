@@ -19,8 +19,8 @@ import type { ChainId } from '../../../../chain/chains.ts';
 import { TX_TYPES } from '../../../../chain/model.ts';
 import { branches, HAS_RECIPIENT_LISTS, rowStream, txStream, type Direction, type FeedQuery, type RowKey } from './keys.ts';
 import { loadFeedRows, type FeedRow } from './rows.ts';
+import { DAY_SECONDS, formatDay } from '../../../../time.ts';
 
-const DAY = 86_400;
 /** Thresholds of the strategies below (tests lower them to exercise every path on small chains). */
 export const feedTuning = {
   /** Offsets up to this are skipped in the row stream directly; deeper ones are located first. */
@@ -36,7 +36,6 @@ export interface TimeRange {
   to: number | null;
 }
 
-const dayText = (unixSeconds: number) => new Date(unixSeconds * 1000).toISOString().slice(0, 10);
 
 /** The first height whose block time is at or after each time (null: no such block yet). */
 export async function heightsAtOrAfter(db: Db, chain: ChainId, times: readonly number[]): Promise<(number | null)[]> {
@@ -139,8 +138,8 @@ async function locateOffset(db: Db, q: FeedQuery, range: TimeRange, offset: numb
   await db.exec('addresses.transactions.locate_plan', 'SET LOCAL enable_hashagg = off; SET LOCAL enable_sort = off');
   if (q.txTypes !== null) return locateInStream(db, q, offset);
   // Segments newest first: the partial day at time_to, the whole days, the partial day at time_from.
-  const fullFrom = range.from === null ? null : Math.ceil(range.from / DAY) * DAY;
-  const fullTo = range.to === null ? null : Math.floor(range.to / DAY) * DAY;
+  const fullFrom = range.from === null ? null : Math.ceil(range.from / DAY_SECONDS) * DAY_SECONDS;
+  const fullTo = range.to === null ? null : Math.floor(range.to / DAY_SECONDS) * DAY_SECONDS;
   if (fullFrom !== null && fullTo !== null && fullFrom >= fullTo) return locateInStream(db, q, offset);
   let remaining = offset;
 
@@ -217,18 +216,18 @@ type DayHolding =
 async function dayHolding(db: Db, q: FeedQuery, fullFrom: number | null, fullTo: number | null, offset: number): Promise<DayHolding> {
   const { chain, address, direction } = q;
   const count = raw({ both: 'tx_count', in: 'tx_in', out: 'tx_out' }[direction]);
-  const firstHeightOf = (dayNumber: Sql) => sql`(SELECT height FROM blocks WHERE chain = ${chain} AND ts >= (${dayNumber})::bigint * ${DAY} ORDER BY ts, height LIMIT 1)`;
+  const firstHeightOf = (dayNumber: Sql) => sql`(SELECT height FROM blocks WHERE chain = ${chain} AND ts >= (${dayNumber})::bigint * ${DAY_SECONDS} ORDER BY ts, height LIMIT 1)`;
   const upper = q.toHeight === null ? empty : sql`AND height < ${q.toHeight}`;
   const from = sql`(SELECT h FROM start)`;
   const senders = direction === 'in' ? null : sql`
-    SELECT ts / ${DAY} AS d, recipient_count - 1 AS n FROM transactions
+    SELECT ts / ${DAY_SECONDS} AS d, recipient_count - 1 AS n FROM transactions
     WHERE chain = ${chain} AND from_addr = ${address} AND recipient_count > 1 AND height >= ${from} ${upper}
     UNION ALL
-    SELECT ts / ${DAY}, recipient_count - 1 FROM transactions
+    SELECT ts / ${DAY_SECONDS}, recipient_count - 1 FROM transactions
     WHERE chain = ${chain} AND signer_addr = ${address} AND recipient_count > 1 AND height >= ${from} ${upper}`;
   // An address listed k times in one transaction it does not send has k rows there.
   const recipients = direction === 'out' ? null : sql`
-    SELECT t.ts / ${DAY} AS d, m.entries + first.entries - 1 AS n
+    SELECT t.ts / ${DAY_SECONDS} AS d, m.entries + first.entries - 1 AS n
     FROM (SELECT height, tx_index, count(*)::int AS entries FROM tx_recipients
           WHERE chain = ${chain} AND to_addr = ${address} AND recipient_index > 0 AND height >= ${from} ${upper}
           GROUP BY height, tx_index) AS m
@@ -244,8 +243,8 @@ async function dayHolding(db: Db, q: FeedQuery, fullFrom: number | null, fullTo:
     sql`WITH daily AS (
           SELECT (day - DATE '1970-01-01') AS d, ${count} AS n FROM address_daily
           WHERE chain = ${chain} AND address = ${address} AND ${count} > 0
-            ${fullFrom === null ? empty : sql`AND day >= ${dayText(fullFrom)}::date`}
-            ${fullTo === null ? empty : sql`AND day < ${dayText(fullTo)}::date`}
+            ${fullFrom === null ? empty : sql`AND day >= ${formatDay(fullFrom)}::date`}
+            ${fullTo === null ? empty : sql`AND day < ${formatDay(fullTo)}::date`}
         ),
         needed AS (
           SELECT d, n FROM (SELECT d, n, sum(n) OVER (ORDER BY d DESC) - n AS before FROM daily) AS logical
@@ -338,19 +337,19 @@ async function countAllTypes(store: Store, q: FeedQuery, range: TimeRange): Prom
     return row?.n ?? 0;
   }
   const pieces = partialDays(range);
-  const fullFrom = range.from === null ? null : Math.ceil(range.from / DAY) * DAY;
-  const fullTo = range.to === null ? null : Math.floor(range.to / DAY) * DAY;
+  const fullFrom = range.from === null ? null : Math.ceil(range.from / DAY_SECONDS) * DAY_SECONDS;
+  const fullTo = range.to === null ? null : Math.floor(range.to / DAY_SECONDS) * DAY_SECONDS;
   const hasFullDays = fullFrom === null || fullTo === null || fullFrom < fullTo;
   // What to count by index: [from, to) intervals, each with its sign.
   const intervals: { from: number; to: number; sign: 1 | -1 }[] = [];
   const wholeDays: number[] = [];
   for (const piece of pieces) {
-    if (piece.to - piece.from <= DAY / 2) {
+    if (piece.to - piece.from <= DAY_SECONDS / 2) {
       intervals.push({ from: piece.from, to: piece.to, sign: 1 });
     } else {
       wholeDays.push(piece.day);
       if (piece.from > piece.day) intervals.push({ from: piece.day, to: piece.from, sign: -1 });
-      if (piece.to < piece.day + DAY) intervals.push({ from: piece.to, to: piece.day + DAY, sign: -1 });
+      if (piece.to < piece.day + DAY_SECONDS) intervals.push({ from: piece.to, to: piece.day + DAY_SECONDS, sign: -1 });
     }
   }
   const times = [...new Set(intervals.flatMap((i) => [i.from, i.to]))];
@@ -359,9 +358,9 @@ async function countAllTypes(store: Store, q: FeedQuery, range: TimeRange): Prom
     store.query<{ full: number; days: number }>(
       'addresses.transactions.count_daily',
       sql`SELECT coalesce(sum(${column}) FILTER (WHERE ${hasFullDays}
-                   ${fullFrom === null ? empty : sql`AND day >= ${dayText(fullFrom)}::date`}
-                   ${fullTo === null ? empty : sql`AND day < ${dayText(fullTo)}::date`}), 0)::int AS full,
-                 coalesce(sum(${column}) FILTER (WHERE day = ANY(${wholeDays.map(dayText)}::date[])), 0)::int AS days
+                   ${fullFrom === null ? empty : sql`AND day >= ${formatDay(fullFrom)}::date`}
+                   ${fullTo === null ? empty : sql`AND day < ${formatDay(fullTo)}::date`}), 0)::int AS full,
+                 coalesce(sum(${column}) FILTER (WHERE day = ANY(${wholeDays.map(formatDay)}::date[])), 0)::int AS days
           FROM address_daily
           WHERE chain = ${chain} AND address = ${address}`,
       { reusePlan: true }, // the address's days, a primary-key range
@@ -385,9 +384,9 @@ function partialDays(range: TimeRange): { day: number; from: number; to: number 
   const pieces: { day: number; from: number; to: number }[] = [];
   const { from, to } = range;
   if (from !== null && to !== null && to <= from) return pieces;
-  const fromDay = from === null ? null : Math.floor(from / DAY) * DAY;
-  const toDay = to === null ? null : Math.floor(to / DAY) * DAY;
-  if (from !== null && from > fromDay!) pieces.push({ day: fromDay!, from, to: to !== null && toDay === fromDay ? to : fromDay! + DAY });
+  const fromDay = from === null ? null : Math.floor(from / DAY_SECONDS) * DAY_SECONDS;
+  const toDay = to === null ? null : Math.floor(to / DAY_SECONDS) * DAY_SECONDS;
+  if (from !== null && from > fromDay!) pieces.push({ day: fromDay!, from, to: to !== null && toDay === fromDay ? to : fromDay! + DAY_SECONDS });
   if (to !== null && to > toDay! && !(from !== null && toDay === fromDay && from > fromDay!)) {
     pieces.push({ day: toDay!, from: from !== null && toDay === fromDay ? from : toDay!, to });
   }

@@ -2,7 +2,7 @@
 import sql, { type Sql } from 'sql-template-tag';
 import type { Db } from '../../../../store/store.ts';
 import type { ChainId } from '../../../../chain/chains.ts';
-import { formatTimestamp } from '../../../format.ts';
+import { formatTimestamp } from '../../../../time.ts';
 import type { TransactionDetailType } from '../../../schemas/transaction.ts';
 
 export interface FeedRow {

@@ -10,6 +10,7 @@ import { formatCoins } from './amounts.ts';
 import { holderTier } from './tiers.ts';
 import type { WalletClass } from './wallet-class.ts';
 import type { XmssFigures } from './xmss.ts';
+import { DAY_SECONDS } from '../../../../time.ts';
 
 export interface Badge {
   key: string;
@@ -22,7 +23,6 @@ export interface Badge {
   reason: string | null;
 }
 
-const DAY = 86_400;
 const n = (value: number) => value.toLocaleString('en-US');
 
 /** Graded badges: the highest grade whose threshold is reached, or null. */
@@ -133,11 +133,11 @@ function activityBadges(f: AddressFacts): Badge[] {
     });
   }
   const lastActive = f.lastSeen ?? f.appeared;
-  if (f.tipTs !== null && lastActive !== null && f.balance > 0n && f.tipTs - lastActive >= DORMANT_DAYS * DAY) {
+  if (f.tipTs !== null && lastActive !== null && f.balance > 0n && f.tipTs - lastActive >= DORMANT_DAYS * DAY_SECONDS) {
     badges.push({
       key: 'dormant', label: 'Dormant', emoji: '💤', tone: 'neutral', category: 'activity', tier: 'standard',
       description: `Holds coins and has not been active for ${DORMANT_DAYS} days`,
-      reason: `last active ${n(Math.floor((f.tipTs - lastActive) / DAY))} days before the latest block`,
+      reason: `last active ${n(Math.floor((f.tipTs - lastActive) / DAY_SECONDS))} days before the latest block`,
     });
   }
   return badges;
@@ -152,7 +152,7 @@ function ageBadges(f: AddressFacts): Badge[] {
     });
   }
   if (f.tipTs !== null && f.appeared !== null) {
-    const days = Math.floor((f.tipTs - f.appeared) / DAY);
+    const days = Math.floor((f.tipTs - f.appeared) / DAY_SECONDS);
     const veteran = grade(days, VETERAN_GRADES_DAYS);
     if (veteran) {
       badges.push({

@@ -7,8 +7,7 @@ import { isSentinel } from '../../../../chain/chains.ts';
 import type { AddressFacts } from './facts.ts';
 import { holderTier } from './tiers.ts';
 import type { XmssFigures } from './xmss.ts';
-
-const DAY = 86_400;
+import { DAY_SECONDS } from '../../../../time.ts';
 
 /** Logical transaction counts that earn activity points (5 each). */
 const ACTIVITY_STEPS = [1, 10, 100, 1_000, 10_000];
@@ -31,14 +30,14 @@ export function reputation(f: AddressFacts, xmss: XmssFigures | null): Reputatio
   if (!f.exists) return { score: 0, classification: 'unknown' };
   if (isSentinel(f.chain, f.address)) return { score: 0, classification: 'protocol' };
   const now = f.tipTs ?? 0;
-  const ageDays = f.appeared === null ? 0 : Math.max(0, Math.floor((now - f.appeared) / DAY));
+  const ageDays = f.appeared === null ? 0 : Math.max(0, Math.floor((now - f.appeared) / DAY_SECONDS));
   const age = Math.min(25, Math.floor(ageDays / 30));
   const activity = 5 * ACTIVITY_STEPS.filter((step) => f.txCount >= step).length;
   const tier = holderTier(f.chain, f.balance);
   const holdings = tier ? 2 + 2 * tier.index : 0;
   const curated = f.exchange ? (f.exchange.confirmed ? 20 : 5) : f.labelCategory ? 20 : 0;
   const lastActive = f.lastSeen ?? f.appeared;
-  const recent = lastActive !== null && now - lastActive <= 90 * DAY ? 10 : 0;
+  const recent = lastActive !== null && now - lastActive <= 90 * DAY_SECONDS ? 10 : 0;
   const penalty = xmss?.status === 'exhausted' ? 20 : 0;
   const score = Math.max(0, Math.min(100, age + activity + holdings + curated + recent - penalty));
   return { score, classification: REPUTATION_BANDS.find((band) => score >= band.min)!.classification };

@@ -5,6 +5,7 @@
  */
 import { isSentinel, POW_COINBASE_SENTINEL } from '../../../../chain/chains.ts';
 import type { AddressFacts } from './facts.ts';
+import { DAY_SECONDS } from '../../../../time.ts';
 
 export type WalletClassMethod = 'protocol' | 'curated' | 'onchain' | 'heuristic';
 
@@ -56,7 +57,7 @@ export function classifyWallet(f: AddressFacts): WalletClass | null {
     return { walletClass: 'miner', method: 'heuristic', reason: 'first funded by a block reward' };
   }
   if (f.txCount >= AUTOMATED_MIN_TXS && f.firstSeen !== null && f.lastSeen !== null) {
-    const days = Math.max(1, Math.ceil((f.lastSeen - f.firstSeen) / 86_400));
+    const days = Math.max(1, Math.ceil((f.lastSeen - f.firstSeen) / DAY_SECONDS));
     if (f.txCount >= AUTOMATED_PER_DAY * days) {
       return { walletClass: 'automated', method: 'heuristic', reason: `${count(f.txCount, 'transaction')} in ${count(days, 'day')}: faster than a person transacts by hand` };
     }
