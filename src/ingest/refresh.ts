@@ -5,11 +5,11 @@
  * range's days, and the chain-wide counters and day metrics that depend on them. After a fix to
  * a rollup definition, refreshing the affected range makes the rollups agree with it.
  */
-import sql, { raw } from 'sql-template-tag';
+import sql from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';
-import type { Db, Store } from '../store/store.ts';
+import type { Store } from '../store/store.ts';
 import { formatDay, lastClosedDay } from '../time.ts';
-import { applyRollups, closeDays, rebuildFeeWindows, rebuildRanks, recomputeChainStats, recomputeHolderTransitions, RollupDeltas } from '../rollups/index.ts';
+import { afterRefresh, applyRollups, clearRollups, clearTouched, closeDays, RollupDeltas } from '../rollups/index.ts';
 import { loadBlocks } from './load-blocks.ts';
 
 export interface RefreshOptions {
@@ -26,8 +26,6 @@ export interface RefreshResult {
   addresses: number | 'all';
 }
 
-const ROLLUP_TABLES = ['address_summary', 'address_daily', 'address_heatmap', 'address_counterparties', 'token_balances', 'chain_daily', 'chain_day_metrics', 'chain_stats'];
-
 export async function refreshRollups(store: Store, chain: ChainId, options: RefreshOptions = {}): Promise<RefreshResult | null> {
   const [tip] = await store.query<{ height: number | null; ts: number | null }>(
     'refresh.tip',
@@ -42,12 +40,12 @@ export async function refreshRollups(store: Store, chain: ChainId, options: Refr
   return store.transaction('refresh', async (tx) => {
     let only: { addresses: Set<string>; days: Set<string> } | undefined;
     if (whole) {
-      for (const table of ROLLUP_TABLES) await tx.query('refresh.clear', sql`DELETE FROM ${raw(table)} WHERE chain = ${chain}`);
+      await clearRollups(tx, chain);
     } else {
       const touched = new RollupDeltas(chain, null);
       for (const block of await loadBlocks(tx, chain, from, to)) touched.addBlock(block);
       only = { addresses: new Set(touched.summary.keys()), days: new Set(touched.chainDaily.keys()) };
-      await clearTouched(tx, chain, [...only.addresses], [...only.days]);
+      await clearTouched(tx, chain, { addresses: [...only.addresses], days: [...only.days] });
     }
     // Replay the whole chain from the raw rows; a partial refresh keeps only the touched figures.
     let previousTs: number | null = null;
@@ -59,34 +57,10 @@ export async function refreshRollups(store: Store, chain: ChainId, options: Refr
       previousTs = blocks.at(-1)?.timestamp ?? previousTs;
       options.onStep?.(Math.min(tip.height! + 1, start + step), tip.height! + 1);
     }
-    if (!whole) {
-      await recomputeHolderTransitions(tx, chain);
-      await recomputeChainStats(tx, chain);
-      await tx.query('refresh.reopen', sql`DELETE FROM chain_day_metrics WHERE chain = ${chain}`);
-    }
-    // The rank buckets and fee windows derive from rows that were just rebuilt underneath them.
-    await rebuildRanks(tx, chain);
-    await rebuildFeeWindows(tx, chain);
+    // What the replay does not keep: counters over the whole chain, ranks, windows ending at the tip.
+    await afterRefresh(tx, chain, !whole);
     const [first] = await tx.query<{ ts: number }>('refresh.first', sql`SELECT ts FROM blocks WHERE chain = ${chain} ORDER BY height LIMIT 1`);
     await closeDays(tx, chain, formatDay(first!.ts), lastClosedDay(tip.ts!));
     return { fromHeight: from, toHeight: to, addresses: only ? only.addresses.size : 'all' };
   });
-}
-
-async function clearTouched(db: Db, chain: ChainId, addresses: string[], days: string[]): Promise<void> {
-  for (const table of ['address_summary', 'address_daily', 'address_heatmap', 'token_balances']) {
-    await db.query('refresh.clear_addresses', sql`DELETE FROM ${raw(table)} WHERE chain = ${chain} AND address = ANY(${addresses}::text[])`);
-  }
-  await db.query(
-    'refresh.clear_pairs',
-    sql`DELETE FROM address_counterparties WHERE chain = ${chain} AND (address = ANY(${addresses}::text[]) OR counterparty = ANY(${addresses}::text[]))`,
-  );
-  // The chain figures of the range's days are rebuilt, but holder transitions are recomputed
-  // for every day afterwards, so keep those rows and zero their sums.
-  await db.query(
-    'refresh.clear_days',
-    sql`UPDATE chain_daily SET block_count = 0, tx_count = 0, user_tx_count = 0, fee_sum = 0, burned = 0, minted = 0, volume = 0,
-          gas_used = 0, size_sum = 0, size_max = 0, interval_sum = 0, base_fee_sum = 0
-        WHERE chain = ${chain} AND day = ANY(${days}::date[])`,
-  );
 }

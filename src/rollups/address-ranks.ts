@@ -17,6 +17,7 @@
 import sql, { raw, type Sql } from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
+import type { Rollup, RollupStep } from './engine/rollup.ts';
 
 /** Age bucket of addresses without a first appearance: after every hour. Same as quarry_age_bucket. */
 export const NO_AGE_BUCKET = 999_999_999_999;
@@ -140,12 +141,12 @@ async function removeEmptyBuckets(db: Db, chain: ChainId, touched: BucketCount[]
 }
 
 /** What `captureRanksBefore` hands to `applyRanksAfter`: the buckets it left at zero. */
-export interface RanksCapture {
+interface RanksCapture {
   zeroed: BucketCount[];
 }
 
 /** Before address_summary changes: takes out the touched addresses and remembers which existed and held coins. */
-export async function captureRanksBefore(db: Db, chain: ChainId): Promise<RanksCapture> {
+async function captureRanksBefore(db: Db, chain: ChainId): Promise<RanksCapture> {
   await db.query('rollups.ranks.before_drop', sql`DROP TABLE IF EXISTS ranks_before`);
   await db.query(
     'rollups.ranks.before',
@@ -158,7 +159,7 @@ export async function captureRanksBefore(db: Db, chain: ChainId): Promise<RanksC
 }
 
 /** After address_summary changed (and was repaired, on a revert): puts the touched addresses back. */
-export async function applyRanksAfter(db: Db, chain: ChainId, capture: RanksCapture): Promise<void> {
+async function applyRanksAfter(db: Db, chain: ChainId, capture: RanksCapture): Promise<void> {
   const added = await db.query<BucketCount>('rollups.ranks.add', contributions(chain, 1, 'delta_summary'));
   await removeEmptyBuckets(db, chain, [...capture.zeroed, ...added]);
 
@@ -180,7 +181,7 @@ export async function applyRanksAfter(db: Db, chain: ChainId, capture: RanksCapt
  * `quarry refresh`, which rebuilds address_summary rows without this module seeing what they
  * held before.
  */
-export async function rebuildRanks(db: Db, chain: ChainId): Promise<void> {
+async function rebuildRanks(db: Db, chain: ChainId): Promise<void> {
   await db.query('rollups.ranks.clear', sql`DELETE FROM address_rank_buckets WHERE chain = ${chain}`);
   await db.query('rollups.ranks.clear_grams', sql`DELETE FROM address_grams WHERE chain = ${chain}`);
   await db.query(
@@ -245,3 +246,17 @@ async function addGramTransitions(
     );
   }
 }
+
+const putBack = (db: Db, step: RollupStep) => applyRanksAfter(db, step.chain, step.carried.get('address_ranks') as RanksCapture);
+
+export const addressRanks: Rollup = {
+  name: 'address_ranks',
+  tables: ['address_rank_buckets', 'address_grams'],
+  async before(db, step) {
+    step.carried.set('address_ranks', await captureRanksBefore(db, step.chain));
+  },
+  // After address_summary changed (listed after it), and after its repair on a revert.
+  apply: putBack,
+  repair: putBack,
+  afterRefresh: (db, chain) => rebuildRanks(db, chain),
+};

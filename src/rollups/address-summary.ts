@@ -10,6 +10,8 @@
 import sql, { empty } from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
+import { rowsOf } from './engine/delta-tables.ts';
+import type { Rollup } from './engine/rollup.ts';
 
 /**
  * Holder transitions per day: addresses whose balance went from zero to positive, less those that
@@ -43,7 +45,7 @@ async function holderTransitions(db: Db, chain: ChainId, sign: 1 | -1): Promise<
  * Merges delta_summary. Into a table that holds no row of the chain (`fresh`) the deltas are
  * inserted as they are, without looking for conflicts.
  */
-export async function applyAddressSummary(db: Db, chain: ChainId, options: { holders: boolean; fresh: boolean }): Promise<{ newAddresses: number }> {
+async function applyAddressSummary(db: Db, chain: ChainId, options: { holders: boolean; fresh: boolean }): Promise<{ newAddresses: number }> {
   if (options.holders) await holderTransitions(db, chain, 1);
   const [counted] = await db.query<{ n: number }>(
     'rollups.summary.count_new',
@@ -104,7 +106,7 @@ const mergeSummary = sql`ORDER BY address
           ots_max_index = greatest(s.ots_max_index, excluded.ots_max_index)`;
 
 /** Subtracts delta_summary. Call `repairAddressSummary` once the reverted raw rows are gone. */
-export async function revertAddressSummary(db: Db, chain: ChainId): Promise<void> {
+async function revertAddressSummary(db: Db, chain: ChainId): Promise<void> {
   await holderTransitions(db, chain, -1);
   await db.query(
     'rollups.summary.revert',
@@ -135,7 +137,7 @@ export async function revertAddressSummary(db: Db, chain: ChainId): Promise<void
  * Recomputes every day's holder transitions of `chain` from address_daily (a partial refresh
  * rebuilds daily rows without replaying balances in order).
  */
-export async function recomputeHolderTransitions(db: Db, chain: ChainId): Promise<void> {
+async function recomputeHolderTransitions(db: Db, chain: ChainId): Promise<void> {
   await db.query('rollups.summary.holders_reset', sql`UPDATE chain_daily SET holders_delta = 0 WHERE chain = ${chain}`);
   await db.query(
     'rollups.summary.holders_recompute',
@@ -160,7 +162,7 @@ export async function recomputeHolderTransitions(db: Db, chain: ChainId): Promis
  * value above it means there is no earlier one. Returns how many summaries were removed because
  * nothing is left of them.
  */
-export async function repairAddressSummary(db: Db, chain: ChainId, ancestor: number): Promise<{ removedAddresses: number }> {
+async function repairAddressSummary(db: Db, chain: ChainId, ancestor: number): Promise<{ removedAddresses: number }> {
   await db.query(
     'rollups.summary.repair_first',
     sql`UPDATE address_summary s SET
@@ -226,3 +228,42 @@ export async function repairAddressSummary(db: Db, chain: ChainId, ancestor: num
   );
   return { removedAddresses: removed.length };
 }
+
+export const addressSummary: Rollup = {
+  name: 'address_summary',
+  tables: ['address_summary'],
+  deltaTables: [
+    {
+      name: 'delta_summary',
+      columns: `address text, balance numeric, total_received numeric, total_sent numeric, total_fees_paid numeric,
+        fees_burned numeric, gas_used bigint, tx_count int, tx_received_count int, tx_sent_count int,
+        first_seen bigint, first_height bigint, first_tx text, last_seen bigint, last_height bigint, last_tx text,
+        funded_by text, funded_tx text, funded_at bigint, funded_height bigint, withdrawal_count int, withdrawal_total numeric,
+        internal_tx_count int, internal_received numeric, internal_sent numeric, deployed_count int, is_contract boolean,
+        master_address text, slave_count int, ots_used int, ots_max_index int`,
+      rows: (deltas) => rowsOf(deltas.summary, (address, s) => [
+        address, s.received - s.debit - s.fees, s.received, s.sent, s.fees, s.feesBurned, s.gasUsed, s.txCount, s.txIn, s.txOut,
+        s.first?.ts, s.first?.height, s.first?.tx, s.last?.ts, s.last?.height, s.last?.tx,
+        s.funded?.by, s.funded?.tx, s.funded?.at, s.funded?.height, s.withdrawalCount, s.withdrawalTotal,
+        s.internalCount, s.internalReceived, s.internalSent, s.deployedCount, s.isContract, s.masterAddress, s.slaveCount, s.otsUsed, s.otsMaxIndex,
+      ]),
+      analyze: true,
+    },
+  ],
+  async apply(db, step) {
+    const { newAddresses } = await applyAddressSummary(db, step.chain, { holders: !step.partial, fresh: step.fresh.has('address_summary') });
+    step.newAddresses = newAddresses;
+  },
+  revert: (db, step) => revertAddressSummary(db, step.chain),
+  async repair(db, step) {
+    const { removedAddresses } = await repairAddressSummary(db, step.chain, step.ancestor);
+    step.removedAddresses = removedAddresses;
+  },
+  async clearTouched(db, chain, { addresses }) {
+    await db.query('refresh.clear_summary', sql`DELETE FROM address_summary WHERE chain = ${chain} AND address = ANY(${addresses}::text[])`);
+  },
+  async afterRefresh(db, chain, partial) {
+    // A partial replay rebuilds daily rows without replaying balances in order.
+    if (partial) await recomputeHolderTransitions(db, chain);
+  },
+};

@@ -6,9 +6,11 @@
 import sql from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
-import type { RollupDeltas } from './deltas.ts';
+import type { RollupDeltas } from './engine/deltas.ts';
+import { rowsOf } from './engine/delta-tables.ts';
+import type { Rollup } from './engine/rollup.ts';
 
-export async function applyChainDaily(db: Db, deltas: RollupDeltas, newAddresses: number, options: { stats: boolean } = { stats: true }): Promise<void> {
+async function applyChainDaily(db: Db, deltas: RollupDeltas, newAddresses: number, options: { stats: boolean } = { stats: true }): Promise<void> {
   await db.query(
     'rollups.chain_daily.apply',
     sql`INSERT INTO chain_daily AS c (chain, day, block_count, tx_count, user_tx_count, fee_sum, burned, minted, volume,
@@ -27,7 +29,7 @@ export async function applyChainDaily(db: Db, deltas: RollupDeltas, newAddresses
 }
 
 /** chain_stats of `chain` counted afresh from the rollups and raw rows. */
-export async function recomputeChainStats(db: Db, chain: ChainId): Promise<void> {
+async function recomputeChainStats(db: Db, chain: ChainId): Promise<void> {
   await db.query(
     'rollups.chain_stats.recompute',
     sql`INSERT INTO chain_stats AS s (chain, address_count, address_tx_touches, block_count, tx_count)
@@ -41,7 +43,7 @@ export async function recomputeChainStats(db: Db, chain: ChainId): Promise<void>
   );
 }
 
-export async function revertChainDaily(db: Db, deltas: RollupDeltas): Promise<void> {
+async function revertChainDaily(db: Db, deltas: RollupDeltas): Promise<void> {
   await db.query(
     'rollups.chain_daily.revert',
     sql`UPDATE chain_daily c SET
@@ -57,7 +59,7 @@ export async function revertChainDaily(db: Db, deltas: RollupDeltas): Promise<vo
 }
 
 /** After the reverted raw rows are deleted: the largest block of each touched day, empty days removed. */
-export async function repairChainDaily(db: Db, chain: ChainId, removedAddresses: number): Promise<void> {
+async function repairChainDaily(db: Db, chain: ChainId, removedAddresses: number): Promise<void> {
   await db.query(
     'rollups.chain_daily.repair_size_max',
     sql`UPDATE chain_daily c SET size_max = coalesce((
@@ -85,3 +87,34 @@ async function updateChainStats(db: Db, deltas: RollupDeltas, sign: 1 | -1, newA
           tx_count = s.tx_count + excluded.tx_count`,
   );
 }
+
+export const chainDaily: Rollup = {
+  name: 'chain_daily',
+  tables: ['chain_daily', 'chain_stats'],
+  deltaTables: [
+    {
+      name: 'delta_chain_daily',
+      columns: `day date, block_count int, tx_count int, user_tx_count int, fee_sum numeric, burned numeric, minted numeric,
+        volume numeric, gas_used numeric, size_sum bigint, size_max int, interval_sum bigint, base_fee_sum numeric`,
+      rows: (deltas) => rowsOf(deltas.chainDaily, (day, c) => [
+        day, c.blockCount, c.txCount, c.userTxCount, c.feeSum, c.burned, c.minted, c.volume, c.gasUsed, c.sizeSum, c.sizeMax, c.intervalSum, c.baseFeeSum,
+      ]),
+    },
+  ],
+  // After address_summary (listed before it), which counts the new addresses.
+  apply: (db, step) => applyChainDaily(db, step.deltas, step.newAddresses, { stats: !step.partial }),
+  revert: (db, step) => revertChainDaily(db, step.deltas),
+  repair: (db, step) => repairChainDaily(db, step.chain, step.removedAddresses),
+  async clearTouched(db, chain, { days }) {
+    // Holder transitions are recomputed for every day after a partial refresh: keep those, zero the sums.
+    await db.query(
+      'refresh.clear_days',
+      sql`UPDATE chain_daily SET block_count = 0, tx_count = 0, user_tx_count = 0, fee_sum = 0, burned = 0, minted = 0, volume = 0,
+            gas_used = 0, size_sum = 0, size_max = 0, interval_sum = 0, base_fee_sum = 0
+          WHERE chain = ${chain} AND day = ANY(${days}::date[])`,
+    );
+  },
+  async afterRefresh(db, chain, partial) {
+    if (partial) await recomputeChainStats(db, chain);
+  },
+};

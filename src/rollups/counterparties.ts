@@ -7,8 +7,10 @@
 import sql from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
+import { nestedRowsOf } from './engine/delta-tables.ts';
+import type { Rollup } from './engine/rollup.ts';
 
-export async function applyCounterparties(db: Db, chain: ChainId): Promise<void> {
+async function applyCounterparties(db: Db, chain: ChainId): Promise<void> {
   await db.query(
     'rollups.counterparties.apply',
     sql`INSERT INTO address_counterparties AS c (chain, address, counterparty, tx_count, sent_count, received_count, total_sent, total_received, last_ts)
@@ -22,7 +24,7 @@ export async function applyCounterparties(db: Db, chain: ChainId): Promise<void>
   );
 }
 
-export async function revertCounterparties(db: Db, chain: ChainId): Promise<void> {
+async function revertCounterparties(db: Db, chain: ChainId): Promise<void> {
   await db.query(
     'rollups.counterparties.revert',
     sql`UPDATE address_counterparties c SET
@@ -40,7 +42,7 @@ export async function revertCounterparties(db: Db, chain: ChainId): Promise<void
 }
 
 /** After the raw rows are deleted: the last interaction of each touched pair, from what remains. */
-export async function repairCounterparties(db: Db, chain: ChainId): Promise<void> {
+async function repairCounterparties(db: Db, chain: ChainId): Promise<void> {
   // Probe through the quieter address of each pair: its indexes hold few rows.
   await db.query(
     'rollups.counterparties.repair_last',
@@ -72,3 +74,29 @@ export async function repairCounterparties(db: Db, chain: ChainId): Promise<void
         WHERE c.chain = ${chain} AND c.address = d.address AND c.counterparty = d.counterparty`,
   );
 }
+
+export const counterparties: Rollup = {
+  name: 'address_counterparties',
+  tables: ['address_counterparties'],
+  deltaTables: [
+    {
+      name: 'delta_pairs',
+      columns: `address text, counterparty text, tx_count int, sent_count int, received_count int, total_sent numeric,
+        total_received numeric, last_ts bigint`,
+      rows: (deltas) => nestedRowsOf(deltas.pairs, (address, counterparty, p) => [
+        address, counterparty, p.txCount, p.sentCount, p.receivedCount, p.totalSent, p.totalReceived, p.lastTs,
+      ]),
+      direct: true,
+      analyze: true,
+    },
+  ],
+  apply: (db, step) => (step.fresh.has('address_counterparties') ? Promise.resolve() : applyCounterparties(db, step.chain)),
+  revert: (db, step) => revertCounterparties(db, step.chain),
+  repair: (db, step) => repairCounterparties(db, step.chain),
+  async clearTouched(db, chain, { addresses }) {
+    await db.query(
+      'refresh.clear_pairs',
+      sql`DELETE FROM address_counterparties WHERE chain = ${chain} AND (address = ANY(${addresses}::text[]) OR counterparty = ANY(${addresses}::text[]))`,
+    );
+  },
+};

@@ -13,6 +13,7 @@ import sql from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
 import { tipTime } from './tip.ts';
+import type { Rollup } from './engine/rollup.ts';
 import { addDays, formatDay } from '../time.ts';
 
 /** The windows kept, in days. */
@@ -38,7 +39,7 @@ function movedDays(from: string, to: string): string[] {
 }
 
 /** Brings the windows of `chain` up to date after a batch (delta_daily holds the batch's addresses). */
-export async function keepFeeWindows(db: Db, chain: ChainId): Promise<void> {
+async function keepFeeWindows(db: Db, chain: ChainId): Promise<void> {
   if (!CHAINS.includes(chain)) return;
   const tip = await tipTime(db, chain, 'rollups.fee_windows.tip');
   if (tip === null) {
@@ -90,7 +91,7 @@ export async function keepFeeWindows(db: Db, chain: ChainId): Promise<void> {
 }
 
 /** Recomputes every window of `chain` from address_daily. */
-export async function rebuildFeeWindows(db: Db, chain: ChainId): Promise<void> {
+async function rebuildFeeWindows(db: Db, chain: ChainId): Promise<void> {
   if (!CHAINS.includes(chain)) return;
   const tip = await tipTime(db, chain, 'rollups.fee_windows.tip');
   if (tip !== null) await rebuild(db, chain, formatDay(tip));
@@ -126,3 +127,12 @@ async function setState(db: Db, chain: ChainId, tipDay: string): Promise<void> {
         ON CONFLICT (chain) DO UPDATE SET tip_day = excluded.tip_day`,
   );
 }
+
+export const feeWindows: Rollup = {
+  name: 'address_fee_windows',
+  tables: ['address_fee_windows', 'fee_window_state'],
+  // Reads address_daily as the batch left it; on a revert, after the repair.
+  apply: (db, step) => keepFeeWindows(db, step.chain),
+  repair: (db, step) => keepFeeWindows(db, step.chain),
+  afterRefresh: (db, chain) => rebuildFeeWindows(db, chain),
+};

@@ -6,8 +6,10 @@
 import sql from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
+import { nestedRowsOf } from './engine/delta-tables.ts';
+import type { Rollup } from './engine/rollup.ts';
 
-export async function applyTokenBalances(db: Db, chain: ChainId): Promise<void> {
+async function applyTokenBalances(db: Db, chain: ChainId): Promise<void> {
   await db.query(
     'rollups.tokens.apply',
     sql`INSERT INTO token_balances AS b (chain, address, contract, balance, transfer_count, last_ts)
@@ -19,7 +21,7 @@ export async function applyTokenBalances(db: Db, chain: ChainId): Promise<void> 
   );
 }
 
-export async function revertTokenBalances(db: Db, chain: ChainId): Promise<void> {
+async function revertTokenBalances(db: Db, chain: ChainId): Promise<void> {
   await db.query(
     'rollups.tokens.revert',
     sql`UPDATE token_balances b SET balance = b.balance - d.balance, transfer_count = b.transfer_count - d.transfer_count
@@ -28,7 +30,7 @@ export async function revertTokenBalances(db: Db, chain: ChainId): Promise<void>
 }
 
 /** After the reverted raw rows are deleted: empty holdings removed, the last transfer of the others. */
-export async function repairTokenBalances(db: Db, chain: ChainId): Promise<void> {
+async function repairTokenBalances(db: Db, chain: ChainId): Promise<void> {
   await db.query(
     'rollups.tokens.remove_empty',
     sql`DELETE FROM token_balances b USING delta_tokens d
@@ -46,3 +48,23 @@ export async function repairTokenBalances(db: Db, chain: ChainId): Promise<void>
         WHERE b.chain = ${chain} AND b.address = d.address AND b.contract = d.contract`,
   );
 }
+
+export const tokenBalances: Rollup = {
+  name: 'token_balances',
+  tables: ['token_balances'],
+  deltaTables: [
+    {
+      name: 'delta_tokens',
+      columns: 'address text, contract text, balance numeric, transfer_count int, last_ts bigint',
+      rows: (deltas) => nestedRowsOf(deltas.tokens, (address, contract, t) => [address, contract, t.balance, t.transferCount, t.lastTs]),
+      direct: true,
+      analyze: true,
+    },
+  ],
+  apply: (db, step) => (step.fresh.has('token_balances') ? Promise.resolve() : applyTokenBalances(db, step.chain)),
+  revert: (db, step) => revertTokenBalances(db, step.chain),
+  repair: (db, step) => repairTokenBalances(db, step.chain),
+  async clearTouched(db, chain, { addresses }) {
+    await db.query('refresh.clear_tokens', sql`DELETE FROM token_balances WHERE chain = ${chain} AND address = ANY(${addresses}::text[])`);
+  },
+};

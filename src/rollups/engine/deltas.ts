@@ -10,10 +10,10 @@
  * Native value: balance = Σ received - Σ debit - Σ fee, where `debit` is the value sent except
  * by the sender of a mint (coinbase, migration mint), which creates the coins it sends.
  */
-import type { ChainId } from '../chain/chains.ts';
-import { isSentinel } from '../chain/chains.ts';
-import type { CanonicalBlock, CanonicalTx } from '../chain/model.ts';
-import { DAY_SECONDS, dayName, dayNumber } from '../time.ts';
+import type { ChainId } from '../../chain/chains.ts';
+import { isSentinel } from '../../chain/chains.ts';
+import type { CanonicalBlock, CanonicalTx } from '../../chain/model.ts';
+import { DAY_SECONDS, dayName, dayNumber } from '../../time.ts';
 
 /** Position of a movement in chain order: (height, tx index, sub-position). */
 type Position = readonly [height: number, txIndex: number, seq: number];

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import sql from 'sql-template-tag';
-import { describeEachStore } from '../../../test/support/stores.ts';
-import { startFakeBeacon, type FakeBeacon } from '../../../test/fakes/beacon/server.ts';
-import { createBeaconClient } from './client.ts';
-import { nakamoto33, syncStaking } from './staking.ts';
+import { describeEachStore } from '../../test/support/stores.ts';
+import { startFakeBeacon, type FakeBeacon } from '../../test/fakes/beacon/server.ts';
+import { createBeaconClient } from '../sources/beacon/client.ts';
+import { nakamoto33 } from '../sources/beacon/staking.ts';
+import { syncStaking } from './staking-sync.ts';
 
 const GENESIS = Date.parse('2024-03-01T20:00:00Z') / 1000;
 // 20-minute slots, 3 slots per epoch: one epoch an hour, 24 a day.

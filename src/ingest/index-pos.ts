@@ -1,0 +1,84 @@
+/**
+ * The pos indexer: blocks from an execution node's JSON-RPC through the pipeline, and (with a
+ * beacon URL) the staking figures beside them. Without `follow` it indexes up to the head seen at
+ * start; with it, it keeps following. It resumes from the store's checkpoint, so it is safe to stop
+ * at any moment. `quarry index pos` and the benchmark call it. See docs/indexing-pos.md.
+ */
+import sql from 'sql-template-tag';
+import { ConfigError } from '../config/env.ts';
+import type { Store } from '../store/store.ts';
+import { createRpcClient } from '../sources/evm-rpc/transport.ts';
+import { isRetryable } from '../sources/evm-rpc/errors.ts';
+import { detectNamespace, latestHead, type EvmNode, type RpcNamespace } from '../sources/evm-rpc/methods.ts';
+import { createEvmRpcSource } from '../sources/evm-rpc/source.ts';
+import { readGenesisAlloc } from '../sources/evm-rpc/genesis.ts';
+import { createBeaconClient } from '../sources/beacon/client.ts';
+import { readCheckpoint } from './checkpoint.ts';
+import { ingest, type IngestResult } from './pipeline.ts';
+import { followStaking } from './staking-sync.ts';
+import { untilReachable, watchBackfill, type IndexerDeps } from './indexer.ts';
+
+export interface IndexPosSettings {
+  rpcUrl: string;
+  namespace: RpcNamespace | undefined;
+  beaconUrl: string | undefined;
+  fromHeight: number | undefined;
+  follow: boolean;
+  genesisFile: string | undefined;
+  concurrency: number;
+  batchSize: number;
+  pollIntervalMs: number;
+}
+
+export async function indexPos(store: Store, settings: IndexPosSettings, deps: IndexerDeps): Promise<IngestResult> {
+  const { logger, signal } = deps;
+  const client = createRpcClient({
+    url: settings.rpcUrl,
+    concurrency: settings.concurrency,
+    batchSize: settings.batchSize,
+    onRetry: ({ method, attempt, delayMs, error }) => logger.debug({ method, attempt, delayMs, err: error.message }, 'node call retried'),
+  });
+  const namespace = settings.namespace ?? (await untilReachable('detecting the RPC namespace', () => detectNamespace(client), isRetryable, deps));
+  const node: EvmNode = { client, namespace };
+  const stored = await readCheckpoint(store, 'pos', 'evm-rpc');
+  // BIGINT columns may arrive as strings.
+  const checkpoint = stored ? { height: Number(stored.height), hash: stored.hash } : null;
+  if (settings.fromHeight !== undefined && checkpoint && settings.fromHeight > checkpoint.height + 1) {
+    throw new ConfigError([`--from ${settings.fromHeight}: the store holds pos up to ${checkpoint.height}; a gap would leave balances wrong (omit --from to resume)`]);
+  }
+  const knownTokens = (await store.query<{ address: string }>('index-pos.tokens', sql`SELECT address FROM token_contracts WHERE chain = 'pos'`)).map((r) => r.address);
+  const source = createEvmRpcSource({
+    node,
+    follow: settings.follow,
+    pollIntervalMs: settings.pollIntervalMs,
+    genesisAlloc: settings.genesisFile ? await readGenesisAlloc(settings.genesisFile) : [],
+    knownTokens,
+    logger,
+  });
+  signal?.addEventListener('abort', () => source.close(), { once: true });
+
+  const from = settings.fromHeight ?? (checkpoint ? checkpoint.height + 1 : 0);
+  const head = await untilReachable('reading the head', () => latestHead(node), isRetryable, deps);
+  logger.info({ rpc: settings.rpcUrl, namespace, from, head: head.height, follow: settings.follow }, 'indexing pos');
+
+  const watched = watchBackfill(source, Math.max(0, head.height - from + 1), deps, (height) => {
+    const { receipts, traces } = source.capabilities();
+    logger.info({ height, receipts, traces }, settings.follow ? 'caught up with the node; following its head' : 'caught up with the node');
+  });
+  const staking = settings.beaconUrl ? followStaking(store, createBeaconClient({ url: settings.beaconUrl }), { follow: settings.follow, logger, signal }) : undefined;
+  try {
+    return await ingest(store, watched.source, {
+      fromHeight: settings.fromHeight,
+      logger,
+      signal,
+      onProgress: (p) => {
+        if (watched.following()) logger.info({ height: p.height, blocks: p.blocks, transactions: p.transactions, reorgs: p.reorgs, deadLetters: p.deadLetters }, 'pos blocks written');
+      },
+    });
+  } finally {
+    watched.stop();
+    source.close();
+    await staking?.done();
+    client.close();
+  }
+}

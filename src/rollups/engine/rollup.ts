@@ -1,0 +1,70 @@
+/**
+ * What a rollup and a chart are to the engine. A rollup is kept per batch of blocks (apply, and on
+ * a reorg revert then repair); a chart is a per-day figure computed when a day closes. Each is
+ * declared once, in its own file, and listed in registry.ts; apply, revert, day close, `quarry
+ * refresh` and the property tests find it there.
+ */
+import type { ChainId } from '../../chain/chains.ts';
+import type { CopyValue } from '../../store/copy.ts';
+import type { Db } from '../../store/store.ts';
+import type { RollupDeltas } from './deltas.ts';
+
+/** A temporary table (dropped at commit) that carries one batch's deltas to the rollups' SQL. */
+export interface DeltaTable {
+  name: string;
+  /** Column definitions, as in CREATE TABLE. */
+  columns: string;
+  rows(deltas: RollupDeltas): Iterable<CopyValue[]>;
+  /**
+   * When the owning rollup's table holds no row of the chain yet (a first load), the rows go
+   * straight into it (same columns after `chain`) and the delta table stays empty: merging into
+   * an empty table costs several times a plain insert.
+   */
+  direct?: boolean;
+  /** Statistics for the planner: the tables the merges join on. */
+  analyze?: boolean;
+}
+
+/** One batch's work, shared by the rollups of one apply or revert. */
+export interface RollupStep {
+  readonly chain: ChainId;
+  readonly deltas: RollupDeltas;
+  /** A replay of some addresses only (`quarry refresh` of a range): chain-wide counters are left to the refresh. */
+  readonly partial: boolean;
+  /** Rollups (by name) whose table held no row of the chain before this apply. */
+  readonly fresh: ReadonlySet<string>;
+  /** On a revert: the height of the block the chain goes back to. */
+  readonly ancestor: number;
+  /** Addresses that appeared (apply) or disappeared (repair), for the chain-wide counters. */
+  newAddresses: number;
+  removedAddresses: number;
+  /** What a rollup's `before` hands to its own later phases, by rollup name. */
+  readonly carried: Map<string, unknown>;
+}
+
+export interface Rollup {
+  name: string;
+  /** The tables holding its rows, keyed by chain: what a whole refresh clears. */
+  tables: readonly string[];
+  /** Its delta tables, written before any rollup of the step runs. */
+  deltaTables?: readonly DeltaTable[];
+  /** Before any rollup changes (apply and revert). */
+  before?(db: Db, step: RollupStep): Promise<void>;
+  apply(db: Db, step: RollupStep): Promise<void>;
+  /** Subtracts the step's deltas while the reverted raw rows still exist. */
+  revert?(db: Db, step: RollupStep): Promise<void>;
+  /** After the reverted raw rows are deleted: what subtraction cannot restore. */
+  repair?(db: Db, step: RollupStep): Promise<void>;
+  /** A refresh of a range: removes (or zeroes) the rows the range's addresses and days own. */
+  clearTouched?(db: Db, chain: ChainId, touched: { addresses: string[]; days: string[] }): Promise<void>;
+  /** After a refresh replayed the raw rows: what the replay does not keep (`partial`: a range only). */
+  afterRefresh?(db: Db, chain: ChainId, partial: boolean): Promise<void>;
+}
+
+/** A per-day figure of a chain, stored in `table` by (chain, day), computed for closed days. */
+export interface Chart {
+  name: string;
+  table: string;
+  /** Computes (or recomputes) the closed days from `fromDay` to `toDay` inclusive. */
+  close(db: Db, chain: ChainId, fromDay: string, toDay: string): Promise<void>;
+}

@@ -1,0 +1,77 @@
+/**
+ * The engine: applies and reverts a batch's deltas through every registered rollup, closes and
+ * reopens the charts' days, and gives `quarry refresh` what it clears and rebuilds.
+ */
+import sql, { raw } from 'sql-template-tag';
+import type { ChainId } from '../../chain/chains.ts';
+import type { Db } from '../../store/store.ts';
+import { formatDay } from '../../time.ts';
+import { CHARTS, ROLLUPS } from '../registry.ts';
+import type { RollupDeltas } from './deltas.ts';
+import { freshRollups, writeDeltaTables } from './delta-tables.ts';
+import type { RollupStep } from './rollup.ts';
+
+function stepOf(deltas: RollupDeltas, fresh: ReadonlySet<string>, partial: boolean, ancestor: number): RollupStep {
+  return { chain: deltas.chain, deltas, partial, fresh, ancestor, newAddresses: 0, removedAddresses: 0, carried: new Map() };
+}
+
+/**
+ * Adds `deltas` (of blocks whose raw rows are written) to every rollup. A `partial` delta (a
+ * refresh of some addresses) leaves out the chain-wide counters, which the refresh recomputes.
+ */
+export async function applyRollups(db: Db, deltas: RollupDeltas, options: { partial?: boolean } = {}): Promise<void> {
+  if (deltas.blocks === 0) return;
+  const fresh = await freshRollups(db, deltas.chain, ROLLUPS);
+  await writeDeltaTables(db, deltas, ROLLUPS, fresh);
+  const step = stepOf(deltas, fresh, options.partial ?? false, -1);
+  for (const rollup of ROLLUPS) await rollup.before?.(db, step);
+  for (const rollup of ROLLUPS) await rollup.apply(db, step);
+}
+
+/**
+ * Removes `deltas` (of the newest blocks, down to just above `ancestor`): subtracts while their
+ * raw rows exist, lets `deleteRaw` remove them, repairs what subtraction cannot restore, and
+ * reopens the closed days from `firstTs` (the first reverted block's time) on.
+ */
+export async function revertRollups(db: Db, deltas: RollupDeltas, ancestor: number, firstTs: number, deleteRaw: () => Promise<void>): Promise<void> {
+  await writeDeltaTables(db, deltas, ROLLUPS);
+  const step = stepOf(deltas, new Set(), false, ancestor);
+  for (const rollup of ROLLUPS) await rollup.before?.(db, step);
+  for (const rollup of ROLLUPS) await rollup.revert?.(db, step);
+  await deleteRaw();
+  for (const rollup of ROLLUPS) await rollup.repair?.(db, step);
+  await reopenDays(db, deltas.chain, formatDay(firstTs));
+}
+
+/** Computes (or recomputes) every chart's closed days from `fromDay` to `toDay` inclusive. */
+export async function closeDays(db: Db, chain: ChainId, fromDay: string, toDay: string): Promise<void> {
+  if (fromDay > toDay) return;
+  for (const chart of CHARTS) await chart.close(db, chain, fromDay, toDay);
+}
+
+const chartTables = () => [...new Set(CHARTS.map((chart) => chart.table))];
+
+/** Reopens the closed days from `fromDay` on (a reorg reached them): their chart rows go until they close again. */
+export async function reopenDays(db: Db, chain: ChainId, fromDay: string): Promise<void> {
+  for (const table of chartTables()) {
+    await db.query('rollups.charts.reopen', sql`DELETE FROM ${raw(table)} WHERE chain = ${chain} AND day >= ${fromDay}::date`);
+  }
+}
+
+/** Every table a rollup or chart keeps for `chain`: what a whole refresh clears before its replay. */
+export async function clearRollups(db: Db, chain: ChainId): Promise<void> {
+  for (const table of [...ROLLUPS.flatMap((rollup) => rollup.tables), ...chartTables()]) {
+    await db.query('refresh.clear', sql`DELETE FROM ${raw(table)} WHERE chain = ${chain}`);
+  }
+}
+
+/** A refresh of a range: the rows its addresses and days own, and every chart day (all are closed again). */
+export async function clearTouched(db: Db, chain: ChainId, touched: { addresses: string[]; days: string[] }): Promise<void> {
+  for (const rollup of ROLLUPS) await rollup.clearTouched?.(db, chain, touched);
+  await reopenDays(db, chain, '1970-01-01');
+}
+
+/** After a refresh's replay: what each rollup recomputes from the rows rebuilt underneath it. */
+export async function afterRefresh(db: Db, chain: ChainId, partial: boolean): Promise<void> {
+  for (const rollup of ROLLUPS) await rollup.afterRefresh?.(db, chain, partial);
+}

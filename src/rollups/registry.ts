@@ -1,0 +1,19 @@
+/**
+ * Every rollup and chart, in the one place the engine reads them from. Rollups run in this order;
+ * it matters only where one reads another (each file says which it follows).
+ */
+import type { Chart, Rollup } from './engine/rollup.ts';
+import { addressSummary } from './address-summary.ts';
+import { addressRanks } from './address-ranks.ts';
+import { addressDaily, addressHeatmap } from './address-activity.ts';
+import { counterparties } from './counterparties.ts';
+import { tokenBalances } from './token-balances.ts';
+import { chainDaily } from './chain-daily.ts';
+import { feeWindows } from './fee-windows.ts';
+import { activeAddresses } from './charts/network/active-addresses.ts';
+import { newAddresses } from './charts/network/new-addresses.ts';
+import { holders } from './charts/supply/holders.ts';
+
+export const ROLLUPS: readonly Rollup[] = [addressSummary, addressRanks, addressDaily, addressHeatmap, counterparties, tokenBalances, chainDaily, feeWindows];
+
+export const CHARTS: readonly Chart[] = [activeAddresses, newAddresses, holders];
