@@ -6,7 +6,8 @@
  * transfers, and value split by a contract (internal transfers in the traces).
  */
 import { pino } from 'pino';
-import { indexPos, resolveIndexPosSettings } from '../../src/cli/commands/index-pos.ts';
+import { resolveIndexPosSettings } from '../../src/cli/commands/index-pos.ts';
+import { indexPos } from '../../src/ingest/index-pos.ts';
 import { measureNodeServeRate, type ServeRate } from '../../src/sources/evm-rpc/serve-rate.ts';
 import { migrate } from '../../src/store/migrate.ts';
 import { createPostgresDriver } from '../../src/store/postgres.ts';
