@@ -43,3 +43,9 @@ export interface BenchResults {
   anvil?: AnvilFigures;
   errors: { part: string; tier?: string; message: string }[];
 }
+
+/** A results file read back, by its name under bench/results/. */
+export interface ResultsFile {
+  file: string;
+  results: BenchResults;
+}
