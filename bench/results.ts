@@ -44,8 +44,3 @@ export interface BenchResults {
   errors: { part: string; tier?: string; message: string }[];
 }
 
-/** A results file read back, by its name under bench/results/. */
-export interface ResultsFile {
-  file: string;
-  results: BenchResults;
-}

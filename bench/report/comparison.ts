@@ -1,5 +1,6 @@
-/** The key figures and the cases' p99 under load against the previous results file. */
-import type { BenchResults, ResultsFile } from '../results.ts';
+/** Each headline figure and each case's p99 under load against its last measurement in the history. */
+import type { BenchResults } from '../results.ts';
+import type { HistoryLine } from './history.ts';
 import { fmt, signedPct, type Markdown } from './markdown.ts';
 
 export interface Change {
@@ -8,69 +9,57 @@ export interface Change {
   current: number;
   /** current / previous − 1. */
   change: number;
+  /** The earlier run the previous value is from. */
+  since: string;
 }
 
-export type Comparison = { file: string; loadAverage: number[]; figures: Change[]; cases: Change[] } | null;
+export type Comparison = { figures: Change[]; cases: Change[] } | null;
 
-/** The newest earlier results file that measured something this run measured (a tier on a store, the demo, Anvil). */
-export function comparable(current: BenchResults, previous: ResultsFile[]): ResultsFile | undefined {
-  return previous.find(
-    (p) =>
-      current.tiers.some((t) => p.results.tiers.some((x) => x.tier === t.tier && x.store === t.store)) ||
-      (current.demo && p.results.demo) ||
-      (current.anvil && p.results.anvil),
-  );
-}
-
-export function compare(current: BenchResults, previous: ResultsFile | undefined): Comparison {
-  if (!previous) return null;
+/** `earlier` holds the history lines before this run; `current` the lines this run adds. */
+export function compare(current: HistoryLine[], earlier: HistoryLine[]): Comparison {
+  const newestFirst = [...earlier].sort((a, b) => b.startedAt.localeCompare(a.startedAt));
   const figures: Change[] = [];
   const cases: Change[] = [];
-  const add = (list: Change[], what: string, before: number | undefined, now: number | undefined) => {
-    if (before === undefined || now === undefined || before === 0) return;
-    list.push({ what, previous: before, current: now, change: Math.round((now / before - 1) * 1000) / 1000 });
+  const add = (list: Change[], what: string, before: HistoryLine, previous: number, now: number) => {
+    if (previous === 0) return;
+    list.push({ what, previous, current: now, change: Math.round((now / previous - 1) * 1000) / 1000, since: describe(before) });
   };
-  for (const t of current.tiers) {
-    const p = previous.results.tiers.find((x) => x.tier === t.tier && x.store === t.store);
-    if (!p) continue;
-    const scope = `${t.tier} ${t.store}`;
-    if (t.built || p.built) add(figures, `${scope}: generated and stored tx/s`, p.build.txPerSecond.both, t.build.txPerSecond.both);
-    add(figures, `${scope}: pipeline tx/s (batches)`, p.ingest?.txPerSecond, t.ingest?.txPerSecond);
-    for (const chain of ['pow', 'pos'] as const) {
-      add(figures, `${scope}: ${chain} ms per followed block`, p.ingest?.chains[chain].live.pipelineMsPerBlock.mean, t.ingest?.chains[chain].live.pipelineMsPerBlock.mean);
+  for (const line of current) {
+    const sameScope = newestFirst.filter((l) => l.scope === line.scope);
+    for (const [figure, now] of Object.entries(line.figures)) {
+      const before = sameScope.find((l) => figure in l.figures);
+      if (before) add(figures, `${line.scope}: ${figure}`, before, before.figures[figure]!, now);
     }
-    add(figures, `${scope}: COPY ceiling rows/s (server)`, p.copy?.server?.rowsPerSecond, t.copy?.server?.rowsPerSecond);
-    add(figures, `${scope}: API peak RSS MB`, p.api?.server.peakRssMb ?? undefined, t.api?.server.peakRssMb ?? undefined);
-    const before = new Map((p.api?.cases ?? []).map((c) => [c.id, c]));
-    for (const c of t.api?.cases ?? []) {
-      const b = before.get(c.id);
-      if (!b?.loaded || !c.loaded) continue;
-      add(cases, `${scope}: ${c.id} p99`, b.loaded.p99, c.loaded.p99);
+    const before = sameScope.find((l) => Object.keys(l.cases).length > 0);
+    for (const [id, [, now]] of Object.entries(line.cases)) {
+      const previous = before?.cases[id];
+      if (previous) add(cases, `${line.scope}: ${id} p99`, before!, previous[1], now);
     }
   }
-  if (current.demo && previous.results.demo) {
-    add(figures, 'demo: first start s', previous.results.demo.first.seconds, current.demo.first.seconds);
-    add(figures, 'demo: second start s', previous.results.demo.second.seconds, current.demo.second.seconds);
-  }
-  if (current.anvil && previous.results.anvil) add(figures, 'anvil: backfill / serve rate', previous.results.anvil.ratio, current.anvil.ratio);
+  if (figures.length === 0 && cases.length === 0) return null;
   cases.sort((a, b) => Math.abs(b.change) - Math.abs(a.change));
-  return { file: previous.file, loadAverage: previous.results.machine.loadAverage.start, figures, cases };
+  return { figures, cases };
+}
+
+export function describe(line: HistoryLine): string {
+  return `${line.startedAt.slice(0, 16).replace('T', ' ')} (${line.commit}${line.dirty ? '+' : ''}, load ${line.loadAverage[0]})`;
 }
 
 export function renderComparison(md: Markdown, r: BenchResults, c: Comparison): void {
   if (!c) return;
-  md.line(`## Compared with ${c.file}`);
+  md.line('## Compared with earlier runs');
   md.line();
-  md.line(`That run started at load average ${c.loadAverage.join(' / ')}; this one at ${r.machine.loadAverage.start.join(' / ')}.`);
+  md.line(`Each figure against its last measurement in the same scope, a tier on a store, the demo or Anvil (bench/results/history.jsonl; \`+\` marks uncommitted changes, load is the 1-minute average at the start). This run started at load average ${r.machine.loadAverage.start.join(' / ')}.`);
   md.line();
-  if (c.figures.length > 0) md.table(['figure', 'previous', 'now', 'change'], c.figures.map((x) => [x.what, fmt(x.previous), fmt(x.current), signedPct(x.change)]));
+  if (c.figures.length > 0) md.table(['figure', 'previous', 'now', 'change', 'previous run'], c.figures.map((x) => [x.what, fmt(x.previous), fmt(x.current), signedPct(x.change), x.since]));
   const notable = c.cases.filter((x) => Math.abs(x.change) >= 0.2).slice(0, 20);
+  const since = [...new Set(c.cases.map((x) => x.since))].join(', ');
   if (notable.length > 0) {
-    md.line(`Cases whose p99 under load moved by 20 % or more (${notable.length} shown of ${c.cases.length} compared):`);
+    md.line(`Cases whose p99 under load moved by 20 % or more (${notable.length} shown of ${c.cases.length} compared with ${since}):`);
     md.line();
     md.table(['case', 'previous ms', 'now ms', 'change'], notable.map((x) => [x.what, x.previous, x.current, signedPct(x.change)]));
   } else if (c.cases.length > 0) {
-    md.line(`No case's p99 under load moved by 20 % or more (${c.cases.length} compared).`);
+    md.line(`No case's p99 under load moved by 20 % or more (${c.cases.length} compared with ${since}).`);
     md.line();
   }
 }

@@ -1,5 +1,6 @@
 /** How latency grows from S to M, per case: the same history, denser (more data behind an address). */
-import type { BenchResults, ResultsFile, TierResult } from '../results.ts';
+import { describe } from './comparison.ts';
+import type { HistoryLine } from './history.ts';
 import { ratio, type Markdown } from './markdown.ts';
 
 export interface GrowthRow {
@@ -16,34 +17,34 @@ export interface GrowthRow {
   source: string;
 }
 
-export function growthRows(results: BenchResults, previous: ResultsFile[]): GrowthRow[] {
+/** S against M on each store where this run measured one of them, the other from this run or the latest earlier one. */
+export function growthRows(current: HistoryLine[], earlier: HistoryLine[]): GrowthRow[] {
+  const newestFirst = [...earlier].sort((a, b) => b.startedAt.localeCompare(a.startedAt));
   const rows: GrowthRow[] = [];
   for (const store of ['postgres', 'pglite']) {
-    const find = (tier: string): { api: TierResult['api']; source: string } | null => {
-      const here = results.tiers.find((t) => t.tier === tier && t.store === store && t.api);
-      if (here) return { api: here.api, source: 'this run' };
-      for (const p of previous) {
-        const there = p.results.tiers.find((t) => t.tier === tier && t.store === store && t.api);
-        if (there) return { api: there.api, source: p.file };
-      }
-      return null;
+    const find = (tier: string): { line: HistoryLine; source: string } | null => {
+      const measured = (l: HistoryLine) => l.scope === `${tier} ${store}` && Object.keys(l.cases).length > 0;
+      const here = current.find(measured);
+      if (here) return { line: here, source: 'this run' };
+      const there = newestFirst.find(measured);
+      return there ? { line: there, source: describe(there) } : null;
     };
     const s = find('S');
     const m = find('M');
     if (!s || !m || (s.source !== 'this run' && m.source !== 'this run')) continue;
-    const byId = new Map(s.api!.cases.filter((c) => c.single && c.loaded).map((c) => [c.id, c]));
-    for (const mc of m.api!.cases) {
-      const sc = byId.get(mc.id);
-      if (!sc || !mc.single || !mc.loaded) continue;
+    for (const [id, [p50M, p99M]] of Object.entries(m.line.cases)) {
+      const sCase = s.line.cases[id];
+      if (!sCase) continue;
+      const [p50S, p99S] = sCase;
       rows.push({
-        id: mc.id,
+        id,
         store,
-        p50S: sc.single!.p50,
-        p50M: mc.single.p50,
-        p50Ratio: ratio(mc.single.p50, sc.single!.p50),
-        p99S: sc.loaded!.p99,
-        p99M: mc.loaded.p99,
-        p99Ratio: ratio(mc.loaded.p99, sc.loaded!.p99),
+        p50S,
+        p50M,
+        p50Ratio: ratio(p50M, p50S),
+        p99S,
+        p99M,
+        p99Ratio: ratio(p99M, p99S),
         source: s.source === 'this run' && m.source === 'this run' ? 'this run' : `S: ${s.source}, M: ${m.source}`,
       });
     }
