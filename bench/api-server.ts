@@ -1,11 +1,7 @@
 /**
- * The API process the benchmark measures: what `quarry serve` runs (the same configuration,
- * store and application), plus one route of its own, `/api/v1/_bench/static/:bytes`, behind the
- * same plugins as the real endpoints (authentication, rate limiting, caching headers, ETag,
- * compression, error handling). It answers a precomputed JSON body of exactly `bytes` bytes, so the
- * ceiling of the HTTP stack on this machine is measured by the same server in the same run.
- *
- *   node --import tsx bench/api-server.ts      (environment as for `quarry serve`)
+ * The API process the benchmark measures: what `quarry serve` runs, plus `/api/v1/_bench/static/:bytes`,
+ * a precomputed JSON body behind the same plugins, so that the same server measures the HTTP stack's
+ * ceiling in the same run. Started as `node --import tsx bench/api-server.ts` (environment as for `quarry serve`).
  */
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../src/config/env.ts';

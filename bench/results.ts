@@ -43,3 +43,4 @@ export interface BenchResults {
   anvil?: AnvilFigures;
   errors: { part: string; tier?: string; message: string }[];
 }
+

@@ -1,14 +1,7 @@
 /**
- * A tier's databases on one kind of store (a database of the benchmark's PostgreSQL server, or an
- * embedded PGlite directory under bench/.work), in two copies:
- *
- * - `base`: the world bulk-loaded up to the last day of each chain, kept as built;
- * - `work`: a copy of the base that the ingest part completes with the last day through the
- *   incremental pipeline, and that the API part serves. Each ingest part starts it afresh from the
- *   base, so the stretch it measures is always the same and nothing has to be rolled back.
- *
- * A record of the build (the generator's figures, what the world contains) is kept beside them; a
- * base without a record is a build that did not finish, and is built again.
+ * A tier's two databases on one store (the benchmark's PostgreSQL server or a PGlite directory
+ * under bench/.work): `base` as built, `work` the copy the ingest part completes and the API part
+ * serves (bench/README.md, "The tiers"). A base without its build record did not finish and is built again.
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,9 +1,7 @@
 /**
  * Benchmark tiers: the generated worlds the benchmark builds and measures. S, M and L share their
- * history (100 pow days, 30 pos days) and differ in density only, so the M/S ratio of an
- * endpoint's latency shows how it grows with the data behind one address, not with history length.
- * At these densities the largest exchange's hot wallet is the busiest address of each chain (after
- * the pow coinbase sentinel); below a scale of about 2,000 a mining pool overtakes it on pow.
+ * history and differ in density only, so M/S shows how an endpoint grows with the data behind one
+ * address, not with history length (bench/README.md, "The tiers").
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';

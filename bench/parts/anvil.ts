@@ -1,9 +1,7 @@
 /**
- * The anvil part (optional): the pos backfill (`quarry index pos`, through indexPos) from a local
- * Anvil node, against the node's own serve rate (measureNodeServeRate: the same calls per block,
- * read the way a fast client would, nothing decoded). Target: the backfill reaches at least half
- * the serve rate. The node is filled first with blocks of mixed traffic: transfers, token
- * transfers, and value split by a contract (internal transfers in the traces).
+ * The anvil part (optional): the pos backfill (indexPos) from a local Anvil node filled with mixed
+ * traffic, against the node's own serve rate (measureNodeServeRate: the same calls per block, read
+ * as fast as a client can, nothing decoded). Target: at least half the serve rate.
  */
 import { pino } from 'pino';
 import { resolveIndexPosSettings } from '../../src/cli/commands/index-pos.ts';

@@ -1,14 +1,8 @@
 /**
- * The API part: starts the API process (bench/api-server.ts: `quarry serve` plus a static route)
- * on a tier's database, finds every route in its OpenAPI document, and runs each case of
- * api-cases.ts with autocannon:
- *
- * - one connection for the tier's seconds: the service time of one request (latency with no queueing);
- * - `connections` connections for the tier's seconds: latency under concurrent load and requests/s.
- *
- * The hot cases are then compared with the static route answering a body of the same size, with
- * the same load, right after: the ratio of requests/s is how close the endpoint comes to the
- * HTTP stack's ceiling on this machine. Any answer other than 2xx is a failure and is reported.
+ * The API part: starts the API process on a tier's work copy, finds its routes in the OpenAPI
+ * document and runs each case of api-cases.ts at one connection (service time) and under
+ * `connections` (load, requests/s); hot cases also against the static route of the same size
+ * (bench/README.md, "api"). Any answer other than 2xx fails the case.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';

@@ -1,12 +1,7 @@
 /**
- * The store's COPY ceiling: how fast this server takes rows shaped like the transactions table,
- * into an unindexed scratch table, with nothing else to do. It bounds the generate-and-store and
- * ingest rates on the same machine.
- *
- * - `server`: COPY FROM STDIN of text the server itself produced (COPY TO STDOUT of stored
- *   transactions): the server's ceiling, no client work at all (PostgreSQL only);
- * - `store`: Quarry's own path, `store.copyRows` with rows as JavaScript values, which encodes
- *   them (src/store/copy.ts) and sends them (both stores).
+ * The store's COPY ceiling: rows into an unindexed scratch table with nothing else to do, which
+ * bounds the generate-and-store and ingest rates. `server`: text the server produced itself (no
+ * client work, PostgreSQL only); `store`: `store.copyRows`, Quarry's path, encoding included.
  */
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -99,7 +94,7 @@ export async function measureCopyCeiling(target: TierStore, store: Store): Promi
   return result;
 }
 
-/** How many of the largest tables get a ceiling of their own (on S they hold 94 % of the rows). */
+/** How many of the largest tables get a ceiling of their own: together they hold most of the stored rows. */
 const LARGEST_TABLES = 8;
 
 /** COPY FROM of each large table's own rows (at most `limit`) into an unindexed copy of it. */

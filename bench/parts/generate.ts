@@ -1,16 +1,8 @@
 /**
- * The generate part: builds a tier's base database with the generator and the bulk load, unless
- * a finished build of the same world and schema is there already, and reads back from the database
- * what the world contains.
- *
- * The load is src/ingest/load-synthetic.ts step for step (bulk load begun, each chain through the
- * pipeline in bulk mode, curated data, bulk load finished), except that each chain stops a day
- * short of its end: the ingest part adds that day through the incremental pipeline. The stop is
- * placed where no reorg straddles it.
- *
- * The generator's rate is generate-and-store: transactions per second of the raw phase of each
- * chain (generating blocks, writing raw rows by COPY, applying rollup deltas in large steps). The
- * finish phase (closing every day, rebuilding indexes, VACUUM ANALYZE) is reported beside it.
+ * The generate part: builds a tier's base with the generator and the bulk load (unless a finished
+ * build of the same world and schema exists) and reads back what the world contains. It follows
+ * src/ingest/load-synthetic.ts step for step, but stops each chain a day short of its end, where no
+ * reorg straddles it, for the ingest part to add (bench/README.md, "generate").
  */
 import sql, { raw } from 'sql-template-tag';
 import type { ChainId } from '../../src/chain/chains.ts';
@@ -92,7 +84,7 @@ export async function ensureTier(target: TierStore, options: { rebuild: boolean 
   return { record: await buildTier(target), built: true };
 }
 
-/** Bytes a stored transaction takes with everything derived from it (measured on S: 4.2 kB), with some room. */
+/** Bytes a stored transaction takes with everything derived from it (bench/README.md, disk), with some room. */
 const BYTES_PER_TRANSACTION = 4600;
 /** What the benchmark leaves free on a shared disk. */
 export const DISK_MARGIN = 5 * 2 ** 30;

@@ -1,16 +1,8 @@
 /**
- * The ingest part: the incremental pipeline (src/ingest/pipeline.ts, not the bulk load) on top of
- * a loaded tier. The work copy of the tier starts afresh from its base (the world without its last
- * day); for each chain the last day is generated into memory first, then written three ways:
- *
- * 1. raw rows only: the pipeline's own writer (writeRawRows) in the pipeline's default batches,
- *    and then the last blocks one per transaction, without rollups — then deleted again;
- * 2. the pipeline in its default batches (up to 1000 blocks): a backfill or a catch-up;
- * 3. the pipeline one block per transaction over the last blocks: a node being followed.
- *
- * Blocks are replayed from memory, so the rates are the pipeline's and the store's, not the
- * generator's. (1) against (2) and (3) gives the rollup cost per block. Afterwards the work copy
- * holds the whole world, which is what the API part serves.
+ * The ingest part: the incremental pipeline (not the bulk load) on the work copy, started afresh
+ * from the base. Each chain's last day is generated into memory, then written as raw rows only
+ * (then deleted), through the pipeline in default batches, and one block per transaction; the
+ * differences give the rollup cost per block (bench/README.md, "ingest").
  */
 import sql from 'sql-template-tag';
 import type { ChainId } from '../../src/chain/chains.ts';

@@ -1,0 +1,39 @@
+/** Per tier: the API process's start and memory, every case's latency and verdict, and the static ceiling. */
+import type { TierResult } from '../results.ts';
+import { fmt, pct, verdict, type Markdown } from './markdown.ts';
+
+export function renderApi(md: Markdown, t: TierResult): void {
+  const a = t.api;
+  if (!a) return;
+  md.line(`## API, tier ${t.tier} (${t.store})`);
+  md.line();
+  md.line(
+    `API process: ready in ${a.server.startSeconds} s, RSS ${a.server.rssAfterStartMb ?? '?'} MB after start, **peak RSS ${a.server.peakRssMb ?? '?'} MB**, ${a.server.rssEndMb ?? '?'} MB at the end (log level ${a.server.logLevel}). ` +
+      `Load per case: one connection, then ${a.connections} connections, for ${a.seconds} s each. Load average ${a.loadAverage.before.join(' / ')} → ${a.loadAverage.after.join(' / ')}; the part took ${Math.round(a.wallSeconds)} s.`,
+  );
+  md.line();
+  const missing = [...new Set(a.cases.filter((c) => c.status === 'route missing').map((c) => c.route))];
+  if (missing.length > 0) md.line(`Not served yet (${missing.length} of 13 routes, ${a.cases.filter((c) => c.status === 'route missing').length} cases waiting): ${missing.map((p) => `\`${p.replace('/api/v1/{chain}/addresses', '…')}\``).join(', ')}.`);
+  if (a.notBenchmarked.length > 0) md.line(`Served but not benchmarked (no parameter table): ${a.notBenchmarked.map((p) => `\`${p}\``).join(', ')}.`);
+  md.line();
+  const shown = a.cases.filter((c) => c.status !== 'route missing');
+  md.table(
+    ['case', 'bytes', 'p50 / p99 ms, 1 conn', `p50 / p99 ms, ${a.connections} conn`, 'req/s', 'target', 'result', 'vs static'],
+    shown.map((c) => [
+      c.id + (c.note ? ` — ${c.note}` : ''),
+      c.bytes ? fmt(c.bytes) : '',
+      c.single ? `${c.single.p50} / ${c.single.p99}` : '',
+      c.loaded ? `${c.loaded.p50} / ${c.loaded.p99}` : '',
+      c.loaded ? fmt(c.loaded.rps) : '',
+      c.target ? `≤ ${c.target.ms}` : '',
+      c.status === 'measured' ? (c.target ? `${verdict(c.pass ?? null)}${c.pass !== c.passLoaded ? ` (${a.connections} conn: ${verdict(c.passLoaded ?? null)})` : ''}` : 'info') : `**${c.status}**: ${c.problem ?? ''}`,
+      c.ceiling ? `${pct(c.ceiling.ratio)} of ${fmt(c.ceiling.loaded.rps)}/s` : '',
+    ]),
+  );
+  const hot = shown.filter((c) => c.ceiling);
+  if (hot.length > 0) {
+    md.line(`Hot endpoints against the static ceiling (the same server answering a precomputed JSON body of the same size through the same plugins, ${a.connections} connections, measured right after): ` +
+      hot.map((c) => `${c.id} ${pct(c.ceiling!.ratio)} (${fmt(c.loaded!.rps)} of ${fmt(c.ceiling!.loaded.rps)} req/s; static p99 ${c.ceiling!.loaded.p99} ms)`).join('; ') + '.');
+    md.line();
+  }
+}

@@ -1,0 +1,62 @@
+/** How latency grows from S to M, per case: the same history, denser (more data behind an address). */
+import { describe } from './comparison.ts';
+import type { HistoryLine } from './history.ts';
+import { ratio, type Markdown } from './markdown.ts';
+
+export interface GrowthRow {
+  id: string;
+  store: string;
+  p50S: number;
+  p50M: number;
+  /** M/S of p50 with one connection (service time). */
+  p50Ratio: number;
+  p99S: number;
+  p99M: number;
+  /** M/S of p99 under load. */
+  p99Ratio: number;
+  source: string;
+}
+
+/** S against M on each store where this run measured one of them, the other from this run or the latest earlier one. */
+export function growthRows(current: HistoryLine[], earlier: HistoryLine[]): GrowthRow[] {
+  const newestFirst = [...earlier].sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+  const rows: GrowthRow[] = [];
+  for (const store of ['postgres', 'pglite']) {
+    const find = (tier: string): { line: HistoryLine; source: string } | null => {
+      const measured = (l: HistoryLine) => l.scope === `${tier} ${store}` && Object.keys(l.cases).length > 0;
+      const here = current.find(measured);
+      if (here) return { line: here, source: 'this run' };
+      const there = newestFirst.find(measured);
+      return there ? { line: there, source: describe(there) } : null;
+    };
+    const s = find('S');
+    const m = find('M');
+    if (!s || !m || (s.source !== 'this run' && m.source !== 'this run')) continue;
+    for (const [id, [p50M, p99M]] of Object.entries(m.line.cases)) {
+      const sCase = s.line.cases[id];
+      if (!sCase) continue;
+      const [p50S, p99S] = sCase;
+      rows.push({
+        id,
+        store,
+        p50S,
+        p50M,
+        p50Ratio: ratio(p50M, p50S),
+        p99S,
+        p99M,
+        p99Ratio: ratio(p99M, p99S),
+        source: s.source === 'this run' && m.source === 'this run' ? 'this run' : `S: ${s.source}, M: ${m.source}`,
+      });
+    }
+  }
+  return rows;
+}
+
+export function renderGrowth(md: Markdown, growth: GrowthRow[]): void {
+  if (growth.length === 0) return;
+  md.line('## Growth from S to M');
+  md.line();
+  md.line('M/S of p50 with one connection (service time) and of p99 under load, per case.');
+  md.line();
+  md.table(['case', 'store', 'p50 S → M ms', 'M/S p50', 'p99 S → M ms', 'M/S p99', 'from'], growth.map((g) => [g.id, g.store, `${g.p50S} → ${g.p50M}`, g.p50Ratio, `${g.p99S} → ${g.p99M}`, g.p99Ratio, g.source]));
+}

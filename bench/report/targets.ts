@@ -1,0 +1,92 @@
+/** The targets the issues set, judged from the figures: generator rate, world size, API latency, demo, backfill. */
+import { cursorConstancy } from '../parts/api.ts';
+import type { BenchResults } from '../results.ts';
+import { fmt, verdict, type Markdown } from './markdown.ts';
+
+export interface TargetRow {
+  target: string;
+  scope: string;
+  value: string;
+  limit: string;
+  pass: boolean | null;
+  note?: string;
+}
+
+const GENERATOR_TARGET = 100_000;
+
+export function targetRows(results: BenchResults): TargetRow[] {
+  const rows: TargetRow[] = [];
+  for (const t of results.tiers) {
+    const scope = `${t.tier} ${t.store}`;
+    if (t.store === 'postgres') {
+      rows.push({
+        target: 'generator: generated and stored tx/s on PostgreSQL',
+        scope,
+        value: fmt(t.build.txPerSecond.both),
+        limit: `≥ ${fmt(GENERATOR_TARGET)}`,
+        pass: t.build.txPerSecond.both >= GENERATOR_TARGET,
+        note: t.built ? undefined : `measured when the tier was built (${t.build.builtAt.slice(0, 16)})`,
+      });
+    }
+    for (const check of t.build.checks.filter((c) => c.min > 0)) {
+      rows.push({ target: `world size: ${check.name}`, scope, value: fmt(check.value), limit: `≥ ${fmt(check.min)}`, pass: check.pass });
+    }
+    if (!t.api) continue;
+    const measured = t.api.cases.filter((c) => c.target && c.status !== 'route missing' && c.status !== 'skipped');
+    const big = t.build.facts.transactions.total >= 5_000_000;
+    const note = big ? undefined : 'the targets are set for a chain of ≥ 5 M transactions; shown for information';
+    const group = (label: string, kinds: string[], limit: string) => {
+      const cases = measured.filter((c) => kinds.includes(c.target!.kind));
+      if (cases.length === 0) {
+        rows.push({ target: label, scope, value: 'no endpoint served yet', limit, pass: null, note });
+        return;
+      }
+      const failed = cases.filter((c) => !c.pass);
+      const failedLoaded = cases.filter((c) => !c.passLoaded);
+      const worst = [...cases].sort((a, b) => (b.single?.p99 ?? Infinity) - (a.single?.p99 ?? Infinity))[0]!;
+      rows.push({
+        target: label,
+        scope,
+        value: `${cases.length - failed.length}/${cases.length} pass at one connection (under ${t.api!.connections} connections: ${cases.length - failedLoaded.length}/${cases.length}); worst p99 ${worst.single ? `${worst.single.p99} ms` : worst.status} (${worst.id})`,
+        limit,
+        pass: failed.length === 0,
+        note,
+      });
+    };
+    group('Addresses API, ordinary and busiest address, every endpoint', ['address', 'endpoint'], 'p99 ≤ 10 ms');
+    group('Addresses API, offset 100,000', ['offset'], 'p99 ≤ 50 ms');
+    group('Addresses API, top/active with any filter or sort', ['top-active'], 'p99 ≤ 20 ms');
+    // Judged again from the cases, so that --render applies the current rule.
+    const cursor = cursorConstancy(t.api.cases);
+    rows.push({
+      target: 'cursor pages in constant time at any depth',
+      scope,
+      value: cursor.length === 0 ? 'no cursor endpoint served yet' : cursor.map((c) => `${c.chain} @${fmt(c.depth)}: ${c.ratio}× page 2`).join(', '),
+      limit: 'p50 (1 conn) ≤ 1.5 × page 2 + 0.5 ms',
+      pass: cursor.length === 0 ? null : cursor.every((c) => c.pass),
+      note,
+    });
+  }
+  if (results.demo) {
+    const d = results.demo;
+    rows.push({ target: 'demo answers from empty', scope: 'PGlite', value: `${d.first.seconds} s`, limit: `≤ ${d.targets.firstSeconds} s`, pass: d.pass.first });
+    rows.push({ target: 'demo answers on a second start', scope: 'PGlite', value: `${d.second.seconds} s`, limit: `≤ ${d.targets.secondSeconds} s`, pass: d.pass.second });
+  }
+  if (results.anvil) {
+    const a = results.anvil;
+    rows.push({
+      target: 'pos backfill from Anvil vs the node’s serve rate',
+      scope: 'PostgreSQL',
+      value: `${a.backfill.blocksPerSecond} / ${a.serveRate.mean} blocks/s = ${a.ratio}`,
+      limit: `≥ ${a.target}`,
+      pass: a.pass,
+    });
+  }
+  return rows;
+}
+
+export function renderTargets(md: Markdown, targets: TargetRow[]): void {
+  md.line('## Targets');
+  md.line();
+  md.table(['target', 'scope', 'measured', 'limit', 'result'], targets.map((t) => [t.target, t.scope, t.value, t.limit, verdict(t.pass) + (t.note ? ` (${t.note})` : '')]));
+}
