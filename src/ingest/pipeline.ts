@@ -15,8 +15,8 @@ import type { Logger } from 'pino';
 import type { ChainId } from '../chain/chains.ts';
 import type { BlockSource, CanonicalBlock, SourceItem } from '../chain/model.ts';
 import type { Db, Store } from '../store/store.ts';
-import { formatDay, lastClosedDay } from '../time.ts';
-import { applyRollups, closeDays, revertRollups, RollupDeltas } from '../rollups/index.ts';
+import { lastClosedDay } from '../time.ts';
+import { applyRollups, closeDays, firstOpenDay, revertRollups, RollupDeltas } from '../rollups/index.ts';
 import { readCheckpoint, storedHashes, writeCheckpoint, type StoredCheckpoint } from './checkpoint.ts';
 import { loadBlocks } from './load-blocks.ts';
 import { deleteRawAbove, writeDeadLetters, writeRawRows, type DeadLetter } from './raw-store.ts';
@@ -202,12 +202,14 @@ export async function ingest(store: Store, source: BlockSource, options: IngestO
         'ingest.reorg.first_ts',
         sql`SELECT ts FROM blocks WHERE chain = ${chain} AND height = ${ancestor + 1}`,
       );
+      const [ancestorBlock] = await store.query<{ ts: number }>('ingest.previous_ts', sql`SELECT ts FROM blocks WHERE chain = ${chain} AND height = ${ancestor}`);
       const ancestorHash = (await storedHashes(store, chain, ancestor, ancestor)).get(ancestor) ?? '';
       const stamp = now();
       await store.transaction('ingest.reorg', async (tx) => {
         // The reverted blocks, read back from the raw rows, give exactly the deltas they added.
         const reverted = await loadBlocks(tx, chain, ancestor + 1, written!.height);
-        const deltas = new RollupDeltas(chain, null);
+        // The first reverted block's interval (from the ancestor) was added with it: subtract it too.
+        const deltas = new RollupDeltas(chain, ancestorBlock?.ts ?? null);
         for (const block of reverted) deltas.addBlock(block);
         await revertRollups(tx, deltas, ancestor, firstReverted?.ts ?? 0, () => deleteRawAbove(tx, chain, ancestor));
         await recordReorg(tx, chain, reorg, stamp);
@@ -316,15 +318,12 @@ async function catchUpRollups(store: Store, chain: ChainId, source: string, chec
   return { ...checkpoint, rollupsHeight };
 }
 
-/** Closes the days that the applied blocks completed (all days before the last block's day). */
+/** Closes the days that the applied blocks completed (all days before the last block's day) and any a reorg reopened. */
 async function closeCompletedDays(tx: Db, chain: ChainId, deltas: RollupDeltas): Promise<void> {
-  const days = [...deltas.chainDaily.keys()].sort();
-  // The block below the batch may belong to a day that this batch completed.
-  const [previous] = await tx.query<{ ts: number }>('ingest.previous_ts', sql`SELECT ts FROM blocks WHERE chain = ${chain} AND height = ${deltas.fromHeight - 1}`);
-  const firstDay = previous ? formatDay(previous.ts) : days[0]!;
   const [last] = await tx.query<{ ts: number }>('ingest.last_ts', sql`SELECT ts FROM blocks WHERE chain = ${chain} AND height = ${deltas.toHeight}`);
+  const firstDay = await firstOpenDay(tx, chain);
   const lastClosed = lastClosedDay(last!.ts);
-  if (firstDay <= lastClosed) await closeDays(tx, chain, firstDay, lastClosed);
+  if (firstDay !== null && firstDay <= lastClosed) await closeDays(tx, chain, firstDay, lastClosed);
 }
 
 async function recordReorg(db: Db, chain: ChainId, reorg: Reorg, stamp: number): Promise<void> {

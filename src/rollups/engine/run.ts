@@ -51,6 +51,23 @@ export async function closeDays(db: Db, chain: ChainId, fromDay: string, toDay: 
 
 const chartTables = () => [...new Set(CHARTS.map((chart) => chart.table))];
 
+/**
+ * The first day some chart has not closed: the day after its last closed one, or the chain's first
+ * day. Closing resumes there, so days a reorg reopened close again whatever the blocks' times.
+ */
+export async function firstOpenDay(db: Db, chain: ChainId): Promise<string | null> {
+  let first: string | null = null;
+  for (const table of chartTables()) {
+    const [row] = await db.query<{ day: string | null }>(
+      'rollups.charts.first_open',
+      sql`SELECT coalesce((SELECT max(day) + 1 FROM ${raw(table)} WHERE chain = ${chain}),
+                          (SELECT DATE '1970-01-01' + (ts / 86400)::int FROM blocks WHERE chain = ${chain} ORDER BY height LIMIT 1))::text AS day`,
+    );
+    if (row?.day != null && (first === null || row.day < first)) first = row.day;
+  }
+  return first;
+}
+
 /** Reopens the closed days from `fromDay` on (a reorg reached them): their chart rows go until they close again. */
 export async function reopenDays(db: Db, chain: ChainId, fromDay: string): Promise<void> {
   for (const table of chartTables()) {
