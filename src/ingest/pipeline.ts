@@ -45,7 +45,7 @@ export interface IngestOptions {
   bulk?: boolean;
   /**
    * In a bulk load, apply gathered rollup deltas once they hold this many keys (default 3,000,000,
-   * about 520 MB of heap at 172 bytes a key): a demo-sized chain is applied in one step, which
+   * about half a gigabyte of heap): a demo-sized chain is applied in one step, which
    * saves the embedded store a step's large fixed cost.
    */
   bulkDeltaKeys?: number;

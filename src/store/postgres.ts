@@ -32,7 +32,7 @@ export interface PostgresDriverOptions {
    * Run the statements that ask for it (`reusePlan`) as named prepared statements on connections of
    * their own, set to keep the generic plan (`plan_cache_mode = force_generic_plan`): each
    * connection parses and plans them once, where planning costs more than running them (the feed's
-   * union of index scans: 1.3 ms of planning for 0.3 ms of execution). Left to its default,
+   * union of index scans plans for several times as long as it runs). Left to its default,
    * PostgreSQL re-plans a prepared statement on every execution whenever the generic plan's
    * estimate is costlier than the custom plans' — which it always was for the feed. The other
    * statements keep connections with the default, since a generic plan there can be far worse
@@ -46,7 +46,7 @@ export interface PostgresDriverOptions {
 export function createPostgresDriver(url: string, options: PostgresDriverOptions = {}): Driver {
   const poolSize = options.poolSize ?? 10;
   // JIT compiles any query the planner estimates as costly; on an API's short indexed reads
-  // those estimates (a busy address) turn 1 ms statements into hundreds of milliseconds.
+  // those estimates (a busy address) make millisecond statements hundreds of times slower.
   const settings = options.jit ? '-c TimeZone=UTC' : '-c TimeZone=UTC -c jit=off';
   const newPool = (max: number, extraSettings = '') => {
     const pool = new Pool({

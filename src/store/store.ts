@@ -27,7 +27,7 @@ export interface QueryOptions {
    * key lookups), so the server may plan it once per connection and keep that generic plan (a
    * prepared statement; see PostgresDriverOptions.prepare). Leave it unset where a value changes
    * the plan: a generic plan of a count whose cost depends on how many rows an address has read a
-   * busy address's index in full (180 ms instead of 3).
+   * busy address's index in full.
    */
   reusePlan?: boolean;
 }
