@@ -10,7 +10,7 @@ import type { CanonicalBlock, CanonicalTx, InternalTransfer } from '../../chain/
 import { DEPOSIT_SHARE, type SystemContractPlan } from './actors.ts';
 import { ActivityCurve } from './activity.ts';
 import { Economy } from './economy.ts';
-import { ChainRun, NONE, newTx, own } from './generator.ts';
+import { ChainRun, NONE, addDeadLetter, newTx, own } from './generator.ts';
 import { hex32, posAddress, posHash, randomHex } from './hex.ts';
 import { Ledger, Role, Tier } from './ledger.ts';
 import { mintedPlanck, type MigrationPlanItem } from './migration.ts';
@@ -216,8 +216,7 @@ export class PosRun extends ChainRun {
     this.congestion(height);
     if (this.deadLetterDue) {
       const hash = posHash(this.rng);
-      block.deadLetters = own(block.deadLetters);
-      block.deadLetters.push({ item: hash, error: 'synthetic: transaction does not decode', payload: { hash, raw: '0x' + randomHex(this.rng, 12) } });
+      addDeadLetter(block, hash, '0x' + randomHex(this.rng, 12));
     }
     this.ledger.credit(miner, this.tips);
     const withdrawals = staking.withdrawals;

@@ -13,7 +13,7 @@ import { createPowEmissionCursor, powBlockReward, type PowEmissionCursor } from 
 import { DEPOSIT_SHARE, userTreeHeight } from './actors.ts';
 import { ActivityCurve } from './activity.ts';
 import { Economy } from './economy.ts';
-import { ChainRun, NONE, newTx, own } from './generator.ts';
+import { ChainRun, NONE, addDeadLetter, newTx, own } from './generator.ts';
 import { powAddress, powHash, randomHex, utf8Hex } from './hex.ts';
 import { Ledger, Role, Tier } from './ledger.ts';
 import { POW_BLOCK_SECONDS } from './options.ts';
@@ -198,8 +198,7 @@ export class PowRun extends ChainRun {
     }
     if (this.deadLetterDue) {
       const hash = powHash(this.rng);
-      block.deadLetters = own(block.deadLetters);
-      block.deadLetters.push({ item: hash, error: 'synthetic: transaction does not decode', payload: { hash, raw: randomHex(this.rng, 12) } });
+      addDeadLetter(block, hash, randomHex(this.rng, 12));
     }
     const miner = this.miners[this.rng.weighted(this.minerCumulative)]!;
     const coinbase = newTx(powHash(this.rng), 0, 'coinbase', POW_COINBASE_SENTINEL);
@@ -261,7 +260,7 @@ export class PowRun extends ChainRun {
     };
   }
 
-  // ---- accounts ----
+  // ---- fees and signing ----
 
   private canSign(id: number): boolean {
     return this.slaveMasters.has(id) || this.ledger.canSign(id);
@@ -271,8 +270,6 @@ export class PowRun extends ChainRun {
     const base = FEES[this.rng.int(FEES.length)]!;
     return recipients > 1 ? base * BigInt(1 + Math.floor(recipients / 10)) : base;
   }
-
-  // ---- signing ----
 
   /** The account that signs for `from` (a slave when `from` has them), registering new slaves when all are used up; -1 if none can. */
   private signerFor(from: number): number {
