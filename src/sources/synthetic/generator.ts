@@ -144,6 +144,12 @@ export function own<T>(list: T[]): T[] {
   return list === NONE ? [] : list;
 }
 
+/** Adds a transaction of `block` that does not decode (its hash and raw bytes): dead-lettered, not in `transactions`. */
+export function addDeadLetter(block: CanonicalBlock, hash: string, raw: string): void {
+  block.deadLetters = own(block.deadLetters);
+  block.deadLetters.push({ item: hash, error: 'synthetic: transaction does not decode', payload: { hash, raw } });
+}
+
 /** A fresh transaction with every field present (one object shape for all, which keeps V8 fast). */
 export function newTx(hash: string, index: number, type: CanonicalBlock['transactions'][number]['type'], from: string): CanonicalBlock['transactions'][number] {
   return {

@@ -7,16 +7,16 @@
  */
 import { PLANCK_PER_SHOR, POS_ZERO_ADDRESS } from '../../chain/chains.ts';
 import type { CanonicalBlock, CanonicalTx, InternalTransfer } from '../../chain/model.ts';
-import { DEPOSIT_SHARE, type ExchangePlan, type SystemContractPlan } from './actors.ts';
+import { DEPOSIT_SHARE, type SystemContractPlan } from './actors.ts';
 import { ActivityCurve } from './activity.ts';
-import { ChainRun, NONE, newTx, own } from './generator.ts';
+import { Economy } from './economy.ts';
+import { ChainRun, NONE, addDeadLetter, newTx, own } from './generator.ts';
 import { hex32, posAddress, posHash, randomHex } from './hex.ts';
-import { Ledger, Role, Tier, isCustomer } from './ledger.ts';
+import { Ledger, Role, Tier } from './ledger.ts';
 import { mintedPlanck, type MigrationPlanItem } from './migration.ts';
 import { DAY_SECONDS, POS_SLOT_SECONDS } from './options.ts';
-import { FOREVER, Population, lifetimeDays, newUserTier } from './population.ts';
-import { cumulative, maxBig, minBig, splitInto } from './pow.ts';
-import { Rng, coins, coinsMilli, fractionOf } from './rng.ts';
+import { newUserTier } from './population.ts';
+import { Rng, coinsMilli, cumulative, fractionOf, minBig, splitInto } from './rng.ts';
 import type { WorldPlan } from './world-plan.ts';
 
 const PLANCK = 10n ** 18n;
@@ -52,6 +52,8 @@ const ACTION_CUMULATIVE = cumulative(ACTIONS.map((a) => ACTION_WEIGHTS[a]));
 /** Tips senders choose (mostly 1 gwei, some less, some 2, a few none), with their shares. */
 const TIPS: readonly bigint[] = [GWEI, GWEI / 10n, GWEI / 4n, GWEI / 2n, (3n * GWEI) / 4n, 2n * GWEI, GWEI / 100n, 0n];
 const TIP_CUMULATIVE = cumulative([0.5, 0.05, 0.05, 0.05, 0.05, 0.15, 0.1, 0.05]);
+/** Share of new users who only ever receive (pos: also the claimants of migrations). */
+const HODLER_SHARE = 0.3;
 /** Share of contract calls that revert. */
 const REVERT_SHARE = 0.03;
 
@@ -74,11 +76,6 @@ interface PosToken {
   balances: Map<number, bigint>;
 }
 
-interface ExchangeState {
-  plan: ExchangePlan;
-  relayNext: number;
-}
-
 interface Fees {
   maxFee: bigint;
   priority: bigint;
@@ -87,26 +84,18 @@ interface Fees {
 
 export class PosRun extends ChainRun {
   private readonly rng: Rng;
-  private readonly pop: Population;
-  private readonly activity: ActivityCurve;
-  private readonly exchanges: ExchangeState[];
-  private readonly exchangeCumulative: number[];
-  private readonly floors = new Map<number, bigint>();
+  private readonly economy: Economy;
   private readonly tokens: PosToken[] = [];
   private readonly tokenById = new Map<number, PosToken>();
   private readonly userContracts: number[] = [];
   private readonly system = new Map<SystemContractPlan['kind'] | string, number>();
   private readonly settlements: number[] = [];
-  private readonly forwardsDue = new Map<number, number[]>();
-  private readonly forwardPending = new Set<number>();
   private readonly claims: MigrationPlanItem[];
   private readonly zero: number;
   private claimCursor = 0;
   private withdrawalCursor = 0;
   private baseFee = INITIAL_BASE_FEE;
   private parentGasUsed = 0;
-  private day = -1;
-  private debt = 0;
   private busyUntil = 0;
   private busyLevel = 0n;
   /** Per block: the usual bids (cap 2 x base fee + tip) for each tip, built when first used. */
@@ -125,21 +114,36 @@ export class PosRun extends ChainRun {
     const options = world.options;
     super('pos', options, new Ledger(true), world.posSlots.length - 1);
     this.rng = new Rng(options.seed, 'pos', 'canonical');
-    this.pop = new Population(this.ledger);
-    this.activity = new ActivityCurve(options.seed, 'pos', options.posStart, options.end);
-    const plan = world.pos;
-    for (const account of plan.accounts) {
-      const id = this.ledger.create(account.address, account.role);
-      this.pop.join(id, account.tier, account.retireDay);
-    }
-    this.zero = this.ledger.create(POS_ZERO_ADDRESS, Role.Sentinel);
-    this.exchanges = plan.exchanges.map((e, index) => {
-      for (const relay of e.relays) this.ledger.link[relay] = index;
-      return { plan: e, relayNext: 0 };
+    const rng = this.rng;
+    const ledger = this.ledger;
+    this.economy = new Economy({
+      plan: world.pos,
+      ledger,
+      rng,
+      activity: new ActivityCurve(options.seed, 'pos', options.posStart, options.end),
+      flavour: {
+        hodlerShare: HODLER_SHARE,
+        dust: GWEI,
+        forwardDelay: 100,
+        treasuryKeeps: 4n,
+        createUser: () => ledger.create(posAddress(rng), Role.User),
+        canSend: () => true,
+        upfrontFee: () => 0n,
+        spendable: (from) => this.spendable(from),
+        sweepMargin: () => PLANCK,
+        send: (from, to, value) => this.transfer(from, to, value),
+        forwardAll: (relay, to) => {
+          const fees = this.bid();
+          const value = ledger.balance[relay]! - this.reserve(21_000, fees);
+          if (value > 0n) this.begin('transfer', relay, to, value, 21_000, 21_000, fees, null);
+        },
+        custodyToExchange: (custodian) => {
+          const amount = fractionOf(this.spendable(custodian), 0.01 + 0.05 * rng.float());
+          return this.transfer(custodian, this.economy.pickExchange().plan.cold[0]!, amount);
+        },
+      },
     });
-    this.exchangeCumulative = cumulative(plan.exchanges.map((e) => e.share));
-    plan.whales.forEach((w, i) => this.floors.set(w, i === 0 ? 5_050_000n * PLANCK : maxBig(plan.accounts[w]!.genesis / 2n, 100_500n * PLANCK)));
-    for (const t of plan.treasury) this.floors.set(t, plan.accounts[t]!.genesis / 4n);
+    this.zero = ledger.create(POS_ZERO_ADDRESS, Role.Sentinel);
     this.claims = world.migrations.filter((m) => m.claimTs !== null).sort((a, b) => a.claimTs! - b.claimTs!);
   }
 
@@ -152,18 +156,14 @@ export class PosRun extends ChainRun {
     // The block exists (its base fee follows the rules) but no one can read it: it changes nothing we track.
     this.baseFee = height === 0 ? INITIAL_BASE_FEE : nextBaseFee(this.baseFee, this.parentGasUsed);
     this.parentGasUsed = 0;
-    const due = this.forwardsDue.get(height);
-    if (due) {
-      this.forwardsDue.delete(height);
-      this.scheduleForwards(height + 1, due);
-    }
+    this.economy.postponeForwards(height);
     const hash = posHash(this.rng);
     return { hash, timestamp, payload: { hash, parentHash: this.parentHash, timestamp, raw: '0x' + randomHex(this.rng, 24) } };
   }
 
   protected produce(height: number): CanonicalBlock {
     const ts = this.timestamp(height);
-    this.startDay(ts);
+    this.economy.startBlock(height, ts);
     if (height > 0) this.baseFee = nextBaseFee(this.baseFee, this.parentGasUsed);
     this.standardBids.fill(null);
     this.worstGasPrice = this.baseFee * 2n + 2n * GWEI;
@@ -196,13 +196,7 @@ export class PosRun extends ChainRun {
       deadLetters: NONE,
     };
     if (height === 0) {
-      block.allocations = this.world.pos.accounts
-        .map((a, id) => ({ id, address: a.address, amount: a.genesis }))
-        .filter((a) => a.amount > 0n)
-        .map(({ id, address, amount }) => {
-          this.ledger.credit(id, amount);
-          return { address, amount };
-        });
+      block.allocations = this.economy.allocateGenesis();
       block.size = BLOCK_HEADER_SIZE + block.allocations.length * 52;
       this.parentGasUsed = 0;
       return block;
@@ -210,14 +204,11 @@ export class PosRun extends ChainRun {
     const scheduledBefore = this.txs.length;
     this.deploySystemContracts(height, block);
     this.migrationMints(ts);
-    this.forwards(height);
-    if (height % 150 === 0) this.rebalanceExchanges();
-    this.debt += this.txs.length - scheduledBefore;
+    this.economy.forwards(height);
+    if (height % 150 === 0) this.economy.rebalanceExchanges();
     const slotsPerBlock = (this.options.posLastSlot + 1) / this.world.posSlots.length;
-    let count = this.rng.poisson((this.options.scale * this.activity.factor(ts) * POS_SLOT_SECONDS * slotsPerBlock) / DAY_SECONDS);
-    const paid = Math.min(count, this.debt);
-    count -= paid;
-    this.debt -= paid;
+    const mean = (this.options.scale * this.economy.activity.factor(ts) * POS_SLOT_SECONDS * slotsPerBlock) / DAY_SECONDS;
+    const count = this.economy.randomActions(mean, this.txs.length - scheduledBefore);
     for (let i = 0; i < count && this.gasUsed < POS_GAS_LIMIT - 2_000_000; i++) {
       const action = ACTIONS[this.rng.weighted(ACTION_CUMULATIVE)]!;
       if (!this.act(action, block) && action !== 'p2p') this.act('p2p', block);
@@ -225,8 +216,7 @@ export class PosRun extends ChainRun {
     this.congestion(height);
     if (this.deadLetterDue) {
       const hash = posHash(this.rng);
-      block.deadLetters = own(block.deadLetters);
-      block.deadLetters.push({ item: hash, error: 'synthetic: transaction does not decode', payload: { hash, raw: '0x' + randomHex(this.rng, 12) } });
+      addDeadLetter(block, hash, '0x' + randomHex(this.rng, 12));
     }
     this.ledger.credit(miner, this.tips);
     const withdrawals = staking.withdrawals;
@@ -253,8 +243,8 @@ export class PosRun extends ChainRun {
     let tips = 0n;
     const count = rng.int(4);
     for (let i = 0; i < count; i++) {
-      const from = this.pop.pick(rng);
-      const to = this.pop.pick(rng);
+      const from = this.economy.pop.pick(rng);
+      const to = this.economy.pop.pick(rng);
       if (from < 0 || to < 0 || from === to) continue;
       const priority = GWEI;
       const maxFee = baseFee * 2n + priority;
@@ -292,38 +282,6 @@ export class PosRun extends ChainRun {
       tokens: NONE,
       deadLetters: NONE,
     };
-  }
-
-  private startDay(ts: number): void {
-    const day = this.activity.day(ts);
-    while (this.day < day) {
-      this.day++;
-      this.pop.retireBefore(this.day);
-    }
-  }
-
-  // ---- accounts ----
-
-  private newUser(tier: Tier = newUserTier(this.rng, 0.3)): number {
-    const id = this.ledger.create(posAddress(this.rng), Role.User);
-    this.pop.join(id, tier, tier === Tier.None ? FOREVER : this.day + lifetimeDays(this.rng, tier));
-    return id;
-  }
-
-  private recipient(pNew: number, exclude: number): number {
-    if (!this.rng.chance(pNew)) {
-      const id = this.pop.pick(this.rng);
-      if (id >= 0 && id !== exclude) return id;
-    }
-    return this.newUser();
-  }
-
-  private sender(min: bigint): number {
-    for (let tries = 0; tries < 8; tries++) {
-      const id = this.pop.pick(this.rng);
-      if (id >= 0 && this.ledger.balance[id]! >= min) return id;
-    }
-    return -1;
   }
 
   // ---- fees ----
@@ -392,19 +350,6 @@ export class PosRun extends ChainRun {
     return this.ledger.balance[from]! - (gas === 21_000 ? this.transferReserve : BigInt(gas) * this.worstGasPrice);
   }
 
-  private userAmount(available: bigint): bigint {
-    if (available <= 0n) return 0n;
-    const x = this.rng.float();
-    let amount: bigint;
-    if (x < 0.45) amount = fractionOf(available, this.rng.float() ** 2.5);
-    else if (x < 0.7) amount = coins(10 ** (this.rng.float() * 4), PLANCK);
-    else if (x < 0.85) amount = available;
-    else if (x < 0.96) amount = coinsMilli(100 + this.rng.int(10_000), PLANCK);
-    else amount = BigInt(1 + this.rng.int(1_000_000)) * GWEI;
-    if (amount > available) amount = fractionOf(available, this.rng.float());
-    return amount > 0n ? amount : 1n;
-  }
-
   // ---- scheduled ----
 
   private deploySystemContracts(height: number, block: CanonicalBlock): void {
@@ -462,52 +407,13 @@ export class PosRun extends ChainRun {
   private migrationMints(ts: number): void {
     while (this.claimCursor < this.claims.length && this.claims[this.claimCursor]!.claimTs! <= ts) {
       const item = this.claims[this.claimCursor++]!;
-      const claimant = this.ledger.create(item.claimant, Role.User);
-      const tier = newUserTier(this.rng, 0.3);
-      this.pop.join(claimant, tier, tier === Tier.None ? FOREVER : this.day + lifetimeDays(this.rng, tier));
+      const claimant = this.economy.enrol(this.ledger.create(item.claimant, Role.User), newUserTier(this.rng, HODLER_SHARE));
       // A protocol mint: from the zero address, no gas and no fee; the value is the burned shor in planck.
       const tx = this.begin('transfer', this.zero, null, 0n, 0, 0, { maxFee: 0n, priority: 0n, effective: 0n }, null);
       tx.to = item.claimant;
       tx.value = mintedPlanck(item);
       tx.migration = { accountId: item.accountId, role: 'mint' };
       this.ledger.credit(claimant, tx.value);
-    }
-  }
-
-  private scheduleForwards(height: number, relays: number[]): void {
-    const list = this.forwardsDue.get(height);
-    if (list) list.push(...relays);
-    else this.forwardsDue.set(height, [...relays]);
-  }
-
-  private forwards(height: number): void {
-    const due = this.forwardsDue.get(height);
-    if (!due) return;
-    this.forwardsDue.delete(height);
-    for (const relay of due) {
-      this.forwardPending.delete(relay);
-      const exchange = this.exchanges[this.ledger.link[relay]!]!;
-      const hot = exchange.plan.hot.length > 1 && this.rng.chance(0.1) ? exchange.plan.hot[1]! : exchange.plan.hot[0]!;
-      const fees = this.bid();
-      const value = this.ledger.balance[relay]! - this.reserve(21_000, fees);
-      if (value > 0n) this.begin('transfer', relay, hot, value, 21_000, 21_000, fees, null);
-    }
-  }
-
-  private rebalanceExchanges(): void {
-    for (const exchange of this.exchanges) {
-      const cold = exchange.plan.cold[0]!;
-      for (const hot of exchange.plan.hot) {
-        const target = maxBig(this.world.pos.accounts[hot]!.genesis, 1_000n * PLANCK);
-        const balance = this.ledger.balance[hot]!;
-        if (balance < (target * 3n) / 10n) {
-          const source = exchange.plan.cold.reduce((best, c) => (this.ledger.balance[c]! > this.ledger.balance[best]! ? c : best), cold);
-          const amount = minBig(target - balance, this.spendable(source));
-          if (amount > 0n) this.transfer(source, hot, amount);
-        } else if (balance > target * 3n) {
-          this.transfer(hot, cold, balance - target - PLANCK);
-        }
-      }
     }
   }
 
@@ -542,7 +448,7 @@ export class PosRun extends ChainRun {
       case 'p2p':
         return this.p2p();
       case 'deposit':
-        return this.deposit(-1, 0n);
+        return this.economy.deposit(-1, 0n);
       case 'withdraw':
         return this.withdraw();
       case 'tokenTransfer':
@@ -558,51 +464,26 @@ export class PosRun extends ChainRun {
       case 'call':
         return this.genericCall();
       case 'whale':
-        return this.whaleMove();
+        return this.economy.whaleMove();
       case 'grant':
-        return this.grant();
+        return this.economy.grant();
     }
   }
 
   private p2p(): boolean {
-    const from = this.sender(PLANCK / 1000n);
+    const from = this.economy.sender(PLANCK / 1000n);
     if (from < 0) return false;
-    const value = this.userAmount(this.spendable(from));
-    return value > 0n && this.transfer(from, this.recipient(0.18, from), value);
+    const value = this.economy.userAmount(this.spendable(from));
+    return value > 0n && this.transfer(from, this.economy.recipient(0.18, from), value);
   }
 
-  private pickExchange(): ExchangeState {
-    return this.exchanges[this.rng.weighted(this.exchangeCumulative)]!;
-  }
-
-  private deposit(customer: number, amount: bigint): boolean {
-    const from = customer >= 0 ? customer : this.sender(PLANCK);
-    if (from < 0) return false;
-    let relay = this.ledger.link[from]!;
-    const keepsRelay = isCustomer(this.ledger.role[from]!);
-    if (relay < 0 || !keepsRelay) {
-      const exchange = this.pickExchange();
-      const relays = exchange.plan.relays;
-      relay = exchange.relayNext < relays.length ? relays[exchange.relayNext++]! : relays[this.rng.int(relays.length)]!;
-      if (keepsRelay) this.ledger.link[from] = relay;
-    }
-    const available = this.spendable(from);
-    const value = amount > 0n ? amount : this.rng.chance(0.55) ? available : fractionOf(available, 0.3 + 0.65 * this.rng.float());
-    if (!this.transfer(from, relay, value)) return false;
-    if (!this.forwardPending.has(relay)) {
-      this.forwardPending.add(relay);
-      this.scheduleForwards(this.height + 1 + Math.floor(this.rng.exponential(100)), [relay]);
-    }
-    return true;
-  }
-
+  /** An exchange pays a customer out of a hot wallet. */
   private withdraw(): boolean {
-    const exchange = this.pickExchange();
-    const hot = exchange.plan.hot.length > 1 && this.rng.chance(0.1) ? exchange.plan.hot[1]! : exchange.plan.hot[0]!;
+    const hot = this.economy.hotWallet(this.economy.pickExchange());
     const cap = this.spendable(hot) / 4n;
-    let value = coinsMilli(10 ** (this.rng.float() ** 1.3 * 4.3) * 1000, PLANCK);
+    let value = this.economy.withdrawalAmount();
     if (value > cap) value = cap;
-    return value > 0n && this.transfer(hot, this.recipient(0.3, hot), value);
+    return value > 0n && this.transfer(hot, this.economy.recipient(0.3, hot), value);
   }
 
   private contractCallGas(min: number, max: number): [number, number, 0 | 1] {
@@ -622,7 +503,7 @@ export class PosRun extends ChainRun {
       if ((this.ledger.tier[id] !== Tier.None || role === Role.Treasury) && token.balances.get(id)! > 0n && this.spendable(id, 65_000) > 0n) from = id;
     }
     if (from < 0) return false;
-    const to = this.rng.chance(0.2) ? token.holders[this.rng.int(token.holders.length)]! : this.recipient(0.3, from);
+    const to = this.rng.chance(0.2) ? token.holders[this.rng.int(token.holders.length)]! : this.economy.recipient(0.3, from);
     if (to === from || this.ledger.role[to] === Role.Contract) return false;
     const amount = fractionOf(token.balances.get(from)!, this.ledger.role[from] === Role.Treasury ? 0.001 * this.rng.float() : 0.05 + 0.95 * this.rng.float());
     if (amount <= 0n) return false;
@@ -640,7 +521,7 @@ export class PosRun extends ChainRun {
     const qusd = this.system.get('QUSD');
     if (router === undefined || pool === undefined || qusd === undefined) return false;
     const token = this.tokenById.get(qusd)!;
-    const from = this.sender(PLANCK);
+    const from = this.economy.sender(PLANCK);
     if (from < 0) return false;
     const [gas, gasUsed, status] = this.contractCallGas(110_000, 190_000);
     const fees = this.bid();
@@ -683,7 +564,7 @@ export class PosRun extends ChainRun {
   private disperse(): boolean {
     const contract = this.system.get('disperse');
     if (contract === undefined) return false;
-    const from = this.sender(10n * PLANCK);
+    const from = this.economy.sender(10n * PLANCK);
     if (from < 0) return false;
     const count = 5 + this.rng.int(46);
     const [gas, gasUsed, status] = this.contractCallGas(30_000 + 9_000 * count, 30_000 + 11_000 * count);
@@ -693,7 +574,7 @@ export class PosRun extends ChainRun {
     splitInto(amounts, value, count, this.rng);
     const tx = this.begin('contract_call', from, contract, value, gas, gasUsed, this.bid(), '0xe63d38ed' + randomHex(this.rng, 16), status);
     if (status === 0) return true;
-    for (let i = 0; i < count; i++) this.internal(tx, String(i), contract, this.recipient(0.3, from), amounts[i]!);
+    for (let i = 0; i < count; i++) this.internal(tx, String(i), contract, this.economy.recipient(0.3, from), amounts[i]!);
     // Rounding leaves nothing behind: splitInto's parts sum to value exactly.
     return true;
   }
@@ -702,7 +583,7 @@ export class PosRun extends ChainRun {
   private vault(): boolean {
     const contract = this.system.get('vault');
     if (contract === undefined) return false;
-    const from = this.sender(PLANCK);
+    const from = this.economy.sender(PLANCK);
     if (from < 0) return false;
     const [gas, gasUsed, status] = this.contractCallGas(45_000, 90_000);
     const held = this.ledger.balance[contract]!;
@@ -722,7 +603,7 @@ export class PosRun extends ChainRun {
 
   /** A user deploys a contract; about a third are ERC-20 tokens minting their supply to the deployer. */
   private deploy(block: CanonicalBlock): boolean {
-    const from = this.sender(PLANCK);
+    const from = this.economy.sender(PLANCK);
     if (from < 0) return false;
     const gas = 3_000_000;
     const fees = this.bid();
@@ -745,7 +626,7 @@ export class PosRun extends ChainRun {
   private genericCall(): boolean {
     if (this.userContracts.length === 0) return false;
     const to = this.userContracts[this.rng.int(this.userContracts.length)]!;
-    const from = this.sender(PLANCK / 10n);
+    const from = this.economy.sender(PLANCK / 10n);
     if (from < 0) return false;
     const heavy = this.rng.chance(0.05);
     const [gas, gasUsed, status] = heavy ? this.contractCallGas(1_000_000, 3_000_000) : this.contractCallGas(40_000, 400_000);
@@ -755,30 +636,6 @@ export class PosRun extends ChainRun {
     return true;
   }
 
-  private whaleMove(): boolean {
-    const whale = this.pop.pickFrom(this.rng, Tier.Whale);
-    if (whale < 0) return false;
-    const available = this.spendable(whale) - (this.floors.get(whale) ?? 0n);
-    if (available <= PLANCK) return false;
-    const amount = fractionOf(available, 0.02 + 0.3 * this.rng.float() ** 2);
-    const x = this.rng.float();
-    if (x < 0.4) return this.deposit(whale, amount);
-    const to = x < 0.7 ? this.newUser(this.rng.chance(0.5) ? Tier.Whale : Tier.None) : this.recipient(0, whale);
-    return this.transfer(whale, to, amount);
-  }
-
-  private grant(): boolean {
-    const plan = this.world.pos;
-    if (this.rng.chance(0.7)) {
-      const from = this.rng.pick(plan.treasury);
-      const available = this.spendable(from) - this.floors.get(from)!;
-      const amount = coins(1_000 + this.rng.pareto(1, 1.2) * 1_000, PLANCK);
-      return amount <= available && this.transfer(from, this.recipient(0.5, from), amount);
-    }
-    const from = this.rng.pick(plan.custodial);
-    const amount = fractionOf(this.spendable(from), 0.01 + 0.05 * this.rng.float());
-    return this.transfer(from, this.pickExchange().plan.cold[0]!, amount);
-  }
 }
 
 /** Fills the EIP-1559 fields: fee = gasUsed x effective price, burned = gasUsed x base fee. */

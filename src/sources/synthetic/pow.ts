@@ -10,14 +10,14 @@
 import { POW_COINBASE_SENTINEL } from '../../chain/chains.ts';
 import type { CanonicalBlock, CanonicalTx, TokenTransfer, TxType } from '../../chain/model.ts';
 import { createPowEmissionCursor, powBlockReward, type PowEmissionCursor } from '../../chain/pow-emission.ts';
-import { DEPOSIT_SHARE, userTreeHeight, type ExchangePlan } from './actors.ts';
+import { DEPOSIT_SHARE, userTreeHeight } from './actors.ts';
 import { ActivityCurve } from './activity.ts';
-import { ChainRun, NONE, newTx, own } from './generator.ts';
+import { Economy } from './economy.ts';
+import { ChainRun, NONE, addDeadLetter, newTx, own } from './generator.ts';
 import { powAddress, powHash, randomHex, utf8Hex } from './hex.ts';
-import { Ledger, Role, Tier, isCustomer } from './ledger.ts';
+import { Ledger, Role, Tier } from './ledger.ts';
 import { POW_BLOCK_SECONDS } from './options.ts';
-import { FOREVER, Population, lifetimeDays, newUserTier } from './population.ts';
-import { Rng, coins, coinsMilli, fractionOf } from './rng.ts';
+import { Rng, cumulative, fractionOf, splitInto } from './rng.ts';
 import type { WorldPlan } from './world-plan.ts';
 
 const SHOR = 10n ** 9n;
@@ -47,16 +47,10 @@ const ACTION_WEIGHTS: Record<Action, number> = {
   whale: 0.0015,
   grant: 0.002,
 };
-const ACTION_CUMULATIVE = ACTIONS.reduce<number[]>((acc, a) => [...acc, (acc.at(-1) ?? 0) + ACTION_WEIGHTS[a]], []);
+const ACTION_CUMULATIVE = cumulative(ACTIONS.map((a) => ACTION_WEIGHTS[a]));
 
 const MESSAGES = ['gm', 'to the moon', 'quantum safe', 'hello from the chain', 'paid invoice #', 'thanks!', 'lunch', 'rent', 'XMSS ftw', 'order '];
 const TOKEN_WORDS = ['Ore', 'Lattice', 'Shard', 'Quartz', 'Nexus', 'Vertex', 'Cipher', 'Merkle', 'Ember', 'Drift', 'Pulse', 'Atlas'];
-
-interface ExchangeState {
-  plan: ExchangePlan;
-  index: number;
-  relayNext: number;
-}
 
 interface PoolState {
   id: number;
@@ -77,22 +71,14 @@ interface PowToken {
 
 export class PowRun extends ChainRun {
   private readonly rng: Rng;
-  private readonly pop: Population;
+  private readonly economy: Economy;
   private readonly emission: PowEmissionCursor;
-  private readonly activity: ActivityCurve;
-  private readonly exchanges: ExchangeState[];
-  private readonly exchangeCumulative: number[];
   private readonly pools: PoolState[];
   private readonly minerCumulative: number[];
   private readonly miners: number[];
   private readonly slaveMasters = new Map<number, SlaveSet>();
   private readonly tokens: PowToken[] = [];
-  private readonly floors = new Map<number, bigint>();
-  private readonly forwardsDue = new Map<number, number[]>();
-  private readonly forwardPending = new Set<number>();
   private migrationCursor = 0;
-  private day = -1;
-  private debt = 0;
   // The block being built.
   private txs: CanonicalTx[] = [];
   private fees = 0n;
@@ -102,20 +88,43 @@ export class PowRun extends ChainRun {
     const options = world.options;
     super('pow', options, new Ledger(false), options.powLastHeight);
     this.rng = new Rng(options.seed, 'pow', 'canonical');
-    this.pop = new Population(this.ledger);
     this.emission = createPowEmissionCursor(0);
-    this.activity = new ActivityCurve(options.seed, 'pow', options.powStart, options.end);
     const plan = world.pow;
-    for (const account of plan.accounts) {
-      const id = this.ledger.create(account.address, account.role, account.signatures);
-      this.pop.join(id, account.tier, account.retireDay);
-    }
-    this.exchanges = plan.exchanges.map((e, index) => {
-      for (const relay of e.relays) this.ledger.link[relay] = index;
-      for (const hot of e.hot) this.slaveMasters.set(hot, { slaves: [], cursor: 0 });
-      return { plan: e, index, relayNext: 0 };
+    const rng = this.rng;
+    const ledger = this.ledger;
+    this.economy = new Economy({
+      plan,
+      ledger,
+      rng,
+      activity: new ActivityCurve(options.seed, 'pow', options.powStart, options.end),
+      flavour: {
+        hodlerShare: 0.35,
+        dust: 1n,
+        forwardDelay: 30,
+        treasuryKeeps: 2n,
+        createUser: (tier) => {
+          const height = userTreeHeight(rng, tier);
+          return ledger.create(powAddress(rng, height), Role.User, 2 ** height);
+        },
+        canSend: (id) => this.canSign(id),
+        upfrontFee: () => this.fee(),
+        spendable: (from, fee) => ledger.balance[from]! - fee,
+        sweepMargin: (fee) => fee,
+        send: (from, to, value, fee) => this.transfer1(from, to, value, fee) !== null,
+        forwardAll: (relay, to) => {
+          const fee = this.fee();
+          const value = ledger.balance[relay]! - fee;
+          if (value > 0n) this.transfer1(relay, to, value, fee);
+        },
+        custodyToExchange: (custodian, fee) => {
+          const exchange = this.economy.pickExchange();
+          const amount = fractionOf(ledger.balance[custodian]! - fee, 0.01 + 0.05 * rng.float());
+          return amount > 0n && this.transfer1(custodian, exchange.plan.cold[0]!, amount, fee) !== null;
+        },
+      },
     });
-    this.exchangeCumulative = cumulative(plan.exchanges.map((e) => e.share));
+    // Exchange hot wallets and pools sign with slave keys.
+    for (const e of plan.exchanges) for (const hot of e.hot) this.slaveMasters.set(hot, { slaves: [], cursor: 0 });
     this.pools = plan.pools.map((p) => {
       this.slaveMasters.set(p.id, { slaves: [], cursor: 0 });
       return { id: p.id, members: [], nextPayout: 60 + this.rng.int(120) };
@@ -123,9 +132,6 @@ export class PowRun extends ChainRun {
     this.miners = [...plan.pools.map((p) => p.id), ...plan.soloMiners];
     const soloShare = 1 - plan.pools.reduce((a, p) => a + p.share, 0);
     this.minerCumulative = cumulative([...plan.pools.map((p) => p.share), ...plan.soloMiners.map(() => soloShare / plan.soloMiners.length)]);
-    // Named whales stay whales, treasuries keep half of their genesis.
-    plan.whales.forEach((w, i) => this.floors.set(w, i === 0 ? 5_050_000n * SHOR : maxBig(plan.accounts[w]!.genesis / 2n, 100_500n * SHOR)));
-    for (const t of plan.treasury) this.floors.set(t, plan.accounts[t]!.genesis / 2n);
   }
 
   private timestamp(height: number): number {
@@ -138,11 +144,7 @@ export class PowRun extends ChainRun {
   protected skip(height: number) {
     const timestamp = this.timestamp(height);
     this.emission.next();
-    const due = this.forwardsDue.get(height);
-    if (due) {
-      this.forwardsDue.delete(height);
-      this.scheduleForwards(height + 1, due);
-    }
+    this.economy.postponeForwards(height);
     const hash = powHash(this.rng);
     return { hash, timestamp, payload: { hash, parentHash: this.parentHash, timestamp, raw: randomHex(this.rng, 24) } };
   }
@@ -150,7 +152,7 @@ export class PowRun extends ChainRun {
   protected produce(height: number): CanonicalBlock {
     const ts = this.timestamp(height);
     const reward = this.emission.next();
-    this.startDay(ts);
+    this.economy.startBlock(height, ts);
     this.txs = [];
     this.fees = 0n;
     this.size = BLOCK_HEADER_SIZE + COINBASE_SIZE;
@@ -173,13 +175,7 @@ export class PowRun extends ChainRun {
       deadLetters: NONE,
     };
     if (height === 0) {
-      block.allocations = this.world.pow.accounts
-        .map((a, id) => ({ id, address: a.address, amount: a.genesis }))
-        .filter((a) => a.amount > 0n)
-        .map(({ id, address, amount }) => {
-          this.ledger.credit(id, amount);
-          return { address, amount };
-        });
+      block.allocations = this.economy.allocateGenesis();
       // Like every block, genesis opens with a coinbase (it pays nothing).
       const coinbase = newTx(powHash(this.rng), 0, 'coinbase', POW_COINBASE_SENTINEL);
       coinbase.to = this.ledger.address[this.world.pow.treasury[0]!]!;
@@ -192,22 +188,17 @@ export class PowRun extends ChainRun {
     const scheduledBefore = this.txs.length;
     if (height === Math.min(3, this.lastHeight)) this.createSystemToken(block);
     this.migrationBurns(ts);
-    this.forwards(height);
+    this.economy.forwards(height);
     this.poolPayouts(height);
-    if (height % 30 === 0) this.rebalanceExchanges();
-    this.debt += this.txs.length - scheduledBefore;
-    let count = this.rng.poisson((this.options.scale * this.activity.factor(ts) * POW_BLOCK_SECONDS) / 86_400);
-    const paid = Math.min(count, this.debt);
-    count -= paid;
-    this.debt -= paid;
+    if (height % 30 === 0) this.economy.rebalanceExchanges();
+    const count = this.economy.randomActions((this.options.scale * this.economy.activity.factor(ts) * POW_BLOCK_SECONDS) / 86_400, this.txs.length - scheduledBefore);
     for (let i = 0; i < count; i++) {
       const action = ACTIONS[this.rng.weighted(ACTION_CUMULATIVE)]!;
       if (!this.act(action, block) && action !== 'p2p') this.act('p2p', block);
     }
     if (this.deadLetterDue) {
       const hash = powHash(this.rng);
-      block.deadLetters = own(block.deadLetters);
-      block.deadLetters.push({ item: hash, error: 'synthetic: transaction does not decode', payload: { hash, raw: randomHex(this.rng, 12) } });
+      addDeadLetter(block, hash, randomHex(this.rng, 12));
     }
     const miner = this.miners[this.rng.weighted(this.minerCumulative)]!;
     const coinbase = newTx(powHash(this.rng), 0, 'coinbase', POW_COINBASE_SENTINEL);
@@ -225,8 +216,8 @@ export class PowRun extends ChainRun {
     let fees = 0n;
     const count = rng.int(4);
     for (let i = 0; i < count; i++) {
-      const from = this.pop.pick(rng);
-      const to = this.pop.pick(rng);
+      const from = this.economy.pop.pick(rng);
+      const to = this.economy.pop.pick(rng);
       const fee = FEES[rng.int(FEES.length)]!;
       if (from < 0 || to < 0 || from === to || this.slaveMasters.has(from) || !this.ledger.canSign(from)) continue;
       const balance = this.ledger.balance[from]!;
@@ -269,40 +260,7 @@ export class PowRun extends ChainRun {
     };
   }
 
-  private startDay(ts: number): void {
-    const day = this.activity.day(ts);
-    while (this.day < day) {
-      this.day++;
-      this.pop.retireBefore(this.day);
-    }
-  }
-
-  // ---- accounts ----
-
-  private newUser(tier: Tier = newUserTier(this.rng, 0.35)): number {
-    const height = userTreeHeight(this.rng, tier);
-    const id = this.ledger.create(powAddress(this.rng, height), Role.User, 2 ** height);
-    this.pop.join(id, tier, tier === Tier.None ? FOREVER : this.day + lifetimeDays(this.rng, tier));
-    return id;
-  }
-
-  /** An existing active account (not `exclude`), or a new one with probability `pNew`. */
-  private recipient(pNew: number, exclude: number): number {
-    if (!this.rng.chance(pNew)) {
-      const id = this.pop.pick(this.rng);
-      if (id >= 0 && id !== exclude) return id;
-    }
-    return this.newUser();
-  }
-
-  /** An active account that can sign and holds at least `min` shor, or -1. */
-  private sender(min: bigint): number {
-    for (let tries = 0; tries < 8; tries++) {
-      const id = this.pop.pick(this.rng);
-      if (id >= 0 && this.ledger.balance[id]! >= min && this.canSign(id)) return id;
-    }
-    return -1;
-  }
+  // ---- fees and signing ----
 
   private canSign(id: number): boolean {
     return this.slaveMasters.has(id) || this.ledger.canSign(id);
@@ -312,8 +270,6 @@ export class PowRun extends ChainRun {
     const base = FEES[this.rng.int(FEES.length)]!;
     return recipients > 1 ? base * BigInt(1 + Math.floor(recipients / 10)) : base;
   }
-
-  // ---- signing ----
 
   /** The account that signs for `from` (a slave when `from` has them), registering new slaves when all are used up; -1 if none can. */
   private signerFor(from: number): number {
@@ -399,22 +355,6 @@ export class PowRun extends ChainRun {
     return tx;
   }
 
-  // ---- amounts ----
-
-  /** What a user sends out of `available` shor: fractions, round amounts, everything, or dust. */
-  private userAmount(available: bigint): bigint {
-    if (available <= 0n) return 0n;
-    const x = this.rng.float();
-    let amount: bigint;
-    if (x < 0.45) amount = fractionOf(available, this.rng.float() ** 2.5);
-    else if (x < 0.7) amount = coins(10 ** (this.rng.float() * 4), SHOR);
-    else if (x < 0.85) amount = available;
-    else if (x < 0.96) amount = coinsMilli(100 + this.rng.int(10_000), SHOR);
-    else amount = BigInt(1 + this.rng.int(1_000_000));
-    if (amount > available) amount = fractionOf(available, this.rng.float());
-    return amount > 0n ? amount : 1n;
-  }
-
   // ---- actions ----
 
   private act(action: Action, block: CanonicalBlock): boolean {
@@ -426,7 +366,7 @@ export class PowRun extends ChainRun {
       case 'airdrop':
         return this.airdrop();
       case 'deposit':
-        return this.deposit(-1, 0n);
+        return this.economy.deposit(-1, 0n);
       case 'withdraw':
         return this.withdraw();
       case 'message':
@@ -440,23 +380,23 @@ export class PowRun extends ChainRun {
       case 'slave':
         return this.userSlaves();
       case 'whale':
-        return this.whaleMove();
+        return this.economy.whaleMove();
       case 'grant':
-        return this.grant();
+        return this.economy.grant();
     }
   }
 
   private p2p(recipients: number, pNew: number): boolean {
     const fee = this.fee(recipients);
-    const from = this.sender(fee + 1n);
+    const from = this.economy.sender(fee + 1n);
     if (from < 0) return false;
     const available = this.ledger.balance[from]! - fee;
-    if (recipients === 1) return this.transfer1(from, this.recipient(pNew, from), this.userAmount(available), fee) !== null;
+    if (recipients === 1) return this.transfer1(from, this.economy.recipient(pNew, from), this.economy.userAmount(available), fee) !== null;
     const to: number[] = [];
     const amounts: bigint[] = [];
     const total = fractionOf(available, 0.05 + 0.9 * this.rng.float());
     if (total <= 0n) return false;
-    for (let i = 0; i < recipients; i++) to.push(this.recipient(pNew, from));
+    for (let i = 0; i < recipients; i++) to.push(this.economy.recipient(pNew, from));
     splitInto(amounts, total, recipients, this.rng);
     return this.transfer(from, to, amounts, fee) !== null;
   }
@@ -466,100 +406,33 @@ export class PowRun extends ChainRun {
     const count = 10 + this.rng.int(91);
     const fee = this.fee(count);
     const each = BigInt(1 + this.rng.int(100_000));
-    const from = this.sender(fee + each * BigInt(count));
+    const from = this.economy.sender(fee + each * BigInt(count));
     if (from < 0) return false;
-    const to = Array.from({ length: count }, () => this.recipient(0.9, from));
+    const to = Array.from({ length: count }, () => this.economy.recipient(0.9, from));
     return this.transfer(from, to, to.map(() => each), fee) !== null;
   }
 
-  private pickExchange(): ExchangeState {
-    return this.exchanges[this.rng.weighted(this.exchangeCumulative)]!;
-  }
-
-  /** A customer pays into its deposit relay at its exchange; the relay forwards later. */
-  private deposit(customer: number, amount: bigint): boolean {
-    const fee = this.fee();
-    const from = customer >= 0 ? customer : this.sender(fee + SHOR);
-    if (from < 0) return false;
-    let relay = this.ledger.link[from]!;
-    const keepsRelay = isCustomer(this.ledger.role[from]!);
-    if (relay < 0 || !keepsRelay) {
-      const exchange = this.pickExchange();
-      const relays = exchange.plan.relays;
-      relay = exchange.relayNext < relays.length ? relays[exchange.relayNext++]! : relays[this.rng.int(relays.length)]!;
-      if (keepsRelay) this.ledger.link[from] = relay;
-    }
-    const available = this.ledger.balance[from]! - fee;
-    const value = amount > 0n ? amount : this.rng.chance(0.55) ? available : fractionOf(available, 0.3 + 0.65 * this.rng.float());
-    if (value <= 0n || !this.transfer1(from, relay, value, fee)) return false;
-    if (!this.forwardPending.has(relay)) {
-      this.forwardPending.add(relay);
-      this.scheduleForwards(this.height + 1 + Math.floor(this.rng.exponential(30)), [relay]);
-    }
-    return true;
-  }
-
-  private scheduleForwards(height: number, relays: number[]): void {
-    const list = this.forwardsDue.get(height);
-    if (list) list.push(...relays);
-    else this.forwardsDue.set(height, [...relays]);
-  }
-
-  /** Relays due now pass everything they hold to their exchange's hot wallet. */
-  private forwards(height: number): void {
-    const due = this.forwardsDue.get(height);
-    if (!due) return;
-    this.forwardsDue.delete(height);
-    for (const relay of due) {
-      this.forwardPending.delete(relay);
-      const exchange = this.exchanges[this.ledger.link[relay]!]!;
-      const hot = exchange.plan.hot.length > 1 && this.rng.chance(0.1) ? exchange.plan.hot[1]! : exchange.plan.hot[0]!;
-      const fee = this.fee();
-      const value = this.ledger.balance[relay]! - fee;
-      if (value > 0n) this.transfer1(relay, hot, value, fee);
-    }
-  }
-
+  /** An exchange pays out from a hot wallet: one customer, or a batch of them in one transfer. */
   private withdraw(): boolean {
-    const exchange = this.pickExchange();
-    const hot = exchange.plan.hot.length > 1 && this.rng.chance(0.1) ? exchange.plan.hot[1]! : exchange.plan.hot[0]!;
+    const hot = this.economy.hotWallet(this.economy.pickExchange());
     const batch = this.rng.chance(0.08) ? 2 + this.rng.int(24) : 1;
     const fee = this.fee(batch);
     const available = this.ledger.balance[hot]! - fee;
     if (available <= 0n) return false;
     const cap = available / BigInt(4 * batch);
     if (batch === 1) {
-      const amount = coinsMilli(10 ** (this.rng.float() ** 1.3 * 4.3) * 1000, SHOR);
-      return this.transfer1(hot, this.recipient(0.3, hot), amount < cap ? amount : cap, fee) !== null;
+      const amount = this.economy.withdrawalAmount();
+      return this.transfer1(hot, this.economy.recipient(0.3, hot), amount < cap ? amount : cap, fee) !== null;
     }
     const to: number[] = [];
     const amounts: bigint[] = [];
     for (let i = 0; i < batch; i++) {
-      to.push(this.recipient(0.3, hot));
-      const amount = coinsMilli(10 ** (this.rng.float() ** 1.3 * 4.3) * 1000, SHOR);
+      to.push(this.economy.recipient(0.3, hot));
+      const amount = this.economy.withdrawalAmount();
       amounts.push(amount < cap ? amount : cap);
     }
     if (amounts.some((a) => a <= 0n)) return false;
     return this.transfer(hot, to, amounts, fee) !== null;
-  }
-
-  /** Keeps each hot wallet near its working balance by moving coins from or to cold storage. */
-  private rebalanceExchanges(): void {
-    for (const exchange of this.exchanges) {
-      const cold = exchange.plan.cold[0]!;
-      for (const hot of exchange.plan.hot) {
-        const target = maxBig(this.world.pow.accounts[hot]!.genesis, 1_000n * SHOR);
-        const balance = this.ledger.balance[hot]!;
-        const fee = this.fee();
-        if (balance < (target * 3n) / 10n) {
-          const source = exchange.plan.cold.reduce((best, c) => (this.ledger.balance[c]! > this.ledger.balance[best]! ? c : best), cold);
-          const amount = minBig(target - balance, this.ledger.balance[source]! - fee);
-          if (amount > 0n) this.transfer1(source, hot, amount, fee);
-        } else if (balance > target * 3n) {
-          this.transfer1(hot, cold, balance - target - fee, fee);
-        }
-      }
-    }
   }
 
   private poolPayouts(height: number): void {
@@ -571,7 +444,7 @@ export class PowRun extends ChainRun {
       const fee = this.fee(count);
       const available = this.ledger.balance[pool.id]! - reserve - fee;
       if (available < 20n * SHOR) continue;
-      while (pool.members.length < count || this.rng.chance(0.3)) pool.members.push(this.newUser(this.rng.chance(0.6) ? Tier.Regular : Tier.Casual));
+      while (pool.members.length < count || this.rng.chance(0.3)) pool.members.push(this.economy.newUser(this.rng.chance(0.6) ? Tier.Regular : Tier.Casual));
       const start = this.rng.int(pool.members.length);
       const to = Array.from({ length: count }, (_, i) => pool.members[(start + i) % pool.members.length]!);
       const amounts: bigint[] = [];
@@ -589,8 +462,8 @@ export class PowRun extends ChainRun {
       const need = item.amountShor + fee;
       let from = -1;
       for (let tries = 0; tries < 40 && from < 0; tries++) {
-        const id = tries % 4 === 3 ? this.pop.pickFrom(this.rng, Tier.Whale) : this.pop.pick(this.rng);
-        if (id >= 0 && this.ledger.balance[id]! >= need + (this.floors.get(id) ?? 0n) && this.canSign(id)) from = id;
+        const id = tries % 4 === 3 ? this.economy.pop.pickFrom(this.rng, Tier.Whale) : this.economy.pop.pick(this.rng);
+        if (id >= 0 && this.ledger.balance[id]! >= need + (this.economy.floors.get(id) ?? 0n) && this.canSign(id)) from = id;
       }
       // Holders that can always afford it: the plan caps the total burn well below their balances.
       if (from < 0) from = [...this.world.pow.treasury, ...this.world.pow.custodial].find((id) => this.ledger.balance[id]! >= need && this.canSign(id)) ?? -1;
@@ -603,7 +476,7 @@ export class PowRun extends ChainRun {
 
   private message(): boolean {
     const fee = this.fee();
-    const from = this.sender(fee);
+    const from = this.economy.sender(fee);
     const signer = from < 0 ? -1 : this.signerFor(from);
     if (signer < 0 || this.ledger.balance[from]! < fee) return false;
     const tx = this.begin('message', from, signer, fee);
@@ -615,7 +488,7 @@ export class PowRun extends ChainRun {
   /** A transaction that only costs a fee (latticePK). */
   private simple(type: TxType): boolean {
     const fee = this.fee();
-    const from = this.sender(fee);
+    const from = this.economy.sender(fee);
     const signer = from < 0 ? -1 : this.signerFor(from);
     if (signer < 0 || this.ledger.balance[from]! < fee) return false;
     this.begin(type, from, signer, fee);
@@ -624,7 +497,7 @@ export class PowRun extends ChainRun {
 
   private userSlaves(): boolean {
     const fee = this.fee();
-    const from = this.sender(fee * 3n);
+    const from = this.economy.sender(fee * 3n);
     if (from < 0 || this.slaveMasters.has(from) || !this.ledger.canSign(from)) return false;
     this.registerSlaves(from, 1 + this.rng.int(3), fee);
     return true;
@@ -640,13 +513,13 @@ export class PowRun extends ChainRun {
 
   private tokenCreate(block: CanonicalBlock): boolean {
     const fee = this.fee();
-    const creator = this.sender(fee * 2n);
+    const creator = this.economy.sender(fee * 2n);
     if (creator < 0) return false;
     const word = this.rng.pick(TOKEN_WORDS);
     const symbol = word.slice(0, 3).toUpperCase() + String.fromCharCode(65 + this.rng.int(26));
     const decimals = this.rng.pick([0, 2, 6, 8, 9]);
     const supply = BigInt(10 ** (3 + this.rng.int(7))) * 10n ** BigInt(decimals);
-    const holders = Array.from({ length: this.rng.int(8) }, () => this.recipient(0.3, creator));
+    const holders = Array.from({ length: this.rng.int(8) }, () => this.economy.recipient(0.3, creator));
     return this.mintToken(block, creator, powHash(this.rng), `${word} Token`, symbol, decimals, supply, holders, holders.map(() => BigInt(1 + this.rng.int(20))));
   }
 
@@ -703,7 +576,7 @@ export class PowRun extends ChainRun {
     tx.tokenTransfers = [];
     let spent = 0n;
     for (let i = 0; i < count; i++) {
-      const to = this.rng.chance(0.25) ? token.holders[this.rng.int(token.holders.length)]! : this.recipient(0.35, from);
+      const to = this.rng.chance(0.25) ? token.holders[this.rng.int(token.holders.length)]! : this.economy.recipient(0.35, from);
       const transfer: TokenTransfer = { logIndex: i, contract: token.hash, from: tx.from, to: this.ledger.address[to]!, amount: amounts[i]! };
       tx.recipients.push({ to: transfer.to, amount: 0n });
       tx.tokenTransfers.push(transfer);
@@ -716,74 +589,6 @@ export class PowRun extends ChainRun {
     return true;
   }
 
-  /** Whales move slices of their holdings: to exchanges, to new wallets (new whales), or to users. */
-  private whaleMove(): boolean {
-    const whale = this.pop.pickFrom(this.rng, Tier.Whale);
-    if (whale < 0 || !this.canSign(whale)) return false;
-    const fee = this.fee();
-    const available = this.ledger.balance[whale]! - (this.floors.get(whale) ?? 0n) - fee;
-    if (available <= SHOR) return false;
-    const amount = fractionOf(available, 0.02 + 0.3 * this.rng.float() ** 2);
-    const x = this.rng.float();
-    if (x < 0.4) return this.deposit(whale, amount);
-    const to = x < 0.7 ? this.newUser(this.rng.chance(0.5) ? Tier.Whale : Tier.None) : this.recipient(0, whale);
-    return this.transfer1(whale, to, amount, fee) !== null;
-  }
-
-  /** Treasuries pay grants; custodians move between custody and exchanges. */
-  private grant(): boolean {
-    const plan = this.world.pow;
-    const fee = this.fee();
-    if (this.rng.chance(0.7)) {
-      const from = this.rng.pick(plan.treasury);
-      const available = this.ledger.balance[from]! - this.floors.get(from)! - fee;
-      const amount = coins(1_000 + this.rng.pareto(1, 1.2) * 1_000, SHOR);
-      if (amount > available) return false;
-      return this.transfer1(from, this.recipient(0.5, from), amount, fee) !== null;
-    }
-    const from = this.rng.pick(plan.custodial);
-    const exchange = this.pickExchange();
-    const amount = fractionOf(this.ledger.balance[from]! - fee, 0.01 + 0.05 * this.rng.float());
-    return amount > 0n && this.transfer1(from, exchange.plan.cold[0]!, amount, fee) !== null;
-  }
-}
-
-export function cumulative(weights: number[]): number[] {
-  let sum = 0;
-  return weights.map((w) => (sum += w));
-}
-
-/** Splits `total` into `count` positive-ish parts with random weights (integer arithmetic). */
-export function splitInto(out: bigint[], total: bigint, count: number, rng: Rng): void {
-  if (count === 1) {
-    out.push(total);
-    return;
-  }
-  // Skewed weights (u^3: a few large parts, many small ones), summed as numbers; each part is
-  // then total * weight / sum in integers, and the last takes the rounding remainder.
-  const weights: number[] = [];
-  let sum = 0;
-  for (let i = 0; i < count; i++) {
-    const w = 1 + Math.floor(rng.float() ** 3 * 10_000);
-    weights.push(w);
-    sum += w;
-  }
-  const sumBig = BigInt(sum);
-  let given = 0n;
-  for (let i = 0; i < count - 1; i++) {
-    const part = (total * BigInt(weights[i]!)) / sumBig;
-    out.push(part);
-    given += part;
-  }
-  out.push(total - given);
-}
-
-export function maxBig(a: bigint, b: bigint): bigint {
-  return a > b ? a : b;
-}
-
-export function minBig(a: bigint, b: bigint): bigint {
-  return a < b ? a : b;
 }
 
 export function createPowGenerator(world: WorldPlan): PowRun {

@@ -137,3 +137,42 @@ export function coins(count: number, unitsPerCoin: bigint): bigint {
 export function coinsMilli(milliCoins: number, unitsPerCoin: bigint): bigint {
   return (BigInt(Math.max(0, Math.floor(milliCoins))) * unitsPerCoin) / 1000n;
 }
+
+/** Ascending partial sums of `weights`, for `Rng.weighted`. */
+export function cumulative(weights: number[]): number[] {
+  let sum = 0;
+  return weights.map((w) => (sum += w));
+}
+
+/** Splits `total` into `count` positive-ish parts with random weights (integer arithmetic). */
+export function splitInto(out: bigint[], total: bigint, count: number, rng: Rng): void {
+  if (count === 1) {
+    out.push(total);
+    return;
+  }
+  // Skewed weights (u^3: a few large parts, many small ones), summed as numbers; each part is
+  // then total * weight / sum in integers, and the last takes the rounding remainder.
+  const weights: number[] = [];
+  let sum = 0;
+  for (let i = 0; i < count; i++) {
+    const w = 1 + Math.floor(rng.float() ** 3 * 10_000);
+    weights.push(w);
+    sum += w;
+  }
+  const sumBig = BigInt(sum);
+  let given = 0n;
+  for (let i = 0; i < count - 1; i++) {
+    const part = (total * BigInt(weights[i]!)) / sumBig;
+    out.push(part);
+    given += part;
+  }
+  out.push(total - given);
+}
+
+export function maxBig(a: bigint, b: bigint): bigint {
+  return a > b ? a : b;
+}
+
+export function minBig(a: bigint, b: bigint): bigint {
+  return a < b ? a : b;
+}
