@@ -3,7 +3,7 @@
  * noise, rare busy days, and a daily cycle peaking in the European afternoon. Factors average 1
  * over the history, so `scale` stays the mean number of transactions per day.
  */
-import { DAY_SECONDS } from './options.ts';
+import { DAY_SECONDS } from '../../time.ts';
 import { Rng } from './rng.ts';
 
 export class ActivityCurve {

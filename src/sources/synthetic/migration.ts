@@ -6,7 +6,8 @@
  */
 import { PLANCK_PER_SHOR } from '../../chain/chains.ts';
 import { randomHex, posAddress } from './hex.ts';
-import { DAY_SECONDS, type ResolvedOptions } from './options.ts';
+import { DAY_SECONDS } from '../../time.ts';
+import type { ResolvedOptions } from './options.ts';
 import { Rng, coinsMilli } from './rng.ts';
 
 export interface MigrationPlanItem {

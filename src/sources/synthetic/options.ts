@@ -1,4 +1,5 @@
 /** The generator's options, their defaults, and the times they imply. */
+import { DAY_SECONDS } from '../../time.ts';
 
 export interface SyntheticOptions {
   /** Fixes everything: the same seed and options give the same blocks, byte for byte. */
@@ -46,7 +47,6 @@ export interface ResolvedOptions {
 
 export const POW_BLOCK_SECONDS = 60;
 export const POS_SLOT_SECONDS = 12;
-export const DAY_SECONDS = 86_400;
 
 export function resolveOptions(options: SyntheticOptions): ResolvedOptions {
   const { seed, scale, powDays, posDays } = options;
@@ -79,9 +79,4 @@ export function resolveOptions(options: SyntheticOptions): ResolvedOptions {
     reorgEvery,
     malformedEvery,
   };
-}
-
-/** Day of a Unix timestamp as YYYY-MM-DD (UTC). */
-export function utcDay(ts: number): string {
-  return new Date(ts * 1000).toISOString().slice(0, 10);
 }

@@ -17,6 +17,7 @@ import { ChainRun, NONE, addDeadLetter, newTx, own } from './generator.ts';
 import { powAddress, powHash, randomHex, utf8Hex } from './hex.ts';
 import { Ledger, Role, Tier } from './ledger.ts';
 import { POW_BLOCK_SECONDS } from './options.ts';
+import { DAY_SECONDS } from '../../time.ts';
 import { Rng, cumulative, fractionOf, splitInto } from './rng.ts';
 import type { WorldPlan } from './world-plan.ts';
 
@@ -191,7 +192,7 @@ export class PowRun extends ChainRun {
     this.economy.forwards(height);
     this.poolPayouts(height);
     if (height % 30 === 0) this.economy.rebalanceExchanges();
-    const count = this.economy.randomActions((this.options.scale * this.economy.activity.factor(ts) * POW_BLOCK_SECONDS) / 86_400, this.txs.length - scheduledBefore);
+    const count = this.economy.randomActions((this.options.scale * this.economy.activity.factor(ts) * POW_BLOCK_SECONDS) / DAY_SECONDS, this.txs.length - scheduledBefore);
     for (let i = 0; i < count; i++) {
       const action = ACTIONS[this.rng.weighted(ACTION_CUMULATIVE)]!;
       if (!this.act(action, block) && action !== 'p2p') this.act('p2p', block);

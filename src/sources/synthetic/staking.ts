@@ -10,7 +10,8 @@
 import { PLANCK_PER_SHOR } from '../../chain/chains.ts';
 import type { ChainPlan } from './actors.ts';
 import { randomHex } from './hex.ts';
-import { DAY_SECONDS, POS_SLOT_SECONDS, utcDay, type ResolvedOptions } from './options.ts';
+import { DAY_SECONDS, formatDay } from '../../time.ts';
+import { POS_SLOT_SECONDS, type ResolvedOptions } from './options.ts';
 import { Rng } from './rng.ts';
 import type { StakingDayRow, ValidatorRow } from '../../chain/model.ts';
 
@@ -185,7 +186,7 @@ export function modelStaking(options: ResolvedOptions, plan: ChainPlan): Staking
     const staked = validators.filter((v) => isActive(v, dayEnd - 1)).map((v) => v.effective);
     daily.push({
       chain: 'pos',
-      day: utcDay(dayStart),
+      day: formatDay(dayStart),
       activeValidators: staked.length,
       totalStaked: staked.reduce((a, b) => a + b, 0n) * PLANCK_PER_SHOR,
       rewards: rewards * PLANCK_PER_SHOR,

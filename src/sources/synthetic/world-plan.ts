@@ -1,7 +1,8 @@
 /** Everything a world decides up front, shared (read-only) by every generator run of both chains. */
 import { planPosChain, planPowChain, type ChainPlan } from './actors.ts';
 import { planMigrations, type MigrationPlanItem } from './migration.ts';
-import { DAY_SECONDS, POS_SLOT_SECONDS, type ResolvedOptions } from './options.ts';
+import { POS_SLOT_SECONDS, type ResolvedOptions } from './options.ts';
+import { DAY_SECONDS } from '../../time.ts';
 import { Rng } from './rng.ts';
 import { modelStaking, type StakingModel } from './staking.ts';
 
