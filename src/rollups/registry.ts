@@ -10,10 +10,17 @@ import { counterparties } from './counterparties.ts';
 import { tokenBalances } from './token-balances.ts';
 import { chainDaily } from './chain-daily.ts';
 import { feeWindows } from './fee-windows.ts';
+import { activeDays } from './active-days.ts';
+import { feeValues, gasBuckets, hourly, txTypes } from './day-breakdowns.ts';
+import { dayLargest } from './day-largest.ts';
 import { activeAddresses } from './charts/network/active-addresses.ts';
 import { newAddresses } from './charts/network/new-addresses.ts';
 import { holders } from './charts/supply/holders.ts';
+import { feePercentiles } from './charts/fees/fee-percentiles.ts';
 
-export const ROLLUPS: readonly Rollup[] = [addressSummary, addressRanks, addressDaily, addressHeatmap, counterparties, tokenBalances, chainDaily, feeWindows];
+export const ROLLUPS: readonly Rollup[] = [
+  addressSummary, addressRanks, addressDaily, activeDays, addressHeatmap, counterparties, tokenBalances, chainDaily, feeWindows,
+  txTypes, gasBuckets, feeValues, hourly, dayLargest,
+];
 
-export const CHARTS: readonly Chart[] = [activeAddresses, newAddresses, holders];
+export const CHARTS: readonly Chart[] = [activeAddresses, newAddresses, holders, feePercentiles];

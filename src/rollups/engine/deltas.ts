@@ -12,7 +12,7 @@
  */
 import type { ChainId } from '../../chain/chains.ts';
 import { isSentinel } from '../../chain/chains.ts';
-import type { CanonicalBlock, CanonicalTx } from '../../chain/model.ts';
+import { NON_USER_TX_TYPES, type CanonicalBlock, type CanonicalTx } from '../../chain/model.ts';
 import { DAY_SECONDS, dayName, dayNumber } from '../../time.ts';
 
 /** Position of a movement in chain order: (height, tx index, sub-position). */
@@ -77,6 +77,17 @@ export interface TokenDelta {
   lastTs: number;
 }
 
+/** The largest value a transaction of a day moved, and which one (the first in chain order on a tie). */
+export interface LargestTx {
+  value: bigint;
+  hash: string;
+  from: string;
+  to: string | null;
+  ts: number;
+  height: number;
+  txIndex: number;
+}
+
 export interface ChainDayDelta {
   blockCount: number;
   txCount: number;
@@ -90,6 +101,19 @@ export interface ChainDayDelta {
   sizeMax: number;
   intervalSum: number;
   baseFeeSum: bigint;
+  /** Transactions per type (pow subtypes, pos categories). */
+  txTypes: Map<string, number>;
+  /** Transactions per gas bucket (pos; docs/metrics.md, "Gas distribution"). */
+  gasBuckets: Map<number, number>;
+  /** Every fee of the day, as fee → transactions paying it: exact percentiles need the whole multiset. */
+  fees: Map<bigint, number>;
+  largest: LargestTx | null;
+}
+
+/** Per chain and UTC hour (hours since 1970): what hourly rates and the busiest hour read. */
+export interface ChainHourDelta {
+  blockCount: number;
+  txCount: number;
 }
 
 /** The entry under (address, key) of a two-level map; `make` creates a missing one, kept when `keep`. */
@@ -146,6 +170,8 @@ export class RollupDeltas {
   readonly tokens = new Map<string, Map<string, TokenDelta>>();
   /** key: 'YYYY-MM-DD' */
   readonly chainDaily = new Map<string, ChainDayDelta>();
+  /** key: hours since 1970-01-01 */
+  readonly chainHourly = new Map<number, ChainHourDelta>();
   /** Entries of daily, heatmap, pairs and tokens. */
   private entries = 0;
   private readonly counted = () => {
@@ -201,6 +227,7 @@ export class RollupDeltas {
       this.receive(block.miner, tips, ts, [height, TX_INDEX_TIPS, 0], null, null);
     }
 
+    this.hourOf(ts).blockCount++;
     const c = this.chainDayOf(dayName(day));
     c.blockCount++;
     c.sizeSum += block.size;
@@ -271,7 +298,7 @@ export class RollupDeltas {
     if (single) ins.add(single);
     for (const r of tx.recipients ?? []) ins.add(r.to);
     const outs = tx.signer ? [tx.from, tx.signer] : [tx.from];
-    const user = tx.type !== 'coinbase';
+    const user = !NON_USER_TX_TYPES.includes(tx.type);
     const dow = (day + 3) % 7; // 1970-01-01 was a Thursday; Monday = 0
     const hour = Math.floor((ts % DAY_SECONDS) / 3600);
     const participants = new Set(outs);
@@ -334,6 +361,16 @@ export class RollupDeltas {
     const c = this.chainDayOf(dayName(day));
     c.txCount++;
     if (user) c.userTxCount++;
+    c.txTypes.set(tx.type, (c.txTypes.get(tx.type) ?? 0) + 1);
+    c.fees.set(tx.fee, (c.fees.get(tx.fee) ?? 0) + 1);
+    if (this.chain === 'pos') {
+      const bucket = gasBucket(tx);
+      c.gasBuckets.set(bucket, (c.gasBuckets.get(bucket) ?? 0) + 1);
+    }
+    if (user && !mints && sent > 0n && (!c.largest || sent > c.largest.value)) {
+      c.largest = { value: sent, hash: tx.hash, from: tx.from, to: tx.to ?? tx.contractAddress, ts, height, txIndex: tx.index };
+    }
+    this.hourOf(ts).txCount++;
     c.feeSum += tx.fee;
     c.burned += tx.burned;
     c.volume += sent;
@@ -385,16 +422,43 @@ export class RollupDeltas {
     return t;
   }
 
+  private hourOf(ts: number): ChainHourDelta {
+    const hour = Math.floor(ts / 3600);
+    let h = this.chainHourly.get(hour);
+    if (!h) {
+      h = { blockCount: 0, txCount: 0 };
+      if (!this.only || this.only.days.has(dayName(dayNumber(ts)))) this.chainHourly.set(hour, h);
+    }
+    return h;
+  }
+
   private chainDayOf(day: string): ChainDayDelta {
     let c = this.chainDaily.get(day);
     if (!c) {
       c = {
         blockCount: 0, txCount: 0, userTxCount: 0, feeSum: 0n, burned: 0n, minted: 0n, volume: 0n, gasUsed: 0n,
-        sizeSum: 0, sizeMax: 0, intervalSum: 0, baseFeeSum: 0n,
+        sizeSum: 0, sizeMax: 0, intervalSum: 0, baseFeeSum: 0n, txTypes: new Map(), gasBuckets: new Map(), fees: new Map(), largest: null,
       };
       if (!this.only || this.only.days.has(day)) this.chainDaily.set(day, c);
     }
     return c;
   }
 
+}
+
+/**
+ * The gas bucket of a pos transaction (docs/metrics.md, "Gas distribution"), first match wins:
+ * 6 one million gas or more; 5 a deployment; 0 a simple value transfer; 3 a contract swap (two or
+ * more token movements); 1 a token transfer (one); 4 a complex contract call (100,000 gas or more);
+ * 2 any other contract call.
+ */
+export function gasBucket(tx: CanonicalTx): number {
+  const gas = tx.gasUsed ?? 0;
+  if (gas >= 1_000_000) return 6;
+  if (tx.type === 'contract_create') return 5;
+  if (tx.type === 'transfer') return 0;
+  if (tx.tokenTransfers.length >= 2) return 3;
+  if (tx.tokenTransfers.length === 1) return 1;
+  if (gas >= 100_000) return 4;
+  return 2;
 }

@@ -1,12 +1,26 @@
 /**
- * DAU, WAU and MAU of a closed day (docs/metrics.md, "Active addresses"): exact distinct counts of
- * addresses with a user transaction (not coinbase, not a withdrawal) on the day, and on the 7 and
- * the 30 days ending on it. Each address's active days become intervals [day, day + N - 1];
- * merged per address (one ordered pass numbers the runs of days closer than N), they turn into
- * +1/-1 events whose running sum is the count, however many days are closed at once.
+ * DAU, WAU, MAU and new wallets of a day (docs/metrics.md, "Active addresses"): exact distinct
+ * counts of addresses with a user transaction (not coinbase, not an admin transaction, not a
+ * withdrawal) on the day, and on the 7 and the 30 days ending on it, from chain_active_gaps
+ * (active-days.ts). An address active in the 7 days ending on D is counted once, on its first
+ * active day inside them: the day d whose gap reaches back before the window (gap > 6 - (D - d),
+ * or 0 for a first day ever).
  */
-import sql from 'sql-template-tag';
+import sql, { type Sql } from 'sql-template-tag';
+import type { ChainId } from '../../../chain/chains.ts';
 import type { Chart } from '../../engine/rollup.ts';
+
+/** Rows (day, dau, wau, mau, new_wallets) of every day from `fromDay` to `toDay`; the API reads the open day through it too. */
+export function activeAddressesByDay(chain: ChainId, fromDay: string, toDay: string): Sql {
+  return sql`SELECT d.day::date AS day,
+                    coalesce(sum(g.addresses) FILTER (WHERE g.day = d.day), 0)::int AS dau,
+                    coalesce(sum(g.addresses) FILTER (WHERE g.day > d.day - 7 AND (g.gap = 0 OR g.gap > 6 - (d.day - g.day))), 0)::int AS wau,
+                    coalesce(sum(g.addresses) FILTER (WHERE g.gap = 0 OR g.gap > 29 - (d.day - g.day)), 0)::int AS mau,
+                    coalesce(sum(g.addresses) FILTER (WHERE g.day = d.day AND g.gap = 0), 0)::int AS new_wallets
+             FROM (SELECT s::date AS day FROM generate_series(${fromDay}::date, ${toDay}::date, interval '1 day') AS s) d
+             LEFT JOIN chain_active_gaps g ON g.chain = ${chain} AND g.day BETWEEN d.day - 29 AND d.day
+             GROUP BY d.day`;
+}
 
 export const activeAddresses: Chart = {
   name: 'active_addresses',
@@ -14,45 +28,9 @@ export const activeAddresses: Chart = {
   async close(db, chain, fromDay, toDay) {
     await db.query(
       'rollups.charts.active_addresses',
-      sql`WITH act AS (
-            SELECT address, day FROM address_daily
-            WHERE chain = ${chain} AND user_tx_count > 0 AND day BETWEEN ${fromDay}::date - 29 AND ${toDay}::date
-          ),
-          ordered AS (
-            SELECT address, day, day - lag(day) OVER (PARTITION BY address ORDER BY day) AS gap FROM act
-          ),
-          runs AS (
-            SELECT address, day,
-                   sum(CASE WHEN gap IS NULL OR gap > 6 THEN 1 ELSE 0 END) OVER w AS run7,
-                   sum(CASE WHEN gap IS NULL OR gap > 29 THEN 1 ELSE 0 END) OVER w AS run30
-            FROM ordered
-            WINDOW w AS (PARTITION BY address ORDER BY day)
-          ),
-          intervals AS (
-            SELECT 1 AS n, day AS s, day AS e FROM act
-            UNION ALL
-            SELECT 7, min(day), max(day) + 6 FROM runs GROUP BY address, run7
-            UNION ALL
-            SELECT 30, min(day), max(day) + 29 FROM runs GROUP BY address, run30
-          ),
-          deltas AS (
-            SELECT n, day, sum(delta) AS delta FROM (
-              SELECT n, s AS day, 1 AS delta FROM intervals UNION ALL SELECT n, e + 1, -1 FROM intervals
-            ) events GROUP BY n, day
-          ),
-          grid AS (
-            SELECT w.n, g.d::date AS day
-            FROM (VALUES (1), (7), (30)) AS w(n)
-            CROSS JOIN generate_series(${fromDay}::date - 29, ${toDay}::date, interval '1 day') AS g(d)
-          ),
-          running AS (
-            SELECT grid.n, grid.day, sum(coalesce(deltas.delta, 0)) OVER (PARTITION BY grid.n ORDER BY grid.day) AS active
-            FROM grid LEFT JOIN deltas USING (n, day)
-          )
-          INSERT INTO chain_day_metrics (chain, day, dau, wau, mau)
-          SELECT ${chain}, day, max(active) FILTER (WHERE n = 1), max(active) FILTER (WHERE n = 7), max(active) FILTER (WHERE n = 30)
-          FROM running WHERE day >= ${fromDay}::date GROUP BY day
-          ON CONFLICT (chain, day) DO UPDATE SET dau = excluded.dau, wau = excluded.wau, mau = excluded.mau`,
+      sql`INSERT INTO chain_day_metrics (chain, day, dau, wau, mau, new_wallets)
+          SELECT ${chain}, day, dau, wau, mau, new_wallets FROM (${activeAddressesByDay(chain, fromDay, toDay)}) a
+          ON CONFLICT (chain, day) DO UPDATE SET dau = excluded.dau, wau = excluded.wau, mau = excluded.mau, new_wallets = excluded.new_wallets`,
     );
   },
 };
