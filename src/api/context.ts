@@ -1,3 +1,4 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Config } from '../config/env.ts';
 import type { ChainId } from '../chain/chains.ts';
 import type { Store } from '../store/store.ts';
@@ -11,3 +12,6 @@ export interface ApiContext {
   /** The network name echoed in responses for a chain. */
   network(chain: ChainId): string;
 }
+
+/** The Fastify instance a route registers itself on (with the TypeBox type provider). */
+export type RouteApp = Parameters<FastifyPluginAsyncTypebox>[0];

@@ -53,6 +53,13 @@ export const AddressPathParams = Type.Object({
   address: Type.String({ description: 'Address of the chain. pos accepts the Q, Z and 0x forms and answers in the Q form.' }),
 });
 
+/** The echoed context of a per-address answer. */
+export const AddressEchoFields = {
+  chain: Type.String(),
+  network: Type.String(),
+  address: Type.String({ description: 'The address asked about, in canonical form (Q + lowercase hex).' }),
+};
+
 /** Query booleans accept true/false/1/0. */
 export const BOOLEAN_VALUES = ['true', 'false', '1', '0'] as const;
 export function BooleanQuery(description: string) {

@@ -1,9 +1,9 @@
 /** GET /api/v1/{chain}/addresses/{address}/activity-heatmap: transactions by UTC weekday and hour. */
 import sql from 'sql-template-tag';
 import { Type, type Static } from 'typebox';
-import type { ApiContext } from '../../context.ts';
-import { AddressPathParams, STANDARD_ERRORS } from '../../schemas/common.ts';
-import { AddressEchoFields, addressEcho, type AddressEcho, type AppArg } from './feed/common.ts';
+import type { ApiContext, RouteApp } from '../../context.ts';
+import { AddressPathParams, STANDARD_ERRORS, AddressEchoFields } from '../../schemas/common.ts';
+import { addressEcho, type AddressEcho } from '../../params/address.ts';
 
 export const HeatmapItem = Type.Object({
   day_of_week: Type.Integer({ minimum: 0, maximum: 6, description: 'UTC weekday, Monday = 0 … Sunday = 6.' }),
@@ -37,7 +37,7 @@ export async function loadHeatmap(ctx: ApiContext, echo: AddressEcho): Promise<S
   return { items, count: items.length, ...echo };
 }
 
-export function activityHeatmapRoute(app: AppArg, ctx: ApiContext): void {
+export function activityHeatmapRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/:address/activity-heatmap',
     {

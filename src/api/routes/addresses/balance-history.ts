@@ -1,10 +1,10 @@
 /** GET /api/v1/{chain}/addresses/{address}/balance-history: one point per UTC day with the running balance. */
 import sql from 'sql-template-tag';
 import { Type, type Static } from 'typebox';
-import type { ApiContext } from '../../context.ts';
+import type { ApiContext, RouteApp } from '../../context.ts';
 import { parseWindow } from '../../params/window.ts';
-import { AddressPathParams, Amount, Day, Nullable, STANDARD_ERRORS, WindowQuery } from '../../schemas/common.ts';
-import { AddressEchoFields, addressEcho, type AddressEcho, type AppArg } from './feed/common.ts';
+import { AddressPathParams, Amount, Day, Nullable, STANDARD_ERRORS, WindowQuery, AddressEchoFields } from '../../schemas/common.ts';
+import { addressEcho, type AddressEcho } from '../../params/address.ts';
 
 export const BalanceHistoryQuery = Type.Object({
   window: WindowQuery('all', 'Days up to the latest indexed block: a length with m, h, d, w or y (e.g. 30d, 90d, 365d), or all for the whole history'),
@@ -84,7 +84,7 @@ export async function loadBalanceHistory(
   return { items, count: items.length, window_days: window.days, ...echo };
 }
 
-export function balanceHistoryRoute(app: AppArg, ctx: ApiContext): void {
+export function balanceHistoryRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/:address/balance-history',
     {

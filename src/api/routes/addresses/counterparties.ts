@@ -1,10 +1,10 @@
 /** GET /api/v1/{chain}/addresses/{address}/counterparties: the addresses it transacts with most. */
 import sql, { raw } from 'sql-template-tag';
 import { Type, type Static } from 'typebox';
-import type { ApiContext } from '../../context.ts';
+import type { ApiContext, RouteApp } from '../../context.ts';
 import { formatTimestamp } from '../../../time.ts';
-import { AddressPathParams, IntegerQuery, NullableAmount, StringEnum, STANDARD_ERRORS, Timestamp } from '../../schemas/common.ts';
-import { AddressEchoFields, addressEcho, type AddressEcho, type AppArg } from './feed/common.ts';
+import { AddressPathParams, IntegerQuery, NullableAmount, StringEnum, STANDARD_ERRORS, Timestamp, AddressEchoFields } from '../../schemas/common.ts';
+import { addressEcho, type AddressEcho } from '../../params/address.ts';
 
 export const COUNTERPARTY_DIRECTIONS = ['sent', 'received', 'both'] as const;
 export type CounterpartyDirection = (typeof COUNTERPARTY_DIRECTIONS)[number];
@@ -95,7 +95,7 @@ export async function loadCounterparties(
   return { items, count: items.length, direction, ...echo };
 }
 
-export function counterpartiesRoute(app: AppArg, ctx: ApiContext): void {
+export function counterpartiesRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/:address/counterparties',
     {

@@ -1,15 +1,12 @@
 /** GET /api/v1/{chain}/addresses/{address}: AddressDetail, the totals and identity of one address. */
 import { Type, type Static } from 'typebox';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ChainId } from '../../../chain/chains.ts';
-import type { ApiContext } from '../../context.ts';
+import type { ApiContext, RouteApp } from '../../context.ts';
 import { formatTimestampOrNull } from '../../../time.ts';
 import { addressParam } from '../../params/address.ts';
 import { AddressPathParams, BooleanQuery, isTrue, Nullable, NullableAmount, NullableTimestamp, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { loadAddressFacts, type AddressFacts } from './profile/facts.ts';
 import { classifyWallet } from './profile/wallet-class.ts';
-
-type AppArg = Parameters<FastifyPluginAsyncTypebox>[0];
 
 const NullableInteger = (description: string) => Nullable(Type.Integer({ description }));
 
@@ -73,7 +70,7 @@ export function addressDetail(chain: ChainId, network: string, f: AddressFacts, 
   };
 }
 
-export function addressDetailRoute(app: AppArg, ctx: ApiContext): void {
+export function addressDetailRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/:address',
     {

@@ -3,8 +3,7 @@
  * concentration and (pow) XMSS key use of one address. Definitions: docs/metrics.md.
  */
 import { Type, type Static } from 'typebox';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ApiContext } from '../../context.ts';
+import type { ApiContext, RouteApp } from '../../context.ts';
 import { addressParam } from '../../params/address.ts';
 import { AddressPathParams, Nullable, StringEnum, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { percentOf } from './profile/amounts.ts';
@@ -14,8 +13,6 @@ import { loadRanks } from './profile/ranks.ts';
 import { reputation } from './profile/reputation.ts';
 import { classifyWallet } from './profile/wallet-class.ts';
 import { xmssFigures } from './profile/xmss.ts';
-
-type AppArg = Parameters<FastifyPluginAsyncTypebox>[0];
 
 const BadgeSchema = Type.Object({
   key: Type.String({ description: 'Stable identifier, e.g. tier_whale, sig_xmss, role_exchange, active, veteran.' }),
@@ -81,7 +78,7 @@ export const InsightsResponse = Type.Object({
   ),
 });
 
-export function insightsRoute(app: AppArg, ctx: ApiContext): void {
+export function insightsRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/:address/insights',
     {

@@ -4,10 +4,10 @@
  */
 import sql from 'sql-template-tag';
 import { Type, type Static } from 'typebox';
-import type { ApiContext } from '../../context.ts';
+import type { ApiContext, RouteApp } from '../../context.ts';
 import { formatTimestamp } from '../../../time.ts';
-import { AddressPathParams, Amount, IntegerQuery, StringEnum, STANDARD_ERRORS, Timestamp } from '../../schemas/common.ts';
-import { AddressEchoFields, addressEcho, type AddressEcho, type AppArg } from './feed/common.ts';
+import { AddressPathParams, Amount, IntegerQuery, StringEnum, STANDARD_ERRORS, Timestamp, AddressEchoFields } from '../../schemas/common.ts';
+import { addressEcho, type AddressEcho } from '../../params/address.ts';
 
 export const InternalTxQuery = Type.Object({
   page: IntegerQuery({ minimum: 1, default: 1, description: 'Page number, from 1.' }),
@@ -112,7 +112,7 @@ export async function loadInternalTxs(
   return { items, count: items.length, total, total_pages: Math.ceil(total / pageSize), ...envelope };
 }
 
-export function internalTransactionsRoute(app: AppArg, ctx: ApiContext): void {
+export function internalTransactionsRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/:address/internal-transactions',
     {

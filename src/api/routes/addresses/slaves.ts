@@ -1,10 +1,10 @@
 /** GET /api/v1/{chain}/addresses/{address}/slaves: slave keys registered under a pow master. */
 import sql from 'sql-template-tag';
 import { Type, type Static } from 'typebox';
-import type { ApiContext } from '../../context.ts';
+import type { ApiContext, RouteApp } from '../../context.ts';
 import { formatTimestamp, formatTimestampOrNull } from '../../../time.ts';
-import { AddressPathParams, IntegerQuery, Nullable, NullableTimestamp, STANDARD_ERRORS, Timestamp } from '../../schemas/common.ts';
-import { AddressEchoFields, addressEcho, type AddressEcho, type AppArg } from './feed/common.ts';
+import { AddressPathParams, IntegerQuery, Nullable, NullableTimestamp, STANDARD_ERRORS, Timestamp, AddressEchoFields } from '../../schemas/common.ts';
+import { addressEcho, type AddressEcho } from '../../params/address.ts';
 
 export const SlavesQuery = Type.Object({
   limit: IntegerQuery({ minimum: 1, maximum: 200, default: 25, description: 'Items per page (1 to 200).' }),
@@ -80,7 +80,7 @@ export async function loadSlaves(
   return { items, count: items.length, total, has_next: offset + items.length < total, ...page, ...echo };
 }
 
-export function slavesRoute(app: AppArg, ctx: ApiContext): void {
+export function slavesRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/:address/slaves',
     {

@@ -1,10 +1,10 @@
 /** GET /api/v1/{chain}/addresses/{address}/token-holdings: fungible tokens an address holds now (pos). */
 import sql from 'sql-template-tag';
 import { Type, type Static } from 'typebox';
-import type { ApiContext } from '../../context.ts';
+import type { ApiContext, RouteApp } from '../../context.ts';
 import { formatTimestampOrNull } from '../../../time.ts';
-import { AddressPathParams, Amount, IntegerQuery, Nullable, NullableTimestamp, STANDARD_ERRORS } from '../../schemas/common.ts';
-import { AddressEchoFields, addressEcho, type AddressEcho, type AppArg } from './feed/common.ts';
+import { AddressPathParams, Amount, IntegerQuery, Nullable, NullableTimestamp, STANDARD_ERRORS, AddressEchoFields } from '../../schemas/common.ts';
+import { addressEcho, type AddressEcho } from '../../params/address.ts';
 import { formatUnits } from './feed/decimal.ts';
 
 export const TokenHoldingsQuery = Type.Object({
@@ -69,7 +69,7 @@ export async function loadTokenHoldings(ctx: ApiContext, echo: AddressEcho, limi
   return { items, count: items.length, ...echo };
 }
 
-export function tokenHoldingsRoute(app: AppArg, ctx: ApiContext): void {
+export function tokenHoldingsRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/:address/token-holdings',
     {

@@ -10,20 +10,17 @@
  */
 import sql, { empty, join, raw, type Sql } from 'sql-template-tag';
 import { Type, type Static } from 'typebox';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { parseAddress } from '../../../chain/addresses.ts';
 import { SENTINELS, type ChainId } from '../../../chain/chains.ts';
 import { GRAM_MAX, isGramText, rankBucket, rankBucketRange } from '../../../rollups/address-ranks.ts';
 import type { Db } from '../../../store/store.ts';
-import type { ApiContext } from '../../context.ts';
+import type { ApiContext, RouteApp } from '../../context.ts';
 import { addDays, formatDay, formatTimestampOrNull } from '../../../time.ts';
 import { invalidParam } from '../../problem.ts';
 import { BooleanQuery, ChainPathParams, IntegerQuery, isTrue, Nullable, NullableAmount, NullableTimestamp, StringEnum, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { coinsToUnits } from './profile/amounts.ts';
 import { WHALE_COINS } from './profile/tiers.ts';
 import { tipTime } from '../../../rollups/tip.ts';
-
-type AppArg = Parameters<FastifyPluginAsyncTypebox>[0];
 
 export const SORT_FIELDS = ['tx_count', 'balance', 'total_received', 'total_sent', 'total_fees_paid', 'first_seen', 'first_seen_asc', 'last_seen_asc'] as const;
 export type SortField = (typeof SORT_FIELDS)[number];
@@ -411,7 +408,7 @@ export async function loadTopActive(ctx: ApiContext, chain: ChainId, query: TopA
   };
 }
 
-export function topActiveRoute(app: AppArg, ctx: ApiContext): void {
+export function topActiveRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/top/active',
     {

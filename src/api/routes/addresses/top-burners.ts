@@ -4,16 +4,13 @@
  */
 import sql from 'sql-template-tag';
 import { Type, type Static } from 'typebox';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ChainId } from '../../../chain/chains.ts';
-import type { ApiContext } from '../../context.ts';
+import type { ApiContext, RouteApp } from '../../context.ts';
 import { parseWindow } from '../../params/window.ts';
 import { Amount, ChainPathParams, IntegerQuery, STANDARD_ERRORS, WindowQuery } from '../../schemas/common.ts';
 import { FEE_WINDOW_DAYS } from '../../../rollups/fee-windows.ts';
 import { tipTimeSql } from '../../../rollups/tip.ts';
 import { addDays, formatDay } from '../../../time.ts';
-
-type AppArg = Parameters<FastifyPluginAsyncTypebox>[0];
 
 export const TopBurnersQuery = Type.Object({
   limit: IntegerQuery({ minimum: 1, maximum: 500, default: 50, description: 'Most addresses returned (1 to 500).' }),
@@ -88,7 +85,7 @@ export async function loadTopBurners(ctx: ApiContext, chain: ChainId, limit: num
   return { items: rows.map((r) => ({ address: r.address, tx_count: Number(r.tx_count), total_fees_paid: r.fees, total_gas_used: Number(r.gas_used) })) };
 }
 
-export function topBurnersRoute(app: AppArg, ctx: ApiContext): void {
+export function topBurnersRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/top/burners',
     {

@@ -5,11 +5,11 @@
 import { Type, type Static } from 'typebox';
 import type { ChainId } from '../../../chain/chains.ts';
 import { TX_TYPES } from '../../../chain/model.ts';
-import type { ApiContext } from '../../context.ts';
+import type { ApiContext, RouteApp } from '../../context.ts';
 import { invalidParam } from '../../problem.ts';
-import { AddressPathParams, IntegerQuery, Nullable, StringEnum, STANDARD_ERRORS } from '../../schemas/common.ts';
+import { AddressPathParams, IntegerQuery, Nullable, StringEnum, STANDARD_ERRORS, AddressEchoFields } from '../../schemas/common.ts';
 import { TransactionDetail } from '../../schemas/transaction.ts';
-import { AddressEchoFields, addressEcho, type AddressEcho, type AppArg } from './feed/common.ts';
+import { addressEcho, type AddressEcho } from '../../params/address.ts';
 import { feedQueryFor, loadFeed, type TimeRange } from './feed/feed.ts';
 import { DIRECTIONS, type Direction, type RowKey } from './feed/keys.ts';
 import { toTransactionDetail } from './feed/rows.ts';
@@ -115,7 +115,7 @@ export async function loadTransactions(
   };
 }
 
-export function transactionsRoute(app: AppArg, ctx: ApiContext): void {
+export function transactionsRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/:address/transactions',
     {
