@@ -1,9 +1,10 @@
 /** GET /api/v1/{chain}/addresses/{address}/balance-history: one point per UTC day with the running balance. */
 import sql from 'sql-template-tag';
 import { Type, type Static } from 'typebox';
+import { answerAmounts, type AnswerAmount } from '../../amounts.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { parseWindow } from '../../params/window.ts';
-import { AddressPathParams, Amount, Day, Nullable, STANDARD_ERRORS, WindowQuery, AddressEchoFields } from '../../schemas/common.ts';
+import { AddressPathParams, Day, NullableAmount, Nullable, STANDARD_ERRORS, WindowQuery, AddressEchoFields } from '../../schemas/common.ts';
 import { addressEcho, type AddressEcho } from '../../params/address.ts';
 
 export const BalanceHistoryQuery = Type.Object({
@@ -12,11 +13,11 @@ export const BalanceHistoryQuery = Type.Object({
 
 export const BalanceHistoryItem = Type.Object({
   day: Day,
-  received: { ...Amount, description: 'Native value received that day (transfers, recipients, internal transfers, withdrawals, tips, genesis).' },
-  sent_with_fees: { ...Amount, description: 'Native value debited that day (value sent, fees included; a mint\'s sender is not debited).' },
+  received: { ...NullableAmount, description: 'Native value received that day (transfers, recipients, internal transfers, withdrawals, tips, genesis).' },
+  sent_with_fees: { ...NullableAmount, description: 'Native value debited that day (value sent, fees included; a mint\'s sender is not debited).' },
   tx_count_in: Type.Integer({ description: 'Transactions that day in which the address receives.' }),
   tx_count_out: Type.Integer({ description: 'Transactions that day the address sends or signs.' }),
-  net_delta_cumulative: { ...Amount, description: 'Sum of received - sent_with_fees from the first day on: the balance at the end of the day.' },
+  net_delta_cumulative: { ...NullableAmount, description: 'Sum of received - sent_with_fees from the first day on: the balance at the end of the day.' },
 });
 
 export const BalanceHistoryResponse = Type.Object({
@@ -41,6 +42,7 @@ export async function loadBalanceHistory(
   ctx: ApiContext,
   echo: AddressEcho,
   windowParam: string | undefined,
+  amount: AnswerAmount,
 ): Promise<Static<typeof BalanceHistoryResponse>> {
   const window = parseWindow(windowParam, { fallback: 'all', allowAll: true });
   // The window's days end with the day of the latest block: a 1-day window is that day alone.
@@ -75,11 +77,11 @@ export async function loadBalanceHistory(
   );
   const items = rows.map((r) => ({
     day: r.day,
-    received: r.received,
-    sent_with_fees: r.sent_with_fees,
+    received: amount(r.received, echo.address, 'received'),
+    sent_with_fees: amount(r.sent_with_fees, echo.address, 'sent_with_fees'),
     tx_count_in: r.tx_in,
     tx_count_out: r.tx_out,
-    net_delta_cumulative: r.cumulative,
+    net_delta_cumulative: amount(r.cumulative, echo.address, 'net_delta_cumulative'),
   }));
   return { items, count: items.length, window_days: window.days, ...echo };
 }
@@ -99,7 +101,7 @@ export function balanceHistoryRoute(app: RouteApp, ctx: ApiContext): void {
     },
     async (request) => {
       const echo = addressEcho(ctx, request.params.chain, request.params.address);
-      return loadBalanceHistory(ctx, echo, request.query.window);
+      return loadBalanceHistory(ctx, echo, request.query.window, answerAmounts(request.log, echo.chain));
     },
   );
 }

@@ -1,6 +1,7 @@
 /** GET /api/v1/{chain}/addresses/{address}/counterparties: the addresses it transacts with most. */
 import sql, { raw } from 'sql-template-tag';
 import { Type, type Static } from 'typebox';
+import { answerAmounts, type AnswerAmount } from '../../amounts.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { formatTimestamp } from '../../../time.ts';
 import { AddressPathParams, IntegerQuery, NullableAmount, StringEnum, STANDARD_ERRORS, Timestamp, AddressEchoFields } from '../../schemas/common.ts';
@@ -61,6 +62,7 @@ export async function loadCounterparties(
   echo: AddressEcho,
   direction: CounterpartyDirection,
   limit: number,
+  amount: AnswerAmount,
 ): Promise<Static<typeof CounterpartiesResponse>> {
   const { count, filter } = RANKING[direction];
   const rows = await ctx.store.query<PairRow>(
@@ -88,8 +90,8 @@ export async function loadCounterparties(
   const items = rows.map((r) => ({
     counterparty: r.counterparty,
     tx_count_with: r.n,
-    total_sent_to_them: direction === 'received' ? null : r.total_sent,
-    total_received_from_them: direction === 'sent' ? null : r.total_received,
+    total_sent_to_them: direction === 'received' ? null : amount(r.total_sent, echo.address, 'total_sent_to_them'),
+    total_received_from_them: direction === 'sent' ? null : amount(r.total_received, echo.address, 'total_received_from_them'),
     last_interaction: formatTimestamp(r.last_ts),
   }));
   return { items, count: items.length, direction, ...echo };
@@ -110,7 +112,7 @@ export function counterpartiesRoute(app: RouteApp, ctx: ApiContext): void {
     },
     async (request) => {
       const echo = addressEcho(ctx, request.params.chain, request.params.address);
-      return loadCounterparties(ctx, echo, request.query.direction ?? 'both', request.query.limit);
+      return loadCounterparties(ctx, echo, request.query.direction ?? 'both', request.query.limit, answerAmounts(request.log, echo.chain));
     },
   );
 }

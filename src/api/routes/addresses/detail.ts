@@ -1,6 +1,7 @@
 /** GET /api/v1/{chain}/addresses/{address}: AddressDetail, the totals and identity of one address. */
 import { Type, type Static } from 'typebox';
 import type { ChainId } from '../../../chain/chains.ts';
+import { answerAmounts, type AnswerAmount } from '../../amounts.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { formatTimestampOrNull } from '../../../time.ts';
 import { addressParam } from '../../params/address.ts';
@@ -42,17 +43,17 @@ export const AddressDetailQuery = Type.Object({
   with_labels: BooleanQuery('Include label and label_category of the primary label'),
 });
 
-export function addressDetail(chain: ChainId, network: string, f: AddressFacts, withLabels: boolean): Static<typeof AddressDetailResponse> {
+export function addressDetail(chain: ChainId, network: string, f: AddressFacts, withLabels: boolean, amount: AnswerAmount): Static<typeof AddressDetailResponse> {
   const pos = chain === 'pos';
   const walletClass = classifyWallet(f);
   return {
     chain,
     network,
     address: f.address,
-    balance: f.balance.toString(),
-    total_received: f.totalReceived.toString(),
-    total_sent: f.totalSent.toString(),
-    total_fees_paid: f.totalFeesPaid.toString(),
+    balance: amount(f.balance, f.address, 'balance'),
+    total_received: amount(f.totalReceived, f.address, 'total_received'),
+    total_sent: amount(f.totalSent, f.address, 'total_sent'),
+    total_fees_paid: amount(f.totalFeesPaid, f.address, 'total_fees_paid'),
     tx_count: f.txCount,
     tx_received_count: f.txReceivedCount,
     tx_sent_count: f.txSentCount,
@@ -64,7 +65,7 @@ export function addressDetail(chain: ChainId, network: string, f: AddressFacts, 
     wallet_class_reason: walletClass?.reason ?? null,
     is_deployer: pos ? f.deployedCount > 0 : null,
     withdrawal_count: pos ? f.withdrawalCount : null,
-    withdrawal_total: pos ? f.withdrawalTotal.toString() : null,
+    withdrawal_total: pos ? amount(f.withdrawalTotal, f.address, 'withdrawal_total') : null,
     internal_tx_count: pos ? f.internalTxCount : null,
     ...(withLabels ? { label: f.label, label_category: f.labelCategory } : {}),
   };
@@ -87,7 +88,7 @@ export function addressDetailRoute(app: RouteApp, ctx: ApiContext): void {
       const { chain } = request.params;
       const address = addressParam(chain, request.params.address);
       const facts = await loadAddressFacts(ctx, chain, address);
-      return addressDetail(chain, ctx.network(chain), facts, isTrue(request.query.with_labels));
+      return addressDetail(chain, ctx.network(chain), facts, isTrue(request.query.with_labels), answerAmounts(request.log, chain));
     },
   );
 }

@@ -6,7 +6,7 @@ import { Type, type Static } from 'typebox';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { addressParam } from '../../params/address.ts';
 import { AddressPathParams, Nullable, StringEnum, STANDARD_ERRORS } from '../../schemas/common.ts';
-import { percentOf } from './profile/amounts.ts';
+import { percentOf } from '../../amounts.ts';
 import { badgesOf } from './profile/badges.ts';
 import { loadAddressFacts } from './profile/facts.ts';
 import { loadRanks } from './profile/ranks.ts';

@@ -4,9 +4,10 @@
  */
 import sql from 'sql-template-tag';
 import { Type, type Static } from 'typebox';
+import { answerAmounts, type AnswerAmount } from '../../amounts.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { formatTimestamp } from '../../../time.ts';
-import { AddressPathParams, Amount, IntegerQuery, StringEnum, STANDARD_ERRORS, Timestamp, AddressEchoFields } from '../../schemas/common.ts';
+import { AddressPathParams, IntegerQuery, NullableAmount, StringEnum, STANDARD_ERRORS, Timestamp, AddressEchoFields } from '../../schemas/common.ts';
 import { addressEcho, type AddressEcho } from '../../params/address.ts';
 
 export const InternalTxQuery = Type.Object({
@@ -24,7 +25,7 @@ export const AddressInternalTxItem = Type.Object({
   call_type: Type.String({ description: 'call, create, create2, selfdestruct, ...' }),
   from_addr: Type.String(),
   to_addr: Type.String(),
-  value: Amount,
+  value: NullableAmount,
   timestamp: Timestamp,
   direction: StringEnum(INTERNAL_DIRECTIONS, { description: 'in: to the address; out: from it; self: from and to it (listed once).' }),
 });
@@ -59,6 +60,7 @@ export async function loadInternalTxs(
   echo: AddressEcho,
   page: number,
   pageSize: number,
+  amount: AnswerAmount,
 ): Promise<Static<typeof InternalTxResponse>> {
   const envelope = { page, page_size: pageSize, ...echo };
   if (echo.chain !== 'pos') return { items: [], count: 0, total: 0, total_pages: 0, ...envelope };
@@ -105,7 +107,7 @@ export async function loadInternalTxs(
     call_type: r.call_type,
     from_addr: r.from_addr,
     to_addr: r.to_addr,
-    value: r.value,
+    value: amount(r.value, echo.address, 'value'),
     timestamp: formatTimestamp(r.ts),
     direction: r.from_addr === r.to_addr ? ('self' as const) : r.from_addr === echo.address ? ('out' as const) : ('in' as const),
   }));
@@ -127,7 +129,7 @@ export function internalTransactionsRoute(app: RouteApp, ctx: ApiContext): void 
     },
     async (request) => {
       const echo = addressEcho(ctx, request.params.chain, request.params.address);
-      return loadInternalTxs(ctx, echo, request.query.page, request.query.page_size);
+      return loadInternalTxs(ctx, echo, request.query.page, request.query.page_size, answerAmounts(request.log, echo.chain));
     },
   );
 }

@@ -5,6 +5,7 @@
 import { Type, type Static } from 'typebox';
 import type { ChainId } from '../../../chain/chains.ts';
 import { TX_TYPES } from '../../../chain/model.ts';
+import { answerAmounts, type AnswerAmount } from '../../amounts.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { invalidParam } from '../../problem.ts';
 import { AddressPathParams, IntegerQuery, Nullable, StringEnum, STANDARD_ERRORS, AddressEchoFields } from '../../schemas/common.ts';
@@ -87,6 +88,7 @@ export async function loadTransactions(
   echo: AddressEcho,
   query: Query,
   offsetGiven: boolean,
+  amount: AnswerAmount,
 ): Promise<Static<typeof TransactionsResponse>> {
   const filters: Filters = {
     direction: query.direction ?? 'both',
@@ -102,9 +104,9 @@ export async function loadTransactions(
 
   const q = await feedQueryFor(ctx.store, base, filters.range);
   if (q === null) return { items: [], count: 0, next_cursor: null, has_more: false, total: 0, ...echoed };
-  const { rows, hasMore, total } = await loadFeed(ctx.store, q, filters.range, { limit: query.limit, offset, after: cursor });
+  const { rows, hasMore, total } = await loadFeed(ctx.store, q, filters.range, { limit: query.limit, offset, after: cursor }, ctx.tuning.feed);
   const last = rows.at(-1);
-  const items = rows.map((row) => toTransactionDetail(row, echo.chain, echo.network));
+  const items = rows.map((row) => toTransactionDetail(row, echo.chain, echo.network, echo.address, amount));
   return {
     items,
     count: items.length,
@@ -132,7 +134,7 @@ export function transactionsRoute(app: RouteApp, ctx: ApiContext): void {
       const echo = addressEcho(ctx, request.params.chain, request.params.address);
       // The schema fills in offset=0 when it is absent; whether the caller gave it decides the mode.
       const offsetGiven = new URLSearchParams((request.raw.url ?? '').split('?')[1] ?? '').has('offset');
-      return loadTransactions(ctx, echo, request.query, offsetGiven);
+      return loadTransactions(ctx, echo, request.query, offsetGiven, answerAmounts(request.log, echo.chain));
     },
   );
 }

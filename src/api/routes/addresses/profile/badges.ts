@@ -6,7 +6,7 @@
  */
 import { isSentinel, type ChainId } from '../../../../chain/chains.ts';
 import type { AddressFacts } from './facts.ts';
-import { formatCoins } from './amounts.ts';
+import { formatCoins } from '../../../amounts.ts';
 import { holderTier } from './tiers.ts';
 import type { WalletClass } from './wallet-class.ts';
 import type { XmssFigures } from './xmss.ts';

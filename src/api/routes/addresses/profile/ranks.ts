@@ -7,7 +7,7 @@ import sql, { type Sql } from 'sql-template-tag';
 import type { ChainId } from '../../../../chain/chains.ts';
 import type { Db } from '../../../../store/store.ts';
 import { ageBucket, NO_AGE_BUCKET, rankBucket, rankBucketRange } from '../../../../rollups/address-ranks.ts';
-import { percentOf } from './amounts.ts';
+import { percentOf } from '../../../amounts.ts';
 
 export interface Rank {
   rank: number;

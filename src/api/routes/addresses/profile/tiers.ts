@@ -3,7 +3,7 @@
  * inclusive. An address with a positive balance belongs to the highest tier whose bound it reaches.
  */
 import type { ChainId } from '../../../../chain/chains.ts';
-import { coinsToUnits } from './amounts.ts';
+import { coinsToUnits } from '../../../amounts.ts';
 
 export interface HolderTier {
   name: string;
