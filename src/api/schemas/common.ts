@@ -60,10 +60,10 @@ export const AddressEchoFields = {
   address: Type.String({ description: 'The address asked about, in canonical form (Q + lowercase hex).' }),
 };
 
-/** Query booleans accept true/false/1/0. */
-export const BOOLEAN_VALUES = ['true', 'false', '1', '0'] as const;
+/** Query booleans accept true/false/1/0; every boolean parameter defaults to false. */
+const BOOLEAN_VALUES = ['true', 'false', '1', '0'] as const;
 export function BooleanQuery(description: string) {
-  return Type.Optional(StringEnum(BOOLEAN_VALUES, { description: `${description} (true/false/1/0, default false)` }));
+  return Type.Optional(StringEnum(BOOLEAN_VALUES, { default: 'false', description: `${description} (true/false/1/0, default false)` }));
 }
 export function isTrue(value: (typeof BOOLEAN_VALUES)[number] | undefined): boolean {
   return value === 'true' || value === '1';
@@ -74,7 +74,7 @@ export function IntegerQuery(options: { minimum: number; maximum?: number; defau
 }
 
 export function WindowQuery(fallback: string, description = 'Window length: a positive integer with m, h, d, w or y') {
-  return Type.Optional(Type.String({ pattern: WINDOW_PATTERN, description: `${description}; default ${fallback}.`, examples: [fallback] }));
+  return Type.Optional(Type.String({ pattern: WINDOW_PATTERN, default: fallback, description: `${description}; default ${fallback}.`, examples: [fallback] }));
 }
 
 /** Fields of the list envelope (GenericListResponse); endpoints add their echoed context. */
@@ -100,11 +100,16 @@ export const ProblemSchema = Type.Object(
   { $id: 'Problem', description: 'RFC 9457 problem details (application/problem+json).' },
 );
 
+/** An error answer: a problem body, sent as application/problem+json. */
+function problemResponse(description: string) {
+  return { description, content: { 'application/problem+json': { schema: Type.Ref('Problem') } } };
+}
+
 /** The error responses every authenticated endpoint can give, for the OpenAPI document. */
 export const STANDARD_ERRORS = {
-  400: Type.Ref('Problem'),
-  401: Type.Ref('Problem'),
-  404: Type.Ref('Problem'),
-  429: Type.Ref('Problem'),
-  503: Type.Ref('Problem'),
+  400: problemResponse('A parameter is malformed, out of range or not an allowed value; errors names each.'),
+  401: problemResponse('No key, a malformed Authorization header, or an unknown or revoked key.'),
+  404: problemResponse('Unknown chain.'),
+  429: problemResponse('The key exceeded its rate limit; Retry-After says when to retry.'),
+  503: problemResponse('The store is unavailable or a query timed out; Retry-After: 5.'),
 };
