@@ -25,7 +25,7 @@ import { healthRoutes } from './routes/health.ts';
 import { addressRoutes } from './routes/addresses/index.ts';
 import { DEFAULT_TUNING, type ApiContext, type ApiTuning } from './context.ts';
 
-export interface AppDeps {
+interface AppDeps {
   config: Config;
   store: Store;
   keys: KeyVerifier;

@@ -5,7 +5,7 @@ import { createKeyVerifier } from '../auth/keys.ts';
 import type { Store } from '../store/store.ts';
 import { buildApp, type App } from './app.ts';
 
-export interface RunningServer {
+interface RunningServer {
   app: App;
   url: string;
   close(): Promise<void>;
@@ -33,7 +33,7 @@ export async function startServer(config: Config, store: Store, logger: Logger):
   };
 }
 
-export interface ShutdownOptions {
+interface ShutdownOptions {
   /** Where the signals come from (tests pass their own emitter). */
   signals?: Pick<NodeJS.Process, 'once'> | { once(event: string, listener: () => void): unknown };
   /** Called once everything is closed (tests pass their own). */

@@ -32,10 +32,6 @@ export const Amount = Type.String({
   description: 'Amount string: unsigned integer in the chain\'s smallest unit (pow: shor, pos: planck), as a decimal string.',
   examples: ['1000000000'],
 });
-export const SignedAmount = Type.String({
-  pattern: '^-?[0-9]+$',
-  description: 'Signed integer in the chain\'s smallest unit, as a decimal string.',
-});
 export const NullableAmount = Nullable(Amount);
 
 export const Timestamp = Type.String({
@@ -45,7 +41,7 @@ export const Timestamp = Type.String({
 export const NullableTimestamp = Nullable(Timestamp);
 export const Day = Type.String({ description: 'UTC day, YYYY-MM-DD.', examples: ['2026-11-22'] });
 
-export const ChainParam = StringEnum(CHAINS, { description: 'Chain: pow (legacy proof of work) or pos (QRL 2.0).' });
+const ChainParam = StringEnum(CHAINS, { description: 'Chain: pow (legacy proof of work) or pos (QRL 2.0).' });
 
 export const ChainPathParams = Type.Object({ chain: ChainParam });
 export const AddressPathParams = Type.Object({
@@ -76,18 +72,6 @@ export function IntegerQuery(options: { minimum: number; maximum?: number; defau
 export function WindowQuery(fallback: string, description = 'Window length: a positive integer with m, h, d, w or y') {
   return Type.Optional(Type.String({ pattern: WINDOW_PATTERN, default: fallback, description: `${description}; default ${fallback}.`, examples: [fallback] }));
 }
-
-/** Fields of the list envelope (GenericListResponse); endpoints add their echoed context. */
-export const ListEnvelopeFields = {
-  total: Type.Optional(Nullable(Type.Integer())),
-  limit: Type.Optional(Nullable(Type.Integer())),
-  offset: Type.Optional(Nullable(Type.Integer())),
-  page: Type.Optional(Nullable(Type.Integer())),
-  has_next: Type.Optional(Nullable(Type.Boolean())),
-  has_prev: Type.Optional(Nullable(Type.Boolean())),
-  next_cursor: Type.Optional(Nullable(Type.String())),
-  count: Type.Integer({ description: 'Number of items in this response.' }),
-};
 
 export const ProblemSchema = Type.Object(
   {

@@ -7,11 +7,11 @@ import { parseWindow } from '../../params/window.ts';
 import { AddressPathParams, Day, NullableAmount, Nullable, STANDARD_ERRORS, WindowQuery, AddressEchoFields } from '../../schemas/common.ts';
 import { addressEcho, type AddressEcho } from '../../params/address.ts';
 
-export const BalanceHistoryQuery = Type.Object({
+const BalanceHistoryQuery = Type.Object({
   window: WindowQuery('all', 'Days up to the latest indexed block: a length with m, h, d, w or y (e.g. 30d, 90d, 365d), or all for the whole history'),
 });
 
-export const BalanceHistoryItem = Type.Object({
+const BalanceHistoryItem = Type.Object({
   day: Day,
   received: { ...NullableAmount, description: 'Native value received that day (transfers, recipients, internal transfers, withdrawals, tips, genesis).' },
   sent_with_fees: { ...NullableAmount, description: 'Native value debited that day (value sent, fees included; a mint\'s sender is not debited).' },
@@ -20,7 +20,7 @@ export const BalanceHistoryItem = Type.Object({
   net_delta_cumulative: { ...NullableAmount, description: 'Sum of received - sent_with_fees from the first day on: the balance at the end of the day.' },
 });
 
-export const BalanceHistoryResponse = Type.Object({
+const BalanceHistoryResponse = Type.Object({
   items: Type.Array(BalanceHistoryItem, {
     description: 'One item per day, oldest first, from the later of the window start and the address\'s first activity to the day of the latest indexed block; quiet days included.',
   }),
@@ -38,7 +38,7 @@ interface DayRow {
   cumulative: string;
 }
 
-export async function loadBalanceHistory(
+async function loadBalanceHistory(
   ctx: ApiContext,
   echo: AddressEcho,
   windowParam: string | undefined,

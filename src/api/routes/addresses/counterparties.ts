@@ -7,10 +7,10 @@ import { formatTimestamp } from '../../../time.ts';
 import { AddressPathParams, IntegerQuery, NullableAmount, StringEnum, STANDARD_ERRORS, Timestamp, AddressEchoFields } from '../../schemas/common.ts';
 import { addressEcho, type AddressEcho } from '../../params/address.ts';
 
-export const COUNTERPARTY_DIRECTIONS = ['sent', 'received', 'both'] as const;
-export type CounterpartyDirection = (typeof COUNTERPARTY_DIRECTIONS)[number];
+const COUNTERPARTY_DIRECTIONS = ['sent', 'received', 'both'] as const;
+type CounterpartyDirection = (typeof COUNTERPARTY_DIRECTIONS)[number];
 
-export const CounterpartiesQuery = Type.Object({
+const CounterpartiesQuery = Type.Object({
   direction: Type.Optional(
     StringEnum(COUNTERPARTY_DIRECTIONS, {
       default: 'both',
@@ -20,7 +20,7 @@ export const CounterpartiesQuery = Type.Object({
   limit: IntegerQuery({ minimum: 1, maximum: 200, default: 20, description: 'Most counterparties returned (1 to 200).' }),
 });
 
-export const CounterpartyItem = Type.Object({
+const CounterpartyItem = Type.Object({
   counterparty: Type.String(),
   tx_count_with: Type.Integer({
     description: 'Transactions with the counterparty: both = all between them; sent = those sent to it; received = those received from it.',
@@ -30,7 +30,7 @@ export const CounterpartyItem = Type.Object({
   last_interaction: { ...Timestamp, description: 'Time of the latest transaction between the two, either way.' },
 });
 
-export const CounterpartiesResponse = Type.Object({
+const CounterpartiesResponse = Type.Object({
   items: Type.Array(CounterpartyItem, { description: 'By tx_count_with descending, then counterparty address.' }),
   count: Type.Integer({ description: 'Number of items.' }),
   direction: StringEnum(COUNTERPARTY_DIRECTIONS),
@@ -57,7 +57,7 @@ const RANKING: Record<CounterpartyDirection, { count: string; filter: string }> 
   received: { count: 'received_count', filter: 'AND received_count > 0' },
 };
 
-export async function loadCounterparties(
+async function loadCounterparties(
   ctx: ApiContext,
   echo: AddressEcho,
   direction: CounterpartyDirection,

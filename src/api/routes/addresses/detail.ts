@@ -11,7 +11,7 @@ import { classifyWallet } from './profile/wallet-class.ts';
 
 const NullableInteger = (description: string) => Nullable(Type.Integer({ description }));
 
-export const AddressDetailResponse = Type.Object(
+const AddressDetailResponse = Type.Object(
   {
     chain: Type.String(),
     network: Type.String(),
@@ -39,11 +39,11 @@ export const AddressDetailResponse = Type.Object(
   { description: 'AddressDetail. An address never seen answers zeros and nulls.' },
 );
 
-export const AddressDetailQuery = Type.Object({
+const AddressDetailQuery = Type.Object({
   with_labels: BooleanQuery('Include label and label_category of the primary label'),
 });
 
-export function addressDetail(chain: ChainId, network: string, f: AddressFacts, withLabels: boolean, amount: AnswerAmount): Static<typeof AddressDetailResponse> {
+function addressDetail(chain: ChainId, network: string, f: AddressFacts, withLabels: boolean, amount: AnswerAmount): Static<typeof AddressDetailResponse> {
   const pos = chain === 'pos';
   const walletClass = classifyWallet(f);
   return {

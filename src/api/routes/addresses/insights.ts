@@ -32,7 +32,7 @@ const RankSchema = (what: string) =>
     total: Type.Integer({ description: 'Addresses of the chain.' }),
   });
 
-export const InsightsResponse = Type.Object({
+const InsightsResponse = Type.Object({
   address: Type.String(),
   chain: Type.String(),
   network: Type.String(),

@@ -10,14 +10,14 @@ import { formatTimestamp } from '../../../time.ts';
 import { AddressPathParams, IntegerQuery, NullableAmount, StringEnum, STANDARD_ERRORS, Timestamp, AddressEchoFields } from '../../schemas/common.ts';
 import { addressEcho, type AddressEcho } from '../../params/address.ts';
 
-export const InternalTxQuery = Type.Object({
+const InternalTxQuery = Type.Object({
   page: IntegerQuery({ minimum: 1, default: 1, description: 'Page number, from 1.' }),
   page_size: IntegerQuery({ minimum: 1, maximum: 100, default: 25, description: 'Items per page (1 to 100).' }),
 });
 
-export const INTERNAL_DIRECTIONS = ['in', 'out', 'self'] as const;
+const INTERNAL_DIRECTIONS = ['in', 'out', 'self'] as const;
 
-export const AddressInternalTxItem = Type.Object({
+const AddressInternalTxItem = Type.Object({
   height: Type.Integer(),
   block_hash: Type.String(),
   tx_hash: Type.String({ description: 'The transaction whose execution made the transfer.' }),
@@ -30,7 +30,7 @@ export const AddressInternalTxItem = Type.Object({
   direction: StringEnum(INTERNAL_DIRECTIONS, { description: 'in: to the address; out: from it; self: from and to it (listed once).' }),
 });
 
-export const InternalTxResponse = Type.Object({
+const InternalTxResponse = Type.Object({
   items: Type.Array(AddressInternalTxItem, {
     description: 'Newest block first; within a transaction, frames in descending trace_address order.',
   }),
@@ -55,7 +55,7 @@ interface FrameRow {
   ts: number;
 }
 
-export async function loadInternalTxs(
+async function loadInternalTxs(
   ctx: ApiContext,
   echo: AddressEcho,
   page: number,

@@ -6,7 +6,7 @@ import { formatTimestampOrNull } from '../../../time.ts';
 import { AddressPathParams, Nullable, NullableTimestamp, STANDARD_ERRORS, AddressEchoFields } from '../../schemas/common.ts';
 import { addressEcho, type AddressEcho } from '../../params/address.ts';
 
-export const ProvenanceResponse = Type.Object({
+const ProvenanceResponse = Type.Object({
   funded_by: Nullable(
     Type.String({
       description:
@@ -33,7 +33,7 @@ interface ProvenanceRow {
   last_seen: number | null;
 }
 
-export async function loadProvenance(ctx: ApiContext, echo: AddressEcho): Promise<Static<typeof ProvenanceResponse>> {
+async function loadProvenance(ctx: ApiContext, echo: AddressEcho): Promise<Static<typeof ProvenanceResponse>> {
   const [row] = await ctx.store.query<ProvenanceRow>(
     'addresses.provenance',
     sql`SELECT funded_by, funded_at, funded_tx, first_tx, first_seen, last_tx, last_seen

@@ -6,7 +6,7 @@ import type { ApiContext, RouteApp } from '../../context.ts';
 import { ChainPathParams, Nullable, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { tipTimeSql } from '../../../rollups/tip.ts';
 
-export const StatsSummaryResponse = Type.Object({
+const StatsSummaryResponse = Type.Object({
     chain: Type.String(),
     network: Type.String(),
     total_addresses: Nullable(Type.Integer({ description: 'Addresses ever seen on the chain.' })),
@@ -20,7 +20,7 @@ interface SummaryRow {
   active_24h: number | null;
 }
 
-export async function loadStatsSummary(ctx: ApiContext, chain: ChainId): Promise<Static<typeof StatsSummaryResponse>> {
+async function loadStatsSummary(ctx: ApiContext, chain: ChainId): Promise<Static<typeof StatsSummaryResponse>> {
   // An address is active in the window exactly when its last activity falls inside it; the counts
   // per last-activity time are kept with address_summary (migration 0034). No tip, no window: null.
   const [row] = await ctx.store.query<SummaryRow>(

@@ -7,11 +7,11 @@ import { formatTimestampOrNull } from '../../../time.ts';
 import { AddressPathParams, IntegerQuery, NullableAmount, Nullable, NullableTimestamp, STANDARD_ERRORS, AddressEchoFields } from '../../schemas/common.ts';
 import { addressEcho, type AddressEcho } from '../../params/address.ts';
 
-export const TokenHoldingsQuery = Type.Object({
+const TokenHoldingsQuery = Type.Object({
   limit: IntegerQuery({ minimum: 1, maximum: 500, default: 100, description: 'Most tokens returned (1 to 500).' }),
 });
 
-export const TokenHoldingItem = Type.Object({
+const TokenHoldingItem = Type.Object({
   token_contract: Type.String({ description: 'Token contract address.' }),
   token_name: Nullable(Type.String({ description: 'Token name; null when the contract does not say.' })),
   token_symbol: Nullable(Type.String({ description: 'Token symbol; null when the contract does not say.' })),
@@ -28,7 +28,7 @@ export const TokenHoldingItem = Type.Object({
   last_activity: { ...NullableTimestamp, description: 'Time of the latest such transfer.' },
 });
 
-export const TokenHoldingsResponse = Type.Object({
+const TokenHoldingsResponse = Type.Object({
   items: Type.Array(TokenHoldingItem, { description: 'Tokens with a positive balance, largest display balance first.' }),
   count: Type.Integer({ description: 'Number of items.' }),
   ...AddressEchoFields,
@@ -44,7 +44,7 @@ interface HoldingRow {
   last_ts: number | null;
 }
 
-export async function loadTokenHoldings(ctx: ApiContext, echo: AddressEcho, limit: number, amount: AnswerAmount): Promise<Static<typeof TokenHoldingsResponse>> {
+async function loadTokenHoldings(ctx: ApiContext, echo: AddressEcho, limit: number, amount: AnswerAmount): Promise<Static<typeof TokenHoldingsResponse>> {
   if (echo.chain !== 'pos') return { items: [], count: 0, ...echo };
   // Richest first by the displayed amount: raw balances scaled to a common number of decimals
   // (exact NUMERIC arithmetic), so that 2 units of an 18-decimal token outrank 1 of a 6-decimal one.

@@ -16,7 +16,7 @@ import { loadRows } from './top-active/enrich.ts';
 import { pageKeys } from './top-active/page.ts';
 import { filtersOf, sortField, SORT_VALUES } from './top-active/params.ts';
 
-export const TopActiveQuery = Type.Object({
+const TopActiveQuery = Type.Object({
   page: IntegerQuery({ minimum: 1, default: 1, description: 'Page number, from 1.' }),
   page_size: IntegerQuery({ minimum: 1, maximum: 100, default: 25, description: 'Rows per page (1 to 100).' }),
   q: Type.Optional(Type.String({ description: 'Case-insensitive substring of the address (pos: a leading 0x or Z stands for the Q prefix).' })),
@@ -37,7 +37,7 @@ export const TopActiveQuery = Type.Object({
   ),
 });
 
-export const TopActiveResponse = Type.Object({
+const TopActiveResponse = Type.Object({
   addresses: Type.Array(AddressSummaryRow),
   total: Type.Integer({ description: 'Addresses matching the filters.' }),
   sort_by: Type.String({ description: 'The field the page is ordered by (the sort parameter without its sign).' }),
@@ -48,7 +48,7 @@ export const TopActiveResponse = Type.Object({
   network: Nullable(Type.String()),
 });
 
-export async function loadTopActive(
+async function loadTopActive(
   ctx: ApiContext,
   chain: ChainId,
   query: Static<typeof TopActiveQuery>,

@@ -13,19 +13,19 @@ import { FEE_WINDOW_DAYS } from '../../../rollups/fee-windows.ts';
 import { tipTimeSql } from '../../../rollups/tip.ts';
 import { addDays, formatDay } from '../../../time.ts';
 
-export const TopBurnersQuery = Type.Object({
+const TopBurnersQuery = Type.Object({
   limit: IntegerQuery({ minimum: 1, maximum: 500, default: 50, description: 'Most addresses returned (1 to 500).' }),
   window: WindowQuery('7d', 'Window: whole UTC days ending with the latest block’s day (a length rounds up to days)'),
 });
 
-export const BurnerItem = Type.Object({
+const BurnerItem = Type.Object({
   address: Type.String(),
   tx_count: Type.Integer({ description: 'Transactions the address sent in the window (reverted ones too).' }),
   total_fees_paid: { ...NullableAmount, description: 'Fees paid in the window (base fee burned plus priority fee), planck.' },
   total_gas_used: Type.Integer({ description: 'Gas used by those transactions.' }),
 });
 
-export const TopBurnersResponse = Type.Object({
+const TopBurnersResponse = Type.Object({
   items: Type.Array(BurnerItem, { description: 'By total_fees_paid descending, then address; only addresses that paid fees.' }),
 });
 
@@ -37,12 +37,12 @@ interface BurnerRow {
 }
 
 /** The window as UTC days: the `days` days ending with the tip's day. */
-export function windowDays(tipTs: number, days: number): { from: string; to: string } {
+function windowDays(tipTs: number, days: number): { from: string; to: string } {
   const to = formatDay(tipTs);
   return { from: addDays(to, 1 - days), to };
 }
 
-export async function loadTopBurners(ctx: ApiContext, chain: ChainId, limit: number, days: number, amount: AnswerAmount): Promise<Static<typeof TopBurnersResponse>> {
+async function loadTopBurners(ctx: ApiContext, chain: ChainId, limit: number, days: number, amount: AnswerAmount): Promise<Static<typeof TopBurnersResponse>> {
   if (chain !== 'pos') return { items: [] };
   const [span] = await ctx.store.query<{ tip_ts: number | null; first_ts: number | null; kept_day: string | null }>(
     'addresses.burners.span',

@@ -18,7 +18,7 @@ import { toTransactionDetail } from './feed/rows.ts';
 /** Unix seconds up to the end of year 9999. */
 const MAX_UNIX = 253_402_300_799;
 
-export const TransactionsQuery = Type.Object({
+const TransactionsQuery = Type.Object({
   cursor: Type.Optional(
     Type.String({ maxLength: 512, description: 'Opaque token from a previous next_cursor, passed back unchanged; omitted = newest transaction.' }),
   ),
@@ -48,7 +48,7 @@ export const TransactionsQuery = Type.Object({
   time_to: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_UNIX, description: 'Keep rows with timestamp < this (Unix seconds).' })),
 });
 
-export const TransactionsResponse = Type.Object({
+const TransactionsResponse = Type.Object({
   items: Type.Array(TransactionDetail, { description: 'Newest first: by height, position in the block, then recipient index, descending.' }),
   count: Type.Integer({ description: 'Number of items in this page.' }),
   limit: Type.Integer(),
@@ -91,7 +91,7 @@ function decodeCursor(ctx: ApiContext, scope: string, token: string): RowKey {
   return position as unknown as RowKey;
 }
 
-export async function loadTransactions(
+async function loadTransactions(
   ctx: ApiContext,
   echo: AddressEcho,
   query: Query,

@@ -67,7 +67,7 @@ export async function feedQueryFor(
 
 // ---- pages ----
 
-export interface PageRequest {
+interface PageRequest {
   limit: number;
   /** Offset mode: rows skipped. */
   offset: number | null;
@@ -75,7 +75,7 @@ export interface PageRequest {
   after: RowKey | null;
 }
 
-export interface FeedPage {
+interface FeedPage {
   rows: FeedRow[];
   hasMore: boolean;
   /** Logical transactions matching the query and its time range. */

@@ -25,7 +25,7 @@ interface SummaryRow {
   sent_30d?: string;
 }
 
-export interface RowOptions {
+interface RowOptions {
   chain: ChainId;
   network: string;
   field: SortField;

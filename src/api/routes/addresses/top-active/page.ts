@@ -36,7 +36,7 @@ async function seek(db: Db, f: Filters, field: SortField, offset: number, seekFr
   return null;
 }
 
-export interface PageKeys {
+interface PageKeys {
   /** A statement yielding the page's addresses (column `address`). */
   keys: Sql;
   /** The total, when the read counted it along (the trigram read). */

@@ -52,7 +52,7 @@ function parseExclude(chain: ChainId, raw: string | undefined): string[] {
   return [...out];
 }
 
-export interface FilterParams {
+interface FilterParams {
   q?: string;
   exclude?: string;
   excludeSentinel: boolean;
