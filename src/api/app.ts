@@ -23,14 +23,16 @@ import { registerCaching } from './plugins/caching.ts';
 import { registerCors } from './plugins/cors.ts';
 import { healthRoutes } from './routes/health.ts';
 import { addressRoutes } from './routes/addresses/index.ts';
-import type { ApiContext } from './context.ts';
+import { DEFAULT_TUNING, type ApiContext, type ApiTuning } from './context.ts';
 
-export interface AppDeps {
+interface AppDeps {
   config: Config;
   store: Store;
   keys: KeyVerifier;
   /** A pino logger, or false for none (tests pass their own to capture output). */
   logger: FastifyBaseLogger | false;
+  /** Plan thresholds; the defaults when omitted. */
+  tuning?: ApiTuning;
 }
 
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -59,6 +61,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     config: deps.config,
     cursors: createCursorCodec(deps.config.cursorSecret),
     network: (chain) => deps.config.networks[chain],
+    tuning: deps.tuning ?? DEFAULT_TUNING,
   };
 
   // Every route, as registered: the OpenAPI test checks that each one is documented.

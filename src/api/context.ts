@@ -1,3 +1,4 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Config } from '../config/env.ts';
 import type { ChainId } from '../chain/chains.ts';
 import type { Store } from '../store/store.ts';
@@ -10,4 +11,40 @@ export interface ApiContext {
   cursors: CursorCodec;
   /** The network name echoed in responses for a chain. */
   network(chain: ChainId): string;
+  /** Plan thresholds of the heavier routes. */
+  tuning: ApiTuning;
 }
+
+/**
+ * Thresholds between the plans of the transaction feed and the leaderboard. The defaults suit any
+ * chain; tests lower them to exercise every plan on small chains.
+ */
+export interface ApiTuning {
+  feed: {
+    /** Offsets up to this are skipped in the row stream directly; deeper ones are located first. */
+    directOffset: number;
+    /** Index entries a type count reads before it counts the other types instead. */
+    typeCountProbe: number;
+  };
+  topActive: {
+    /** Candidate sets up to this many addresses are counted and sorted in full rather than read in index order. */
+    smallSet: number;
+    /** Pages from this offset of the tx_count and balance orders start at the bucket holding their first row. */
+    seekFrom: number;
+    /** A substring page is read in index order when that passes at most this many rows. */
+    orderScan: number;
+  };
+}
+
+export const DEFAULT_TUNING: ApiTuning = {
+  feed: { directOffset: 1000, typeCountProbe: 2000 },
+  topActive: { smallSet: 20_000, seekFrom: 2_000, orderScan: 100_000 },
+};
+
+/** `DEFAULT_TUNING` with some thresholds changed. */
+export function tuningWith(changes: { feed?: Partial<ApiTuning['feed']>; topActive?: Partial<ApiTuning['topActive']> } = {}): ApiTuning {
+  return { feed: { ...DEFAULT_TUNING.feed, ...changes.feed }, topActive: { ...DEFAULT_TUNING.topActive, ...changes.topActive } };
+}
+
+/** The Fastify instance a route registers itself on (with the TypeBox type provider). */
+export type RouteApp = Parameters<FastifyPluginAsyncTypebox>[0];

@@ -5,7 +5,7 @@ import { createKeyVerifier } from '../auth/keys.ts';
 import type { Store } from '../store/store.ts';
 import { buildApp, type App } from './app.ts';
 
-export interface RunningServer {
+interface RunningServer {
   app: App;
   url: string;
   close(): Promise<void>;
@@ -14,33 +14,61 @@ export interface RunningServer {
 export async function startServer(config: Config, store: Store, logger: Logger): Promise<RunningServer> {
   const keys = await createKeyVerifier(store, config.apiKeys);
   const app = await buildApp({ config, store, keys, logger });
+  // Once closing, answers end their connection: a keep-alive connection whose request was in flight
+  // would otherwise hold app.close() until it idled out (72 s).
+  let closing = false;
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
   const address = await app.listen({ port: config.port, host: config.host });
   return {
     app,
     url: address,
+    // Waits for the requests in flight: they finish before the store may close.
     close: async () => {
+      closing = true;
       keys.close();
       await app.close();
     },
   };
 }
 
-/** Closes `resources` once on SIGINT/SIGTERM, then exits. */
-export function closeOnSignal(logger: Logger, ...resources: { close(): Promise<void> }[]): void {
+interface ShutdownOptions {
+  /** Where the signals come from (tests pass their own emitter). */
+  signals?: Pick<NodeJS.Process, 'once'> | { once(event: string, listener: () => void): unknown };
+  /** Called once everything is closed (tests pass their own). */
+  exit?: (code: number) => void;
+}
+
+/**
+ * Stops the API on SIGINT/SIGTERM, in order: the server first (no new connections; requests in
+ * flight run to their answer, since `app.close()` waits for them), then the store they query.
+ * Closing the store first failed the requests in flight ("Cannot use a pool after calling end").
+ */
+export function closeOnSignal(
+  logger: Logger,
+  parts: { server: { close(): Promise<void> }; store: { close(): Promise<void> } },
+  options: ShutdownOptions = {},
+): void {
+  const signals = options.signals ?? process;
+  const exit = options.exit ?? ((code: number) => process.exit(code));
   let closing = false;
   const stop = async (signal: string) => {
     if (closing) return;
     closing = true;
-    logger.info({ signal }, 'shutting down');
-    for (const resource of resources) {
+    logger.info({ signal }, 'shutting down: finishing the requests in flight');
+    let code = 0;
+    for (const [name, part] of [['server', parts.server], ['store', parts.store]] as const) {
       try {
-        await resource.close();
+        await part.close();
       } catch (error) {
-        logger.error({ err: error }, 'error while shutting down');
+        code = 1;
+        logger.error({ err: error, part: name }, 'error while shutting down');
       }
     }
-    process.exit(0);
+    logger.info('shut down');
+    exit(code);
   };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  signals.once('SIGINT', () => void stop('SIGINT'));
+  signals.once('SIGTERM', () => void stop('SIGTERM'));
 }

@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import { loadConfig, type Config } from '../../src/config/env.ts';
 import { createKeyVerifier, type KeyVerifier } from '../../src/auth/keys.ts';
 import { buildApp, type App } from '../../src/api/app.ts';
+import type { ApiTuning } from '../../src/api/context.ts';
 import { createLogger } from '../../src/log.ts';
 import type { Store } from '../../src/store/store.ts';
 
@@ -18,7 +19,7 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function buildTestApp(store: Store, env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(store: Store, env: Record<string, string> = {}, options: { tuning?: ApiTuning } = {}): Promise<TestApp> {
   const config = loadConfig({ QUARRY_API_KEYS: TEST_KEY, QUARRY_LOG_LEVEL: 'info', ...env });
   let captured = '';
   const sink = new Writable({
@@ -28,7 +29,7 @@ export async function buildTestApp(store: Store, env: Record<string, string> = {
     },
   });
   const keys = await createKeyVerifier(store, config.apiKeys, 50);
-  const app = await buildApp({ config, store, keys, logger: createLogger(config.logLevel, sink) });
+  const app = await buildApp({ config, store, keys, logger: createLogger(config.logLevel, sink), tuning: options.tuning });
   return {
     app,
     keys,

@@ -1,5 +1,6 @@
 import { parseAddress } from '../../chain/addresses.ts';
 import type { ChainId } from '../../chain/chains.ts';
+import type { ApiContext } from '../context.ts';
 import { invalidParam } from '../problem.ts';
 
 /** The canonical form of an address path or query parameter, or a 400 naming it. */
@@ -7,4 +8,16 @@ export function addressParam(chain: ChainId, raw: string, param = 'address'): st
   const parsed = parseAddress(chain, raw);
   if (!parsed.ok) throw invalidParam(param, `is not a ${chain} address: ${parsed.reason}`);
   return parsed.address;
+}
+
+/** The echoed context of a per-address answer: chain, network and the canonical address. */
+export interface AddressEcho {
+  chain: ChainId;
+  network: string;
+  address: string;
+}
+
+/** The canonical address of the path (or a 400 naming `address`) with the chain's network. */
+export function addressEcho(ctx: ApiContext, chain: ChainId, raw: string): AddressEcho {
+  return { chain, network: ctx.network(chain), address: addressParam(chain, raw) };
 }

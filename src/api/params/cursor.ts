@@ -5,7 +5,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { invalidParam } from '../problem.ts';
 
-export type CursorPosition = readonly (string | number)[];
+type CursorPosition = readonly (string | number)[];
 
 export interface CursorCodec {
   encode(scope: string, position: CursorPosition): string;

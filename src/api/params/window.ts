@@ -7,8 +7,8 @@ import { invalidParam } from '../problem.ts';
 import { DAY_SECONDS } from '../../time.ts';
 
 export const WINDOW_PATTERN = '^(?:[1-9][0-9]*[mhdwy]|all)$';
-export const WINDOW_TIERS = [1, 7, 14, 30, 60, 90, 180, 365, 730, 1095, 1825, 3650] as const;
-export const MAX_WINDOW_DAYS = 3650;
+const WINDOW_TIERS = [1, 7, 14, 30, 60, 90, 180, 365, 730, 1095, 1825, 3650] as const;
+const MAX_WINDOW_DAYS = 3650;
 
 const UNIT_SECONDS = { m: 60, h: 3600, d: DAY_SECONDS, w: 7 * DAY_SECONDS, y: 365 * DAY_SECONDS } as const;
 
@@ -21,7 +21,7 @@ export interface Window {
   days: number | null;
 }
 
-export interface WindowOptions {
+interface WindowOptions {
   /** Window used when the parameter is absent. */
   fallback: string;
   /** Whether `all` is accepted. */

@@ -11,7 +11,7 @@ declare module 'fastify' {
   }
 }
 
-export const DEFAULT_CACHE_SECONDS = 5;
+const DEFAULT_CACHE_SECONDS = 5;
 
 export function registerCaching(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply, payload) => {

@@ -63,7 +63,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
 }
 
 /** Turns Ajv's errors into one entry per parameter, in words a caller can act on. */
-export function describeValidation(errors: AjvError[]): ParamProblem[] {
+function describeValidation(errors: AjvError[]): ParamProblem[] {
   const byParam = new Map<string, string>();
   for (const error of errors) {
     const param =

@@ -1,6 +1,11 @@
 /**
  * The OpenAPI 3.1 document, generated from the route schemas, at /api/v1/openapi.json, and a
  * Swagger UI page at /docs. Neither needs a key.
+ *
+ * It says what the server does: a query parameter with a default is optional (the validator fills
+ * the default in, so the handler's type has it), and a route can document a default the validator
+ * must not fill in (`config.documentedDefaults`: the transactions feed's offset, whose absence
+ * means "page by cursor when one is given").
  */
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -27,6 +32,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'service', description: 'Health and readiness' },
       ],
     },
+    transform: ({ schema, url, route }) => ({ schema: documentedSchema(schema, route.config), url }),
     refResolver: {
       // Shared schemas (added with addSchema and an $id) become components named by that id.
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
@@ -34,4 +40,25 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, uiConfig: { docExpansion: 'list', deepLinking: true } });
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
+}
+
+interface ObjectSchema {
+  properties?: Record<string, Record<string, unknown>>;
+  required?: string[];
+}
+
+/** The route's schema as documented: query parameters with a default are optional. */
+function documentedSchema<T>(schema: T, config: unknown): T {
+  const query = (schema as { querystring?: ObjectSchema } | undefined)?.querystring;
+  if (!query?.properties) return schema;
+  // Defaults the document states but the validator must not apply.
+  const extra = (config as { documentedDefaults?: Record<string, unknown> } | undefined)?.documentedDefaults ?? {};
+  const properties = Object.fromEntries(
+    Object.entries(query.properties).map(([name, property]) => [name, name in extra ? { ...property, default: extra[name] } : property]),
+  );
+  const required = (query.required ?? []).filter((name) => properties[name]?.default === undefined);
+  const querystring: ObjectSchema = { ...query, properties };
+  if (required.length > 0) querystring.required = required;
+  else delete querystring.required;
+  return { ...schema, querystring };
 }

@@ -32,10 +32,6 @@ export const Amount = Type.String({
   description: 'Amount string: unsigned integer in the chain\'s smallest unit (pow: shor, pos: planck), as a decimal string.',
   examples: ['1000000000'],
 });
-export const SignedAmount = Type.String({
-  pattern: '^-?[0-9]+$',
-  description: 'Signed integer in the chain\'s smallest unit, as a decimal string.',
-});
 export const NullableAmount = Nullable(Amount);
 
 export const Timestamp = Type.String({
@@ -45,7 +41,7 @@ export const Timestamp = Type.String({
 export const NullableTimestamp = Nullable(Timestamp);
 export const Day = Type.String({ description: 'UTC day, YYYY-MM-DD.', examples: ['2026-11-22'] });
 
-export const ChainParam = StringEnum(CHAINS, { description: 'Chain: pow (legacy proof of work) or pos (QRL 2.0).' });
+const ChainParam = StringEnum(CHAINS, { description: 'Chain: pow (legacy proof of work) or pos (QRL 2.0).' });
 
 export const ChainPathParams = Type.Object({ chain: ChainParam });
 export const AddressPathParams = Type.Object({
@@ -53,10 +49,17 @@ export const AddressPathParams = Type.Object({
   address: Type.String({ description: 'Address of the chain. pos accepts the Q, Z and 0x forms and answers in the Q form.' }),
 });
 
-/** Query booleans accept true/false/1/0. */
-export const BOOLEAN_VALUES = ['true', 'false', '1', '0'] as const;
+/** The echoed context of a per-address answer. */
+export const AddressEchoFields = {
+  chain: Type.String(),
+  network: Type.String(),
+  address: Type.String({ description: 'The address asked about, in canonical form (Q + lowercase hex).' }),
+};
+
+/** Query booleans accept true/false/1/0; every boolean parameter defaults to false. */
+const BOOLEAN_VALUES = ['true', 'false', '1', '0'] as const;
 export function BooleanQuery(description: string) {
-  return Type.Optional(StringEnum(BOOLEAN_VALUES, { description: `${description} (true/false/1/0, default false)` }));
+  return Type.Optional(StringEnum(BOOLEAN_VALUES, { default: 'false', description: `${description} (true/false/1/0, default false)` }));
 }
 export function isTrue(value: (typeof BOOLEAN_VALUES)[number] | undefined): boolean {
   return value === 'true' || value === '1';
@@ -67,20 +70,8 @@ export function IntegerQuery(options: { minimum: number; maximum?: number; defau
 }
 
 export function WindowQuery(fallback: string, description = 'Window length: a positive integer with m, h, d, w or y') {
-  return Type.Optional(Type.String({ pattern: WINDOW_PATTERN, description: `${description}; default ${fallback}.`, examples: [fallback] }));
+  return Type.Optional(Type.String({ pattern: WINDOW_PATTERN, default: fallback, description: `${description}; default ${fallback}.`, examples: [fallback] }));
 }
-
-/** Fields of the list envelope (GenericListResponse); endpoints add their echoed context. */
-export const ListEnvelopeFields = {
-  total: Type.Optional(Nullable(Type.Integer())),
-  limit: Type.Optional(Nullable(Type.Integer())),
-  offset: Type.Optional(Nullable(Type.Integer())),
-  page: Type.Optional(Nullable(Type.Integer())),
-  has_next: Type.Optional(Nullable(Type.Boolean())),
-  has_prev: Type.Optional(Nullable(Type.Boolean())),
-  next_cursor: Type.Optional(Nullable(Type.String())),
-  count: Type.Integer({ description: 'Number of items in this response.' }),
-};
 
 export const ProblemSchema = Type.Object(
   {
@@ -93,11 +84,16 @@ export const ProblemSchema = Type.Object(
   { $id: 'Problem', description: 'RFC 9457 problem details (application/problem+json).' },
 );
 
+/** An error answer: a problem body, sent as application/problem+json. */
+function problemResponse(description: string) {
+  return { description, content: { 'application/problem+json': { schema: Type.Ref('Problem') } } };
+}
+
 /** The error responses every authenticated endpoint can give, for the OpenAPI document. */
 export const STANDARD_ERRORS = {
-  400: Type.Ref('Problem'),
-  401: Type.Ref('Problem'),
-  404: Type.Ref('Problem'),
-  429: Type.Ref('Problem'),
-  503: Type.Ref('Problem'),
+  400: problemResponse('A parameter is malformed, out of range or not an allowed value; errors names each.'),
+  401: problemResponse('No key, a malformed Authorization header, or an unknown or revoked key.'),
+  404: problemResponse('Unknown chain.'),
+  429: problemResponse('The key exceeded its rate limit; Retry-After says when to retry.'),
+  503: problemResponse('The store is unavailable or a query timed out; Retry-After: 5.'),
 };

@@ -4,7 +4,7 @@ import { Amount, Nullable, NullableTimestamp } from './common.ts';
 
 const NullableInteger = (description: string) => Nullable(Type.Integer({ description }));
 const NullableString = (description: string) => Nullable(Type.String({ description }));
-const NullableAmountOf = (description: string) => Type.Union([Amount, Type.Null()], { description });
+const NullableAmountOf = (description: string) => ({ ...Nullable(Amount), description });
 
 export const TransactionDetail = Type.Object(
   {

@@ -73,7 +73,7 @@ export function registerDemo(program: Command): void {
       }
       const server = await startServer(config, store, logger);
       serving = true;
-      closeOnSignal(logger, server, store);
+      closeOnSignal(logger, { server, store });
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       console.log(
         [

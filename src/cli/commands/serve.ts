@@ -25,7 +25,7 @@ export function registerServe(program: Command): void {
         }
       }
       const server = await startServer(config, store, logger);
-      closeOnSignal(logger, server, store);
+      closeOnSignal(logger, { server, store });
       if (config.apiKeys.length === 0) {
         logger.warn('QUARRY_API_KEYS is empty: only keys issued with `quarry keys create` are accepted');
       }

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { POS_ZERO_ADDRESS, POW_COINBASE_SENTINEL, type ChainId } from '../../../src/chain/chains.ts';
 import { classifyWallet } from '../../../src/api/routes/addresses/profile/wallet-class.ts';
 import type { AddressFacts } from '../../../src/api/routes/addresses/profile/facts.ts';
-import { AUTH, buildTestApp, type TestApp } from '../../support/app.ts';
+import { AUTH, buildTestApp, TEST_KEY, type TestApp } from '../../support/app.ts';
 import { addr } from '../../support/chain-builder.ts';
 import { expectedFromBlocks, type Expected } from '../../support/expected.ts';
 import { describeEachStore } from '../../support/stores.ts';
@@ -198,14 +198,30 @@ describeEachStore('an indexing gap: a negative stored balance', (getStore) => {
   });
   after(() => t.close());
 
-  it('is answered as stored, not with a 500, wherever the balance is written', async () => {
+  it('is answered as null, not as stored or with a 500, wherever the balance is written, and logged as a data-integrity error', async () => {
     const detail = await t.app.inject({ url: `/api/v1/pow/addresses/${POWA.user}`, headers: AUTH });
     assert.equal(detail.statusCode, 200, detail.body);
-    assert.equal(detail.json().balance, '-114');
+    assert.equal(detail.json().balance, null);
+    assert.match(detail.json().total_received, /^[0-9]+$/, 'the other amounts are answered');
     for (const sort of ['first_seen', '-balance', 'last_seen_asc']) {
       const board = await t.app.inject({ url: `/api/v1/pow/addresses/top/active?sort=${sort}&page_size=100`, headers: AUTH });
       assert.equal(board.statusCode, 200, board.body);
-      assert.equal(board.json().addresses.find((a: { address: string }) => a.address === POWA.user)?.balance, '-114', sort);
+      const row = board.json().addresses.find((a: { address: string }) => a.address === POWA.user);
+      assert.ok(row, sort);
+      assert.equal(row.balance, null, sort);
     }
+    const logged = t
+      .logs()
+      .split('\n')
+      .filter((line) => line.includes('negative-amount'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    assert.equal(logged.length, 4, 'one entry per answer that carried the balance');
+    for (const entry of logged) {
+      assert.equal(entry.level, 50, 'logged as an error');
+      assert.deepEqual([entry.chain, entry.address, entry.field, entry.stored], ['pow', POWA.user, 'balance', '-114']);
+      assert.ok(entry.reqId, 'through the request logger');
+    }
+    assert.ok(!t.logs().includes(TEST_KEY), 'no secret in the log');
   });
+
 });

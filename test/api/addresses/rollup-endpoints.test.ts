@@ -147,7 +147,8 @@ describeEachStore('per-address rollup endpoints', (getStore) => {
           running += (d?.received ?? 0n) - (d?.sentWithFees ?? 0n);
           series.push({
             day: dayOf(ts), received: String(d?.received ?? 0n), sent_with_fees: String(d?.sentWithFees ?? 0n),
-            tx_count_in: d?.txIn ?? 0, tx_count_out: d?.txOut ?? 0, net_delta_cumulative: running.toString(),
+            // The fixture chains let an address spend before it is credited; a negative amount is answered as null.
+            tx_count_in: d?.txIn ?? 0, tx_count_out: d?.txOut ?? 0, net_delta_cumulative: running < 0n ? null : running.toString(),
           });
         }
         assert.equal(running, a!.balance, 'the last point is the balance');

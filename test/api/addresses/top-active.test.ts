@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { POS_ZERO_ADDRESS, POW_COINBASE_SENTINEL, type ChainId } from '../../../src/chain/chains.ts';
-import { topActiveTuning } from '../../../src/api/routes/addresses/top-active.ts';
+import { tuningWith, type ApiTuning } from '../../../src/api/context.ts';
 import { AUTH, buildTestApp, type TestApp } from '../../support/app.ts';
 import { expectedFromBlocks, type Expected, type ExpectedAddress } from '../../support/expected.ts';
 import { describeEachStore } from '../../support/stores.ts';
@@ -111,7 +111,7 @@ function queryString(o: Options): string {
 }
 
 /** The planner's thresholds, set so that each plan is taken wherever it can be on the small fixture chains. */
-const PLANS: Record<string, Partial<typeof topActiveTuning>> = {
+const PLANS: Record<string, Partial<ApiTuning['topActive']>> = {
   'planned for size': {},
   'index order and bucket seeks': { smallSet: 0, seekFrom: 0, orderScan: Infinity },
   'candidates through the trigram and balance indexes': { smallSet: Infinity, seekFrom: Infinity, orderScan: 0 },
@@ -122,7 +122,6 @@ for (const [plan, tuning] of Object.entries(PLANS)) {
     let t: TestApp;
     const expected = {} as Record<ChainId, Expected>;
     const tipTs = {} as Record<ChainId, number>;
-    const saved = { ...topActiveTuning };
 
     before(async () => {
       const { pow, pos } = await loadProfileChains(getStore());
@@ -130,13 +129,9 @@ for (const [plan, tuning] of Object.entries(PLANS)) {
       expected.pos = expectedFromBlocks('pos', pos.blocks);
       tipTs.pow = pow.tip!.timestamp;
       tipTs.pos = pos.tip!.timestamp;
-      t = await buildTestApp(getStore(), { QUARRY_RATE_LIMIT_MAX: '100000' });
-      Object.assign(topActiveTuning, tuning);
+      t = await buildTestApp(getStore(), { QUARRY_RATE_LIMIT_MAX: '100000' }, { tuning: tuningWith({ topActive: tuning }) });
     });
-    after(async () => {
-      Object.assign(topActiveTuning, saved);
-      await t.close();
-    });
+    after(() => t.close());
 
     async function check(chain: ChainId, o: Options) {
       const res = await t.app.inject({ url: `/api/v1/${chain}/addresses/top/active${queryString(o)}`, headers: AUTH });

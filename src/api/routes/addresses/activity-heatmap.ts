@@ -1,11 +1,11 @@
 /** GET /api/v1/{chain}/addresses/{address}/activity-heatmap: transactions by UTC weekday and hour. */
 import sql from 'sql-template-tag';
 import { Type, type Static } from 'typebox';
-import type { ApiContext } from '../../context.ts';
-import { AddressPathParams, STANDARD_ERRORS } from '../../schemas/common.ts';
-import { AddressEchoFields, addressEcho, type AddressEcho, type AppArg } from './feed/common.ts';
+import type { ApiContext, RouteApp } from '../../context.ts';
+import { AddressPathParams, STANDARD_ERRORS, AddressEchoFields } from '../../schemas/common.ts';
+import { addressEcho, type AddressEcho } from '../../params/address.ts';
 
-export const HeatmapItem = Type.Object({
+const HeatmapItem = Type.Object({
   day_of_week: Type.Integer({ minimum: 0, maximum: 6, description: 'UTC weekday, Monday = 0 … Sunday = 6.' }),
   hour_of_day: Type.Integer({ minimum: 0, maximum: 23, description: 'UTC hour.' }),
   tx_count_in: Type.Integer({ description: 'Transactions in the bucket in which the address receives.' }),
@@ -13,13 +13,13 @@ export const HeatmapItem = Type.Object({
   tx_count_total: Type.Integer({ description: 'Transactions in the bucket touching the address (a self-transfer once).' }),
 });
 
-export const HeatmapResponse = Type.Object({
+const HeatmapResponse = Type.Object({
   items: Type.Array(HeatmapItem, { description: 'Only buckets with activity, by weekday then hour; the client pads zeros.' }),
   count: Type.Integer({ description: 'Number of items.' }),
   ...AddressEchoFields,
 });
 
-export async function loadHeatmap(ctx: ApiContext, echo: AddressEcho): Promise<Static<typeof HeatmapResponse>> {
+async function loadHeatmap(ctx: ApiContext, echo: AddressEcho): Promise<Static<typeof HeatmapResponse>> {
   const rows = await ctx.store.query<{ day_of_week: number; hour_of_day: number; tx_in: number; tx_out: number; tx_total: number }>(
     'addresses.heatmap',
     sql`SELECT day_of_week, hour_of_day, tx_in, tx_out, tx_total FROM address_heatmap
@@ -37,7 +37,7 @@ export async function loadHeatmap(ctx: ApiContext, echo: AddressEcho): Promise<S
   return { items, count: items.length, ...echo };
 }
 
-export function activityHeatmapRoute(app: AppArg, ctx: ApiContext): void {
+export function activityHeatmapRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/:address/activity-heatmap',
     {

@@ -1,25 +1,26 @@
 /** GET /api/v1/{chain}/addresses/{address}/balance-history: one point per UTC day with the running balance. */
 import sql from 'sql-template-tag';
 import { Type, type Static } from 'typebox';
-import type { ApiContext } from '../../context.ts';
+import { answerAmounts, type AnswerAmount } from '../../amounts.ts';
+import type { ApiContext, RouteApp } from '../../context.ts';
 import { parseWindow } from '../../params/window.ts';
-import { AddressPathParams, Amount, Day, Nullable, STANDARD_ERRORS, WindowQuery } from '../../schemas/common.ts';
-import { AddressEchoFields, addressEcho, type AddressEcho, type AppArg } from './feed/common.ts';
+import { AddressPathParams, Day, NullableAmount, Nullable, STANDARD_ERRORS, WindowQuery, AddressEchoFields } from '../../schemas/common.ts';
+import { addressEcho, type AddressEcho } from '../../params/address.ts';
 
-export const BalanceHistoryQuery = Type.Object({
+const BalanceHistoryQuery = Type.Object({
   window: WindowQuery('all', 'Days up to the latest indexed block: a length with m, h, d, w or y (e.g. 30d, 90d, 365d), or all for the whole history'),
 });
 
-export const BalanceHistoryItem = Type.Object({
+const BalanceHistoryItem = Type.Object({
   day: Day,
-  received: { ...Amount, description: 'Native value received that day (transfers, recipients, internal transfers, withdrawals, tips, genesis).' },
-  sent_with_fees: { ...Amount, description: 'Native value debited that day (value sent, fees included; a mint\'s sender is not debited).' },
+  received: { ...NullableAmount, description: 'Native value received that day (transfers, recipients, internal transfers, withdrawals, tips, genesis).' },
+  sent_with_fees: { ...NullableAmount, description: 'Native value debited that day (value sent, fees included; a mint\'s sender is not debited).' },
   tx_count_in: Type.Integer({ description: 'Transactions that day in which the address receives.' }),
   tx_count_out: Type.Integer({ description: 'Transactions that day the address sends or signs.' }),
-  net_delta_cumulative: { ...Amount, description: 'Sum of received - sent_with_fees from the first day on: the balance at the end of the day.' },
+  net_delta_cumulative: { ...NullableAmount, description: 'Sum of received - sent_with_fees from the first day on: the balance at the end of the day.' },
 });
 
-export const BalanceHistoryResponse = Type.Object({
+const BalanceHistoryResponse = Type.Object({
   items: Type.Array(BalanceHistoryItem, {
     description: 'One item per day, oldest first, from the later of the window start and the address\'s first activity to the day of the latest indexed block; quiet days included.',
   }),
@@ -37,10 +38,11 @@ interface DayRow {
   cumulative: string;
 }
 
-export async function loadBalanceHistory(
+async function loadBalanceHistory(
   ctx: ApiContext,
   echo: AddressEcho,
   windowParam: string | undefined,
+  amount: AnswerAmount,
 ): Promise<Static<typeof BalanceHistoryResponse>> {
   const window = parseWindow(windowParam, { fallback: 'all', allowAll: true });
   // The window's days end with the day of the latest block: a 1-day window is that day alone.
@@ -75,16 +77,16 @@ export async function loadBalanceHistory(
   );
   const items = rows.map((r) => ({
     day: r.day,
-    received: r.received,
-    sent_with_fees: r.sent_with_fees,
+    received: amount(r.received, echo.address, 'received'),
+    sent_with_fees: amount(r.sent_with_fees, echo.address, 'sent_with_fees'),
     tx_count_in: r.tx_in,
     tx_count_out: r.tx_out,
-    net_delta_cumulative: r.cumulative,
+    net_delta_cumulative: amount(r.cumulative, echo.address, 'net_delta_cumulative'),
   }));
   return { items, count: items.length, window_days: window.days, ...echo };
 }
 
-export function balanceHistoryRoute(app: AppArg, ctx: ApiContext): void {
+export function balanceHistoryRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/:address/balance-history',
     {
@@ -99,7 +101,7 @@ export function balanceHistoryRoute(app: AppArg, ctx: ApiContext): void {
     },
     async (request) => {
       const echo = addressEcho(ctx, request.params.chain, request.params.address);
-      return loadBalanceHistory(ctx, echo, request.query.window);
+      return loadBalanceHistory(ctx, echo, request.query.window, answerAmounts(request.log, echo.chain));
     },
   );
 }

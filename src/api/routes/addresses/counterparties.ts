@@ -1,15 +1,16 @@
 /** GET /api/v1/{chain}/addresses/{address}/counterparties: the addresses it transacts with most. */
 import sql, { raw } from 'sql-template-tag';
 import { Type, type Static } from 'typebox';
-import type { ApiContext } from '../../context.ts';
+import { answerAmounts, type AnswerAmount } from '../../amounts.ts';
+import type { ApiContext, RouteApp } from '../../context.ts';
 import { formatTimestamp } from '../../../time.ts';
-import { AddressPathParams, IntegerQuery, NullableAmount, StringEnum, STANDARD_ERRORS, Timestamp } from '../../schemas/common.ts';
-import { AddressEchoFields, addressEcho, type AddressEcho, type AppArg } from './feed/common.ts';
+import { AddressPathParams, IntegerQuery, NullableAmount, StringEnum, STANDARD_ERRORS, Timestamp, AddressEchoFields } from '../../schemas/common.ts';
+import { addressEcho, type AddressEcho } from '../../params/address.ts';
 
-export const COUNTERPARTY_DIRECTIONS = ['sent', 'received', 'both'] as const;
-export type CounterpartyDirection = (typeof COUNTERPARTY_DIRECTIONS)[number];
+const COUNTERPARTY_DIRECTIONS = ['sent', 'received', 'both'] as const;
+type CounterpartyDirection = (typeof COUNTERPARTY_DIRECTIONS)[number];
 
-export const CounterpartiesQuery = Type.Object({
+const CounterpartiesQuery = Type.Object({
   direction: Type.Optional(
     StringEnum(COUNTERPARTY_DIRECTIONS, {
       default: 'both',
@@ -19,7 +20,7 @@ export const CounterpartiesQuery = Type.Object({
   limit: IntegerQuery({ minimum: 1, maximum: 200, default: 20, description: 'Most counterparties returned (1 to 200).' }),
 });
 
-export const CounterpartyItem = Type.Object({
+const CounterpartyItem = Type.Object({
   counterparty: Type.String(),
   tx_count_with: Type.Integer({
     description: 'Transactions with the counterparty: both = all between them; sent = those sent to it; received = those received from it.',
@@ -29,7 +30,7 @@ export const CounterpartyItem = Type.Object({
   last_interaction: { ...Timestamp, description: 'Time of the latest transaction between the two, either way.' },
 });
 
-export const CounterpartiesResponse = Type.Object({
+const CounterpartiesResponse = Type.Object({
   items: Type.Array(CounterpartyItem, { description: 'By tx_count_with descending, then counterparty address.' }),
   count: Type.Integer({ description: 'Number of items.' }),
   direction: StringEnum(COUNTERPARTY_DIRECTIONS),
@@ -56,11 +57,12 @@ const RANKING: Record<CounterpartyDirection, { count: string; filter: string }> 
   received: { count: 'received_count', filter: 'AND received_count > 0' },
 };
 
-export async function loadCounterparties(
+async function loadCounterparties(
   ctx: ApiContext,
   echo: AddressEcho,
   direction: CounterpartyDirection,
   limit: number,
+  amount: AnswerAmount,
 ): Promise<Static<typeof CounterpartiesResponse>> {
   const { count, filter } = RANKING[direction];
   const rows = await ctx.store.query<PairRow>(
@@ -88,14 +90,14 @@ export async function loadCounterparties(
   const items = rows.map((r) => ({
     counterparty: r.counterparty,
     tx_count_with: r.n,
-    total_sent_to_them: direction === 'received' ? null : r.total_sent,
-    total_received_from_them: direction === 'sent' ? null : r.total_received,
+    total_sent_to_them: direction === 'received' ? null : amount(r.total_sent, echo.address, 'total_sent_to_them'),
+    total_received_from_them: direction === 'sent' ? null : amount(r.total_received, echo.address, 'total_received_from_them'),
     last_interaction: formatTimestamp(r.last_ts),
   }));
   return { items, count: items.length, direction, ...echo };
 }
 
-export function counterpartiesRoute(app: AppArg, ctx: ApiContext): void {
+export function counterpartiesRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/:address/counterparties',
     {
@@ -110,7 +112,7 @@ export function counterpartiesRoute(app: AppArg, ctx: ApiContext): void {
     },
     async (request) => {
       const echo = addressEcho(ctx, request.params.chain, request.params.address);
-      return loadCounterparties(ctx, echo, request.query.direction ?? 'both', request.query.limit);
+      return loadCounterparties(ctx, echo, request.query.direction ?? 'both', request.query.limit, answerAmounts(request.log, echo.chain));
     },
   );
 }

@@ -1,19 +1,17 @@
 /** GET /api/v1/{chain}/addresses/{address}: AddressDetail, the totals and identity of one address. */
 import { Type, type Static } from 'typebox';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ChainId } from '../../../chain/chains.ts';
-import type { ApiContext } from '../../context.ts';
+import { answerAmounts, type AnswerAmount } from '../../amounts.ts';
+import type { ApiContext, RouteApp } from '../../context.ts';
 import { formatTimestampOrNull } from '../../../time.ts';
 import { addressParam } from '../../params/address.ts';
 import { AddressPathParams, BooleanQuery, isTrue, Nullable, NullableAmount, NullableTimestamp, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { loadAddressFacts, type AddressFacts } from './profile/facts.ts';
 import { classifyWallet } from './profile/wallet-class.ts';
 
-type AppArg = Parameters<FastifyPluginAsyncTypebox>[0];
-
 const NullableInteger = (description: string) => Nullable(Type.Integer({ description }));
 
-export const AddressDetailResponse = Type.Object(
+const AddressDetailResponse = Type.Object(
   {
     chain: Type.String(),
     network: Type.String(),
@@ -41,21 +39,21 @@ export const AddressDetailResponse = Type.Object(
   { description: 'AddressDetail. An address never seen answers zeros and nulls.' },
 );
 
-export const AddressDetailQuery = Type.Object({
+const AddressDetailQuery = Type.Object({
   with_labels: BooleanQuery('Include label and label_category of the primary label'),
 });
 
-export function addressDetail(chain: ChainId, network: string, f: AddressFacts, withLabels: boolean): Static<typeof AddressDetailResponse> {
+function addressDetail(chain: ChainId, network: string, f: AddressFacts, withLabels: boolean, amount: AnswerAmount): Static<typeof AddressDetailResponse> {
   const pos = chain === 'pos';
   const walletClass = classifyWallet(f);
   return {
     chain,
     network,
     address: f.address,
-    balance: f.balance.toString(),
-    total_received: f.totalReceived.toString(),
-    total_sent: f.totalSent.toString(),
-    total_fees_paid: f.totalFeesPaid.toString(),
+    balance: amount(f.balance, f.address, 'balance'),
+    total_received: amount(f.totalReceived, f.address, 'total_received'),
+    total_sent: amount(f.totalSent, f.address, 'total_sent'),
+    total_fees_paid: amount(f.totalFeesPaid, f.address, 'total_fees_paid'),
     tx_count: f.txCount,
     tx_received_count: f.txReceivedCount,
     tx_sent_count: f.txSentCount,
@@ -67,13 +65,13 @@ export function addressDetail(chain: ChainId, network: string, f: AddressFacts, 
     wallet_class_reason: walletClass?.reason ?? null,
     is_deployer: pos ? f.deployedCount > 0 : null,
     withdrawal_count: pos ? f.withdrawalCount : null,
-    withdrawal_total: pos ? f.withdrawalTotal.toString() : null,
+    withdrawal_total: pos ? amount(f.withdrawalTotal, f.address, 'withdrawal_total') : null,
     internal_tx_count: pos ? f.internalTxCount : null,
     ...(withLabels ? { label: f.label, label_category: f.labelCategory } : {}),
   };
 }
 
-export function addressDetailRoute(app: AppArg, ctx: ApiContext): void {
+export function addressDetailRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/:address',
     {
@@ -90,7 +88,7 @@ export function addressDetailRoute(app: AppArg, ctx: ApiContext): void {
       const { chain } = request.params;
       const address = addressParam(chain, request.params.address);
       const facts = await loadAddressFacts(ctx, chain, address);
-      return addressDetail(chain, ctx.network(chain), facts, isTrue(request.query.with_labels));
+      return addressDetail(chain, ctx.network(chain), facts, isTrue(request.query.with_labels), answerAmounts(request.log, chain));
     },
   );
 }

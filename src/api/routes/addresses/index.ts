@@ -1,14 +1,34 @@
-/** Addresses API (spec section 4.1), mounted at /api/v1/{chain}/addresses. */
+/** Addresses API (spec section 4.1), mounted at /api/v1/{chain}/addresses: every route of the group. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ApiContext } from '../../context.ts';
+import { activityHeatmapRoute } from './activity-heatmap.ts';
+import { balanceHistoryRoute } from './balance-history.ts';
+import { counterpartiesRoute } from './counterparties.ts';
+import { addressDetailRoute } from './detail.ts';
+import { insightsRoute } from './insights.ts';
+import { internalTransactionsRoute } from './internal-transactions.ts';
+import { provenanceRoute } from './provenance.ts';
+import { slavesRoute } from './slaves.ts';
 import { statsSummaryRoute } from './stats-summary.ts';
-import { addressActivityRoutes } from './feed/register.ts';
-import { addressProfileRoutes } from './profile/register.ts';
+import { tokenHoldingsRoute } from './token-holdings.ts';
+import { topActiveRoute } from './top-active.ts';
+import { topBurnersRoute } from './top-burners.ts';
+import { transactionsRoute } from './transactions.ts';
 
 export function addressRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     statsSummaryRoute(app, ctx);
-    addressActivityRoutes(app, ctx);
-    addressProfileRoutes(app, ctx);
+    transactionsRoute(app, ctx);
+    internalTransactionsRoute(app, ctx);
+    counterpartiesRoute(app, ctx);
+    balanceHistoryRoute(app, ctx);
+    activityHeatmapRoute(app, ctx);
+    provenanceRoute(app, ctx);
+    slavesRoute(app, ctx);
+    tokenHoldingsRoute(app, ctx);
+    addressDetailRoute(app, ctx);
+    insightsRoute(app, ctx);
+    topActiveRoute(app, ctx);
+    topBurnersRoute(app, ctx);
   };
 }

@@ -3,19 +3,16 @@
  * concentration and (pow) XMSS key use of one address. Definitions: docs/metrics.md.
  */
 import { Type, type Static } from 'typebox';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ApiContext } from '../../context.ts';
+import type { ApiContext, RouteApp } from '../../context.ts';
 import { addressParam } from '../../params/address.ts';
 import { AddressPathParams, Nullable, StringEnum, STANDARD_ERRORS } from '../../schemas/common.ts';
-import { percentOf } from './profile/amounts.ts';
+import { percentOf } from '../../amounts.ts';
 import { badgesOf } from './profile/badges.ts';
 import { loadAddressFacts } from './profile/facts.ts';
 import { loadRanks } from './profile/ranks.ts';
 import { reputation } from './profile/reputation.ts';
 import { classifyWallet } from './profile/wallet-class.ts';
 import { xmssFigures } from './profile/xmss.ts';
-
-type AppArg = Parameters<FastifyPluginAsyncTypebox>[0];
 
 const BadgeSchema = Type.Object({
   key: Type.String({ description: 'Stable identifier, e.g. tier_whale, sig_xmss, role_exchange, active, veteran.' }),
@@ -35,7 +32,7 @@ const RankSchema = (what: string) =>
     total: Type.Integer({ description: 'Addresses of the chain.' }),
   });
 
-export const InsightsResponse = Type.Object({
+const InsightsResponse = Type.Object({
   address: Type.String(),
   chain: Type.String(),
   network: Type.String(),
@@ -81,7 +78,7 @@ export const InsightsResponse = Type.Object({
   ),
 });
 
-export function insightsRoute(app: AppArg, ctx: ApiContext): void {
+export function insightsRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/:address/insights',
     {

@@ -4,19 +4,20 @@
  */
 import sql from 'sql-template-tag';
 import { Type, type Static } from 'typebox';
-import type { ApiContext } from '../../context.ts';
+import { answerAmounts, type AnswerAmount } from '../../amounts.ts';
+import type { ApiContext, RouteApp } from '../../context.ts';
 import { formatTimestamp } from '../../../time.ts';
-import { AddressPathParams, Amount, IntegerQuery, StringEnum, STANDARD_ERRORS, Timestamp } from '../../schemas/common.ts';
-import { AddressEchoFields, addressEcho, type AddressEcho, type AppArg } from './feed/common.ts';
+import { AddressPathParams, IntegerQuery, NullableAmount, StringEnum, STANDARD_ERRORS, Timestamp, AddressEchoFields } from '../../schemas/common.ts';
+import { addressEcho, type AddressEcho } from '../../params/address.ts';
 
-export const InternalTxQuery = Type.Object({
+const InternalTxQuery = Type.Object({
   page: IntegerQuery({ minimum: 1, default: 1, description: 'Page number, from 1.' }),
   page_size: IntegerQuery({ minimum: 1, maximum: 100, default: 25, description: 'Items per page (1 to 100).' }),
 });
 
-export const INTERNAL_DIRECTIONS = ['in', 'out', 'self'] as const;
+const INTERNAL_DIRECTIONS = ['in', 'out', 'self'] as const;
 
-export const AddressInternalTxItem = Type.Object({
+const AddressInternalTxItem = Type.Object({
   height: Type.Integer(),
   block_hash: Type.String(),
   tx_hash: Type.String({ description: 'The transaction whose execution made the transfer.' }),
@@ -24,12 +25,12 @@ export const AddressInternalTxItem = Type.Object({
   call_type: Type.String({ description: 'call, create, create2, selfdestruct, ...' }),
   from_addr: Type.String(),
   to_addr: Type.String(),
-  value: Amount,
+  value: NullableAmount,
   timestamp: Timestamp,
   direction: StringEnum(INTERNAL_DIRECTIONS, { description: 'in: to the address; out: from it; self: from and to it (listed once).' }),
 });
 
-export const InternalTxResponse = Type.Object({
+const InternalTxResponse = Type.Object({
   items: Type.Array(AddressInternalTxItem, {
     description: 'Newest block first; within a transaction, frames in descending trace_address order.',
   }),
@@ -54,11 +55,12 @@ interface FrameRow {
   ts: number;
 }
 
-export async function loadInternalTxs(
+async function loadInternalTxs(
   ctx: ApiContext,
   echo: AddressEcho,
   page: number,
   pageSize: number,
+  amount: AnswerAmount,
 ): Promise<Static<typeof InternalTxResponse>> {
   const envelope = { page, page_size: pageSize, ...echo };
   if (echo.chain !== 'pos') return { items: [], count: 0, total: 0, total_pages: 0, ...envelope };
@@ -105,14 +107,14 @@ export async function loadInternalTxs(
     call_type: r.call_type,
     from_addr: r.from_addr,
     to_addr: r.to_addr,
-    value: r.value,
+    value: amount(r.value, echo.address, 'value'),
     timestamp: formatTimestamp(r.ts),
     direction: r.from_addr === r.to_addr ? ('self' as const) : r.from_addr === echo.address ? ('out' as const) : ('in' as const),
   }));
   return { items, count: items.length, total, total_pages: Math.ceil(total / pageSize), ...envelope };
 }
 
-export function internalTransactionsRoute(app: AppArg, ctx: ApiContext): void {
+export function internalTransactionsRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/:address/internal-transactions',
     {
@@ -127,7 +129,7 @@ export function internalTransactionsRoute(app: AppArg, ctx: ApiContext): void {
     },
     async (request) => {
       const echo = addressEcho(ctx, request.params.chain, request.params.address);
-      return loadInternalTxs(ctx, echo, request.query.page, request.query.page_size);
+      return loadInternalTxs(ctx, echo, request.query.page, request.query.page_size, answerAmounts(request.log, echo.chain));
     },
   );
 }

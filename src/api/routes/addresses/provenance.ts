@@ -1,12 +1,12 @@
 /** GET /api/v1/{chain}/addresses/{address}/provenance: who funded an address first, and its first and last transactions. */
 import sql from 'sql-template-tag';
 import { Type, type Static } from 'typebox';
-import type { ApiContext } from '../../context.ts';
+import type { ApiContext, RouteApp } from '../../context.ts';
 import { formatTimestampOrNull } from '../../../time.ts';
-import { AddressPathParams, Nullable, NullableTimestamp, STANDARD_ERRORS } from '../../schemas/common.ts';
-import { AddressEchoFields, addressEcho, type AddressEcho, type AppArg } from './feed/common.ts';
+import { AddressPathParams, Nullable, NullableTimestamp, STANDARD_ERRORS, AddressEchoFields } from '../../schemas/common.ts';
+import { addressEcho, type AddressEcho } from '../../params/address.ts';
 
-export const ProvenanceResponse = Type.Object({
+const ProvenanceResponse = Type.Object({
   funded_by: Nullable(
     Type.String({
       description:
@@ -33,7 +33,7 @@ interface ProvenanceRow {
   last_seen: number | null;
 }
 
-export async function loadProvenance(ctx: ApiContext, echo: AddressEcho): Promise<Static<typeof ProvenanceResponse>> {
+async function loadProvenance(ctx: ApiContext, echo: AddressEcho): Promise<Static<typeof ProvenanceResponse>> {
   const [row] = await ctx.store.query<ProvenanceRow>(
     'addresses.provenance',
     sql`SELECT funded_by, funded_at, funded_tx, first_tx, first_seen, last_tx, last_seen
@@ -52,7 +52,7 @@ export async function loadProvenance(ctx: ApiContext, echo: AddressEcho): Promis
   };
 }
 
-export function provenanceRoute(app: AppArg, ctx: ApiContext): void {
+export function provenanceRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/:address/provenance',
     {

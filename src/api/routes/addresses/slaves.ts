@@ -1,17 +1,17 @@
 /** GET /api/v1/{chain}/addresses/{address}/slaves: slave keys registered under a pow master. */
 import sql from 'sql-template-tag';
 import { Type, type Static } from 'typebox';
-import type { ApiContext } from '../../context.ts';
+import type { ApiContext, RouteApp } from '../../context.ts';
 import { formatTimestamp, formatTimestampOrNull } from '../../../time.ts';
-import { AddressPathParams, IntegerQuery, Nullable, NullableTimestamp, STANDARD_ERRORS, Timestamp } from '../../schemas/common.ts';
-import { AddressEchoFields, addressEcho, type AddressEcho, type AppArg } from './feed/common.ts';
+import { AddressPathParams, IntegerQuery, Nullable, NullableTimestamp, STANDARD_ERRORS, Timestamp, AddressEchoFields } from '../../schemas/common.ts';
+import { addressEcho, type AddressEcho } from '../../params/address.ts';
 
-export const SlavesQuery = Type.Object({
+const SlavesQuery = Type.Object({
   limit: IntegerQuery({ minimum: 1, maximum: 200, default: 25, description: 'Items per page (1 to 200).' }),
   offset: IntegerQuery({ minimum: 0, default: 0, description: 'Items skipped.' }),
 });
 
-export const SlaveItem = Type.Object({
+const SlaveItem = Type.Object({
   slave_address: Type.String({ description: 'The slave address.' }),
   access_type: Type.Integer({ description: 'Access type granted by the registration (0 = all).' }),
   registered_at: Timestamp,
@@ -21,7 +21,7 @@ export const SlaveItem = Type.Object({
   last_seen: { ...NullableTimestamp, description: 'Latest activity of the slave address.' },
 });
 
-export const SlavesResponse = Type.Object({
+const SlavesResponse = Type.Object({
   items: Type.Array(SlaveItem, { description: 'Newest registration first.' }),
   count: Type.Integer({ description: 'Number of items in this page.' }),
   total: Type.Integer({ description: 'Slave keys registered under this master.' }),
@@ -43,7 +43,7 @@ interface SlaveRow {
   last_seen: number | null;
 }
 
-export async function loadSlaves(
+async function loadSlaves(
   ctx: ApiContext,
   echo: AddressEcho,
   limit: number,
@@ -80,7 +80,7 @@ export async function loadSlaves(
   return { items, count: items.length, total, has_next: offset + items.length < total, ...page, ...echo };
 }
 
-export function slavesRoute(app: AppArg, ctx: ApiContext): void {
+export function slavesRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/:address/slaves',
     {

@@ -1,15 +1,12 @@
 /** GET /api/v1/{chain}/addresses/stats/summary: address population figures of a chain. */
 import sql from 'sql-template-tag';
 import { Type, type Static } from 'typebox';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ChainId } from '../../../chain/chains.ts';
-import type { ApiContext } from '../../context.ts';
+import type { ApiContext, RouteApp } from '../../context.ts';
 import { ChainPathParams, Nullable, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { tipTimeSql } from '../../../rollups/tip.ts';
 
-type AppArg = Parameters<FastifyPluginAsyncTypebox>[0];
-
-export const StatsSummaryResponse = Type.Object({
+const StatsSummaryResponse = Type.Object({
     chain: Type.String(),
     network: Type.String(),
     total_addresses: Nullable(Type.Integer({ description: 'Addresses ever seen on the chain.' })),
@@ -23,7 +20,7 @@ interface SummaryRow {
   active_24h: number | null;
 }
 
-export async function loadStatsSummary(ctx: ApiContext, chain: ChainId): Promise<Static<typeof StatsSummaryResponse>> {
+async function loadStatsSummary(ctx: ApiContext, chain: ChainId): Promise<Static<typeof StatsSummaryResponse>> {
   // An address is active in the window exactly when its last activity falls inside it; the counts
   // per last-activity time are kept with address_summary (migration 0034). No tip, no window: null.
   const [row] = await ctx.store.query<SummaryRow>(
@@ -46,7 +43,7 @@ export async function loadStatsSummary(ctx: ApiContext, chain: ChainId): Promise
   };
 }
 
-export function statsSummaryRoute(app: AppArg, ctx: ApiContext): void {
+export function statsSummaryRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/stats/summary',
     {

@@ -1,32 +1,34 @@
 /** GET /api/v1/{chain}/addresses/{address}/token-holdings: fungible tokens an address holds now (pos). */
 import sql from 'sql-template-tag';
 import { Type, type Static } from 'typebox';
-import type { ApiContext } from '../../context.ts';
+import { answerAmounts, formatUnits, type AnswerAmount } from '../../amounts.ts';
+import type { ApiContext, RouteApp } from '../../context.ts';
 import { formatTimestampOrNull } from '../../../time.ts';
-import { AddressPathParams, Amount, IntegerQuery, Nullable, NullableTimestamp, STANDARD_ERRORS } from '../../schemas/common.ts';
-import { AddressEchoFields, addressEcho, type AddressEcho, type AppArg } from './feed/common.ts';
-import { formatUnits } from './feed/decimal.ts';
+import { AddressPathParams, IntegerQuery, NullableAmount, Nullable, NullableTimestamp, STANDARD_ERRORS, AddressEchoFields } from '../../schemas/common.ts';
+import { addressEcho, type AddressEcho } from '../../params/address.ts';
 
-export const TokenHoldingsQuery = Type.Object({
+const TokenHoldingsQuery = Type.Object({
   limit: IntegerQuery({ minimum: 1, maximum: 500, default: 100, description: 'Most tokens returned (1 to 500).' }),
 });
 
-export const TokenHoldingItem = Type.Object({
+const TokenHoldingItem = Type.Object({
   token_contract: Type.String({ description: 'Token contract address.' }),
   token_name: Nullable(Type.String({ description: 'Token name; null when the contract does not say.' })),
   token_symbol: Nullable(Type.String({ description: 'Token symbol; null when the contract does not say.' })),
   token_decimals: Nullable(Type.Integer({ description: 'Decimals of the token; null when the contract does not say (the display then uses 0).' })),
-  balance_raw: { ...Amount, description: 'Balance in the token\'s smallest unit.' },
-  balance_display: Type.String({
-    pattern: '^[0-9]+(\\.[0-9]+)?$',
-    description: 'balance_raw shifted by token_decimals, exact, without trailing zeros (e.g. 1.5).',
-    examples: ['1.5'],
-  }),
+  balance_raw: { ...NullableAmount, description: 'Balance in the token\'s smallest unit.' },
+  balance_display: Nullable(
+    Type.String({
+      pattern: '^[0-9]+(\\.[0-9]+)?$',
+      description: 'balance_raw shifted by token_decimals, exact, without trailing zeros (e.g. 1.5); null when balance_raw is.',
+      examples: ['1.5'],
+    }),
+  ),
   transfer_count: Type.Integer({ description: 'Token transfers of this token touching the address.' }),
   last_activity: { ...NullableTimestamp, description: 'Time of the latest such transfer.' },
 });
 
-export const TokenHoldingsResponse = Type.Object({
+const TokenHoldingsResponse = Type.Object({
   items: Type.Array(TokenHoldingItem, { description: 'Tokens with a positive balance, largest display balance first.' }),
   count: Type.Integer({ description: 'Number of items.' }),
   ...AddressEchoFields,
@@ -42,7 +44,7 @@ interface HoldingRow {
   last_ts: number | null;
 }
 
-export async function loadTokenHoldings(ctx: ApiContext, echo: AddressEcho, limit: number): Promise<Static<typeof TokenHoldingsResponse>> {
+async function loadTokenHoldings(ctx: ApiContext, echo: AddressEcho, limit: number, amount: AnswerAmount): Promise<Static<typeof TokenHoldingsResponse>> {
   if (echo.chain !== 'pos') return { items: [], count: 0, ...echo };
   // Richest first by the displayed amount: raw balances scaled to a common number of decimals
   // (exact NUMERIC arithmetic), so that 2 units of an 18-decimal token outrank 1 of a 6-decimal one.
@@ -56,20 +58,23 @@ export async function loadTokenHoldings(ctx: ApiContext, echo: AddressEcho, limi
         LIMIT ${limit}`,
     { reusePlan: true }, // the address's primary-key range
   );
-  const items = rows.map((r) => ({
+  const items = rows.map((r) => {
+    const balance = amount(r.balance, echo.address, 'balance_raw', { token_contract: r.contract });
+    return {
     token_contract: r.contract,
     token_name: r.name,
     token_symbol: r.symbol,
     token_decimals: r.decimals,
-    balance_raw: r.balance,
-    balance_display: formatUnits(r.balance, Math.max(0, r.decimals ?? 0)),
+    balance_raw: balance,
+    balance_display: balance === null ? null : formatUnits(balance, Math.max(0, r.decimals ?? 0)),
     transfer_count: r.transfer_count,
     last_activity: formatTimestampOrNull(r.last_ts),
-  }));
+    };
+  });
   return { items, count: items.length, ...echo };
 }
 
-export function tokenHoldingsRoute(app: AppArg, ctx: ApiContext): void {
+export function tokenHoldingsRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/:address/token-holdings',
     {
@@ -84,7 +89,7 @@ export function tokenHoldingsRoute(app: AppArg, ctx: ApiContext): void {
     },
     async (request) => {
       const echo = addressEcho(ctx, request.params.chain, request.params.address);
-      return loadTokenHoldings(ctx, echo, request.query.limit);
+      return loadTokenHoldings(ctx, echo, request.query.limit, answerAmounts(request.log, echo.chain));
     },
   );
 }

@@ -4,30 +4,28 @@
  */
 import sql from 'sql-template-tag';
 import { Type, type Static } from 'typebox';
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ChainId } from '../../../chain/chains.ts';
-import type { ApiContext } from '../../context.ts';
+import { answerAmounts, type AnswerAmount } from '../../amounts.ts';
+import type { ApiContext, RouteApp } from '../../context.ts';
 import { parseWindow } from '../../params/window.ts';
-import { Amount, ChainPathParams, IntegerQuery, STANDARD_ERRORS, WindowQuery } from '../../schemas/common.ts';
+import { ChainPathParams, NullableAmount, IntegerQuery, STANDARD_ERRORS, WindowQuery } from '../../schemas/common.ts';
 import { FEE_WINDOW_DAYS } from '../../../rollups/fee-windows.ts';
 import { tipTimeSql } from '../../../rollups/tip.ts';
 import { addDays, formatDay } from '../../../time.ts';
 
-type AppArg = Parameters<FastifyPluginAsyncTypebox>[0];
-
-export const TopBurnersQuery = Type.Object({
+const TopBurnersQuery = Type.Object({
   limit: IntegerQuery({ minimum: 1, maximum: 500, default: 50, description: 'Most addresses returned (1 to 500).' }),
   window: WindowQuery('7d', 'Window: whole UTC days ending with the latest block’s day (a length rounds up to days)'),
 });
 
-export const BurnerItem = Type.Object({
+const BurnerItem = Type.Object({
   address: Type.String(),
   tx_count: Type.Integer({ description: 'Transactions the address sent in the window (reverted ones too).' }),
-  total_fees_paid: { ...Amount, description: 'Fees paid in the window (base fee burned plus priority fee), planck.' },
+  total_fees_paid: { ...NullableAmount, description: 'Fees paid in the window (base fee burned plus priority fee), planck.' },
   total_gas_used: Type.Integer({ description: 'Gas used by those transactions.' }),
 });
 
-export const TopBurnersResponse = Type.Object({
+const TopBurnersResponse = Type.Object({
   items: Type.Array(BurnerItem, { description: 'By total_fees_paid descending, then address; only addresses that paid fees.' }),
 });
 
@@ -39,12 +37,12 @@ interface BurnerRow {
 }
 
 /** The window as UTC days: the `days` days ending with the tip's day. */
-export function windowDays(tipTs: number, days: number): { from: string; to: string } {
+function windowDays(tipTs: number, days: number): { from: string; to: string } {
   const to = formatDay(tipTs);
   return { from: addDays(to, 1 - days), to };
 }
 
-export async function loadTopBurners(ctx: ApiContext, chain: ChainId, limit: number, days: number): Promise<Static<typeof TopBurnersResponse>> {
+async function loadTopBurners(ctx: ApiContext, chain: ChainId, limit: number, days: number, amount: AnswerAmount): Promise<Static<typeof TopBurnersResponse>> {
   if (chain !== 'pos') return { items: [] };
   const [span] = await ctx.store.query<{ tip_ts: number | null; first_ts: number | null; kept_day: string | null }>(
     'addresses.burners.span',
@@ -85,10 +83,10 @@ export async function loadTopBurners(ctx: ApiContext, chain: ChainId, limit: num
           ORDER BY sum(fees) DESC, address LIMIT ${limit}`,
     );
   }
-  return { items: rows.map((r) => ({ address: r.address, tx_count: Number(r.tx_count), total_fees_paid: r.fees, total_gas_used: Number(r.gas_used) })) };
+  return { items: rows.map((r) => ({ address: r.address, tx_count: Number(r.tx_count), total_fees_paid: amount(r.fees, r.address, 'total_fees_paid'), total_gas_used: Number(r.gas_used) })) };
 }
 
-export function topBurnersRoute(app: AppArg, ctx: ApiContext): void {
+export function topBurnersRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/top/burners',
     {
@@ -103,7 +101,7 @@ export function topBurnersRoute(app: AppArg, ctx: ApiContext): void {
     },
     async (request) => {
       const window = parseWindow(request.query.window, { fallback: '7d' });
-      return loadTopBurners(ctx, request.params.chain, request.query.limit, window.days!);
+      return loadTopBurners(ctx, request.params.chain, request.query.limit, window.days!, answerAmounts(request.log, request.params.chain));
     },
   );
 }

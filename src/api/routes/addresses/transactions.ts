@@ -5,11 +5,12 @@
 import { Type, type Static } from 'typebox';
 import type { ChainId } from '../../../chain/chains.ts';
 import { TX_TYPES } from '../../../chain/model.ts';
-import type { ApiContext } from '../../context.ts';
+import { answerAmounts, type AnswerAmount } from '../../amounts.ts';
+import type { ApiContext, RouteApp } from '../../context.ts';
 import { invalidParam } from '../../problem.ts';
-import { AddressPathParams, IntegerQuery, Nullable, StringEnum, STANDARD_ERRORS } from '../../schemas/common.ts';
+import { AddressPathParams, IntegerQuery, Nullable, StringEnum, STANDARD_ERRORS, AddressEchoFields } from '../../schemas/common.ts';
 import { TransactionDetail } from '../../schemas/transaction.ts';
-import { AddressEchoFields, addressEcho, type AddressEcho, type AppArg } from './feed/common.ts';
+import { addressEcho, type AddressEcho } from '../../params/address.ts';
 import { feedQueryFor, loadFeed, type TimeRange } from './feed/feed.ts';
 import { DIRECTIONS, type Direction, type RowKey } from './feed/keys.ts';
 import { toTransactionDetail } from './feed/rows.ts';
@@ -17,11 +18,19 @@ import { toTransactionDetail } from './feed/rows.ts';
 /** Unix seconds up to the end of year 9999. */
 const MAX_UNIX = 253_402_300_799;
 
-export const TransactionsQuery = Type.Object({
+const TransactionsQuery = Type.Object({
   cursor: Type.Optional(
     Type.String({ maxLength: 512, description: 'Opaque token from a previous next_cursor, passed back unchanged; omitted = newest transaction.' }),
   ),
-  offset: IntegerQuery({ minimum: 0, default: 0, description: 'Rows skipped; when given, it takes precedence over cursor.' }),
+  // No default for the validator to fill in: whether offset was sent decides the mode. The document
+  // states the spec's default (0) through the route's documentedDefaults.
+  offset: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: 'Rows skipped (default 0 when no cursor is given); when given, it takes precedence over cursor.',
+    }),
+  ),
   limit: IntegerQuery({ minimum: 1, maximum: 100, default: 25, description: 'Rows per page (1 to 100).' }),
   direction: Type.Optional(
     StringEnum(DIRECTIONS, {
@@ -39,11 +48,11 @@ export const TransactionsQuery = Type.Object({
   time_to: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_UNIX, description: 'Keep rows with timestamp < this (Unix seconds).' })),
 });
 
-export const TransactionsResponse = Type.Object({
+const TransactionsResponse = Type.Object({
   items: Type.Array(TransactionDetail, { description: 'Newest first: by height, position in the block, then recipient index, descending.' }),
   count: Type.Integer({ description: 'Number of items in this page.' }),
   limit: Type.Integer(),
-  offset: Nullable(Type.Integer({ description: 'Rows skipped (offset mode); null in cursor mode.' })),
+  offset: Type.Optional(Type.Integer({ description: 'Rows skipped (offset mode); absent in cursor mode.' })),
   next_cursor: Nullable(Type.String({ description: 'Pass back as cursor for the next page; null on the last page.' })),
   has_more: Type.Boolean({ description: 'Whether rows follow this page.' }),
   total: Nullable(
@@ -82,11 +91,11 @@ function decodeCursor(ctx: ApiContext, scope: string, token: string): RowKey {
   return position as unknown as RowKey;
 }
 
-export async function loadTransactions(
+async function loadTransactions(
   ctx: ApiContext,
   echo: AddressEcho,
   query: Query,
-  offsetGiven: boolean,
+  amount: AnswerAmount,
 ): Promise<Static<typeof TransactionsResponse>> {
   const filters: Filters = {
     direction: query.direction ?? 'both',
@@ -95,16 +104,16 @@ export async function loadTransactions(
   };
   const scope = cursorScope(echo, filters);
   // Offset mode when an offset is given (it wins over a cursor) or no cursor is.
-  const cursor = !offsetGiven && query.cursor ? decodeCursor(ctx, scope, query.cursor) : null;
-  const offset = cursor ? null : query.offset;
+  const cursor = query.offset === undefined && query.cursor ? decodeCursor(ctx, scope, query.cursor) : null;
+  const offset = cursor ? null : (query.offset ?? 0);
   const base = { chain: echo.chain, address: echo.address, direction: filters.direction, txTypes: filters.txType === null ? null : [filters.txType] };
-  const echoed = { limit: query.limit, offset, direction: filters.direction, tx_type: filters.txType, ...echo };
+  const echoed = { limit: query.limit, ...(offset === null ? {} : { offset }), direction: filters.direction, tx_type: filters.txType, ...echo };
 
   const q = await feedQueryFor(ctx.store, base, filters.range);
   if (q === null) return { items: [], count: 0, next_cursor: null, has_more: false, total: 0, ...echoed };
-  const { rows, hasMore, total } = await loadFeed(ctx.store, q, filters.range, { limit: query.limit, offset, after: cursor });
+  const { rows, hasMore, total } = await loadFeed(ctx.store, q, filters.range, { limit: query.limit, offset, after: cursor }, ctx.tuning.feed);
   const last = rows.at(-1);
-  const items = rows.map((row) => toTransactionDetail(row, echo.chain, echo.network));
+  const items = rows.map((row) => toTransactionDetail(row, echo.chain, echo.network, echo.address, amount));
   return {
     items,
     count: items.length,
@@ -115,10 +124,11 @@ export async function loadTransactions(
   };
 }
 
-export function transactionsRoute(app: AppArg, ctx: ApiContext): void {
+export function transactionsRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/:address/transactions',
     {
+      config: { documentedDefaults: { offset: 0 } },
       schema: {
         tags: ['addresses'],
         operationId: 'getAddressTransactions',
@@ -130,9 +140,7 @@ export function transactionsRoute(app: AppArg, ctx: ApiContext): void {
     },
     async (request) => {
       const echo = addressEcho(ctx, request.params.chain, request.params.address);
-      // The schema fills in offset=0 when it is absent; whether the caller gave it decides the mode.
-      const offsetGiven = new URLSearchParams((request.raw.url ?? '').split('?')[1] ?? '').has('offset');
-      return loadTransactions(ctx, echo, request.query, offsetGiven);
+      return loadTransactions(ctx, echo, request.query, answerAmounts(request.log, echo.chain));
     },
   );
 }

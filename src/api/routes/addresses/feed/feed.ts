@@ -20,14 +20,9 @@ import { TX_TYPES } from '../../../../chain/model.ts';
 import { branches, HAS_RECIPIENT_LISTS, rowStream, txStream, type Direction, type FeedQuery, type RowKey } from './keys.ts';
 import { loadFeedRows, type FeedRow } from './rows.ts';
 import { DAY_SECONDS, formatDay } from '../../../../time.ts';
+import type { ApiTuning } from '../../../context.ts';
 
-/** Thresholds of the strategies below (tests lower them to exercise every path on small chains). */
-export const feedTuning = {
-  /** Offsets up to this are skipped in the row stream directly; deeper ones are located first. */
-  directOffset: 1000,
-  /** Index entries a type count reads before it counts the other types instead. */
-  typeCountProbe: 2000,
-};
+type FeedTuning = ApiTuning['feed'];
 
 export interface TimeRange {
   /** Unix seconds, inclusive; null = unbounded. */
@@ -38,7 +33,7 @@ export interface TimeRange {
 
 
 /** The first height whose block time is at or after each time (null: no such block yet). */
-export async function heightsAtOrAfter(db: Db, chain: ChainId, times: readonly number[]): Promise<(number | null)[]> {
+async function heightsAtOrAfter(db: Db, chain: ChainId, times: readonly number[]): Promise<(number | null)[]> {
   if (times.length === 0) return [];
   const [row] = await db.query<Record<string, number | null>>(
     'addresses.transactions.heights',
@@ -72,7 +67,7 @@ export async function feedQueryFor(
 
 // ---- pages ----
 
-export interface PageRequest {
+interface PageRequest {
   limit: number;
   /** Offset mode: rows skipped. */
   offset: number | null;
@@ -80,7 +75,7 @@ export interface PageRequest {
   after: RowKey | null;
 }
 
-export interface FeedPage {
+interface FeedPage {
   rows: FeedRow[];
   hasMore: boolean;
   /** Logical transactions matching the query and its time range. */
@@ -94,14 +89,14 @@ type Start = { after: RowKey } | { at: readonly [number, number]; skip: number }
  * A page and the total. Without filters the total is the address's summary figure, read in the
  * page's own statement; otherwise it is counted alongside.
  */
-export async function loadFeed(store: Store, q: FeedQuery, range: TimeRange, request: PageRequest): Promise<FeedPage> {
+export async function loadFeed(store: Store, q: FeedQuery, range: TimeRange, request: PageRequest, tuning: FeedTuning): Promise<FeedPage> {
   const unfiltered = q.txTypes === null && range.from === null && range.to === null;
   const summaryTotal = sql`(SELECT ${raw(SUMMARY_COUNT[q.direction])} FROM address_summary WHERE chain = ${q.chain} AND address = ${q.address})`;
   const [page, total] = await Promise.all([
-    loadFeedPage(store, q, range, request, unfiltered ? summaryTotal : null),
-    unfiltered ? null : countFeed(store, q, range),
+    loadFeedPage(store, q, range, request, unfiltered ? summaryTotal : null, tuning),
+    unfiltered ? null : countFeed(store, q, range, tuning),
   ]);
-  return { rows: page.rows, hasMore: page.hasMore, total: total ?? page.total ?? (await countFeed(store, q, range)) };
+  return { rows: page.rows, hasMore: page.hasMore, total: total ?? page.total ?? (await countFeed(store, q, range, tuning)) };
 }
 
 async function loadFeedPage(
@@ -110,10 +105,11 @@ async function loadFeedPage(
   range: TimeRange,
   request: PageRequest,
   total: Sql | null,
+  tuning: FeedTuning,
 ): Promise<{ rows: FeedRow[]; hasMore: boolean; total: number | null }> {
   let start: Start;
   if (request.after) start = { after: request.after };
-  else if ((request.offset ?? 0) <= feedTuning.directOffset) start = { skip: request.offset ?? 0 };
+  else if ((request.offset ?? 0) <= tuning.directOffset) start = { skip: request.offset ?? 0 };
   else {
     // A transaction only for the planner settings locateOffset sets locally.
     const located = await store.transaction('addresses.transactions.locate', (tx) => locateOffset(tx, q, range, request.offset!));
@@ -299,11 +295,11 @@ const SUMMARY_COUNT: Record<Direction, string> = { both: 'tx_count', in: 'tx_rec
 const DAILY_COUNT: Record<Direction, string> = { both: 'tx_count', in: 'tx_in', out: 'tx_out' };
 
 /** Total logical transactions matching the query and its time range. */
-export async function countFeed(store: Store, q: FeedQuery, range: TimeRange): Promise<number> {
+async function countFeed(store: Store, q: FeedQuery, range: TimeRange, tuning: FeedTuning): Promise<number> {
   if (q.txTypes === null) return countAllTypes(store, q, range);
   // The type's own transactions when they are few; otherwise all less the other types'. Both
   // sides are probed in one statement, reading at most `cap` index entries each.
-  const cap = feedTuning.typeCountProbe;
+  const cap = tuning.typeCountProbe;
   const others = TX_TYPES[q.chain].filter((t) => !q.txTypes!.includes(t));
   // Over the whole history the unfiltered total is the summary's, read in the same statement.
   const whole = range.from === null && range.to === null;

@@ -55,7 +55,7 @@ export interface FeedQuery {
 
 export type RowKey = readonly [height: number, txIndex: number, ri: number];
 
-export interface BranchOptions {
+interface BranchOptions {
   /** Only transactions at or before this (height, tx_index). */
   atOrBefore?: readonly [number, number] | null;
   /**

@@ -3,6 +3,7 @@ import sql, { type Sql } from 'sql-template-tag';
 import type { Db } from '../../../../store/store.ts';
 import type { ChainId } from '../../../../chain/chains.ts';
 import { formatTimestamp } from '../../../../time.ts';
+import type { AnswerAmount } from '../../../amounts.ts';
 import type { TransactionDetailType } from '../../../schemas/transaction.ts';
 
 export interface FeedRow {
@@ -61,7 +62,9 @@ export async function loadFeedRows(db: Db, label: string, chain: ChainId, page: 
   return { rows: found.filter((row) => row.tx_hash !== null), total: found[0]?.total ?? null };
 }
 
-export function toTransactionDetail(row: FeedRow, chain: ChainId, network: string): TransactionDetailType {
+/** A feed row as TransactionDetail; `address` is the address whose feed it is (named when an amount is logged). */
+export function toTransactionDetail(row: FeedRow, chain: ChainId, network: string, address: string, amount: AnswerAmount): TransactionDetailType {
+  const tx = { tx_hash: row.tx_hash };
   return {
     chain,
     network,
@@ -73,15 +76,15 @@ export function toTransactionDetail(row: FeedRow, chain: ChainId, network: strin
     block_hash: row.block_hash,
     tx_index: row.tx_index,
     recipient_index: row.recipient_index,
-    value: row.value,
-    fee: row.fee,
+    value: amount(row.value, address, 'value', tx),
+    fee: amount(row.fee, address, 'fee', tx),
     nonce: row.nonce,
     tx_type: row.tx_type,
     tx_type_evm: row.tx_type_evm,
     gas: row.gas,
     gas_used: row.gas_used,
-    gas_price: row.gas_price,
-    effective_gas_price: row.effective_gas_price,
+    gas_price: amount(row.gas_price, address, 'gas_price', tx),
+    effective_gas_price: amount(row.effective_gas_price, address, 'effective_gas_price', tx),
     contract_address: row.contract_address,
     status: row.status,
     master_addr: row.master_addr,

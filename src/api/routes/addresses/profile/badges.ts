@@ -6,13 +6,13 @@
  */
 import { isSentinel, type ChainId } from '../../../../chain/chains.ts';
 import type { AddressFacts } from './facts.ts';
-import { formatCoins } from './amounts.ts';
+import { formatCoins } from '../../../amounts.ts';
 import { holderTier } from './tiers.ts';
 import type { WalletClass } from './wallet-class.ts';
 import type { XmssFigures } from './xmss.ts';
 import { DAY_SECONDS } from '../../../../time.ts';
 
-export interface Badge {
+interface Badge {
   key: string;
   label: string;
   emoji: string;
@@ -30,11 +30,11 @@ function grade(value: number, [bronze, silver, gold]: readonly [number, number, 
   return value >= gold ? 'gold' : value >= silver ? 'silver' : value >= bronze ? 'bronze' : null;
 }
 
-export const ACTIVE_GRADES = [100, 1_000, 10_000] as const;
-export const VETERAN_GRADES_DAYS = [365, 730, 1825] as const;
-export const DEPLOYER_GRADES = [1, 10, 100] as const;
-export const DORMANT_DAYS = 365;
-export const NEWCOMER_DAYS = 7;
+const ACTIVE_GRADES = [100, 1_000, 10_000] as const;
+const VETERAN_GRADES_DAYS = [365, 730, 1825] as const;
+const DEPLOYER_GRADES = [1, 10, 100] as const;
+const DORMANT_DAYS = 365;
+const NEWCOMER_DAYS = 7;
 
 const ROLE_LABELS: Record<string, { label: string; emoji: string; description: string }> = {
   protocol: { label: 'Protocol', emoji: '⚙️', description: 'A protocol sentinel, not a wallet' },

@@ -7,15 +7,15 @@ import sql, { type Sql } from 'sql-template-tag';
 import type { ChainId } from '../../../../chain/chains.ts';
 import type { Db } from '../../../../store/store.ts';
 import { ageBucket, NO_AGE_BUCKET, rankBucket, rankBucketRange } from '../../../../rollups/address-ranks.ts';
-import { percentOf } from './amounts.ts';
+import { percentOf } from '../../../amounts.ts';
 
-export interface Rank {
+interface Rank {
   rank: number;
   percentile: number;
   total: number;
 }
 
-export interface RankFigures {
+interface RankFigures {
   byBalance: Rank;
   byTxCount: Rank;
   byAge: Rank;
@@ -28,7 +28,7 @@ export interface RankFigures {
 }
 
 /** What is ranked: an address's balance, logical transaction count and first appearance. */
-export interface RankedValues {
+interface RankedValues {
   balance: bigint;
   txCount: number;
   appeared: number | null;

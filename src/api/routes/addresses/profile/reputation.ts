@@ -13,7 +13,7 @@ import { DAY_SECONDS } from '../../../../time.ts';
 const ACTIVITY_STEPS = [1, 10, 100, 1_000, 10_000];
 
 /** Score bands, highest first. */
-export const REPUTATION_BANDS = [
+const REPUTATION_BANDS = [
   { min: 80, classification: 'trusted' },
   { min: 60, classification: 'established' },
   { min: 40, classification: 'moderate' },
@@ -21,7 +21,7 @@ export const REPUTATION_BANDS = [
   { min: 0, classification: 'minimal' },
 ] as const;
 
-export interface Reputation {
+interface Reputation {
   score: number;
   classification: string;
 }

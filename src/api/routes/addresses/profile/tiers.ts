@@ -3,9 +3,9 @@
  * inclusive. An address with a positive balance belongs to the highest tier whose bound it reaches.
  */
 import type { ChainId } from '../../../../chain/chains.ts';
-import { coinsToUnits } from './amounts.ts';
+import { coinsToUnits } from '../../../amounts.ts';
 
-export interface HolderTier {
+interface HolderTier {
   name: string;
   label: string;
   /** Lower bound in whole coins (inclusive). */
@@ -13,7 +13,7 @@ export interface HolderTier {
   emoji: string;
 }
 
-export const HOLDER_TIERS: readonly HolderTier[] = [
+const HOLDER_TIERS: readonly HolderTier[] = [
   { name: 'plankton', label: 'Plankton', minCoins: 0n, emoji: '🦠' },
   { name: 'shrimp', label: 'Shrimp', minCoins: 1n, emoji: '🦐' },
   { name: 'crab', label: 'Crab', minCoins: 10n, emoji: '🦀' },

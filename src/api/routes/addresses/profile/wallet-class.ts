@@ -7,7 +7,7 @@ import { isSentinel, POW_COINBASE_SENTINEL } from '../../../../chain/chains.ts';
 import type { AddressFacts } from './facts.ts';
 import { DAY_SECONDS } from '../../../../time.ts';
 
-export type WalletClassMethod = 'protocol' | 'curated' | 'onchain' | 'heuristic';
+type WalletClassMethod = 'protocol' | 'curated' | 'onchain' | 'heuristic';
 
 export interface WalletClass {
   walletClass: string;
@@ -19,8 +19,8 @@ export interface WalletClass {
 const LABEL_CLASSES = new Set(['exchange', 'mining_pool', 'custodial', 'treasury', 'contract', 'migration']);
 
 /** An address doing at least this many transactions, at least AUTOMATED_PER_DAY a day over its life, is automated. */
-export const AUTOMATED_MIN_TXS = 1_000;
-export const AUTOMATED_PER_DAY = 50;
+const AUTOMATED_MIN_TXS = 1_000;
+const AUTOMATED_PER_DAY = 50;
 
 const count = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 

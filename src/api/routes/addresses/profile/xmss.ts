@@ -6,7 +6,7 @@ import { isSentinel } from '../../../../chain/chains.ts';
 import { powTreeHeight } from '../../../../chain/addresses.ts';
 import type { AddressFacts } from './facts.ts';
 
-export type OtsStatus = 'unused' | 'ok' | 'low' | 'exhausted';
+type OtsStatus = 'unused' | 'ok' | 'low' | 'exhausted';
 
 export interface XmssFigures {
   tree_height: number;
@@ -24,7 +24,7 @@ export interface XmssFigures {
 const HASH_FUNCTIONS: Record<number, string> = { 0: 'sha2_256', 1: 'shake_128', 2: 'shake_256' };
 
 /** A pow address at or below this share of unused keys is `low`. */
-export const OTS_LOW_PCT = 10;
+const OTS_LOW_PCT = 10;
 
 export function xmssFigures(f: AddressFacts): XmssFigures | null {
   if (f.chain !== 'pow' || isSentinel('pow', f.address)) return null;

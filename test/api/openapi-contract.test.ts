@@ -1,0 +1,70 @@
+/** The OpenAPI document against the spec: every Addresses parameter, its default and bounds, and the error media type. */
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import { buildTestApp, type TestApp } from '../support/app.ts';
+import { SPEC_ADDRESS_PARAMETERS, type SpecParameter } from '../support/spec-parameters.ts';
+import { describeEachStore } from '../support/stores.ts';
+
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  schema: { type?: string; default?: unknown; minimum?: number; maximum?: number; enum?: string[] };
+}
+
+const BOOLEAN_TEXT = ['true', 'false', '1', '0'];
+const ERROR_STATUSES = ['400', '401', '404', '429', '503'];
+
+describeEachStore('OpenAPI document against the spec', (getStore) => {
+  let t: TestApp;
+  let doc: { paths: Record<string, Record<string, { parameters?: Parameter[]; responses: Record<string, { content?: Record<string, unknown> }> }>> };
+  before(async () => {
+    t = await buildTestApp(getStore());
+    doc = (await t.app.inject({ url: '/api/v1/openapi.json' })).json();
+  });
+  after(() => t.close());
+
+  const operation = (path: string) => {
+    const op = doc.paths[`/api/v1/{chain}/addresses${path}`]?.get;
+    assert.ok(op, `${path} is documented`);
+    return op;
+  };
+
+  it('documents the 13 Addresses endpoints and no other under /addresses', () => {
+    const documented = Object.keys(doc.paths).filter((path) => path.startsWith('/api/v1/{chain}/addresses'));
+    assert.deepEqual(documented.map((path) => path.slice('/api/v1/{chain}/addresses'.length)).sort(), Object.keys(SPEC_ADDRESS_PARAMETERS).sort());
+    assert.equal(documented.length, 13);
+  });
+
+  for (const [path, spec] of Object.entries(SPEC_ADDRESS_PARAMETERS)) {
+    it(`${path}: every spec parameter documented, with the spec's default, bounds and values; nothing else; nothing required`, () => {
+      const query = (operation(path).parameters ?? []).filter((p) => p.in === 'query');
+      assert.deepEqual(query.map((p) => p.name).sort(), Object.keys(spec).sort(), 'the documented parameters are the spec\'s');
+      for (const p of query) {
+        const want: SpecParameter = spec[p.name]!;
+        const label = `${path} ${p.name}`;
+        // Every query parameter of the spec is optional; one with a default certainly is.
+        assert.notEqual(p.required, true, `${label} is not required`);
+        if (want.type === 'boolean') {
+          assert.equal(p.schema.type, 'string', label);
+          assert.deepEqual(p.schema.enum, BOOLEAN_TEXT, `${label} takes true/false/1/0`);
+          assert.equal(p.schema.default, want.default === undefined ? undefined : String(want.default), `${label} default`);
+          continue;
+        }
+        assert.equal(p.schema.type, want.type, `${label} type`);
+        assert.equal(p.schema.default, want.default, `${label} default`);
+        if (want.minimum !== undefined) assert.equal(p.schema.minimum, want.minimum, `${label} minimum`);
+        if (want.maximum !== undefined) assert.equal(p.schema.maximum, want.maximum, `${label} maximum`);
+        if (want.enum !== undefined) assert.deepEqual([...(p.schema.enum ?? [])].sort(), [...want.enum].sort(), `${label} values`);
+      }
+    });
+
+    it(`${path}: errors are application/problem+json problem bodies`, () => {
+      const { responses } = operation(path);
+      assert.ok(responses['200']?.content?.['application/json'], `${path} 200 is JSON`);
+      for (const status of ERROR_STATUSES) {
+        assert.deepEqual(responses[status]?.content, { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } }, `${path} ${status}`);
+      }
+    });
+  }
+});

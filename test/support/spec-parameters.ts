@@ -1,0 +1,75 @@
+/**
+ * The query parameters of the Addresses API as the spec states them (spec/api.md sections 4.1 and
+ * 8), copied by hand so that the tests need nothing outside this repository. When the spec
+ * changes, change this table with it: the OpenAPI contract test holds the document to it.
+ *
+ * `type` is the spec's type; `boolean` parameters are documented as the strings true/false/1/0
+ * (docs/api-conventions.md). A bound or default left out is one the spec does not state.
+ */
+export interface SpecParameter {
+  type: 'integer' | 'number' | 'string' | 'boolean';
+  default?: string | number | boolean;
+  minimum?: number;
+  maximum?: number;
+  /** The allowed values, where the spec lists them. */
+  enum?: readonly string[];
+}
+
+/** The fields `sort` takes on top/active; each also with a leading `-`. */
+const SORT_FIELDS = ['tx_count', 'balance', 'total_received', 'total_sent', 'total_fees_paid', 'first_seen', 'first_seen_asc', 'last_seen_asc'];
+
+/** Path (after /api/v1/{chain}/addresses) → query parameters. Every endpoint of section 4.1, none left out. */
+export const SPEC_ADDRESS_PARAMETERS: Record<string, Record<string, SpecParameter>> = {
+  '/{address}': {
+    with_labels: { type: 'boolean', default: false },
+  },
+  '/{address}/activity-heatmap': {},
+  '/{address}/balance-history': {
+    // "when omitted or `all` the full history is returned (default)"
+    window: { type: 'string', default: 'all' },
+  },
+  '/{address}/counterparties': {
+    direction: { type: 'string', default: 'both', enum: ['sent', 'received', 'both'] },
+    limit: { type: 'integer', minimum: 1, maximum: 200, default: 20 },
+  },
+  '/{address}/insights': {},
+  '/{address}/internal-transactions': {
+    page: { type: 'integer', minimum: 1, default: 1 },
+    page_size: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+  },
+  '/{address}/provenance': {},
+  '/{address}/slaves': {
+    limit: { type: 'integer', minimum: 1, maximum: 200, default: 25 },
+    offset: { type: 'integer', minimum: 0, default: 0 },
+  },
+  '/{address}/token-holdings': {
+    limit: { type: 'integer', minimum: 1, maximum: 500, default: 100 },
+  },
+  '/{address}/transactions': {
+    cursor: { type: 'string' },
+    offset: { type: 'integer', minimum: 0, default: 0 },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+    direction: { type: 'string', default: 'both', enum: ['in', 'out', 'both'] },
+    tx_type: { type: 'string' },
+    time_from: { type: 'integer' },
+    time_to: { type: 'integer' },
+  },
+  '/stats/summary': {},
+  '/top/active': {
+    page: { type: 'integer', minimum: 1, default: 1 },
+    page_size: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+    q: { type: 'string' },
+    with_labels: { type: 'boolean', default: false },
+    with_delta_30d: { type: 'boolean', default: false },
+    positive_only: { type: 'boolean', default: false },
+    exclude_sentinel: { type: 'boolean', default: false },
+    exclude: { type: 'string' },
+    min_balance_pct: { type: 'number' },
+    whale_only: { type: 'boolean', default: false },
+    sort: { type: 'string', default: '-tx_count', enum: [...SORT_FIELDS, ...SORT_FIELDS.map((field) => `-${field}`)] },
+  },
+  '/top/burners': {
+    limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
+    window: { type: 'string', default: '7d' },
+  },
+};
