@@ -23,6 +23,7 @@ import { registerCaching } from './plugins/caching.ts';
 import { registerCors } from './plugins/cors.ts';
 import { healthRoutes } from './routes/health.ts';
 import { addressRoutes } from './routes/addresses/index.ts';
+import { analyticsRoutes } from './analytics/index.ts';
 import { DEFAULT_TUNING, type ApiContext, type ApiTuning } from './context.ts';
 
 interface AppDeps {
@@ -89,6 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await registerRateLimit(api, deps.config.rateLimit);
       registerCaching(api);
       await api.register(addressRoutes(ctx), { prefix: '/:chain/addresses' });
+      await api.register(analyticsRoutes(ctx));
     },
     { prefix: '/api/v1' },
   );

@@ -21,7 +21,7 @@ export interface Window {
   days: number | null;
 }
 
-interface WindowOptions {
+export interface WindowOptions {
   /** Window used when the parameter is absent. */
   fallback: string;
   /** Whether `all` is accepted. */

@@ -1,0 +1,55 @@
+/**
+ * A small generated world for the analytics tests: both chains over a few days, with reorgs,
+ * every transaction kind, exchanges, staking and the migration. Loaded through the real pipeline;
+ * the tests' expected figures come from `canonicalBlocks`, the generator's own blocks (the last
+ * one yielded at each height), never from the store.
+ */
+import type { ChainId } from '../../src/chain/chains.ts';
+import type { CanonicalBlock } from '../../src/chain/model.ts';
+import { loadSyntheticWorld } from '../../src/ingest/load-synthetic.ts';
+import { collect, createSyntheticWorld, type SyntheticOptions, type SyntheticWorld } from '../../src/sources/synthetic/index.ts';
+import type { Store } from '../../src/store/store.ts';
+
+export const ANALYTICS_WORLD: SyntheticOptions = { seed: 11, end: new Date('2026-03-01T15:00:00Z'), powDays: 6, posDays: 4, scale: 800, reorgEvery: 150 };
+
+export interface AnalyticsWorld {
+  world: SyntheticWorld;
+  blocks: Record<ChainId, CanonicalBlock[]>;
+}
+
+/** The canonical blocks a source ends with: the last block yielded at each height, in height order. */
+export async function canonicalBlocks(world: SyntheticWorld, chain: ChainId): Promise<CanonicalBlock[]> {
+  const byHeight = new Map<number, CanonicalBlock | null>();
+  for (const item of await collect(world[chain])) {
+    if (item.kind === 'block') byHeight.set(item.block.height, item.block);
+    else if (item.kind === 'undecodable') byHeight.set(item.height, null);
+  }
+  return [...byHeight.entries()].sort((a, b) => a[0] - b[0]).flatMap(([, block]) => (block ? [block] : []));
+}
+
+export async function loadAnalyticsWorld(store: Store, options: SyntheticOptions = ANALYTICS_WORLD): Promise<AnalyticsWorld> {
+  const { world } = await loadSyntheticWorld(store, options);
+  const fresh = createSyntheticWorld(options);
+  return { world, blocks: { pow: await canonicalBlocks(fresh, 'pow'), pos: await canonicalBlocks(fresh, 'pos') } };
+}
+
+/** `YYYY-MM-DD` of a Unix time, written here so that expectations do not share the code under test. */
+export const utcDay = (ts: number): string => new Date(ts * 1000).toISOString().slice(0, 10);
+
+/** The blocks of `blocks` grouped by UTC day, oldest day first. */
+export function blocksByDay(blocks: CanonicalBlock[]): Map<string, CanonicalBlock[]> {
+  const days = new Map<string, CanonicalBlock[]>();
+  for (const block of blocks) {
+    const day = utcDay(block.timestamp);
+    if (!days.has(day)) days.set(day, []);
+    days.get(day)!.push(block);
+  }
+  return days;
+}
+
+/** Every day from `from` to `to` inclusive. */
+export function daysBetween(from: string, to: string): string[] {
+  const out: string[] = [];
+  for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += 86_400_000) out.push(utcDay(t / 1000));
+  return out;
+}
