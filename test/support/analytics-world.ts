@@ -53,3 +53,6 @@ export function daysBetween(from: string, to: string): string[] {
   for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += 86_400_000) out.push(utcDay(t / 1000));
   return out;
 }
+
+/** The network names a test app reports (the defaults of QUARRY_POW_NETWORK and QUARRY_POS_NETWORK). */
+export const NETWORK = { pow: 'mainnet', pos: 'testnet' } as const;

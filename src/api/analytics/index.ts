@@ -2,9 +2,25 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ApiContext } from '../context.ts';
 import { blockSizeRoute } from './blocks/block-size.ts';
+import { blockTimesRoute } from './blocks/block-times.ts';
+import { burnedDailyRoute } from './fees/burned-daily.ts';
+import { burnedSummaryRoute } from './fees/burned-summary.ts';
+import { feePercentilesRoute } from './fees/fee-percentiles.ts';
+import { gasDistributionRoute } from './fees/gas-distribution.ts';
+import { gasTrendsRoute } from './network/gas-trends.ts';
+import { transactionsByTypeRoute } from './transactions/by-type.ts';
+import { transactionsNormalisedRoute } from './transactions/transactions-normalised.ts';
 
 export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     blockSizeRoute(app, ctx);
+    blockTimesRoute(app, ctx);
+    transactionsByTypeRoute(app, ctx);
+    transactionsNormalisedRoute(app, ctx);
+    feePercentilesRoute(app, ctx);
+    gasDistributionRoute(app, ctx);
+    gasTrendsRoute(app, ctx);
+    burnedDailyRoute(app, ctx);
+    burnedSummaryRoute(app, ctx);
   };
 }

@@ -1,0 +1,36 @@
+/** GET /api/v1/analytics/network/gas-trends: the pos chain's daily fee burn and base fee (docs/metrics.md, "Fee burn"). */
+import { Type } from 'typebox';
+import type { ApiContext, RouteApp } from '../../context.ts';
+import { STANDARD_ERRORS, WindowQuery } from '../../schemas/common.ts';
+import { chainDays, EMPTY_DAY } from '../chain-days.ts';
+import { BurnDayFields, burnDay } from '../fees/burn-days.ts';
+import { chainSpan, dayRange, windowDaysOf, zeroFill } from '../series.ts';
+
+const GasTrendsResponse = Type.Object({
+  items: Type.Array(Type.Object(BurnDayFields), { description: 'One item per UTC day of the pos chain, oldest first, to the latest block’s day.' }),
+  days: Type.Integer({ description: 'Days in the window.' }),
+  chain: Type.String({ description: 'Always pos: pow has no base fee.' }),
+});
+
+export function gasTrendsRoute(app: RouteApp, ctx: ApiContext): void {
+  app.get(
+    '/analytics/network/gas-trends',
+    {
+      schema: {
+        tags: ['analytics'],
+        operationId: 'getGasTrends',
+        summary: 'Daily fee burn and mean base fee of the pos chain',
+        querystring: Type.Object({ window: WindowQuery('30d', 'Window: whole UTC days ending with the latest block’s day') }),
+        response: { 200: GasTrendsResponse, ...STANDARD_ERRORS },
+      },
+    },
+    async (request) => {
+      const days = windowDaysOf(request.query.window, { fallback: '30d' });
+      const span = await chainSpan(ctx.store, 'pos');
+      if (!span) return { items: [], days, chain: 'pos' };
+      const range = dayRange(span, days);
+      const items = zeroFill(range, await chainDays(ctx.store, 'pos', range), (day) => ({ day, ...EMPTY_DAY })).map(burnDay);
+      return { items, days, chain: 'pos' };
+    },
+  );
+}
