@@ -10,7 +10,7 @@ import { loadMigrations } from '../src/store/migrate.ts';
 import type { SyntheticOptions } from '../src/sources/synthetic/index.ts';
 import { ROOT } from './proc.ts';
 
-export type TierName = 'T' | 'S' | 'M' | 'L';
+export type TierName = 'T' | 'S' | 'M' | 'L' | 'H';
 
 export interface Tier {
   name: TierName;
@@ -60,6 +60,15 @@ export const TIERS: Record<TierName, Tier> = {
     apiSeconds: 1.5,
     copyRows: 500_000,
     expect: { transactions: 5_000_000, addresses: 1_000_000, busiestTransactions: 100_000 },
+  },
+  H: {
+    name: 'H',
+    description: 'long history: five years of pow at a low density (analytics latency must not grow with history)',
+    world: { seed: 1, powDays: 1825, posDays: 30, scale: 150, end: END },
+    stretch: { pow: 1440, pos: 7000 },
+    live: { pow: 60, pos: 200 },
+    apiSeconds: 0.6,
+    copyRows: 200_000,
   },
   L: {
     name: 'L',

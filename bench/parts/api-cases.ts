@@ -21,7 +21,20 @@ export const ROUTES = {
   summary: '/api/v1/{chain}/addresses/stats/summary',
   topActive: '/api/v1/{chain}/addresses/top/active',
   topBurners: '/api/v1/{chain}/addresses/top/burners',
+  blockSize: '/api/v1/analytics/block-size',
+  blockTimes: '/api/v1/analytics/block-times',
+  byType: '/api/v1/analytics/transactions/by-type',
+  normalised: '/api/v1/analytics/transactions-normalised',
+  feePercentiles: '/api/v1/analytics/fees/percentiles',
+  gasDistribution: '/api/v1/analytics/gas-distribution',
+  gasTrends: '/api/v1/analytics/network/gas-trends',
+  burnedDaily: '/api/v1/pos/fees/burned/daily',
+  burnedSummary: '/api/v1/pos/fees/burned/summary',
 } as const;
+
+/** Analytics routes that take the chain as a query parameter, and those that describe pos (or both chains) alone. */
+const ANALYTICS_PER_CHAIN: readonly RouteName[] = ['blockSize', 'blockTimes', 'byType', 'feePercentiles', 'gasDistribution'];
+const ANALYTICS_ONCE: readonly RouteName[] = ['normalised', 'gasTrends', 'burnedDaily', 'burnedSummary'];
 
 export type RouteName = keyof typeof ROUTES;
 
@@ -172,6 +185,19 @@ export function buildCases(inputs: CaseInputs): ApiCase[] {
     burners({ window: '30d' });
     burners({ window: '365d' });
     burners({ limit: 500 });
+
+    // Analytics: the default window and the longest (ten years).
+    const analytics = (route: RouteName, query: Query) => add(route, undefined, query, { target: TARGETS.endpoint });
+    for (const route of ANALYTICS_PER_CHAIN) {
+      analytics(route, { chain });
+      analytics(route, { chain, window: '3650d' });
+    }
+    if (!pow) {
+      for (const route of ANALYTICS_ONCE) {
+        analytics(route, {});
+        if (route !== 'burnedSummary') analytics(route, { window: '3650d' });
+      }
+    }
   }
   return cases;
 }

@@ -112,7 +112,7 @@ export async function measureApi(target: TierStore, build: BuildRecord, notable:
     const routes = served.filter((p) => routeNames.has(p)).map((p) => ({ path: p, cases: all.filter((c) => ROUTES[c.route] === p).length }));
     for (const p of notBenchmarked) log(`${name}: ${p} is served but has no parameter table: not benchmarked`);
     const missing = new Set(Object.values(ROUTES).filter((p) => !served.includes(p)));
-    if (missing.size > 0) log(`${name}: ${missing.size} of 13 Addresses API routes not served yet: ${[...missing].map((p) => p.replace('/api/v1/{chain}/addresses', '…')).join(', ')}`);
+    if (missing.size > 0) log(`${name}: ${missing.size} of ${Object.keys(ROUTES).length} benchmarked routes not served yet: ${[...missing].map((p) => p.replace('/api/v1/{chain}/addresses', '…')).join(', ')}`);
 
     const results: CaseResult[] = [];
     const measured = all.filter((c) => !missing.has(ROUTES[c.route]));
