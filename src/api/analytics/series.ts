@@ -59,6 +59,13 @@ export function windowDaysOf(raw: string | undefined, options: WindowOptions): n
   return parseWindow(raw, options).days!;
 }
 
+/** A series request's window: its day count and, once the chain has a block, the days it covers. */
+export async function seriesWindow(db: Db, chain: ChainId, rawWindow: string | undefined, fallback: string): Promise<{ days: number; range: DayRange | null }> {
+  const days = windowDaysOf(rawWindow, { fallback });
+  const span = await chainSpan(db, chain);
+  return { days, range: span ? dayRange(span, days) : null };
+}
+
 /** Every day from `from` to `to`, each from `rows` (keyed by day) or `zero(day)` when the day has none. */
 export function zeroFill<T>(range: { from: string; to: string }, rows: Map<string, T>, zero: (day: string) => T): T[] {
   const out: T[] = [];

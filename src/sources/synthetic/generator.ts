@@ -10,7 +10,7 @@
  * reorgs are on or off, and whether the orphans were emitted (resumed runs skip them below the
  * start height).
  */
-import type { CanonicalBlock, SourceItem } from '../../chain/model.ts';
+import { emptyTx, type CanonicalBlock, type CanonicalTx, type SourceItem } from '../../chain/model.ts';
 import type { ChainId } from '../../chain/chains.ts';
 import type { Ledger } from './ledger.ts';
 import type { ResolvedOptions } from './options.ts';
@@ -150,35 +150,7 @@ export function addDeadLetter(block: CanonicalBlock, hash: string, raw: string):
   block.deadLetters.push({ item: hash, error: 'synthetic: transaction does not decode', payload: { hash, raw } });
 }
 
-/** A fresh transaction with every field present (one object shape for all, which keeps V8 fast). */
-export function newTx(hash: string, index: number, type: CanonicalBlock['transactions'][number]['type'], from: string): CanonicalBlock['transactions'][number] {
-  return {
-    hash,
-    index,
-    type,
-    typeEvm: null,
-    from,
-    to: null,
-    value: 0n,
-    recipients: null,
-    fee: 0n,
-    nonce: null,
-    gas: null,
-    gasUsed: null,
-    gasPrice: null,
-    effectiveGasPrice: null,
-    maxFeePerGas: null,
-    maxPriorityFeePerGas: null,
-    burned: 0n,
-    status: null,
-    contractAddress: null,
-    masterAddr: null,
-    signer: null,
-    otsIndex: null,
-    input: null,
-    internal: NONE,
-    tokenTransfers: NONE,
-    slaves: NONE,
-    migration: null,
-  };
+/** A fresh transaction with every field present; the empty lists are shared (the generator never appends to them). */
+export function newTx(hash: string, index: number, type: CanonicalTx['type'], from: string): CanonicalTx {
+  return emptyTx({ hash, index, type, from, internal: NONE, tokenTransfers: NONE, slaves: NONE });
 }

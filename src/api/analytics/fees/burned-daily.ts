@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { Amount, Nullable, STANDARD_ERRORS, WindowQuery } from '../../schemas/common.ts';
 import { chainDays, EMPTY_DAY } from '../chain-days.ts';
-import { chainSpan, dayRange, windowDaysOf, zeroFill } from '../series.ts';
+import { seriesWindow, zeroFill } from '../series.ts';
 import { BurnDayFields, burnDay } from './burn-days.ts';
 
 const BurnedDailyResponse = Type.Object({
@@ -28,11 +28,9 @@ export function burnedDailyRoute(app: RouteApp, ctx: ApiContext): void {
       },
     },
     async (request) => {
-      const days = windowDaysOf(request.query.window, { fallback: '30d' });
-      const span = await chainSpan(ctx.store, 'pos');
+      const { days, range } = await seriesWindow(ctx.store, 'pos', request.query.window, '30d');
       const network = ctx.network('pos');
-      if (!span) return { items: [], days, network };
-      const range = dayRange(span, days);
+      if (!range) return { items: [], days, network };
       const items = zeroFill(range, await chainDays(ctx.store, 'pos', range), (day) => ({ day, ...EMPTY_DAY })).map((d) => ({
         ...burnDay(d),
         gas_used_total: d.gas_used,

@@ -9,7 +9,7 @@ import { feePercentilesByDay } from '../../../rollups/charts/fees/fee-percentile
 import { addDays } from '../../../time.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { Amount, Day, STANDARD_ERRORS } from '../../schemas/common.ts';
-import { chainSpan, dayRange, SeriesQuery, windowDaysOf, zeroFill } from '../series.ts';
+import { SeriesQuery, seriesWindow, zeroFill } from '../series.ts';
 
 const FeeDayFields = {
   day: Day,
@@ -53,11 +53,9 @@ export function feePercentilesRoute(app: RouteApp, ctx: ApiContext): void {
     },
     async (request) => {
       const chain = request.query.chain ?? 'pos';
-      const days = windowDaysOf(request.query.window, { fallback: '30d' });
-      const span = await chainSpan(ctx.store, chain);
+      const { days, range } = await seriesWindow(ctx.store, chain, request.query.window, '30d');
       const envelope = { chain, network: ctx.network(chain), window_days: days };
-      if (!span) return { items: [], count: 0, ...envelope };
-      const range = dayRange(span, days);
+      if (!range) return { items: [], count: 0, ...envelope };
       const closed = await ctx.store.query<FeeDay>(
         'analytics.fee_percentiles.closed',
         sql`SELECT day::text AS day, tx_count, fee_p50::text, fee_p95::text, fee_p99::text, fee_max::text, fee_sum::text

@@ -4,7 +4,7 @@ import type { ApiContext, RouteApp } from '../../context.ts';
 import { STANDARD_ERRORS, WindowQuery } from '../../schemas/common.ts';
 import { chainDays, EMPTY_DAY } from '../chain-days.ts';
 import { BurnDayFields, burnDay } from '../fees/burn-days.ts';
-import { chainSpan, dayRange, windowDaysOf, zeroFill } from '../series.ts';
+import { seriesWindow, zeroFill } from '../series.ts';
 
 const GasTrendsResponse = Type.Object({
   items: Type.Array(Type.Object(BurnDayFields), { description: 'One item per UTC day of the pos chain, oldest first, to the latest block’s day.' }),
@@ -25,10 +25,8 @@ export function gasTrendsRoute(app: RouteApp, ctx: ApiContext): void {
       },
     },
     async (request) => {
-      const days = windowDaysOf(request.query.window, { fallback: '30d' });
-      const span = await chainSpan(ctx.store, 'pos');
-      if (!span) return { items: [], days, chain: 'pos' };
-      const range = dayRange(span, days);
+      const { days, range } = await seriesWindow(ctx.store, 'pos', request.query.window, '30d');
+      if (!range) return { items: [], days, chain: 'pos' };
       const items = zeroFill(range, await chainDays(ctx.store, 'pos', range), (day) => ({ day, ...EMPTY_DAY })).map(burnDay);
       return { items, days, chain: 'pos' };
     },

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { TX_TYPES } from '../../../chain/model.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { Day, STANDARD_ERRORS } from '../../schemas/common.ts';
-import { chainSpan, dayRange, SeriesQuery, windowDaysOf, zeroFill } from '../series.ts';
+import { SeriesQuery, seriesWindow, zeroFill } from '../series.ts';
 
 const ByTypeItem = Type.Object({
   day: Day,
@@ -34,11 +34,9 @@ export function transactionsByTypeRoute(app: RouteApp, ctx: ApiContext): void {
     },
     async (request) => {
       const chain = request.query.chain ?? 'pos';
-      const days = windowDaysOf(request.query.window, { fallback: '30d' });
-      const span = await chainSpan(ctx.store, chain);
+      const { days, range } = await seriesWindow(ctx.store, chain, request.query.window, '30d');
       const envelope = { chain, network: ctx.network(chain), window_days: days };
-      if (!span) return { items: [], count: 0, ...envelope };
-      const range = dayRange(span, days);
+      if (!range) return { items: [], count: 0, ...envelope };
       const rows = await ctx.store.query<{ day: string; tx_type: string; tx_count: number }>(
         'analytics.by_type',
         sql`SELECT day::text AS day, tx_type, tx_count FROM chain_tx_types
