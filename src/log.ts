@@ -2,7 +2,7 @@
 import { pino, type Logger } from 'pino';
 import type { LogLevel } from './config/env.ts';
 
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   'req.headers.authorization',
   'headers.authorization',
   'authorization',
@@ -14,7 +14,7 @@ export const REDACTED_PATHS = [
 // Keys belong in the Authorization header, but a client may put one in the URL by mistake.
 const SECRET_QUERY = /([?&](?:api[_-]?key|key|token|access[_-]?token|secret)=)[^&#]*/gi;
 
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   return url.replace(SECRET_QUERY, '$1[redacted]');
 }
 

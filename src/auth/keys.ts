@@ -7,14 +7,14 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import sql from 'sql-template-tag';
 import type { Db, Store } from '../store/store.ts';
 
-export const KEY_PREFIX = 'qry_';
+const KEY_PREFIX = 'qry_';
 
-export function hashKey(key: string): string {
+function hashKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
 
 /** A new random key: `qry_` and 43 base64url characters (256 bits). */
-export function generateKey(): string {
+function generateKey(): string {
   return KEY_PREFIX + randomBytes(32).toString('base64url');
 }
 

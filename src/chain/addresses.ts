@@ -16,7 +16,7 @@ export function parseAddress(chain: ChainId, input: string): AddressParseResult 
   return chain === 'pow' ? parsePowAddress(input) : parsePosAddress(input);
 }
 
-export function parsePowAddress(input: string): AddressParseResult {
+function parsePowAddress(input: string): AddressParseResult {
   if (POW_SENTINEL.test(input)) return { ok: true, address: POW_COINBASE_SENTINEL };
   const match = POW_ADDRESS.exec(input);
   if (!match) return { ok: false, reason: 'must be Q followed by 78 hex characters' };

@@ -10,15 +10,13 @@
  */
 
 /** Shor per quanta. */
-export const POW_SHOR_PER_QUANTA = 10n ** 9n;
+const POW_SHOR_PER_QUANTA = 10n ** 9n;
 /** The most quanta that will ever exist: genesis plus everything mined. */
-export const POW_MAX_SUPPLY_SHOR = 105_000_000n * POW_SHOR_PER_QUANTA;
+const POW_MAX_SUPPLY_SHOR = 105_000_000n * POW_SHOR_PER_QUANTA;
 /** Allocated by the genesis block. */
 export const POW_GENESIS_SUPPLY_SHOR = 65_000_000n * POW_SHOR_PER_QUANTA;
 /** Left to mine at genesis (the decay curve's start). */
 export const POW_EMISSION_SUPPLY_SHOR = POW_MAX_SUPPLY_SHOR - POW_GENESIS_SUPPLY_SHOR;
-/** Unix seconds of the real pow genesis block. */
-export const POW_GENESIS_TIMESTAMP = 1530004179;
 /** Minutes from 2018-04-01 to 2218-04-01: one block a minute for 200 years. */
 export const POW_TOTAL_BLOCKS = (Date.UTC(2218, 3, 1) - Date.UTC(2018, 3, 1)) / 60_000;
 /** From this height on, blocks pay 0.4 of the decay curve's difference (a hard fork). */

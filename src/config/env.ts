@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface Config {
@@ -155,7 +155,7 @@ function networkName(raw: string): string {
 }
 
 /** `250ms`, `30s`, `1m`, `1h`, or plain milliseconds. */
-export function parseDuration(raw: string): number | string {
+function parseDuration(raw: string): number | string {
   const match = /^(\d+)(ms|s|m|h)?$/.exec(raw);
   if (!match) return '!must be a duration such as 500ms, 30s, 1m or 1h';
   const factor = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[(match[2] ?? 'ms') as 'ms' | 's' | 'm' | 'h'];

@@ -31,7 +31,7 @@ export interface BulkLoad {
 }
 
 /** Whether a bulk load is under way (begun and not finished) in this store. */
-export async function bulkLoadInProgress(store: Store): Promise<boolean> {
+async function bulkLoadInProgress(store: Store): Promise<boolean> {
   const rows = await store.query('ingest.bulk.marker', sql`SELECT 1 FROM chain_settings WHERE chain = ${MARKER.chain} AND key = ${MARKER.key}`);
   return rows.length > 0;
 }

@@ -6,7 +6,7 @@ export type CopyValue = string | number | bigint | boolean | null | undefined;
 
 const SPECIAL = /[\\\t\n\r]/;
 
-export function encodeCopyValue(value: CopyValue): string {
+function encodeCopyValue(value: CopyValue): string {
   if (value === null || value === undefined) return '\\N';
   switch (typeof value) {
     case 'string':

@@ -19,7 +19,7 @@ import { OPENAPI_PATH } from '../../api/plugins/openapi.ts';
 import { createProgress, type Progress } from '../progress.ts';
 
 /** The demo world: deterministic, sized to load into the embedded store in well under 3 minutes. */
-export const DEMO_WORLD = { seed: 1, powDays: 400, posDays: 60, scale: 400 } as const;
+const DEMO_WORLD = { seed: 1, powDays: 400, posDays: 60, scale: 400 } as const;
 
 /** The demo key lives beside the demo data, so every start on the same data prints the same key. */
 function demoKey(dataDir: string): string {

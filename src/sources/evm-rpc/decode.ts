@@ -108,7 +108,7 @@ export interface ParityTrace {
   error: string | null;
 }
 
-export function decodeHeader(raw: unknown): NodeBlockHeader {
+function decodeHeader(raw: unknown): NodeBlockHeader {
   const block = object(raw, 'block');
   return {
     number: smallQuantity(block.number, 'block.number'),
@@ -162,7 +162,7 @@ export function decodeBlock(raw: unknown): NodeBlock {
   return { header, transactions, badTransactions, withdrawals, badWithdrawals };
 }
 
-export function decodeTx(raw: unknown, path: string): NodeTx {
+function decodeTx(raw: unknown, path: string): NodeTx {
   const tx = object(raw, path);
   let accessListAddresses = 0;
   let accessListKeys = 0;
@@ -207,7 +207,7 @@ export function decodeReceipt(raw: unknown, path: string): NodeReceipt {
   };
 }
 
-export function decodeLog(raw: unknown, path: string): NodeLog {
+function decodeLog(raw: unknown, path: string): NodeLog {
   const log = object(raw, path);
   return {
     address: address(log.address, `${path}.address`),

@@ -19,7 +19,7 @@ export async function readGenesisAlloc(file: string): Promise<GenesisAllocation[
   return parseGenesisAlloc(parsed, file);
 }
 
-export function parseGenesisAlloc(genesis: unknown, where = 'genesis'): GenesisAllocation[] {
+function parseGenesisAlloc(genesis: unknown, where = 'genesis'): GenesisAllocation[] {
   if (typeof genesis !== 'object' || genesis === null) throw new NodeDataError(where, 'expected a JSON object');
   const alloc = (genesis as Record<string, unknown>).alloc;
   if (alloc === undefined) return [];

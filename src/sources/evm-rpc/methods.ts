@@ -31,7 +31,7 @@ function ns(node: EvmNode, method: string): string {
  * The address form the node expects in parameters: `0x…` on eth nodes; go-zond spoke `Z…` and
  * QRL 2.0 nodes speak `Q…`.
  */
-export function nodeAddress(node: EvmNode, canonical: string): string {
+function nodeAddress(node: EvmNode, canonical: string): string {
   const hex = posAddressToHex(canonical).slice(2);
   return node.namespace === 'qrl' ? `Q${hex}` : node.namespace === 'zond' ? `Z${hex}` : `0x${hex}`;
 }
@@ -44,10 +44,6 @@ export async function detectNamespace(client: RpcClient): Promise<RpcNamespace> 
   const failure = answers.find((answer): answer is PromiseRejectedResult => answer.status === 'rejected' && answer.reason instanceof RpcError && answer.reason.retryable);
   if (failure) throw failure.reason;
   throw new RpcError(`the node answers none of qrl_chainId, zond_chainId, eth_chainId`, { retryable: false });
-}
-
-export async function chainId(node: EvmNode): Promise<number> {
-  return smallQuantity(await node.client.request(ns(node, 'chainId')), 'chainId');
 }
 
 export async function blockNumber(node: EvmNode): Promise<number> {

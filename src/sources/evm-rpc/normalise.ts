@@ -21,7 +21,7 @@ import { addressFromWord, PLANCK_PER_GWEI } from './format.ts';
 export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 
 /** Gas every transaction pays before any code runs, for a transaction with empty input. */
-export function intrinsicGas(tx: NodeTx): number {
+function intrinsicGas(tx: NodeTx): number {
   // 21000 base, EIP-2930: 2400 per access-list address, 1900 per storage key. Input bytes add
   // gas too, but this is only asked of transactions with empty input.
   return 21_000 + tx.accessListAddresses * 2_400 + tx.accessListKeys * 1_900;

@@ -20,7 +20,7 @@ export const DEPOSIT_SHARE = 0.13;
 /** Share of deposits made by a customer's first deposit at its exchange (a new relay each). */
 const FIRST_DEPOSIT_SHARE = 0.55;
 /** Genesis supply of pos (the pow genesis is fixed by the chain: 65,000,000). */
-export const POS_GENESIS_QUANTA = 30_000_000n;
+const POS_GENESIS_QUANTA = 30_000_000n;
 
 export interface AccountPlan {
   address: string;

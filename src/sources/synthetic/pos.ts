@@ -22,8 +22,8 @@ import type { WorldPlan } from './world-plan.ts';
 
 const PLANCK = 10n ** 18n;
 const GWEI = PLANCK_PER_SHOR;
-export const POS_GAS_LIMIT = 30_000_000;
-export const POS_GAS_TARGET = POS_GAS_LIMIT / 2;
+const POS_GAS_LIMIT = 30_000_000;
+const POS_GAS_TARGET = POS_GAS_LIMIT / 2;
 /** EIP-1559: the base fee moves by at most 1/8 per block. */
 const BASE_FEE_CHANGE_DENOMINATOR = 8n;
 /** EIP-1559's initial base fee (1 gwei), used at genesis. */
@@ -59,7 +59,7 @@ const HODLER_SHARE = 0.3;
 const REVERT_SHARE = 0.03;
 
 /** The next block's base fee from its parent's, as EIP-1559 (and go-ethereum) computes it. */
-export function nextBaseFee(parentBaseFee: bigint, parentGasUsed: number): bigint {
+function nextBaseFee(parentBaseFee: bigint, parentGasUsed: number): bigint {
   const target = BigInt(POS_GAS_TARGET);
   const used = BigInt(parentGasUsed);
   if (used === target) return parentBaseFee;

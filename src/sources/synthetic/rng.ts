@@ -6,7 +6,7 @@
  */
 
 /** Mixes a seed with labels into a 32-bit stream seed (FNV-1a over the labels, then murmur3's finaliser). */
-export function deriveSeed(seed: number, ...labels: (string | number)[]): number {
+function deriveSeed(seed: number, ...labels: (string | number)[]): number {
   let h = (seed ^ 0x811c9dc5) >>> 0;
   for (const label of labels) {
     const text = String(label);

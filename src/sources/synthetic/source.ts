@@ -12,7 +12,7 @@ import type { ChainGenerator } from './generator.ts';
 /** Canonical heights remembered per source for `hashAt`/`blockAt` (reorgs are at most 3 deep). */
 const REMEMBERED = 256;
 
-export function canonicalHash(item: SourceItem): string | null {
+function canonicalHash(item: SourceItem): string | null {
   if (item.kind === 'block') return item.block.hash;
   if (item.kind === 'undecodable') return (item.payload as { hash: string }).hash;
   return null;

@@ -44,7 +44,7 @@ export interface StakingModel {
 }
 
 /** The stake of one validator (QRL 2.0: 40,000 quanta), in gwei. */
-export const VALIDATOR_STAKE_GWEI = 40_000n * 10n ** 9n;
+const VALIDATOR_STAKE_GWEI = 40_000n * 10n ** 9n;
 const EPOCH_SECONDS = 32 * POS_SLOT_SECONDS;
 const GENESIS_VALIDATORS = 256;
 

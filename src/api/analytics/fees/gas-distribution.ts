@@ -6,7 +6,7 @@ import { Day, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { chainSpan, dayRange, SeriesQuery, windowDaysOf, zeroFill } from '../series.ts';
 
 /** The buckets as rollups/engine/deltas.ts `gasBucket` assigns them (first match in the order of the rule there). */
-export const GAS_BUCKETS = [
+const GAS_BUCKETS = [
   { id: 0, label: 'simple value transfer', meaning: 'A plain transfer of native value (no contract code runs).' },
   { id: 1, label: 'token transfer', meaning: 'A contract call under 1M gas that moved exactly one token.' },
   { id: 2, label: 'contract call', meaning: 'A contract call under 100,000 gas that moved no token.' },
