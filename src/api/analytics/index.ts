@@ -2,9 +2,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ApiContext } from '../context.ts';
 import { blockSizeRoute } from './blocks/block-size.ts';
+import { timelineRoute } from './timeline/timeline.ts';
 
 export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
     blockSizeRoute(app, ctx);
+    timelineRoute(app, ctx);
   };
 }
