@@ -17,10 +17,14 @@ import { activeAddresses } from './charts/network/active-addresses.ts';
 import { newAddresses } from './charts/network/new-addresses.ts';
 import { holders } from './charts/supply/holders.ts';
 import { feePercentiles } from './charts/fees/fee-percentiles.ts';
+import { timelineActivity } from './timeline-activity.ts';
+import { timelineTotals } from './charts/timeline/totals.ts';
 
 export const ROLLUPS: readonly Rollup[] = [
   addressSummary, addressRanks, addressDaily, activeDays, addressHeatmap, counterparties, tokenBalances, chainDaily, feeWindows,
   txTypes, gasBuckets, feeValues, hourly, dayLargest,
+  timelineActivity,
 ];
 
-export const CHARTS: readonly Chart[] = [activeAddresses, newAddresses, holders, feePercentiles];
+export const CHARTS: readonly Chart[] = [activeAddresses, newAddresses, holders, feePercentiles,
+  timelineTotals];

@@ -10,6 +10,7 @@ import { gasDistributionRoute } from './fees/gas-distribution.ts';
 import { gasTrendsRoute } from './network/gas-trends.ts';
 import { transactionsByTypeRoute } from './transactions/by-type.ts';
 import { transactionsNormalisedRoute } from './transactions/transactions-normalised.ts';
+import { timelineRoute } from './timeline/timeline.ts';
 
 export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -22,5 +23,6 @@ export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     gasTrendsRoute(app, ctx);
     burnedDailyRoute(app, ctx);
     burnedSummaryRoute(app, ctx);
+    timelineRoute(app, ctx);
   };
 }

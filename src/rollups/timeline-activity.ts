@@ -1,0 +1,158 @@
+/**
+ * Per-day activity figures of the timeline (docs/metrics.md, "Timeline"), kept with the blocks for
+ * every day, the open one included: chain_timeline_activity counts, per day, the addresses active
+ * (any participation), those active other than by receiving payouts, and the active wallets whose
+ * balance at the end of the day reaches 100 and 1,000 coins. address_payout_days keeps, per address
+ * and day, the multi-recipient transfers it only received (the payouts).
+ *
+ * A batch changes an address's figures of a day only on the days it has deltas for: blocks arrive
+ * in order, so an address's end-of-day balance of an earlier day never changes. Each (address, day)
+ * of the batch is counted in the state before it (`before`) and after it (`apply`, or `repair` on a
+ * reorg), and the difference is added. The end-of-day balance is the address's balance less what
+ * its later days (at most the batch's) moved.
+ */
+import sql, { type Sql } from 'sql-template-tag';
+import { CHAIN_INFO, SENTINELS, type ChainId } from '../chain/chains.ts';
+import type { Db } from '../store/store.ts';
+import type { Rollup, RollupStep } from './engine/rollup.ts';
+
+/** The balance thresholds of active-wallets-100 and -1000, in coins. */
+const THRESHOLDS = [100n, 1000n] as const;
+
+/** Per day, the four counts over the (address, day) pairs of delta_daily in the store's present state, times `sign`. */
+async function countPairs(db: Db, chain: ChainId, sign: 1 | -1): Promise<void> {
+  const unit = CHAIN_INFO[chain].unitsPerCoin;
+  const [low, high] = THRESHOLDS.map((coins) => (coins * unit).toString());
+  await db.query(
+    'rollups.timeline.count_pairs',
+    sql`INSERT INTO timeline_diff (day, addresses, non_payout, wallets_100, wallets_1000)
+        SELECT day,
+               ${sign} * count(*) FILTER (WHERE tx_count > 0 OR received > 0 OR sent > 0),
+               ${sign} * count(*) FILTER (WHERE user_tx_count > payouts OR sent > 0),
+               ${sign} * count(*) FILTER (WHERE user_tx_count > 0 AND eod >= ${low}::numeric),
+               ${sign} * count(*) FILTER (WHERE user_tx_count > 0 AND eod >= ${high}::numeric)
+        FROM (
+          SELECT p.day, coalesce(a.tx_count, 0) AS tx_count, coalesce(a.received, 0) AS received, coalesce(a.sent, 0) AS sent,
+                 coalesce(a.user_tx_count, 0) AS user_tx_count, coalesce(pd.payouts, 0) AS payouts,
+                 coalesce(s.balance, 0) - coalesce(later.net, 0) AS eod
+          FROM delta_daily p
+          LEFT JOIN address_daily a ON a.chain = ${chain} AND a.address = p.address AND a.day = p.day
+          LEFT JOIN address_summary s ON s.chain = ${chain} AND s.address = p.address
+          LEFT JOIN address_payout_days pd ON pd.chain = ${chain} AND pd.address = p.address AND pd.day = p.day
+          LEFT JOIN LATERAL (
+            SELECT sum(l.received - l.sent - l.fees) AS net FROM address_daily l
+            WHERE l.chain = ${chain} AND l.address = p.address AND l.day > p.day
+          ) later ON true
+          WHERE p.address <> ALL(${[...SENTINELS[chain]]}::text[])
+        ) pairs
+        GROUP BY day`,
+  );
+}
+
+/** Adds the counted differences to chain_timeline_activity; days left at zero lose their row. */
+async function mergeDiff(db: Db, chain: ChainId): Promise<void> {
+  await db.query(
+    'rollups.timeline.merge',
+    sql`INSERT INTO chain_timeline_activity AS t (chain, day, addresses, non_payout, wallets_100, wallets_1000)
+        SELECT ${chain}, day, sum(addresses), sum(non_payout), sum(wallets_100), sum(wallets_1000) FROM timeline_diff GROUP BY day
+        ON CONFLICT (chain, day) DO UPDATE SET
+          addresses = t.addresses + excluded.addresses, non_payout = t.non_payout + excluded.non_payout,
+          wallets_100 = t.wallets_100 + excluded.wallets_100, wallets_1000 = t.wallets_1000 + excluded.wallets_1000`,
+  );
+  await db.query(
+    'rollups.timeline.remove_empty',
+    sql`DELETE FROM chain_timeline_activity t USING (SELECT DISTINCT day FROM timeline_diff) d
+        WHERE t.chain = ${chain} AND t.day = d.day AND t.addresses = 0 AND t.non_payout = 0 AND t.wallets_100 = 0 AND t.wallets_1000 = 0`,
+  );
+}
+
+/** The payouts of the raw rows between two heights: per recipient and day, multi-recipient transfers it neither sent nor signed. */
+function payoutsOf(chain: ChainId, where: Sql) {
+  return sql`SELECT address, DATE '1970-01-01' + (ts / 86400)::int AS day, count(*)::int AS payouts
+             FROM (
+               SELECT DISTINCT t.height, t.tx_index, t.ts, r.to_addr AS address
+               FROM transactions t
+               JOIN tx_recipients r ON r.chain = t.chain AND r.height = t.height AND r.tx_index = t.tx_index
+               WHERE t.chain = ${chain} AND ${where} AND t.tx_type = 'transfer' AND t.recipient_count >= 2
+                 AND r.to_addr <> t.from_addr AND r.to_addr IS DISTINCT FROM t.signer_addr
+             ) received
+             GROUP BY 1, 2`;
+}
+
+async function mergePayouts(db: Db, chain: ChainId, sign: 1 | -1): Promise<void> {
+  await db.query(
+    'rollups.timeline.payouts',
+    sql`INSERT INTO address_payout_days AS p (chain, address, day, payouts)
+        SELECT ${chain}, address, day, ${sign} * payouts FROM timeline_payouts
+        ON CONFLICT (chain, address, day) DO UPDATE SET payouts = p.payouts + excluded.payouts`,
+  );
+  await db.query('rollups.timeline.payouts_empty', sql`DELETE FROM address_payout_days WHERE chain = ${chain} AND payouts = 0`);
+}
+
+async function before(db: Db, step: RollupStep): Promise<void> {
+  if (step.partial) return; // a partial refresh rebuilds both tables afterwards
+  const { chain, deltas } = step;
+  await db.query('rollups.timeline.diff_drop', sql`DROP TABLE IF EXISTS timeline_diff`);
+  await db.query(
+    'rollups.timeline.diff',
+    sql`CREATE TEMP TABLE timeline_diff (day date, addresses bigint, non_payout bigint, wallets_100 bigint, wallets_1000 bigint) ON COMMIT DROP`,
+  );
+  await db.query('rollups.timeline.payouts_drop', sql`DROP TABLE IF EXISTS timeline_payouts`);
+  await db.query(
+    'rollups.timeline.batch_payouts',
+    sql`CREATE TEMP TABLE timeline_payouts ON COMMIT DROP AS ${payoutsOf(chain, sql`t.height BETWEEN ${deltas.fromHeight} AND ${deltas.toHeight}`)}`,
+  );
+  // A first load starts from nothing: there is no prior state to take out.
+  if (!step.fresh.has('address_daily')) await countPairs(db, chain, -1);
+}
+
+export const timelineActivity: Rollup = {
+  name: 'timeline_activity',
+  tables: ['chain_timeline_activity', 'address_payout_days'],
+  // Last in the registry: reads address_daily and address_summary as the batch leaves them.
+  before,
+  async apply(db, step) {
+    if (step.partial) return;
+    await mergePayouts(db, step.chain, 1);
+    await countPairs(db, step.chain, 1);
+    await mergeDiff(db, step.chain);
+  },
+  async repair(db, step) {
+    await mergePayouts(db, step.chain, -1);
+    await countPairs(db, step.chain, 1);
+    await mergeDiff(db, step.chain);
+  },
+  async afterRefresh(db, chain, partial) {
+    if (partial) await rebuildTimelineActivity(db, chain);
+  },
+};
+
+/** Both tables of `chain` counted afresh from the raw rows and address_daily. */
+async function rebuildTimelineActivity(db: Db, chain: ChainId): Promise<void> {
+  const unit = CHAIN_INFO[chain].unitsPerCoin;
+  const [low, high] = THRESHOLDS.map((coins) => (coins * unit).toString());
+  await db.query('rollups.timeline.clear_payouts', sql`DELETE FROM address_payout_days WHERE chain = ${chain}`);
+  await db.query('rollups.timeline.clear_activity', sql`DELETE FROM chain_timeline_activity WHERE chain = ${chain}`);
+  await db.query(
+    'rollups.timeline.rebuild_payouts',
+    sql`INSERT INTO address_payout_days (chain, address, day, payouts) SELECT ${chain}, address, day, payouts FROM (${payoutsOf(chain, sql`true`)}) p`,
+  );
+  await db.query(
+    'rollups.timeline.rebuild_activity',
+    sql`INSERT INTO chain_timeline_activity (chain, day, addresses, non_payout, wallets_100, wallets_1000)
+        SELECT ${chain}, day,
+               count(*) FILTER (WHERE tx_count > 0 OR received > 0 OR sent > 0),
+               count(*) FILTER (WHERE user_tx_count > payouts OR sent > 0),
+               count(*) FILTER (WHERE user_tx_count > 0 AND eod >= ${low}::numeric),
+               count(*) FILTER (WHERE user_tx_count > 0 AND eod >= ${high}::numeric)
+        FROM (
+          SELECT a.day, a.tx_count, a.received, a.sent, a.user_tx_count, coalesce(pd.payouts, 0) AS payouts,
+                 sum(a.received - a.sent - a.fees) OVER (PARTITION BY a.address ORDER BY a.day) AS eod
+          FROM address_daily a
+          LEFT JOIN address_payout_days pd ON pd.chain = a.chain AND pd.address = a.address AND pd.day = a.day
+          WHERE a.chain = ${chain} AND a.address <> ALL(${[...SENTINELS[chain]]}::text[])
+        ) pairs
+        GROUP BY day
+        HAVING count(*) FILTER (WHERE tx_count > 0 OR received > 0 OR sent > 0) > 0`,
+  );
+}
