@@ -34,15 +34,13 @@ async function countPairs(db: Db, chain: ChainId, sign: 1 | -1): Promise<void> {
         FROM (
           SELECT p.day, coalesce(a.tx_count, 0) AS tx_count, coalesce(a.received, 0) AS received, coalesce(a.sent, 0) AS sent,
                  coalesce(a.user_tx_count, 0) AS user_tx_count, coalesce(pd.payouts, 0) AS payouts,
-                 coalesce(s.balance, 0) - coalesce(later.net, 0) AS eod
+                 -- The address's later days are all the batch's (blocks arrive in order): what they moved is summed over delta_daily's rows.
+                 coalesce(s.balance, 0) - coalesce(sum(coalesce(a.received - a.sent - a.fees, 0))
+                   OVER (PARTITION BY p.address ORDER BY p.day ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), 0) AS eod
           FROM delta_daily p
           LEFT JOIN address_daily a ON a.chain = ${chain} AND a.address = p.address AND a.day = p.day
           LEFT JOIN address_summary s ON s.chain = ${chain} AND s.address = p.address
           LEFT JOIN address_payout_days pd ON pd.chain = ${chain} AND pd.address = p.address AND pd.day = p.day
-          LEFT JOIN LATERAL (
-            SELECT sum(l.received - l.sent - l.fees) AS net FROM address_daily l
-            WHERE l.chain = ${chain} AND l.address = p.address AND l.day > p.day
-          ) later ON true
           WHERE p.address <> ALL(${[...SENTINELS[chain]]}::text[])
         ) pairs
         GROUP BY day`,
@@ -89,8 +87,11 @@ async function mergePayouts(db: Db, chain: ChainId, sign: 1 | -1): Promise<void>
   await db.query('rollups.timeline.payouts_empty', sql`DELETE FROM address_payout_days WHERE chain = ${chain} AND payouts = 0`);
 }
 
+/** A partial refresh rebuilds both tables afterwards; a first load counts its rows in one pass instead. */
+const countsAfterwards = (step: RollupStep) => step.partial || step.fresh.has('address_daily');
+
 async function before(db: Db, step: RollupStep): Promise<void> {
-  if (step.partial) return; // a partial refresh rebuilds both tables afterwards
+  if (countsAfterwards(step)) return;
   const { chain, deltas } = step;
   await db.query('rollups.timeline.diff_drop', sql`DROP TABLE IF EXISTS timeline_diff`);
   await db.query(
@@ -102,8 +103,7 @@ async function before(db: Db, step: RollupStep): Promise<void> {
     'rollups.timeline.batch_payouts',
     sql`CREATE TEMP TABLE timeline_payouts ON COMMIT DROP AS ${payoutsOf(chain, sql`t.height BETWEEN ${deltas.fromHeight} AND ${deltas.toHeight}`)}`,
   );
-  // A first load starts from nothing: there is no prior state to take out.
-  if (!step.fresh.has('address_daily')) await countPairs(db, chain, -1);
+  await countPairs(db, chain, -1);
 }
 
 export const timelineActivity: Rollup = {
@@ -113,6 +113,10 @@ export const timelineActivity: Rollup = {
   before,
   async apply(db, step) {
     if (step.partial) return;
+    if (step.fresh.has('address_daily')) {
+      await rebuildTimelineActivity(db, step.chain);
+      return;
+    }
     await mergePayouts(db, step.chain, 1);
     await countPairs(db, step.chain, 1);
     await mergeDiff(db, step.chain);
