@@ -54,9 +54,9 @@ async function biggestTx(db: Db, chain: ChainId, tipTs: number) {
   const to = formatDay(tipTs);
   const [row] = await db.query<{ value: string; tx_hash: string; from_addr: string; to_addr: string | null; ts: string | number }>(
     'analytics.highlights.biggest',
-    sql`SELECT value::text, tx_hash, from_addr, to_addr, ts FROM chain_day_largest
-        WHERE chain = ${chain} AND day BETWEEN ${addDays(to, 1 - BIGGEST_WINDOW_DAYS)}::date AND ${to}::date
-        ORDER BY value DESC, day, height, tx_index LIMIT 1`,
+    sql`SELECT l.value::text AS value, l.tx_hash, l.from_addr, l.to_addr, l.ts FROM chain_day_largest l
+        WHERE l.chain = ${chain} AND l.day BETWEEN ${addDays(to, 1 - BIGGEST_WINDOW_DAYS)}::date AND ${to}::date
+        ORDER BY l.value DESC, l.day, l.height, l.tx_index LIMIT 1`, // l.value: the number, not its text
     { reusePlan: true }, // at most 7 rows
   );
   return row ? { window: `${BIGGEST_WINDOW_DAYS}d`, tx_hash: row.tx_hash, value: row.value, from_addr: row.from_addr, to_addr: row.to_addr, timestamp: formatTimestamp(Number(row.ts)) } : null;
@@ -81,9 +81,9 @@ async function newestWhale(db: Db, chain: ChainId) {
           SELECT address, balance, appeared FROM address_summary
           WHERE chain = ${chain} AND balance >= ${coinsToUnits(chain, WHALE_COINS).toString()}::numeric
         )
-        SELECT address, balance::text, appeared FROM whales
-        WHERE appeared IS NOT NULL AND NOT (address = ANY(${[...SENTINELS[chain]]}::text[]))
-        ORDER BY appeared DESC, address LIMIT 1`,
+        SELECT w.address, w.balance::text AS balance, w.appeared FROM whales w
+        WHERE w.appeared IS NOT NULL AND NOT (w.address = ANY(${[...SENTINELS[chain]]}::text[]))
+        ORDER BY w.appeared DESC, w.address LIMIT 1`,
     { reusePlan: true },
   );
   return row ? { address: row.address, balance: row.balance, first_seen: formatTimestamp(Number(row.appeared)) } : null;
