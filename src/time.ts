@@ -46,3 +46,15 @@ export function formatTimestamp(unixSeconds: number): string {
 export function formatTimestampOrNull(unixSeconds: number | null | undefined): string | null {
   return unixSeconds == null ? null : formatTimestamp(unixSeconds);
 }
+
+/** The wall clock in Unix microseconds (sub-millisecond from the monotonic clock's origin). */
+export function nowMicros(): number {
+  return Math.floor((performance.timeOrigin + performance.now()) * 1000);
+}
+
+/** `YYYY-MM-DDTHH:MM:SS.ffffffZ` of Unix microseconds: the form of `generated_at` and `checked_at`. */
+export function formatGeneratedAt(micros: number): string {
+  const ms = Math.floor(micros / 1000);
+  const fraction = String(micros - ms * 1000).padStart(3, '0');
+  return `${new Date(ms).toISOString().slice(0, 23)}${fraction}Z`;
+}

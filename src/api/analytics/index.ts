@@ -11,6 +11,11 @@ import { gasTrendsRoute } from './network/gas-trends.ts';
 import { transactionsByTypeRoute } from './transactions/by-type.ts';
 import { transactionsNormalisedRoute } from './transactions/transactions-normalised.ts';
 import { timelineRoute } from './timeline/timeline.ts';
+import { dashboardSummaryRoute } from './dashboard/summary.ts';
+import { homeHighlightsRoute } from './home/highlights.ts';
+import { networkHealthRoute } from './network/health.ts';
+import { networkReorgsRoute } from './network/reorgs.ts';
+import { networkTpsRoute } from './network/tps.ts';
 
 export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -24,5 +29,10 @@ export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     burnedDailyRoute(app, ctx);
     burnedSummaryRoute(app, ctx);
     timelineRoute(app, ctx);
+    networkTpsRoute(app, ctx);
+    networkReorgsRoute(app, ctx);
+    networkHealthRoute(app, ctx);
+    dashboardSummaryRoute(app, ctx);
+    homeHighlightsRoute(app, ctx);
   };
 }

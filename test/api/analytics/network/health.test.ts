@@ -1,0 +1,111 @@
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import Fastify from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import sql from 'sql-template-tag';
+import { networkHealthRoute } from '../../../../src/api/analytics/network/health.ts';
+import { DEFAULT_TUNING, type ApiContext, type RouteApp } from '../../../../src/api/context.ts';
+import { createCursorCodec } from '../../../../src/api/params/cursor.ts';
+import { ProblemSchema } from '../../../../src/api/schemas/common.ts';
+import type { ChainId } from '../../../../src/chain/chains.ts';
+import type { CanonicalBlock } from '../../../../src/chain/model.ts';
+import { loadConfig } from '../../../../src/config/env.ts';
+import type { Store } from '../../../../src/store/store.ts';
+import { AUTH, TEST_KEY } from '../../../support/app.ts';
+import { loadAnalyticsWorld } from '../../../support/analytics-world.ts';
+import { isoSeconds, TARGET_BLOCK_SECONDS, windowOf } from '../../../support/expected-status.ts';
+import { describeSeededApp } from '../../../support/seeded-app.ts';
+
+const CHECKED_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const config = loadConfig({ QUARRY_API_KEYS: TEST_KEY });
+
+/** The health route alone, on `store`, with the clock fixed at `nowSeconds` (+ 123456 µs). */
+async function withClock(store: Store, nowSeconds: number) {
+  const ctx: ApiContext = { store, config, cursors: createCursorCodec('x'.repeat(32)), network: (c) => config.networks[c], tuning: DEFAULT_TUNING };
+  const app = Fastify().withTypeProvider<TypeBoxTypeProvider>();
+  app.addSchema(ProblemSchema);
+  networkHealthRoute(app as unknown as RouteApp, ctx, { now: () => nowSeconds * 1_000_000 + 123_456 });
+  const body = (await app.inject({ url: '/analytics/network/health' })).json();
+  await app.close();
+  return body;
+}
+
+/** A chain's entry by the definitions: lag against the clock, ok up to 10 block times, stalled past 60. */
+function expectedEntry(chain: ChainId, blocks: CanonicalBlock[], now: number, dlq = 0) {
+  const tip = blocks.at(-1)!.timestamp;
+  const lag = Math.max(0, now - tip);
+  const target = TARGET_BLOCK_SECONDS[chain];
+  return {
+    chain,
+    network: config.networks[chain],
+    latest_block_time: isoSeconds(tip),
+    tip_lag_seconds: lag,
+    silver_blocks_24h: windowOf(blocks, now - 86_400, now).blocks,
+    dlq_open_count: dlq,
+    status: lag <= 10 * target ? 'ok' : lag <= 60 * target ? 'degraded' : 'stalled',
+  };
+}
+
+describeSeededApp('GET /analytics/network/health', loadAnalyticsWorld, (s) => {
+  const key = (chain: ChainId) => `${chain}:${config.networks[chain]}`;
+
+  it('measures each chain against the clock: lag, blocks of the last 24 h, status', async () => {
+    const { pow, pos } = s.seeded().blocks;
+    const posTip = pos.at(-1)!.timestamp;
+    // Clocks putting pos (12 s blocks) and pow (60 s) on each side of the thresholds, and one behind the tip.
+    for (const now of [posTip - 3600, posTip, posTip + 120, posTip + 121, posTip + 720, posTip + 721, posTip + 3601, posTip + 40_000, posTip + 200_000]) {
+      const body = await withClock(s.store(), now);
+      assert.deepEqual(body, {
+        chains: { [key('pow')]: expectedEntry('pow', pow, now), [key('pos')]: expectedEntry('pos', pos, now) },
+        checked_at: `${isoSeconds(now)}.123456Z`,
+      }, `now = tip + ${now - posTip}`);
+    }
+    const statuses = new Set<string>();
+    for (const now of [posTip, posTip + 600, posTip + 100_000]) for (const e of Object.values((await withClock(s.store(), now)).chains)) statuses.add((e as { status: string }).status);
+    assert.deepEqual([...statuses].sort(), ['degraded', 'ok', 'stalled']);
+  });
+
+  it('answers through the app against the wall clock', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const res = await s.t().app.inject({ url: '/api/v1/analytics/network/health', headers: AUTH });
+    const afterwards = Math.ceil(Date.now() / 1000);
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json();
+    assert.match(body.checked_at, CHECKED_AT);
+    assert.deepEqual(Object.keys(body.chains), [key('pow'), key('pos')]);
+    for (const chain of ['pow', 'pos'] as const) {
+      const entry = body.chains[key(chain)];
+      const tip = s.seeded().blocks[chain].at(-1)!.timestamp;
+      assert.equal(entry.latest_block_time, isoSeconds(tip));
+      assert.ok(entry.tip_lag_seconds >= Math.max(0, before - tip) && entry.tip_lag_seconds <= Math.max(0, afterwards - tip), String(entry.tip_lag_seconds));
+      const now = tip + entry.tip_lag_seconds;
+      assert.deepEqual(entry, expectedEntry(chain, s.seeded().blocks[chain], now));
+    }
+  });
+});
+
+describeSeededApp(
+  'GET /analytics/network/health with dead letters',
+  async (store) => {
+    const rows: [string, number, number | null][] = [['pow', 5, null], ['pow', 6, null], ['pow', 7, 1_700_000_000], ['pos', 9, 1_700_000_000]];
+    for (const [chain, height, resolved] of rows) {
+      await store.query('test.dead_letter', sql`INSERT INTO dead_letters (chain, source, height, error, created_ts, resolved_ts) VALUES (${chain}, 'test', ${height}, 'bad', 1700000000, ${resolved})`);
+    }
+  },
+  (s) => {
+    it('counts the letters not marked resolved; an empty chain is unknown', async () => {
+      const body = await withClock(s.store(), 1_800_000_000);
+      assert.deepEqual(body, {
+        chains: Object.fromEntries(
+          (['pow', 'pos'] as const).map((chain) => [
+            `${chain}:${config.networks[chain]}`,
+            { chain, network: config.networks[chain], latest_block_time: null, tip_lag_seconds: null, silver_blocks_24h: 0, dlq_open_count: chain === 'pow' ? 2 : 0, status: 'unknown' },
+          ]),
+        ),
+        checked_at: `${isoSeconds(1_800_000_000)}.123456Z`,
+      });
+      const res = await s.t().app.inject({ url: '/api/v1/analytics/network/health', headers: AUTH });
+      assert.equal(res.json().chains[`pow:${config.networks.pow}`].status, 'unknown');
+    });
+  },
+);
