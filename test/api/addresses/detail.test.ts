@@ -1,38 +1,29 @@
 import assert from 'node:assert/strict';
 import sql from 'sql-template-tag';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { POS_ZERO_ADDRESS, POW_COINBASE_SENTINEL, type ChainId } from '../../../src/chain/chains.ts';
 import { classifyWallet } from '../../../src/api/routes/addresses/profile/wallet-class.ts';
 import type { AddressFacts } from '../../../src/api/routes/addresses/profile/facts.ts';
-import { AUTH, buildTestApp, TEST_KEY, type TestApp } from '../../support/app.ts';
+import type { Store } from '../../../src/store/store.ts';
+import { AUTH, TEST_KEY } from '../../support/app.ts';
 import { addr } from '../../support/chain-builder.ts';
-import { expectedFromBlocks, type Expected } from '../../support/expected.ts';
-import { describeEachStore } from '../../support/stores.ts';
-import { CURATED, loadProfileChains, POSA, POWA } from './profile-fixtures.ts';
+import { describeSeededApp } from '../../support/seeded-app.ts';
+import { CURATED, loadProfileChains, loadProfileExpected, POSA, POWA } from './profile-fixtures.ts';
 
 const ts = (t: number | null) => (t === null ? null : new Date(t * 1000).toISOString().slice(0, 19));
 
-describeEachStore('GET /addresses/{address}', (getStore) => {
-  let t: TestApp;
-  const expected = {} as Record<ChainId, Expected>;
-
-  before(async () => {
-    const { pow, pos } = await loadProfileChains(getStore());
-    expected.pow = expectedFromBlocks('pow', pow.blocks);
-    expected.pos = expectedFromBlocks('pos', pos.blocks);
-    t = await buildTestApp(getStore(), { QUARRY_RATE_LIMIT_MAX: '100000' });
-  });
-  after(() => t.close());
+describeSeededApp('GET /addresses/{address}', loadProfileExpected, (s) => {
+  const expected = () => s.seeded().expected;
 
   const get = async (chain: ChainId, address: string, query = '') => {
-    const res = await t.app.inject({ url: `/api/v1/${chain}/addresses/${address}${query}`, headers: AUTH });
+    const res = await s.t().app.inject({ url: `/api/v1/${chain}/addresses/${address}${query}`, headers: AUTH });
     assert.equal(res.statusCode, 200, res.body);
     return res.json();
   };
 
   it('equals the sums of every address’s indexed movements, on both chains', async () => {
     for (const chain of ['pow', 'pos'] as const) {
-      for (const [address, e] of expected[chain].addresses) {
+      for (const [address, e] of expected()[chain].addresses) {
         const body = await get(chain, address);
         const label = `${chain} ${address.slice(0, 12)}`;
         assert.deepEqual(
@@ -136,13 +127,13 @@ describeEachStore('GET /addresses/{address}', (getStore) => {
     for (const form of [canonical, `0x${hex}`, `0X${hex.toUpperCase()}`, `Z${hex}`, `z${hex.toUpperCase()}`, `q${hex}`]) {
       const body = await get('pos', form);
       assert.equal(body.address, canonical);
-      assert.equal(body.tx_count, expected.pos.addresses.get(canonical)!.txCount);
+      assert.equal(body.tx_count, expected().pos.addresses.get(canonical)!.txCount);
     }
     assert.equal((await get('pow', POWA.user.toUpperCase().replace(/^Q/, 'q'))).address, POWA.user);
   });
 
   const problem = async (url: string) => {
-    const res = await t.app.inject({ url, headers: AUTH });
+    const res = await s.t().app.inject({ url, headers: AUTH });
     assert.equal(res.statusCode, 400, res.body);
     assert.match(String(res.headers['content-type']), /^application\/problem\+json/);
     return res.json();
@@ -164,7 +155,7 @@ describeEachStore('GET /addresses/{address}', (getStore) => {
   });
 
   it('404 for an unknown chain', async () => {
-    const res = await t.app.inject({ url: `/api/v1/btc/addresses/${POWA.user}`, headers: AUTH });
+    const res = await s.t().app.inject({ url: `/api/v1/btc/addresses/${POWA.user}`, headers: AUTH });
     assert.equal(res.statusCode, 404);
   });
 });
@@ -188,17 +179,15 @@ describe('wallet class rules on facts the fixture chains do not reach', () => {
   });
 });
 
-describeEachStore('an indexing gap: a negative stored balance', (getStore) => {
-  let t: TestApp;
-  before(async () => {
-    await loadProfileChains(getStore());
-    // What indexing from a height above 0 leaves when an address spends coins it received earlier.
-    await getStore().query('test.negative', sql`UPDATE address_summary SET balance = -114 WHERE chain = 'pow' AND address = ${POWA.user}`);
-    t = await buildTestApp(getStore(), { QUARRY_RATE_LIMIT_MAX: '100000' });
-  });
-  after(() => t.close());
+/** The profile chains as indexing from a height above 0 leaves them when an address spends coins it received earlier. */
+async function loadWithNegativeBalance(store: Store): Promise<void> {
+  await loadProfileChains(store);
+  await store.query('test.negative', sql`UPDATE address_summary SET balance = -114 WHERE chain = 'pow' AND address = ${POWA.user}`);
+}
 
+describeSeededApp('an indexing gap: a negative stored balance', loadWithNegativeBalance, (s) => {
   it('is answered as null, not as stored or with a 500, wherever the balance is written, and logged as a data-integrity error', async () => {
+    const t = s.t();
     const detail = await t.app.inject({ url: `/api/v1/pow/addresses/${POWA.user}`, headers: AUTH });
     assert.equal(detail.statusCode, 200, detail.body);
     assert.equal(detail.json().balance, null);
@@ -223,5 +212,4 @@ describeEachStore('an indexing gap: a negative stored balance', (getStore) => {
     }
     assert.ok(!t.logs().includes(TEST_KEY), 'no secret in the log');
   });
-
 });

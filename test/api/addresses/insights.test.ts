@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import { POS_ZERO_ADDRESS, POW_COINBASE_SENTINEL, type ChainId } from '../../../src/chain/chains.ts';
-import { AUTH, buildTestApp, type TestApp } from '../../support/app.ts';
+import { AUTH } from '../../support/app.ts';
 import { addr } from '../../support/chain-builder.ts';
-import { expectedFromBlocks, type Expected, type ExpectedAddress } from '../../support/expected.ts';
-import { describeEachStore } from '../../support/stores.ts';
-import { CURATED, loadProfileChains, POSA, POW_LOW_TREE, POW_SMALL_TREE, POWA } from './profile-fixtures.ts';
+import type { ExpectedAddress } from '../../support/expected.ts';
+import { describeSeededApp } from '../../support/seeded-app.ts';
+import { CURATED, loadProfileExpected, POSA, POW_LOW_TREE, POW_SMALL_TREE, POWA } from './profile-fixtures.ts';
 
 const DAY = 86_400;
 const UNITS: Record<ChainId, bigint> = { pow: 10n ** 9n, pos: 10n ** 18n };
@@ -35,30 +35,19 @@ function close(actual: number, expected: number, message: string) {
   assert.ok(Math.abs(actual - expected) <= 1e-9 * Math.max(1, Math.abs(expected)), `${message}: ${actual} vs ${expected}`);
 }
 
-describeEachStore('GET /addresses/{address}/insights', (getStore) => {
-  let t: TestApp;
-  const expected = {} as Record<ChainId, Expected>;
-  const tipTs = {} as Record<ChainId, number>;
-
-  before(async () => {
-    const { pow, pos } = await loadProfileChains(getStore());
-    expected.pow = expectedFromBlocks('pow', pow.blocks);
-    expected.pos = expectedFromBlocks('pos', pos.blocks);
-    tipTs.pow = pow.tip!.timestamp;
-    tipTs.pos = pos.tip!.timestamp;
-    t = await buildTestApp(getStore(), { QUARRY_RATE_LIMIT_MAX: '100000' });
-  });
-  after(() => t.close());
+describeSeededApp('GET /addresses/{address}/insights', loadProfileExpected, (s) => {
+  const expected = () => s.seeded().expected;
+  const tipTs = () => s.seeded().tipTs;
 
   const get = async (chain: ChainId, address: string) => {
-    const res = await t.app.inject({ url: `/api/v1/${chain}/addresses/${address}/insights`, headers: AUTH });
+    const res = await s.t().app.inject({ url: `/api/v1/${chain}/addresses/${address}/insights`, headers: AUTH });
     assert.equal(res.statusCode, 200, res.body);
     return res.json();
   };
 
   it('ranks every address by balance, transactions and age, ties sharing a rank, with percentiles, supply share and concentration', async () => {
     for (const chain of ['pow', 'pos'] as const) {
-      const entries = [...expected[chain].addresses.entries()];
+      const entries = [...expected()[chain].addresses.entries()];
       const all = entries.map(([, e]) => e);
       const supply = all.reduce((sum, e) => sum + e.balance, 0n);
       const holders = all.filter((e) => e.balance > 0n).length;
@@ -93,16 +82,16 @@ describeEachStore('GET /addresses/{address}/insights', (getStore) => {
   it('ties share a rank and an exact-bucket tie is counted as neither better nor worse', async () => {
     const [a, b] = [await get('pow', POWA.tie1), await get('pow', POWA.tie2)];
     assert.deepEqual(a.rank.by_balance, b.rank.by_balance);
-    const zeroes = [...expected.pow.addresses.values()].filter((e) => e.balance === 0n).length;
+    const zeroes = [...expected().pow.addresses.values()].filter((e) => e.balance === 0n).length;
     assert.ok(zeroes >= 2);
     const shrimp = await get('pow', POWA.shrimp); // emptied: balance 0
     assert.equal(shrimp.rank.by_balance.percentile, 0);
-    assert.equal(shrimp.rank.by_balance.rank, expected.pow.addresses.size - zeroes + 1);
+    assert.equal(shrimp.rank.by_balance.rank, expected().pow.addresses.size - zeroes + 1);
   });
 
   it('gives the holder-tier badge of each balance, and none without coins', async () => {
     for (const chain of ['pow', 'pos'] as const) {
-      for (const [address, e] of expected[chain].addresses) {
+      for (const [address, e] of expected()[chain].addresses) {
         const body = await get(chain, address);
         const holdings = body.badges.filter((badge: any) => badge.category === 'holdings');
         const index = tierIndex(chain, e.balance);
@@ -167,13 +156,13 @@ describeEachStore('GET /addresses/{address}/insights', (getStore) => {
     for (const l of CURATED.labels) if (l.isPrimary) curated.set(`${l.chain}|${l.address}`, 20);
     for (const w of CURATED.exchangeWallets) curated.set(`${w.chain}|${w.address}`, w.confirmed ? 20 : 5);
     for (const chain of ['pow', 'pos'] as const) {
-      for (const [address, e] of expected[chain].addresses) {
+      for (const [address, e] of expected()[chain].addresses) {
         const body = await get(chain, address);
         if (address === POW_COINBASE_SENTINEL || address === POS_ZERO_ADDRESS) {
           assert.deepEqual(body.reputation, { score: 0, classification: 'protocol' });
           continue;
         }
-        const now = tipTs[chain];
+        const now = tipTs()[chain];
         const age = e.appeared === null ? 0 : Math.min(25, Math.floor(Math.floor((now - e.appeared) / DAY) / 30));
         const activity = [1, 10, 100, 1000, 10000].filter((n) => e.txCount >= n).length * 5;
         const index = tierIndex(chain, e.balance);
@@ -188,7 +177,7 @@ describeEachStore('GET /addresses/{address}/insights', (getStore) => {
   });
 
   it('reports XMSS key use on pow and null on pos', async () => {
-    for (const [address, e] of expected.pow.addresses) {
+    for (const [address, e] of expected().pow.addresses) {
       const body = await get('pow', address);
       if (address === POW_COINBASE_SENTINEL) {
         assert.equal(body.xmss, null);
@@ -212,7 +201,7 @@ describeEachStore('GET /addresses/{address}/insights', (getStore) => {
     for (const chain of ['pow', 'pos'] as const) {
       const address = addr(chain, 'nobody');
       const body = await get(chain, address);
-      const all = [...expected[chain].addresses.values()];
+      const all = [...expected()[chain].addresses.values()];
       assert.equal(body.exists, false);
       assert.deepEqual(body.badges, []);
       assert.deepEqual(body.reputation, { score: 0, classification: 'unknown' });
@@ -230,7 +219,7 @@ describeEachStore('GET /addresses/{address}/insights', (getStore) => {
     const hex = POSA.bob.slice(1);
     for (const form of [`0x${hex.toUpperCase()}`, `Z${hex}`]) assert.equal((await get('pos', form)).address, POSA.bob);
     for (const [chain, address] of [['pos', 'Q123'], ['pow', POSA.bob], ['pow', 'Q' + '1'.repeat(78)]] as const) {
-      const res = await t.app.inject({ url: `/api/v1/${chain}/addresses/${address}/insights`, headers: AUTH });
+      const res = await s.t().app.inject({ url: `/api/v1/${chain}/addresses/${address}/insights`, headers: AUTH });
       assert.equal(res.statusCode, 400);
       assert.equal(res.json().errors[0].param, 'address');
     }

@@ -1,24 +1,22 @@
 /** Bounds, defaults and malformed input of the per-address list endpoints: 400s naming the parameter. */
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
-import { AUTH, buildTestApp, type TestApp } from '../../support/app.ts';
+import { it } from 'node:test';
+import type { Store } from '../../../src/store/store.ts';
+import { AUTH } from '../../support/app.ts';
 import { addr } from '../../support/chain-builder.ts';
-import { describeEachStore } from '../../support/stores.ts';
+import { describeSeededApp } from '../../support/seeded-app.ts';
 import { ingestChain, posChain, powChain } from './fixtures.ts';
 
 const POW_ADDRESS = addr('pow', 'user');
 const POS_ADDRESS = addr('pos', 'bob');
 
-describeEachStore('per-address endpoints: parameters', (getStore) => {
-  let t: TestApp;
-  before(async () => {
-    await ingestChain(getStore(), powChain(6));
-    await ingestChain(getStore(), posChain(6));
-    t = await buildTestApp(getStore(), { QUARRY_RATE_LIMIT_MAX: '100000' });
-  });
-  after(() => t.close());
+async function loadChains(store: Store): Promise<void> {
+  await ingestChain(store, powChain(6));
+  await ingestChain(store, posChain(6));
+}
 
-  const inject = (url: string) => t.app.inject({ url, headers: AUTH });
+describeSeededApp('per-address endpoints: parameters', loadChains, (s) => {
+  const inject = (url: string) => s.t().app.inject({ url, headers: AUTH });
 
   async function rejects(url: string, param: string, message?: RegExp) {
     const res = await inject(url);
@@ -127,13 +125,13 @@ describeEachStore('per-address endpoints: parameters', (getStore) => {
       assert.equal(res.statusCode, 404);
     });
     it(`${path}: needs a key`, async () => {
-      const res = await t.app.inject({ url: `/api/v1/pos/addresses/${POS_ADDRESS}/${path}` });
+      const res = await s.t().app.inject({ url: `/api/v1/pos/addresses/${POS_ADDRESS}/${path}` });
       assert.equal(res.statusCode, 401);
     });
   }
 
   it('every endpoint is in the OpenAPI document with its parameters, bounds and defaults', async () => {
-    const doc = (await t.app.inject({ url: '/api/v1/openapi.json' })).json();
+    const doc = (await s.t().app.inject({ url: '/api/v1/openapi.json' })).json();
     const parameters = (path: string) => {
       const op = doc.paths[`/api/v1/{chain}/addresses/{address}/${path}`]?.get;
       assert.ok(op, path);

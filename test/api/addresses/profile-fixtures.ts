@@ -12,6 +12,7 @@ import { writeCurated, type ExchangeWallet, type Label } from '../../../src/inge
 import { ingest } from '../../../src/ingest/pipeline.ts';
 import type { Store } from '../../../src/store/store.ts';
 import { addr, ChainBuilder, coins } from '../../support/chain-builder.ts';
+import { expectedFromBlocks, type Expected } from '../../support/expected.ts';
 
 /** 2026-03-02 (a Monday) 08:00 UTC. */
 export const T0 = Date.UTC(2026, 2, 2, 8, 0, 0) / 1000;
@@ -154,6 +155,15 @@ export async function loadProfileChains(store: Store): Promise<{ pow: ChainBuild
   await ingest(store, pos.source(), { batchBlocks: 13 });
   await store.transaction('test.curated', (tx) => writeCurated(tx, { ...CURATED, settings: [] }));
   return { pow, pos };
+}
+
+/** The profile chains loaded, and what the blocks say of them: each chain's oracle figures and its tip's time. */
+export async function loadProfileExpected(store: Store): Promise<{ expected: Record<ChainId, Expected>; tipTs: Record<ChainId, number> }> {
+  const { pow, pos } = await loadProfileChains(store);
+  return {
+    expected: { pow: expectedFromBlocks('pow', pow.blocks), pos: expectedFromBlocks('pos', pos.blocks) },
+    tipTs: { pow: pow.tip!.timestamp, pos: pos.tip!.timestamp },
+  };
 }
 
 export const chainOfAddress = (address: string): ChainId => (address.length === 41 ? 'pos' : 'pow');

@@ -1,22 +1,19 @@
 /** GET /addresses/stats/summary against figures computed from the blocks. */
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import type { ChainId } from '../../../src/chain/chains.ts';
-import { AUTH, buildTestApp, type TestApp } from '../../support/app.ts';
+import { AUTH } from '../../support/app.ts';
 import { addr, coins, type ChainBuilder } from '../../support/chain-builder.ts';
 import { expectedFromBlocks } from '../../support/expected.ts';
-import { describeEachStore } from '../../support/stores.ts';
+import { describeSeededApp } from '../../support/seeded-app.ts';
 import { ingestChain, posChain, powChain } from './fixtures.ts';
 
-describeEachStore('GET /addresses/stats/summary', (getStore) => {
-  let t: TestApp;
-  before(async () => {
-    t = await buildTestApp(getStore(), { QUARRY_POW_NETWORK: 'testnet-pow', QUARRY_POS_NETWORK: 'testnet-pos' });
-  });
-  after(() => t.close());
+/** Nothing is seeded: the first test wants an empty store, the second indexes its own chains. */
+const nothing = async () => undefined;
 
+describeSeededApp('GET /addresses/stats/summary', nothing, (s) => {
   const get = async (chain: ChainId) => {
-    const res = await t.app.inject({ url: `/api/v1/${chain}/addresses/stats/summary`, headers: AUTH });
+    const res = await s.t().app.inject({ url: `/api/v1/${chain}/addresses/stats/summary`, headers: AUTH });
     assert.equal(res.statusCode, 200, res.body);
     return res.json();
   };
@@ -38,7 +35,7 @@ describeEachStore('GET /addresses/stats/summary', (getStore) => {
     chains.pos.block((b) => b.transfer(addr('pos', 'alice'), addr('pos', 'late-payee'), coins('pos', 1)), { gap: Math.ceil((36 * 3600) / chains.pos.blockTime) });
     for (const chain of ['pow', 'pos'] as const) {
       const c = chains[chain];
-      await ingestChain(getStore(), c);
+      await ingestChain(s.store(), c);
       const expected = expectedFromBlocks(chain, c.blocks);
       const tip = c.blocks.at(-1)!.timestamp;
       const addresses = [...expected.addresses.values()];
@@ -54,4 +51,4 @@ describeEachStore('GET /addresses/stats/summary', (getStore) => {
       });
     }
   });
-});
+}, { env: { QUARRY_POW_NETWORK: 'testnet-pow', QUARRY_POS_NETWORK: 'testnet-pos' } });

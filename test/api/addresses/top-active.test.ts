@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
+import { it } from 'node:test';
 import { POS_ZERO_ADDRESS, POW_COINBASE_SENTINEL, type ChainId } from '../../../src/chain/chains.ts';
 import { tuningWith, type ApiTuning } from '../../../src/api/context.ts';
-import { AUTH, buildTestApp, type TestApp } from '../../support/app.ts';
-import { expectedFromBlocks, type Expected, type ExpectedAddress } from '../../support/expected.ts';
-import { describeEachStore } from '../../support/stores.ts';
-import { CURATED, loadProfileChains, POSA, POWA } from './profile-fixtures.ts';
+import { AUTH } from '../../support/app.ts';
+import type { Expected, ExpectedAddress } from '../../support/expected.ts';
+import { describeSeededApp } from '../../support/seeded-app.ts';
+import { CURATED, loadProfileExpected, POSA, POWA } from './profile-fixtures.ts';
 
 const UNITS: Record<ChainId, bigint> = { pow: 10n ** 9n, pos: 10n ** 18n };
 const SENTINEL: Record<ChainId, string> = { pow: POW_COINBASE_SENTINEL, pos: POS_ZERO_ADDRESS };
@@ -118,26 +118,12 @@ const PLANS: Record<string, Partial<ApiTuning['topActive']>> = {
 };
 
 for (const [plan, tuning] of Object.entries(PLANS)) {
-  describeEachStore(`GET /addresses/top/active (${plan})`, (getStore) => {
-    let t: TestApp;
-    const expected = {} as Record<ChainId, Expected>;
-    const tipTs = {} as Record<ChainId, number>;
-
-    before(async () => {
-      const { pow, pos } = await loadProfileChains(getStore());
-      expected.pow = expectedFromBlocks('pow', pow.blocks);
-      expected.pos = expectedFromBlocks('pos', pos.blocks);
-      tipTs.pow = pow.tip!.timestamp;
-      tipTs.pos = pos.tip!.timestamp;
-      t = await buildTestApp(getStore(), { QUARRY_RATE_LIMIT_MAX: '100000' }, { tuning: tuningWith({ topActive: tuning }) });
-    });
-    after(() => t.close());
-
+  describeSeededApp(`GET /addresses/top/active (${plan})`, loadProfileExpected, (s) => {
     async function check(chain: ChainId, o: Options) {
-      const res = await t.app.inject({ url: `/api/v1/${chain}/addresses/top/active${queryString(o)}`, headers: AUTH });
+      const res = await s.t().app.inject({ url: `/api/v1/${chain}/addresses/top/active${queryString(o)}`, headers: AUTH });
       assert.equal(res.statusCode, 200, res.body);
       const body = res.json();
-      const want = expectedTop(chain, expected[chain], tipTs[chain], o);
+      const want = expectedTop(chain, s.seeded().expected[chain], s.seeded().tipTs[chain], o);
       const label = `${chain} ${JSON.stringify(o)}`;
       assert.equal(body.total, want.total, `${label}: total`);
       assert.deepEqual(body.addresses, want.addresses, `${label}: rows`);
@@ -209,16 +195,13 @@ for (const [plan, tuning] of Object.entries(PLANS)) {
         await check(chain, { with_labels: true, with_delta_30d: true, positive_only: true, exclude_sentinel: true, sort: '-balance', page: 2, page_size: 10 });
       }
     });
-  });
+  }, { tuning: tuningWith({ topActive: tuning }) });
 }
 
-describeEachStore('GET /addresses/top/active parameters', (getStore) => {
-  let t: TestApp;
-  before(async () => {
-    t = await buildTestApp(getStore(), { QUARRY_RATE_LIMIT_MAX: '100000' });
-  });
-  after(() => t.close());
+/** Nothing is seeded: the last test wants an empty store. */
+const nothing = async () => undefined;
 
+describeSeededApp('GET /addresses/top/active parameters', nothing, (s) => {
   for (const [query, param] of [
     ['page=0', 'page'], ['page=-1', 'page'], ['page=1.5', 'page'], ['page=x', 'page'],
     ['page_size=0', 'page_size'], ['page_size=101', 'page_size'], ['page_size=abc', 'page_size'],
@@ -231,7 +214,7 @@ describeEachStore('GET /addresses/top/active parameters', (getStore) => {
     ['exclude_sentinel=y', 'exclude_sentinel'], ['whale_only=TRUE', 'whale_only'],
   ] as const) {
     it(`400 naming ${param} for ${query.slice(0, 40)}`, async () => {
-      const res = await t.app.inject({ url: `/api/v1/pow/addresses/top/active?${query}`, headers: AUTH });
+      const res = await s.t().app.inject({ url: `/api/v1/pow/addresses/top/active?${query}`, headers: AUTH });
       assert.equal(res.statusCode, 400, res.body);
       assert.match(String(res.headers['content-type']), /^application\/problem\+json/);
       assert.equal(res.json().errors[0].param, param);
@@ -239,7 +222,7 @@ describeEachStore('GET /addresses/top/active parameters', (getStore) => {
   }
 
   it('an empty store answers an empty board', async () => {
-    const res = await t.app.inject({ url: '/api/v1/pos/addresses/top/active?q=ab&positive_only=1', headers: AUTH });
+    const res = await s.t().app.inject({ url: '/api/v1/pos/addresses/top/active?q=ab&positive_only=1', headers: AUTH });
     assert.equal(res.statusCode, 200);
     assert.deepEqual(res.json(), { addresses: [], total: 0, sort_by: 'tx_count', page: 1, page_size: 25, q: 'ab', chain: 'pos', network: 'testnet' });
   });

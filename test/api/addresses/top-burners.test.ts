@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
-import { AUTH, buildTestApp, type TestApp } from '../../support/app.ts';
+import { it } from 'node:test';
+import type { Store } from '../../../src/store/store.ts';
+import { AUTH } from '../../support/app.ts';
 import type { ChainBuilder } from '../../support/chain-builder.ts';
 import { expectedFeePayers, expectedFromBlocks, type Expected } from '../../support/expected.ts';
-import { describeEachStore } from '../../support/stores.ts';
+import { describeSeededApp } from '../../support/seeded-app.ts';
 import { loadProfileChains } from './profile-fixtures.ts';
 
 const DAY = 86_400;
@@ -15,27 +16,25 @@ function expectedBurners(e: Expected, tipTs: number, days: number, limit: number
   return rows.slice(0, limit).map((r) => ({ address: r.address, tx_count: r.txs, total_fees_paid: r.fees.toString(), total_gas_used: r.gas }));
 }
 
-describeEachStore('GET /addresses/top/burners', (getStore) => {
-  let t: TestApp;
-  let pos: ChainBuilder;
-  let expected: Expected;
+/** The profile chains; the pos chain and its oracle figures (the board is pos-only). */
+async function loadPos(store: Store): Promise<{ pos: ChainBuilder; expected: Expected }> {
+  const { pos } = await loadProfileChains(store);
+  return { pos, expected: expectedFromBlocks('pos', pos.blocks) };
+}
 
-  before(async () => {
-    ({ pos } = await loadProfileChains(getStore()));
-    expected = expectedFromBlocks('pos', pos.blocks);
-    t = await buildTestApp(getStore(), { QUARRY_RATE_LIMIT_MAX: '100000' });
-  });
-  after(() => t.close());
+describeSeededApp('GET /addresses/top/burners', loadPos, (s) => {
+  const pos = () => s.seeded().pos;
+  const expected = () => s.seeded().expected;
 
   const get = async (chain: string, query: string) => {
-    const res = await t.app.inject({ url: `/api/v1/${chain}/addresses/top/burners${query}`, headers: AUTH });
+    const res = await s.t().app.inject({ url: `/api/v1/${chain}/addresses/top/burners${query}`, headers: AUTH });
     assert.equal(res.statusCode, 200, res.body);
     return res.json();
   };
 
   it('orders pos fee payers of the window by fees paid, with their transactions and gas', async () => {
-    const tip = pos.tip!.timestamp;
-    const first = pos.blocks[0]!.timestamp;
+    const tip = pos().tip!.timestamp;
+    const first = pos().blocks[0]!.timestamp;
     const history = Math.ceil((tip - first) / DAY) + 1;
     assert.ok(history >= 6, 'the fixture spans several days');
     // Kept windows (1, 7, 30, 365 days), the whole history (14 days: all-time totals), and windows summed on request (2, 3, 4 days).
@@ -45,11 +44,11 @@ describeEachStore('GET /addresses/top/burners', (getStore) => {
         if (window) query.set('window', window);
         if (limit) query.set('limit', String(limit));
         const body = await get('pos', `?${query}`);
-        assert.deepEqual(body, { items: expectedBurners(expected, tip, days, limit ?? 50) }, `window ${window} limit ${limit}`);
+        assert.deepEqual(body, { items: expectedBurners(expected(), tip, days, limit ?? 50) }, `window ${window} limit ${limit}`);
       }
     }
     // The shorter windows leave out earlier payers; the fixture makes them differ.
-    assert.notDeepEqual(expectedBurners(expected, tip, 1, 50), expectedBurners(expected, tip, history, 50));
+    assert.notDeepEqual(expectedBurners(expected(), tip, 1, 50), expectedBurners(expected(), tip, history, 50));
   });
 
   it('answers an empty list on pow', async () => {
@@ -63,7 +62,7 @@ describeEachStore('GET /addresses/top/burners', (getStore) => {
   ] as const) {
     it(`400 naming ${param} for ${query}`, async () => {
       for (const chain of ['pos', 'pow']) {
-        const res = await t.app.inject({ url: `/api/v1/${chain}/addresses/top/burners?${query}`, headers: AUTH });
+        const res = await s.t().app.inject({ url: `/api/v1/${chain}/addresses/top/burners?${query}`, headers: AUTH });
         assert.equal(res.statusCode, 400, res.body);
         assert.equal(res.json().errors[0].param, param);
       }

@@ -1,27 +1,26 @@
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
-import { AUTH, buildTestApp, type TestApp } from '../../support/app.ts';
+import { it } from 'node:test';
+import type { Store } from '../../../src/store/store.ts';
+import { AUTH } from '../../support/app.ts';
 import type { ChainBuilder } from '../../support/chain-builder.ts';
-import { describeEachStore } from '../../support/stores.ts';
+import { describeSeededApp } from '../../support/seeded-app.ts';
 import { chainOf, comparable, expectedComparable, expectedFeed, ingestChain, POS, posChain, POW, powChain } from './fixtures.ts';
 
-/** Cursor pages while new blocks arrive between the requests, and the cursor's integrity. */
-describeEachStore('transactions feed: paging while blocks arrive', (getStore) => {
-  let t: TestApp;
-  let pow: ChainBuilder;
-  let pos: ChainBuilder;
+async function loadChains(store: Store): Promise<{ pow: ChainBuilder; pos: ChainBuilder }> {
+  const pow = powChain(30);
+  const pos = posChain(20);
+  await ingestChain(store, pow);
+  await ingestChain(store, pos);
+  return { pow, pos };
+}
 
-  before(async () => {
-    pow = powChain(30);
-    pos = posChain(20);
-    await ingestChain(getStore(), pow);
-    await ingestChain(getStore(), pos);
-    t = await buildTestApp(getStore(), { QUARRY_RATE_LIMIT_MAX: '100000' });
-  });
-  after(() => t.close());
+/** Cursor pages while new blocks arrive between the requests, and the cursor's integrity. */
+describeSeededApp('transactions feed: paging while blocks arrive', loadChains, (s) => {
+  const pow = () => s.seeded().pow;
+  const pos = () => s.seeded().pos;
 
   const fetch = async (address: string, query: string) =>
-    t.app.inject({ url: `/api/v1/${chainOf(address)}/addresses/${address}/transactions${query}`, headers: AUTH });
+    s.t().app.inject({ url: `/api/v1/${chainOf(address)}/addresses/${address}/transactions${query}`, headers: AUTH });
   const get = async (address: string, query: string) => {
     const res = await fetch(address, query);
     assert.equal(res.statusCode, 200, res.body);
@@ -42,14 +41,14 @@ describeEachStore('transactions feed: paging while blocks arrive', (getStore) =>
         }
       });
     }
-    await ingestChain(getStore(), chain);
+    await ingestChain(s.store(), chain);
   }
 
   for (const [name, chainOfTest, address, filter] of [
-    ['pow user', () => pow, POW.user, ''],
-    ['pow m1, incoming', () => pow, POW.m1, '&direction=in'],
-    ['pos bob', () => pos, POS.bob, ''],
-    ['pos bob, transfers', () => pos, POS.bob, '&tx_type=transfer'],
+    ['pow user', pow, POW.user, ''],
+    ['pow m1, incoming', pow, POW.m1, '&direction=in'],
+    ['pos bob', pos, POS.bob, ''],
+    ['pos bob, transfers', pos, POS.bob, '&tx_type=transfer'],
   ] as const) {
     it(`${name}: walking cursor pages yields each row of the first page's moment once, in order`, async () => {
       const chain = chainOfTest();
@@ -94,7 +93,7 @@ describeEachStore('transactions feed: paging while blocks arrive', (getStore) =>
   });
 
   it('the limit may change between cursor pages', async () => {
-    const all = expectedFeed(pow.blocks, POW.pool).rows.slice(0, 9);
+    const all = expectedFeed(pow().blocks, POW.pool).rows.slice(0, 9);
     const first = await get(POW.pool, '?limit=2');
     const second = await get(POW.pool, `?limit=7&cursor=${encodeURIComponent(first.next_cursor)}`);
     assert.deepEqual([...first.items, ...second.items].map(comparable), all.map(expectedComparable));
@@ -105,6 +104,6 @@ describeEachStore('transactions feed: paging while blocks arrive', (getStore) =>
     assert.deepEqual(body.items, []);
     assert.equal(body.has_more, false);
     assert.equal(body.next_cursor, null);
-    assert.equal(body.total, expectedFeed(pow.blocks, POW.user).total);
+    assert.equal(body.total, expectedFeed(pow().blocks, POW.user).total);
   });
 });

@@ -2,41 +2,40 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { TX_TYPES } from '../../../src/chain/model.ts';
 import { tuningWith } from '../../../src/api/context.ts';
+import type { Store } from '../../../src/store/store.ts';
 import { AUTH, buildTestApp, type TestApp } from '../../support/app.ts';
 import { addr, type ChainBuilder } from '../../support/chain-builder.ts';
-import { describeEachStore } from '../../support/stores.ts';
+import { describeSeededApp } from '../../support/seeded-app.ts';
 import { chainOf, comparable, expectedComparable, expectedFeed, ingestChain, POS, posChain, POW, powChain, T0, type FeedFilters } from './fixtures.ts';
 
 const DAY = 86_400;
 
-describeEachStore('GET /addresses/{address}/transactions', (getStore) => {
-  let t: TestApp;
+async function loadChains(store: Store): Promise<{ pow: ChainBuilder; pos: ChainBuilder }> {
+  const pow = powChain();
+  const pos = posChain();
+  await ingestChain(store, pow);
+  await ingestChain(store, pos);
+  return { pow, pos };
+}
+
+describeSeededApp('GET /addresses/{address}/transactions', loadChains, (s) => {
+  const pow = () => s.seeded().pow;
+  const pos = () => s.seeded().pos;
+  // A second app on the same store (the helper builds one): every offset located by days and every type count probed.
   let located: TestApp;
-  let pow: ChainBuilder;
-  let pos: ChainBuilder;
-
   before(async () => {
-    pow = powChain();
-    pos = posChain();
-    await ingestChain(getStore(), pow);
-    await ingestChain(getStore(), pos);
-    t = await buildTestApp(getStore(), { QUARRY_RATE_LIMIT_MAX: '100000' });
-    // Every offset located by days and every type count probed.
-    located = await buildTestApp(getStore(), { QUARRY_RATE_LIMIT_MAX: '100000' }, { tuning: tuningWith({ feed: { directOffset: 0, typeCountProbe: 2 } }) });
+    located = await buildTestApp(s.store(), { QUARRY_RATE_LIMIT_MAX: '100000' }, { tuning: tuningWith({ feed: { directOffset: 0, typeCountProbe: 2 } }) });
   });
-  after(async () => {
-    await t.close();
-    await located.close();
-  });
+  after(() => located.close());
 
-  const get = async (address: string, query = '', app = t) => {
+  const get = async (address: string, query = '', app = s.t()) => {
     const res = await app.app.inject({ url: `/api/v1/${chainOf(address)}/addresses/${address}/transactions${query}`, headers: AUTH });
     assert.equal(res.statusCode, 200, res.body);
     return res.json();
   };
 
   /** Every row of the feed with these filters, by offset pages of `limit`, and the last page's body. */
-  async function walkOffsets(address: string, query: string, limit: number, app = t) {
+  async function walkOffsets(address: string, query: string, limit: number, app = s.t()) {
     const items: Record<string, unknown>[] = [];
     for (let offset = 0; ; offset += limit) {
       const body = await get(address, `?limit=${limit}&offset=${offset}${query}`, app);
@@ -74,35 +73,35 @@ describeEachStore('GET /addresses/{address}/transactions', (getStore) => {
 
   const cases: [string, () => ChainBuilder, string, FeedFilters][] = [];
   for (const [name, address] of Object.entries(POW)) {
-    for (const direction of ['both', 'in', 'out'] as const) cases.push([`pow ${name} ${direction}`, () => pow, address, { direction }]);
+    for (const direction of ['both', 'in', 'out'] as const) cases.push([`pow ${name} ${direction}`, pow, address, { direction }]);
   }
   for (const [name, address] of Object.entries(POS)) {
-    for (const direction of ['both', 'in', 'out'] as const) cases.push([`pos ${name} ${direction}`, () => pos, address, { direction }]);
+    for (const direction of ['both', 'in', 'out'] as const) cases.push([`pos ${name} ${direction}`, pos, address, { direction }]);
   }
   cases.push(
-    ['pow user transfers', () => pow, POW.user, { txType: 'transfer' }],
-    ['pow user transfer_token', () => pow, POW.user, { txType: 'transfer_token' }],
-    ['pow user messages', () => pow, POW.user, { txType: 'message' }],
-    ['pow slave transfers out', () => pow, POW.slave, { txType: 'transfer', direction: 'out' }],
-    ['pow pool coinbase in', () => pow, POW.pool, { txType: 'coinbase', direction: 'in' }],
-    ['pow m1 coinbase', () => pow, POW.m1, { txType: 'coinbase' }],
-    ['pow m2 in, days 2-3', () => pow, POW.m2, { direction: 'in', from: T0 + DAY, to: T0 + 3 * DAY }],
-    ['pow user, mid-day to mid-day', () => pow, POW.user, { from: T0 + 5 * 3600, to: T0 + 4 * DAY + 7 * 3600 }],
-    ['pow user, whole days', () => pow, POW.user, { from: Math.ceil(T0 / DAY) * DAY, to: Math.ceil(T0 / DAY) * DAY + 3 * DAY }],
-    ['pow exchange, from only', () => pow, POW.exchange, { from: T0 + 2 * DAY + 1 }],
-    ['pow exchange, to only', () => pow, POW.exchange, { to: T0 + 2 * DAY + 1 }],
-    ['pow exchange transfers out, time range', () => pow, POW.exchange, { direction: 'out', txType: 'transfer', from: T0 + DAY, to: T0 + 5 * DAY }],
-    ['pow pool, most of one day', () => pow, POW.pool, { from: Math.ceil(T0 / DAY) * DAY + 3600, to: Math.ceil(T0 / DAY) * DAY + 23 * 3600 }],
-    ['pow pool in, a few hours', () => pow, POW.pool, { direction: 'in', from: Math.ceil(T0 / DAY) * DAY + 3600, to: Math.ceil(T0 / DAY) * DAY + 5 * 3600 }],
-    ['pow pool out, 20 hours over midnight', () => pow, POW.pool, { direction: 'out', from: T0 + 2 * DAY - 3600, to: T0 + 2 * DAY + 19 * 3600 }],
-    ['pow m1, from midnight to late evening', () => pow, POW.m1, { from: Math.ceil(T0 / DAY) * DAY + DAY, to: Math.ceil(T0 / DAY) * DAY + 2 * DAY - 3600 }],
-    ['pow m2, from early morning to midnight', () => pow, POW.m2, { from: Math.ceil(T0 / DAY) * DAY + 3600, to: Math.ceil(T0 / DAY) * DAY + 3 * DAY }],
-    ['pow pool coinbase, mid-day to mid-day', () => pow, POW.pool, { txType: 'coinbase', from: T0 + 5 * 3600, to: T0 + 4 * DAY + 7 * 3600 }],
-    ['pos router contract_create', () => pos, POS.router, { txType: 'contract_create' }],
-    ['pos carol contract_call out', () => pos, POS.carol, { txType: 'contract_call', direction: 'out' }],
-    ['pos bob transfers, within a day', () => pos, POS.bob, { txType: 'transfer', from: T0 + 7200, to: T0 + 12 * 3600 }],
-    ['pos empty range', () => pos, POS.bob, { from: T0 + 1000 * DAY }],
-    ['pos inverted range', () => pos, POS.bob, { from: T0 + 2 * DAY, to: T0 + DAY }],
+    ['pow user transfers', pow, POW.user, { txType: 'transfer' }],
+    ['pow user transfer_token', pow, POW.user, { txType: 'transfer_token' }],
+    ['pow user messages', pow, POW.user, { txType: 'message' }],
+    ['pow slave transfers out', pow, POW.slave, { txType: 'transfer', direction: 'out' }],
+    ['pow pool coinbase in', pow, POW.pool, { txType: 'coinbase', direction: 'in' }],
+    ['pow m1 coinbase', pow, POW.m1, { txType: 'coinbase' }],
+    ['pow m2 in, days 2-3', pow, POW.m2, { direction: 'in', from: T0 + DAY, to: T0 + 3 * DAY }],
+    ['pow user, mid-day to mid-day', pow, POW.user, { from: T0 + 5 * 3600, to: T0 + 4 * DAY + 7 * 3600 }],
+    ['pow user, whole days', pow, POW.user, { from: Math.ceil(T0 / DAY) * DAY, to: Math.ceil(T0 / DAY) * DAY + 3 * DAY }],
+    ['pow exchange, from only', pow, POW.exchange, { from: T0 + 2 * DAY + 1 }],
+    ['pow exchange, to only', pow, POW.exchange, { to: T0 + 2 * DAY + 1 }],
+    ['pow exchange transfers out, time range', pow, POW.exchange, { direction: 'out', txType: 'transfer', from: T0 + DAY, to: T0 + 5 * DAY }],
+    ['pow pool, most of one day', pow, POW.pool, { from: Math.ceil(T0 / DAY) * DAY + 3600, to: Math.ceil(T0 / DAY) * DAY + 23 * 3600 }],
+    ['pow pool in, a few hours', pow, POW.pool, { direction: 'in', from: Math.ceil(T0 / DAY) * DAY + 3600, to: Math.ceil(T0 / DAY) * DAY + 5 * 3600 }],
+    ['pow pool out, 20 hours over midnight', pow, POW.pool, { direction: 'out', from: T0 + 2 * DAY - 3600, to: T0 + 2 * DAY + 19 * 3600 }],
+    ['pow m1, from midnight to late evening', pow, POW.m1, { from: Math.ceil(T0 / DAY) * DAY + DAY, to: Math.ceil(T0 / DAY) * DAY + 2 * DAY - 3600 }],
+    ['pow m2, from early morning to midnight', pow, POW.m2, { from: Math.ceil(T0 / DAY) * DAY + 3600, to: Math.ceil(T0 / DAY) * DAY + 3 * DAY }],
+    ['pow pool coinbase, mid-day to mid-day', pow, POW.pool, { txType: 'coinbase', from: T0 + 5 * 3600, to: T0 + 4 * DAY + 7 * 3600 }],
+    ['pos router contract_create', pos, POS.router, { txType: 'contract_create' }],
+    ['pos carol contract_call out', pos, POS.carol, { txType: 'contract_call', direction: 'out' }],
+    ['pos bob transfers, within a day', pos, POS.bob, { txType: 'transfer', from: T0 + 7200, to: T0 + 12 * 3600 }],
+    ['pos empty range', pos, POS.bob, { from: T0 + 1000 * DAY }],
+    ['pos inverted range', pos, POS.bob, { from: T0 + 2 * DAY, to: T0 + DAY }],
   );
 
   for (const [title, chain, address, filters] of cases) {
@@ -134,23 +133,23 @@ describeEachStore('GET /addresses/{address}/transactions', (getStore) => {
   }
 
   it('covers the shapes it means to: multi-recipient, self, signer, creation, reverted', () => {
-    const user = expectedFeed(pow.blocks, POW.user).rows;
+    const user = expectedFeed(pow().blocks, POW.user).rows;
     assert.ok(user.some((r) => r.from_addr === POW.user && r.to_addr === POW.user && r.recipient_index === null), 'single self-transfer');
     assert.ok(user.some((r) => r.from_addr === POW.user && r.to_addr === POW.user && r.recipient_index === 0), 'self inside a multi-recipient transfer');
-    const m1 = expectedFeed(pow.blocks, POW.m1, { txType: 'transfer' }).rows;
+    const m1 = expectedFeed(pow().blocks, POW.m1, { txType: 'transfer' }).rows;
     assert.ok(m1.some((r, i) => i > 0 && r.tx_hash === m1[i - 1]!.tx_hash), 'one recipient twice in a transaction');
-    assert.ok(expectedFeed(pow.blocks, POW.slave).rows.some((r) => r.recipient_index === 1), 'a signer sees every recipient');
-    assert.ok(expectedFeed(pos.blocks, POS.child).rows.length === 1);
+    assert.ok(expectedFeed(pow().blocks, POW.slave).rows.some((r) => r.recipient_index === 1), 'a signer sees every recipient');
+    assert.ok(expectedFeed(pos().blocks, POS.child).rows.length === 1);
   });
 
   it('rows carry TransactionDetail fields: block hash, per-row value, whole fee, pos gas data', async () => {
     const body = await get(POS.carol, '?tx_type=contract_call&limit=1');
     const [item] = body.items;
-    const block = pos.blocks.find((b) => b.height === item.height)!;
+    const block = pos().blocks.find((b) => b.height === item.height)!;
     const tx = block.transactions[item.tx_index]!;
     assert.equal(item.block_hash, block.hash);
     assert.equal(item.chain, 'pos');
-    assert.equal(item.network, t.config.networks.pos);
+    assert.equal(item.network, s.t().config.networks.pos);
     assert.equal(item.gas_used, tx.gasUsed);
     assert.equal(item.effective_gas_price, tx.effectiveGasPrice!.toString());
     assert.equal(item.status, 1);
@@ -211,7 +210,7 @@ describeEachStore('GET /addresses/{address}/transactions', (getStore) => {
     const hex = POS.bob.slice(1);
     const canonical = await get(POS.bob, '?limit=5');
     for (const form of [`Z${hex}`, `0x${hex.toUpperCase()}`, `q${hex}`, `0X${hex}`]) {
-      const res = await t.app.inject({ url: `/api/v1/pos/addresses/${form}/transactions?limit=5`, headers: AUTH });
+      const res = await s.t().app.inject({ url: `/api/v1/pos/addresses/${form}/transactions?limit=5`, headers: AUTH });
       assert.equal(res.statusCode, 200);
       assert.deepEqual(res.json(), canonical);
     }
@@ -219,7 +218,7 @@ describeEachStore('GET /addresses/{address}/transactions', (getStore) => {
   });
 
   it('a pow address is accepted in upper case and answered in lower case', async () => {
-    const res = await t.app.inject({ url: `/api/v1/pow/addresses/Q${POW.user.slice(1).toUpperCase()}/transactions?limit=2`, headers: AUTH });
+    const res = await s.t().app.inject({ url: `/api/v1/pow/addresses/Q${POW.user.slice(1).toUpperCase()}/transactions?limit=2`, headers: AUTH });
     assert.equal(res.statusCode, 200);
     assert.equal(res.json().address, POW.user);
   });
@@ -229,7 +228,7 @@ describeEachStore('GET /addresses/{address}/transactions', (getStore) => {
       const address = chain === 'pow' ? POW.user : POS.bob;
       for (const txType of TX_TYPES[chain]) assert.equal((await get(address, `?tx_type=${txType}`)).tx_type, txType);
     }
-    const res = await t.app.inject({ url: `/api/v1/pos/addresses/${POS.bob}/transactions?tx_type=coinbase`, headers: AUTH });
+    const res = await s.t().app.inject({ url: `/api/v1/pos/addresses/${POS.bob}/transactions?tx_type=coinbase`, headers: AUTH });
     assert.equal(res.statusCode, 400);
     assert.equal(res.json().errors[0].param, 'tx_type');
     assert.match(res.json().errors[0].message, /transfer, contract_call, contract_create/);
