@@ -66,7 +66,7 @@ export function renderAgain(jsonFile: string): string {
 
 /** `lines` are the run's own history lines, `earlier` those of the runs before it. */
 function derive(results: BenchResults, lines: HistoryLine[], earlier: HistoryLine[]): Derived {
-  return { targets: targetRows(results), growth: growthRows(lines, earlier), comparison: compare(lines, earlier) };
+  return { targets: targetRows(results), growth: [...growthRows(lines, earlier, 'M'), ...growthRows(lines, earlier, 'H')], comparison: compare(lines, earlier) };
 }
 
 function renderMarkdown(r: BenchResults, d: Derived): string {

@@ -30,11 +30,31 @@ export const ROUTES = {
   gasTrends: '/api/v1/analytics/network/gas-trends',
   burnedDaily: '/api/v1/pos/fees/burned/daily',
   burnedSummary: '/api/v1/pos/fees/burned/summary',
+  activeAddresses: '/api/v1/analytics/network/active-addresses-daily',
+  newVsReturning: '/api/v1/analytics/network/new-vs-returning-daily',
+  walletCount: '/api/v1/analytics/wallet-count',
+  userDaily: '/api/v1/analytics/transactions/user-daily',
+  pageSummary: '/api/v1/analytics/network/page-summary',
+  tps: '/api/v1/analytics/network/tps',
+  reorgs: '/api/v1/analytics/network/reorgs',
+  health: '/api/v1/analytics/network/health',
+  dashboard: '/api/v1/analytics/dashboard/summary',
+  highlights: '/api/v1/analytics/home/highlights',
+  timeline: '/api/v1/analytics/timeline/{metric}',
 } as const;
 
 /** Analytics routes that take the chain as a query parameter, and those that describe pos (or both chains) alone. */
-const ANALYTICS_PER_CHAIN: readonly RouteName[] = ['blockSize', 'blockTimes', 'byType', 'feePercentiles', 'gasDistribution'];
-const ANALYTICS_ONCE: readonly RouteName[] = ['normalised', 'gasTrends', 'burnedDaily', 'burnedSummary'];
+const ANALYTICS_PER_CHAIN: readonly RouteName[] = [
+  'blockSize', 'blockTimes', 'byType', 'feePercentiles', 'gasDistribution', 'activeAddresses', 'newVsReturning', 'walletCount', 'userDaily',
+];
+const ANALYTICS_ONCE: readonly RouteName[] = ['normalised', 'gasTrends', 'burnedDaily'];
+/** Analytics routes without a window. */
+const ANALYTICS_SINGLE: readonly RouteName[] = ['burnedSummary', 'tps', 'health', 'dashboard'];
+const ANALYTICS_SINGLE_PER_CHAIN: readonly RouteName[] = ['pageSummary', 'reorgs', 'highlights'];
+const TIMELINE_METRICS = [
+  'transactions', 'blocks', 'gas', 'wallets', 'active-wallets', 'active-wallets-100', 'active-wallets-1000', 'supply', 'block_time', 'block_size',
+  'active-addresses', 'active-addresses-excl-payouts',
+];
 
 export type RouteName = keyof typeof ROUTES;
 
@@ -69,6 +89,8 @@ export interface ApiCase {
   note?: string;
   /** The query as shown in the id, where a value depends on the world (an address, a time). */
   shownQuery?: Query;
+  /** The timeline's path parameter. */
+  metric?: string;
 }
 
 export interface CaseInputs {
@@ -89,7 +111,7 @@ export function buildCases(inputs: CaseInputs): ApiCase[] {
       const address = subject ? (subjectAddress(n, subject) ?? undefined) : undefined;
       if (subject && !address) return;
       const params = Object.entries(extra.shownQuery ?? query).map(([k, v]) => `${k}=${v}`).join('&');
-      const id = [chain, route, subject, params].filter(Boolean).join(' ');
+      const id = [chain, route, extra.metric, subject, params].filter(Boolean).join(' ');
       const target = extra.target !== undefined ? extra.target : subject === 'ordinary' || subject === 'busiest' ? TARGETS.address : undefined;
       cases.push({ id, route, chain, subject, address, query, target, ...extra });
     };
@@ -192,10 +214,16 @@ export function buildCases(inputs: CaseInputs): ApiCase[] {
       analytics(route, { chain });
       analytics(route, { chain, window: '3650d' });
     }
+    for (const route of ANALYTICS_SINGLE_PER_CHAIN) analytics(route, { chain });
     if (!pow) {
       for (const route of ANALYTICS_ONCE) {
         analytics(route, {});
-        if (route !== 'burnedSummary') analytics(route, { window: '3650d' });
+        analytics(route, { window: '3650d' });
+      }
+      for (const route of ANALYTICS_SINGLE) analytics(route, {});
+      for (const metric of TIMELINE_METRICS) {
+        add('timeline', undefined, {}, { target: TARGETS.endpoint, metric });
+        add('timeline', undefined, { window: '10y' }, { target: TARGETS.endpoint, metric });
       }
     }
   }
@@ -223,7 +251,7 @@ function subjectAddress(n: NotableAccounts, subject: string): string | null {
 
 /** The request path of a case (a cursor case gets its cursor later). */
 export function casePath(c: ApiCase, query: Query = c.query): string {
-  const path = ROUTES[c.route].replace('{chain}', c.chain).replace('{address}', c.address ?? '');
+  const path = ROUTES[c.route].replace('{chain}', c.chain).replace('{address}', c.address ?? '').replace('{metric}', c.metric ?? '');
   const params = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
   const search = params.toString();
   return search ? `${path}?${search}` : path;

@@ -1,9 +1,14 @@
-/** How latency grows from S to M, per case: the same history, denser (more data behind an address). */
+/**
+ * How latency grows from S, per case: to M (the same history, denser: more data behind an address) and
+ * to H (five years of history at a low density: analytics must not grow with history).
+ */
 import { describe } from './comparison.ts';
 import type { HistoryLine } from './history.ts';
 import { ratio, type Markdown } from './markdown.ts';
 
 export interface GrowthRow {
+  /** The tier compared with S (rows of older results have none: M). */
+  to?: 'M' | 'H';
   id: string;
   store: string;
   p50S: number;
@@ -17,8 +22,8 @@ export interface GrowthRow {
   source: string;
 }
 
-/** S against M on each store where this run measured one of them, the other from this run or the latest earlier one. */
-export function growthRows(current: HistoryLine[], earlier: HistoryLine[]): GrowthRow[] {
+/** S against `to` on each store where this run measured one of them, the other from this run or the latest earlier one. */
+export function growthRows(current: HistoryLine[], earlier: HistoryLine[], to: 'M' | 'H'): GrowthRow[] {
   const newestFirst = [...earlier].sort((a, b) => b.startedAt.localeCompare(a.startedAt));
   const rows: GrowthRow[] = [];
   for (const store of ['postgres', 'pglite']) {
@@ -30,13 +35,14 @@ export function growthRows(current: HistoryLine[], earlier: HistoryLine[]): Grow
       return there ? { line: there, source: describe(there) } : null;
     };
     const s = find('S');
-    const m = find('M');
+    const m = find(to);
     if (!s || !m || (s.source !== 'this run' && m.source !== 'this run')) continue;
     for (const [id, [p50M, p99M]] of Object.entries(m.line.cases)) {
       const sCase = s.line.cases[id];
       if (!sCase) continue;
       const [p50S, p99S] = sCase;
       rows.push({
+        to,
         id,
         store,
         p50S,
@@ -53,10 +59,13 @@ export function growthRows(current: HistoryLine[], earlier: HistoryLine[]): Grow
 }
 
 export function renderGrowth(md: Markdown, growth: GrowthRow[]): void {
-  if (growth.length === 0) return;
-  md.line('## Growth from S to M');
-  md.line();
-  md.line('M/S of p50 with one connection (service time) and of p99 under load, per case.');
-  md.line();
-  md.table(['case', 'store', 'p50 S → M ms', 'M/S p50', 'p99 S → M ms', 'M/S p99', 'from'], growth.map((g) => [g.id, g.store, `${g.p50S} → ${g.p50M}`, g.p50Ratio, `${g.p99S} → ${g.p99M}`, g.p99Ratio, g.source]));
+  for (const to of ['M', 'H'] as const) {
+    const rows = growth.filter((g) => (g.to ?? 'M') === to);
+    if (rows.length === 0) continue;
+    md.line(to === 'M' ? '## Growth from S to M' : '## Growth from S to H (five years of history)');
+    md.line();
+    md.line(`${to}/S of p50 with one connection (service time) and of p99 under load, per case.`);
+    md.line();
+    md.table(['case', 'store', `p50 S → ${to} ms`, `${to}/S p50`, `p99 S → ${to} ms`, `${to}/S p99`, 'from'], rows.map((g) => [g.id, g.store, `${g.p50S} → ${g.p50M}`, g.p50Ratio, `${g.p99S} → ${g.p99M}`, g.p99Ratio, g.source]));
+  }
 }
