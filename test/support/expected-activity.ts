@@ -137,3 +137,6 @@ function activityChain(chain: ChainId, days: number, seed: number): ChainBuilder
   for (let i = 0; i < days * 4; i++) c.block(fill(i), { gap: i > 0 && i % PAUSE_EVERY === 0 ? 9 : 1 });
   return c;
 }
+
+/** The network each chain echoes in the test app (the configuration's defaults). */
+export const TEST_NETWORK: Record<ChainId, string> = { pow: 'mainnet', pos: 'testnet' };

@@ -4,7 +4,7 @@ import type { ChainId } from '../../../../src/chain/chains.ts';
 import type { CanonicalBlock } from '../../../../src/chain/model.ts';
 import { AUTH } from '../../../support/app.ts';
 import { ANALYTICS_WORLD, loadAnalyticsWorld, utcDay } from '../../../support/analytics-world.ts';
-import { expectedActivity, lastDays, loadActivityChains } from '../../../support/expected-activity.ts';
+import { expectedActivity, lastDays, loadActivityChains, TEST_NETWORK } from '../../../support/expected-activity.ts';
 import { describeSeededApp } from '../../../support/seeded-app.ts';
 
 const URL = '/api/v1/analytics/network/active-addresses-daily';
@@ -62,7 +62,7 @@ describeSeededApp('GET /analytics/network/active-addresses-daily over a long his
       for (const days of [90, 30, 3]) {
         const body = (await get(`?chain=${chain}&window=${days}d`)).json();
         const items = expected(s.seeded()[chain], days);
-        assert.deepEqual(body, { items, count: items.length, days, chain, network: 'mainnet' }, `${chain} ${days}d`);
+        assert.deepEqual(body, { items, count: items.length, days, chain, network: TEST_NETWORK[chain] }, `${chain} ${days}d`);
       }
     }
     const pow = expected(s.seeded().pow, 90);
