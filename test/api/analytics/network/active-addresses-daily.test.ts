@@ -2,9 +2,11 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { ChainId } from '../../../../src/chain/chains.ts';
 import type { CanonicalBlock } from '../../../../src/chain/model.ts';
+import { ingest } from '../../../../src/ingest/pipeline.ts';
 import { AUTH } from '../../../support/app.ts';
 import { ANALYTICS_WORLD, loadAnalyticsWorld, utcDay } from '../../../support/analytics-world.ts';
-import { expectedActivity, lastDays, loadActivityChains, TEST_NETWORK } from '../../../support/expected-activity.ts';
+import { activityChains, expectedActivity, lastDays, loadActivityChains, TEST_NETWORK } from '../../../support/expected-activity.ts';
+import { addr } from '../../../support/chain-builder.ts';
 import { describeSeededApp } from '../../../support/seeded-app.ts';
 
 const URL = '/api/v1/analytics/network/active-addresses-daily';
@@ -68,6 +70,19 @@ describeSeededApp('GET /analytics/network/active-addresses-daily over a long his
     const pow = expected(s.seeded().pow, 90);
     assert.ok(pow.some((d) => d.dau === 0 && d.wau > 0), 'a day without blocks inside the history');
     assert.ok(pow.some((d) => d.wau < d.mau), 'WAU and MAU differ');
+  });
+
+  it('moves the open day with the next block', async () => {
+    const pos = activityChains().pos;
+    const tip = pos.tip!;
+    // One second after the tip, so on its day: two addresses never seen before.
+    pos.block((b) => b.transfer(addr('pos', 'late-sender'), addr('pos', 'late-recipient'), 1n), { gap: 1 / pos.blockTime });
+    await ingest(s.store(), pos.source(), { batchBlocks: 7 });
+    const body = (await get('?chain=pos&window=3d')).json();
+    assert.deepEqual(body.items, expected(pos.blocks, 3));
+    const before = expected(s.seeded().pos, 1)[0]!;
+    assert.equal(body.items.at(-1).day, utcDay(tip.timestamp));
+    assert.equal(body.items.at(-1).dau, before.dau + 2);
   });
 });
 
