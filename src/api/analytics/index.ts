@@ -16,6 +16,11 @@ import { homeHighlightsRoute } from './home/highlights.ts';
 import { networkHealthRoute } from './network/health.ts';
 import { networkReorgsRoute } from './network/reorgs.ts';
 import { networkTpsRoute } from './network/tps.ts';
+import { activeAddressesDailyRoute } from './network/active-addresses-daily.ts';
+import { newVsReturningDailyRoute } from './network/new-vs-returning-daily.ts';
+import { pageSummaryRoute } from './network/page-summary.ts';
+import { userDailyRoute } from './transactions/user-daily.ts';
+import { walletCountRoute } from './wallets/wallet-count.ts';
 
 export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -34,5 +39,10 @@ export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     networkHealthRoute(app, ctx);
     dashboardSummaryRoute(app, ctx);
     homeHighlightsRoute(app, ctx);
+    activeAddressesDailyRoute(app, ctx);
+    newVsReturningDailyRoute(app, ctx);
+    walletCountRoute(app, ctx);
+    userDailyRoute(app, ctx);
+    pageSummaryRoute(app, ctx);
   };
 }
