@@ -25,8 +25,12 @@ export type TxType = PowTxType | PosTxType;
 
 export const TX_TYPES: Record<ChainId, readonly TxType[]> = { pow: POW_TX_TYPES, pos: POS_TX_TYPES };
 
-/** Transaction types that are not user activity: block rewards and protocol administration. */
-export const NON_USER_TX_TYPES: readonly TxType[] = ['coinbase'];
+/**
+ * Transaction types that are not user activity (docs/metrics.md, "Analytics conventions"): block
+ * rewards, and the pow key administration that moves no value between people (publishing a lattice
+ * key, registering slave keys).
+ */
+export const NON_USER_TX_TYPES: readonly TxType[] = ['coinbase', 'latticePK', 'slave'];
 
 export interface CanonicalBlock {
   chain: ChainId;

@@ -3,11 +3,14 @@
  * textbook definitions (docs/metrics.md, "Network activity"), independently of the rollups' SQL.
  * An address is active on a day when it takes part in a user transaction of that day: its sender
  * (`from`, and the signing key when one is set), its recipient, each of its recipients, or the
- * contract it created. Non-user types (NON_USER_TX_TYPES: block rewards) don't count, and
+ * contract it created. Non-user types (block rewards and pow key administration) don't count, and
  * withdrawals are not transactions.
  */
 import type { ChainId } from '../../src/chain/chains.ts';
-import { NON_USER_TX_TYPES, type CanonicalBlock, type CanonicalTx } from '../../src/chain/model.ts';
+import type { CanonicalBlock, CanonicalTx } from '../../src/chain/model.ts';
+
+/** Block rewards and pow key administration (docs/metrics.md, "Analytics conventions"), written out here. */
+const NON_USER = new Set(['coinbase', 'latticePK', 'slave']);
 import { daysBetween, utcDay } from './analytics-world.ts';
 import { ingest } from '../../src/ingest/pipeline.ts';
 import type { Store } from '../../src/store/store.ts';
@@ -29,7 +32,7 @@ export interface ExpectedActivityDay {
 }
 
 export function isUserTx(tx: CanonicalTx): boolean {
-  return !NON_USER_TX_TYPES.includes(tx.type);
+  return !NON_USER.has(tx.type);
 }
 
 /** Everyone a transaction involves: sender, signer, recipient(s), created contract. */

@@ -79,7 +79,7 @@ export function expectedBiggest(blocks: CanonicalBlock[], fromDay: string, toDay
     const day = isoSeconds(b.timestamp).slice(0, 10);
     if (day < fromDay || day > toDay) continue;
     for (const t of b.transactions) {
-      const user = t.type !== 'coinbase' && t.migration?.role !== 'mint' && t.status !== 0;
+      const user = !['coinbase', 'latticePK', 'slave'].includes(t.type) && t.migration?.role !== 'mint' && t.status !== 0;
       if (!user || t.value <= 0n) continue;
       if (!best || t.value > best.value) best = { value: t.value, tx_hash: t.hash, from_addr: t.from, to_addr: t.to ?? t.contractAddress, ts: b.timestamp };
     }

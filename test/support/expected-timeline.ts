@@ -67,7 +67,7 @@ export function expectedChainTimeline(chain: ChainId, blocks: CanonicalBlock[]):
       const mint = tx.type === 'coinbase' || tx.migration?.role === 'mint';
       const senders = [tx.from, ...(tx.signer ? [tx.signer] : [])];
       const receivers = [...(tx.to ?? tx.contractAddress ? [(tx.to ?? tx.contractAddress)!] : []), ...(tx.recipients ?? []).map((r) => r.to)];
-      const user = tx.type !== 'coinbase';
+      const user = !['coinbase', 'latticePK', 'slave'].includes(tx.type);
       const payout = tx.type === 'transfer' && (tx.recipients?.length ?? 0) >= 2;
       for (const a of [...senders, ...receivers]) {
         d.any.add(a);
