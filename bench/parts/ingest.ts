@@ -164,7 +164,7 @@ async function measureChain(target: TierStore, store: Store, world: SyntheticWor
     ...figures(pipelineSeconds, batchedBlocks),
     reorgs: result.reorgs,
     rollupSqlSeconds: round(sumSince(snapshot, after, 'rollups.') / 1000, 3),
-    closeDaysSeconds: round(sumSince(snapshot, after, 'rollups.day_metrics') / 1000, 3),
+    closeDaysSeconds: round(sumSince(snapshot, after, 'rollups.charts') / 1000, 3),
     topLabels: topLabelsSince(snapshot, after, batchedBlocks.length),
   };
   log(`${name}: ${pipeline.txPerSecond} tx/s through the pipeline (raw rows only: ${rawOnly.txPerSecond} tx/s), ${batchedBlocks.length} blocks`);

@@ -84,7 +84,12 @@ async function mergePayouts(db: Db, chain: ChainId, sign: 1 | -1): Promise<void>
         SELECT ${chain}, address, day, ${sign} * payouts FROM timeline_payouts
         ON CONFLICT (chain, address, day) DO UPDATE SET payouts = p.payouts + excluded.payouts`,
   );
-  await db.query('rollups.timeline.payouts_empty', sql`DELETE FROM address_payout_days WHERE chain = ${chain} AND payouts = 0`);
+  // Only the batch's rows can have fallen to zero: a key lookup each, not a scan of the table.
+  await db.query(
+    'rollups.timeline.payouts_empty',
+    sql`DELETE FROM address_payout_days p USING timeline_payouts t
+        WHERE p.chain = ${chain} AND p.address = t.address AND p.day = t.day AND p.payouts = 0`,
+  );
 }
 
 /** A partial refresh rebuilds both tables afterwards; a first load counts its rows in one pass instead. */
