@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { Day, STANDARD_ERRORS } from '../../schemas/common.ts';
-import { chainSpan, dayRange, SeriesQuery, windowDaysOf, zeroFill } from '../series.ts';
+import { SeriesQuery, seriesWindow, zeroFill } from '../series.ts';
 import { activeDays, NO_ACTIVITY } from './active-days.ts';
 
 const NewVsReturningItem = Type.Object({
@@ -33,11 +33,9 @@ export function newVsReturningDailyRoute(app: RouteApp, ctx: ApiContext): void {
     },
     async (request) => {
       const chain = request.query.chain ?? 'pos';
-      const days = windowDaysOf(request.query.window, { fallback: '30d' });
-      const span = await chainSpan(ctx.store, chain);
+      const { days, range } = await seriesWindow(ctx.store, chain, request.query.window, '30d');
       const envelope = { days, chain, network: ctx.network(chain) };
-      if (!span) return { items: [], count: 0, ...envelope };
-      const range = dayRange(span, days);
+      if (!range) return { items: [], count: 0, ...envelope };
       const rows = await activeDays(ctx.store, chain, range);
       const items = zeroFill(range, rows, (day) => ({ day, ...NO_ACTIVITY })).map(({ day, dau, new_wallets }) => ({
         day,

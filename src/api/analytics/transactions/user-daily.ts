@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { Day, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { chainDays, EMPTY_DAY } from '../chain-days.ts';
-import { chainSpan, dayRange, SeriesQuery, windowDaysOf, zeroFill } from '../series.ts';
+import { SeriesQuery, seriesWindow, zeroFill } from '../series.ts';
 
 const UserDailyItem = Type.Object({
   day: Day,
@@ -32,11 +32,9 @@ export function userDailyRoute(app: RouteApp, ctx: ApiContext): void {
     },
     async (request) => {
       const chain = request.query.chain ?? 'pos';
-      const days = windowDaysOf(request.query.window, { fallback: '30d' });
-      const span = await chainSpan(ctx.store, chain);
+      const { days, range } = await seriesWindow(ctx.store, chain, request.query.window, '30d');
       const envelope = { chain, network: ctx.network(chain), window_days: days };
-      if (!span) return { items: [], count: 0, ...envelope };
-      const range = dayRange(span, days);
+      if (!range) return { items: [], count: 0, ...envelope };
       const rows = await chainDays(ctx.store, chain, range);
       const items = zeroFill(range, rows, (day) => ({ day, ...EMPTY_DAY })).map((d) => ({ day: d.day, user_tx_count: d.user_tx_count }));
       return { items, count: items.length, ...envelope };

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { Day, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { activeDays, NO_ACTIVITY, walletsBefore } from '../network/active-days.ts';
-import { chainSpan, dayRange, SeriesQuery, windowDaysOf, zeroFill } from '../series.ts';
+import { SeriesQuery, seriesWindow, zeroFill } from '../series.ts';
 
 const WalletCountItem = Type.Object({
   day: Day,
@@ -33,11 +33,9 @@ export function walletCountRoute(app: RouteApp, ctx: ApiContext): void {
     },
     async (request) => {
       const chain = request.query.chain ?? 'pos';
-      const days = windowDaysOf(request.query.window, { fallback: '30d' });
-      const span = await chainSpan(ctx.store, chain);
+      const { days, range } = await seriesWindow(ctx.store, chain, request.query.window, '30d');
       const envelope = { chain, network: ctx.network(chain), window_days: days };
-      if (!span) return { items: [], count: 0, ...envelope };
-      const range = dayRange(span, days);
+      if (!range) return { items: [], count: 0, ...envelope };
       const [rows, before] = await Promise.all([activeDays(ctx.store, chain, range), walletsBefore(ctx.store, chain, range.from)]);
       let total = before;
       const items = zeroFill(range, rows, (day) => ({ day, ...NO_ACTIVITY })).map(({ day, new_wallets }) => {
