@@ -1,20 +1,15 @@
 /** GET /addresses/{address}/activity-heatmap against figures computed from the blocks. */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { AUTH } from '../../support/app.ts';
 import { addr } from '../../support/chain-builder.ts';
 import { expectedFromBlocks } from '../../support/expected.ts';
 import { describeSeededApp } from '../../support/seeded-app.ts';
-import { chainOf, POW } from './fixtures.ts';
+import { chainOf, POW, addressGetter } from './fixtures.ts';
 import { loadRollupChains, ROLLUP_ADDRESSES } from './rollup-fixtures.ts';
 
 describeSeededApp('GET /addresses/{address}/activity-heatmap', loadRollupChains, (s) => {
   const chains = () => s.seeded();
-  const get = async (address: string, path: string) => {
-    const res = await s.t().app.inject({ url: `/api/v1/${chainOf(address)}/addresses/${address}/${path}`, headers: AUTH });
-    assert.equal(res.statusCode, 200, res.body);
-    return res.json();
-  };
+  const get = addressGetter(s.t);
 
   for (const address of ROLLUP_ADDRESSES) {
     const chain = chainOf(address);

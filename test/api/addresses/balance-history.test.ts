@@ -1,11 +1,10 @@
 /** GET /addresses/{address}/balance-history against figures computed from the blocks. */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { AUTH } from '../../support/app.ts';
 import { addr } from '../../support/chain-builder.ts';
 import { expectedFromBlocks, type ExpectedDay } from '../../support/expected.ts';
 import { describeSeededApp } from '../../support/seeded-app.ts';
-import { chainOf, POS, POW } from './fixtures.ts';
+import { chainOf, POS, POW, addressGetter } from './fixtures.ts';
 import { loadRollupChains, ROLLUP_ADDRESSES } from './rollup-fixtures.ts';
 
 const DAY = 86_400;
@@ -14,11 +13,7 @@ const dayOf = (ts: number) => iso(ts).slice(0, 10);
 
 describeSeededApp('GET /addresses/{address}/balance-history', loadRollupChains, (s) => {
   const chains = () => s.seeded();
-  const get = async (address: string, path: string) => {
-    const res = await s.t().app.inject({ url: `/api/v1/${chainOf(address)}/addresses/${address}/${path}`, headers: AUTH });
-    assert.equal(res.statusCode, 200, res.body);
-    return res.json();
-  };
+  const get = addressGetter(s.t);
 
   for (const address of ROLLUP_ADDRESSES) {
     const chain = chainOf(address);

@@ -3,11 +3,10 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { isSentinel, type ChainId } from '../../../src/chain/chains.ts';
 import type { CanonicalBlock } from '../../../src/chain/model.ts';
-import { AUTH } from '../../support/app.ts';
 import { addr } from '../../support/chain-builder.ts';
 import { expectedFromBlocks } from '../../support/expected.ts';
 import { describeSeededApp } from '../../support/seeded-app.ts';
-import { chainOf, POS, POW } from './fixtures.ts';
+import { chainOf, POS, POW, addressGetter } from './fixtures.ts';
 import { loadRollupChains, ROLLUP_ADDRESSES } from './rollup-fixtures.ts';
 
 const iso = (ts: number) => new Date(ts * 1000).toISOString().slice(0, 19);
@@ -63,11 +62,7 @@ function expectedPairs(chain: ChainId, blocks: CanonicalBlock[], address: string
 
 describeSeededApp('GET /addresses/{address}/counterparties', loadRollupChains, (s) => {
   const chains = () => s.seeded();
-  const get = async (address: string, path: string) => {
-    const res = await s.t().app.inject({ url: `/api/v1/${chainOf(address)}/addresses/${address}/${path}`, headers: AUTH });
-    assert.equal(res.statusCode, 200, res.body);
-    return res.json();
-  };
+  const get = addressGetter(s.t);
 
   for (const address of ROLLUP_ADDRESSES) {
     const chain = chainOf(address);

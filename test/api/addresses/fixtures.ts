@@ -2,6 +2,8 @@
  * Small chains with every way an address can take part in a transaction, and an independent
  * computation of the per-address transaction feed straight from their canonical blocks.
  */
+import assert from 'node:assert/strict';
+import { AUTH, type TestApp } from '../../support/app.ts';
 import { emptyTx, type CanonicalBlock, type CanonicalTx } from '../../../src/chain/model.ts';
 import { POS_ZERO_ADDRESS, type ChainId } from '../../../src/chain/chains.ts';
 import { ingest } from '../../../src/ingest/pipeline.ts';
@@ -200,3 +202,12 @@ export function expectedComparable(row: ExpectedRow): ReturnType<typeof comparab
 }
 
 export const chainOf = (address: string): ChainId => (address.length === 41 ? 'pos' : 'pow');
+
+/** GET `/api/v1/{chain}/addresses/{address}/{path}` on a suite's app, asserting a 200, answering the JSON body. */
+export function addressGetter(app: () => TestApp) {
+  return async (address: string, path: string) => {
+    const res = await app().app.inject({ url: `/api/v1/${chainOf(address)}/addresses/${address}/${path}`, headers: AUTH });
+    assert.equal(res.statusCode, 200, res.body);
+    return res.json();
+  };
+}

@@ -1,11 +1,10 @@
 /** GET /addresses/{address}/internal-transactions against figures computed from the blocks. */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { AUTH } from '../../support/app.ts';
 import type { CanonicalBlock } from '../../../src/chain/model.ts';
 import { addr } from '../../support/chain-builder.ts';
 import { describeSeededApp } from '../../support/seeded-app.ts';
-import { chainOf, POS, POW } from './fixtures.ts';
+import { chainOf, POS, POW, addressGetter } from './fixtures.ts';
 import { loadHoldingsChains } from './holdings-fixtures.ts';
 
 const iso = (ts: number) => new Date(ts * 1000).toISOString().slice(0, 19);
@@ -36,11 +35,7 @@ function frames(blocks: CanonicalBlock[]): Frame[] {
 
 describeSeededApp('GET /addresses/{address}/internal-transactions', loadHoldingsChains, (s) => {
   const chains = () => s.seeded();
-  const get = async (address: string, path: string) => {
-    const res = await s.t().app.inject({ url: `/api/v1/${chainOf(address)}/addresses/${address}/${path}`, headers: AUTH });
-    assert.equal(res.statusCode, 200, res.body);
-    return res.json();
-  };
+  const get = addressGetter(s.t);
 
   it('internal transactions: the frames touching the address, a self-transfer once, newest first', async () => {
     const all = frames(chains().pos.blocks);

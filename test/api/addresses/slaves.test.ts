@@ -1,22 +1,17 @@
 /** GET /addresses/{address}/slaves against figures computed from the blocks. */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { AUTH } from '../../support/app.ts';
 import { addr } from '../../support/chain-builder.ts';
 import { expectedFromBlocks } from '../../support/expected.ts';
 import { describeSeededApp } from '../../support/seeded-app.ts';
-import { chainOf, POS, POW } from './fixtures.ts';
+import { POS, POW, addressGetter } from './fixtures.ts';
 import { loadHoldingsChains, MASTER, SLAVES } from './holdings-fixtures.ts';
 
 const iso = (ts: number) => new Date(ts * 1000).toISOString().slice(0, 19);
 
 describeSeededApp('GET /addresses/{address}/slaves', loadHoldingsChains, (s) => {
   const chains = () => s.seeded();
-  const get = async (address: string, path: string) => {
-    const res = await s.t().app.inject({ url: `/api/v1/${chainOf(address)}/addresses/${address}/${path}`, headers: AUTH });
-    assert.equal(res.statusCode, 200, res.body);
-    return res.json();
-  };
+  const get = addressGetter(s.t);
 
   it('slaves: newest registration first, with each slave\'s activity, paged by offset', async () => {
     const expected = expectedFromBlocks('pow', chains().pow.blocks);

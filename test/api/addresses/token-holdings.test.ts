@@ -1,11 +1,10 @@
 /** GET /addresses/{address}/token-holdings against figures computed from the blocks. */
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { AUTH } from '../../support/app.ts';
 import { addr } from '../../support/chain-builder.ts';
 import { expectedFromBlocks } from '../../support/expected.ts';
 import { describeSeededApp } from '../../support/seeded-app.ts';
-import { chainOf, POS, POW } from './fixtures.ts';
+import { POS, POW, addressGetter } from './fixtures.ts';
 import { loadHoldingsChains } from './holdings-fixtures.ts';
 
 const iso = (ts: number) => new Date(ts * 1000).toISOString().slice(0, 19);
@@ -19,11 +18,7 @@ function display(raw: bigint, decimals: number): string {
 
 describeSeededApp('GET /addresses/{address}/token-holdings', loadHoldingsChains, (s) => {
   const chains = () => s.seeded();
-  const get = async (address: string, path: string) => {
-    const res = await s.t().app.inject({ url: `/api/v1/${chainOf(address)}/addresses/${address}/${path}`, headers: AUTH });
-    assert.equal(res.statusCode, 200, res.body);
-    return res.json();
-  };
+  const get = addressGetter(s.t);
 
   it('token holdings: positive balances, largest display amount first, exact display strings', async () => {
     const expected = expectedFromBlocks('pos', chains().pos.blocks);

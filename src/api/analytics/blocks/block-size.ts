@@ -2,8 +2,8 @@
 import { Type } from 'typebox';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { Amount, Day, STANDARD_ERRORS } from '../../schemas/common.ts';
-import { chainDays, EMPTY_DAY } from '../chain-days.ts';
-import { SeriesQuery, seriesWindow, zeroFill } from '../series.ts';
+import { chainDays } from '../chain-days.ts';
+import { SeriesQuery, seriesWindow } from '../series.ts';
 
 const BlockSizeItem = Type.Object({
   day: Day,
@@ -38,8 +38,7 @@ export function blockSizeRoute(app: RouteApp, ctx: ApiContext): void {
       const { days, range } = await seriesWindow(ctx.store, chain, request.query.window, '30d');
       const envelope = { chain, network: ctx.network(chain), window_days: days };
       if (!range) return { items: [], count: 0, ...envelope };
-      const rows = await chainDays(ctx.store, chain, range);
-      const items = zeroFill(range, rows, (day) => ({ day, ...EMPTY_DAY })).map((d) => ({
+      const items = (await chainDays(ctx.store, chain, range)).map((d) => ({
         day: d.day,
         block_count: d.block_count,
         avg_block_size: d.block_count > 0 ? Math.floor(d.size_sum / d.block_count) : 0,

@@ -3,8 +3,8 @@ import { Type } from 'typebox';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { Day, Nullable, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { formatDay } from '../../../time.ts';
-import { chainDays, EMPTY_DAY } from '../chain-days.ts';
-import { chainSpan, dayRange, SeriesQuery, windowDaysOf, zeroFill } from '../series.ts';
+import { chainDays } from '../chain-days.ts';
+import { chainSpan, dayRange, SeriesQuery, windowDaysOf } from '../series.ts';
 
 const BlockTimesItem = Type.Object({
   day: Day,
@@ -40,7 +40,7 @@ export function blockTimesRoute(app: RouteApp, ctx: ApiContext): void {
       if (!span) return { items: [], count: 0, ...envelope };
       const range = dayRange(span, days);
       const firstDay = formatDay(span.firstTs);
-      const items = zeroFill(range, await chainDays(ctx.store, chain, range), (day) => ({ day, ...EMPTY_DAY })).map((d) => {
+      const items = (await chainDays(ctx.store, chain, range)).map((d) => {
         // The chain's first block has no parent, hence no interval.
         const intervals = d.block_count - (d.day === firstDay ? 1 : 0);
         return { day: d.day, block_count: d.block_count, avg_block_time_seconds: intervals > 0 ? d.interval_sum / intervals : null };

@@ -6,7 +6,6 @@ import { addDays, DAY_SECONDS, formatDay, formatGeneratedAt, formatTimestamp, no
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { Day, Nullable, NullableAmount, NullableTimestamp, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { chainDays } from '../chain-days.ts';
-import { zeroFill } from '../series.ts';
 
 /** Days of `activity_7d`: the tip's UTC day and the six before it. */
 const ACTIVITY_DAYS = 7;
@@ -85,8 +84,7 @@ async function posExtras(ctx: ApiContext, tipTs: number | null) {
   if (tipTs === null) return { validators_count: Number(row?.validators ?? 0), fee_burned_24h_planck: null, activity_7d: [] };
   const to = formatDay(tipTs);
   const range = { from: addDays(to, 1 - ACTIVITY_DAYS), to };
-  const days = await chainDays(ctx.store, 'pos', range);
-  const activity = zeroFill(range, days, (day) => ({ day, block_count: 0, tx_count: 0 })).map((d) => ({ day: d.day, block_count: d.block_count, tx_count: d.tx_count }));
+  const activity = (await chainDays(ctx.store, 'pos', range)).map((d) => ({ day: d.day, block_count: d.block_count, tx_count: d.tx_count }));
   return { validators_count: Number(row?.validators ?? 0), fee_burned_24h_planck: row?.burned ?? '0', activity_7d: activity };
 }
 

@@ -2,8 +2,8 @@
 import { Type } from 'typebox';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { Amount, Nullable, STANDARD_ERRORS, WindowQuery } from '../../schemas/common.ts';
-import { chainDays, EMPTY_DAY } from '../chain-days.ts';
-import { seriesWindow, zeroFill } from '../series.ts';
+import { chainDays } from '../chain-days.ts';
+import { seriesWindow } from '../series.ts';
 import { BurnDayFields, burnDay } from './burn-days.ts';
 
 const BurnedDailyResponse = Type.Object({
@@ -31,7 +31,7 @@ export function burnedDailyRoute(app: RouteApp, ctx: ApiContext): void {
       const { days, range } = await seriesWindow(ctx.store, 'pos', request.query.window, '30d');
       const network = ctx.network('pos');
       if (!range) return { items: [], days, network };
-      const items = zeroFill(range, await chainDays(ctx.store, 'pos', range), (day) => ({ day, ...EMPTY_DAY })).map((d) => ({
+      const items = (await chainDays(ctx.store, 'pos', range)).map((d) => ({
         ...burnDay(d),
         gas_used_total: d.gas_used,
       }));

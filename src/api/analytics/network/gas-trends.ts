@@ -2,9 +2,9 @@
 import { Type } from 'typebox';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { STANDARD_ERRORS, WindowQuery } from '../../schemas/common.ts';
-import { chainDays, EMPTY_DAY } from '../chain-days.ts';
+import { chainDays } from '../chain-days.ts';
 import { BurnDayFields, burnDay } from '../fees/burn-days.ts';
-import { seriesWindow, zeroFill } from '../series.ts';
+import { seriesWindow } from '../series.ts';
 
 const GasTrendsResponse = Type.Object({
   items: Type.Array(Type.Object(BurnDayFields), { description: 'One item per UTC day of the pos chain, oldest first, to the latest block’s day.' }),
@@ -27,7 +27,7 @@ export function gasTrendsRoute(app: RouteApp, ctx: ApiContext): void {
     async (request) => {
       const { days, range } = await seriesWindow(ctx.store, 'pos', request.query.window, '30d');
       if (!range) return { items: [], days, chain: 'pos' };
-      const items = zeroFill(range, await chainDays(ctx.store, 'pos', range), (day) => ({ day, ...EMPTY_DAY })).map(burnDay);
+      const items = (await chainDays(ctx.store, 'pos', range)).map(burnDay);
       return { items, days, chain: 'pos' };
     },
   );

@@ -9,7 +9,7 @@ import { activeAddressesByDay } from '../../../rollups/charts/network/active-add
 import type { Db } from '../../../store/store.ts';
 import { addDays, formatDay, lastClosedDay } from '../../../time.ts';
 import { formatUnits } from '../../amounts.ts';
-import { chainDays, EMPTY_DAY, type ChainDay } from '../chain-days.ts';
+import { chainDays, type ChainDay } from '../chain-days.ts';
 import { zeroFill, type ChainSpan } from '../series.ts';
 
 export const TIMELINE_METRICS = [
@@ -55,8 +55,7 @@ export async function chainSeries(db: Db, chain: ChainId, metric: TimelineMetric
     case 'block_time':
     case 'block_size': {
       const firstDay = formatDay(span.firstTs);
-      const rows = await chainDays(db, chain, range);
-      return zeroFill(range, rows, (day) => ({ day, ...EMPTY_DAY })).map((d) => ({ date: d.day, value: dailyValue(metric, d, firstDay) }));
+      return (await chainDays(db, chain, range)).map((d) => ({ date: d.day, value: dailyValue(metric, d, firstDay) }));
     }
     case 'active-wallets':
       return activeWallets(db, chain, span, range);

@@ -7,8 +7,8 @@ import { CHAIN_INFO, CHAINS } from '../../../chain/chains.ts';
 import { formatUnits } from '../../amounts.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { Day, STANDARD_ERRORS, WindowQuery } from '../../schemas/common.ts';
-import { chainDays, EMPTY_DAY } from '../chain-days.ts';
-import { chainSpan, dayRange, windowDaysOf, zeroFill } from '../series.ts';
+import { chainDays } from '../chain-days.ts';
+import { chainSpan, dayRange, windowDaysOf } from '../series.ts';
 
 const NormalisedItem = Type.Object({
   chain: Type.String(),
@@ -45,7 +45,7 @@ export function transactionsNormalisedRoute(app: RouteApp, ctx: ApiContext): voi
         if (!span) continue;
         const range = dayRange(span, days);
         const { decimals } = CHAIN_INFO[chain];
-        for (const d of zeroFill(range, await chainDays(ctx.store, chain, range), (day) => ({ day, ...EMPTY_DAY }))) {
+        for (const d of await chainDays(ctx.store, chain, range)) {
           items.push({ chain, day: d.day, tx_count: d.tx_count, volume_quanta: formatUnits(d.volume, decimals), fees_quanta: formatUnits(d.fee_sum, decimals) });
         }
       }
