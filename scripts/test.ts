@@ -7,9 +7,12 @@
  *   QUARRY_TEST_POSTGRES=off      PGlite only
  *
  * Extra arguments filter test files by substring: `npm test -- window cursor`.
+ *
+ * Seeds that many files share (the analytics world) are loaded once per run and store kind and
+ * copied from there (test/support/snapshots.ts), in a folder this run owns.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { findPostgresBin, startLocalCluster, type LocalCluster } from '../src/store/local-cluster.ts';
@@ -42,6 +45,8 @@ if (!env.QUARRY_TEST_DATABASE_URL && mode !== 'off') {
 }
 console.log(`testing on PGlite${env.QUARRY_TEST_DATABASE_URL && mode !== 'off' ? ' and PostgreSQL' : ' only'} (${files.length} files)`);
 
+env.QUARRY_TEST_SNAPSHOTS = mkdtempSync(path.join(os.tmpdir(), 'quarry-test-snapshots-'));
+
 const concurrency = Math.max(1, Math.min(4, os.availableParallelism()));
 const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files], {
   cwd: root,
@@ -50,4 +55,5 @@ const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-repo
 });
 const code: number = await new Promise((resolve) => child.on('exit', (status) => resolve(status ?? 1)));
 await cluster?.stop();
+rmSync(env.QUARRY_TEST_SNAPSHOTS, { recursive: true, force: true });
 process.exit(code);

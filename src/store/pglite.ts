@@ -24,12 +24,26 @@ const parsers = {
 const EMBEDDED_SETTINGS = ['wal_level=minimal', 'max_wal_senders=0', 'full_page_writes=off', 'max_wal_size=2GB', 'checkpoint_timeout=30min'];
 const ON_DISK_SETTINGS = ['shared_buffers=256MB'];
 
-/** Opens (creating if needed) the embedded database in `dataDir`; `undefined` keeps it in memory. */
-export async function createPgliteDriver(dataDir: string | undefined): Promise<Driver> {
+/** The embedded driver, which can also write its whole database out as one tarball (a test snapshot). */
+export interface PgliteDriver extends Driver {
+  dumpDataDir(): Promise<Blob>;
+}
+
+/**
+ * Opens (creating if needed) the embedded database in `dataDir`; `undefined` keeps it in memory.
+ * `loadDataDir` starts it from a tarball that `dumpDataDir` wrote.
+ */
+export async function createPgliteDriver(dataDir: string | undefined, options: { loadDataDir?: Blob } = {}): Promise<PgliteDriver> {
   const release = dataDir ? lockDataDir(dataDir) : () => {};
   let db: PGlite;
   try {
-    db = await PGlite.create({ dataDir, extensions: { pg_trgm }, parsers, postgresqlconf: dataDir ? [...EMBEDDED_SETTINGS, ...ON_DISK_SETTINGS] : EMBEDDED_SETTINGS });
+    db = await PGlite.create({
+      dataDir,
+      loadDataDir: options.loadDataDir,
+      extensions: { pg_trgm },
+      parsers,
+      postgresqlconf: dataDir ? [...EMBEDDED_SETTINGS, ...ON_DISK_SETTINGS] : EMBEDDED_SETTINGS,
+    });
   } catch (error) {
     release();
     throw error;
@@ -54,6 +68,13 @@ export async function createPgliteDriver(dataDir: string | undefined): Promise<D
     close: async () => {
       await db.close();
       release();
+    },
+    dumpDataDir: async () => {
+      // Compact first: the tables' dead rows and the recycled WAL segments would otherwise be most of it.
+      for (const statement of ['VACUUM FULL', `ALTER SYSTEM SET max_wal_size = '32MB'`, `ALTER SYSTEM SET min_wal_size = '32MB'`, 'SELECT pg_reload_conf()', 'CHECKPOINT', 'CHECKPOINT']) {
+        await db.exec(statement);
+      }
+      return db.dumpDataDir('none');
     },
   };
 }

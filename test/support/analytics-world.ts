@@ -8,7 +8,7 @@ import type { ChainId } from '../../src/chain/chains.ts';
 import type { CanonicalBlock } from '../../src/chain/model.ts';
 import { loadSyntheticWorld } from '../../src/ingest/load-synthetic.ts';
 import { collect, createSyntheticWorld, type SyntheticOptions, type SyntheticWorld } from '../../src/sources/synthetic/index.ts';
-import type { Store } from '../../src/store/store.ts';
+import { snapshotSeed, type SnapshotSeed } from './snapshots.ts';
 
 export const ANALYTICS_WORLD: SyntheticOptions = { seed: 11, end: new Date('2026-03-01T15:00:00Z'), powDays: 6, posDays: 4, scale: 800, reorgEvery: 150 };
 
@@ -27,11 +27,26 @@ export async function canonicalBlocks(world: SyntheticWorld, chain: ChainId): Pr
   return [...byHeight.entries()].sort((a, b) => a[0] - b[0]).flatMap(([, block]) => (block ? [block] : []));
 }
 
-export async function loadAnalyticsWorld(store: Store, options: SyntheticOptions = ANALYTICS_WORLD): Promise<AnalyticsWorld> {
-  const { world } = await loadSyntheticWorld(store, options);
-  const fresh = createSyntheticWorld(options);
-  return { world, blocks: { pow: await canonicalBlocks(fresh, 'pow'), pos: await canonicalBlocks(fresh, 'pos') } };
+/**
+ * A generated world as a test seed: the store loaded through the real pipeline (shared between the
+ * test files of a run, test/support/snapshots.ts), and the generator's own canonical blocks.
+ */
+export function analyticsWorld(options: SyntheticOptions): SnapshotSeed<AnalyticsWorld> {
+  return snapshotSeed(
+    `analytics-world ${JSON.stringify(options)}`,
+    async (store) => {
+      await loadSyntheticWorld(store, options);
+    },
+    async () => {
+      const world = createSyntheticWorld(options);
+      const blocks = { pow: await canonicalBlocks(world, 'pow'), pos: await canonicalBlocks(world, 'pos') };
+      return { world, blocks };
+    },
+  );
 }
+
+/** The standard world most analytics tests use. */
+export const loadAnalyticsWorld = analyticsWorld(ANALYTICS_WORLD);
 
 /** `YYYY-MM-DD` of a Unix time, written here so that expectations do not share the code under test. */
 export const utcDay = (ts: number): string => new Date(ts * 1000).toISOString().slice(0, 10);

@@ -6,7 +6,8 @@ import { after, before } from 'node:test';
 import type { ApiTuning } from '../../src/api/context.ts';
 import type { Store, StoreKind } from '../../src/store/store.ts';
 import { buildTestApp, type TestApp } from './app.ts';
-import { describeEachStore } from './stores.ts';
+import { isSnapshotSeed, openSeededStore } from './snapshots.ts';
+import { describeEachStore, openTestStore } from './stores.ts';
 
 export interface SeededApp<T> {
   /** The app on the seeded store. */
@@ -28,11 +29,14 @@ export function describeSeededApp<T>(
   suite: (s: SeededApp<T>, kind: StoreKind) => void,
   options: SeededAppOptions = {},
 ): void {
+  // A shared seed's store comes loaded from the run's snapshot; only its expectations are computed here.
+  const shared = isSnapshotSeed(seed) ? seed : undefined;
+  const open = shared ? (kind: StoreKind) => openSeededStore(kind, shared) : openTestStore;
   describeEachStore(title, (getStore, kind) => {
     let app: TestApp | undefined;
     let seeded: T | undefined;
     before(async () => {
-      seeded = await seed(getStore());
+      seeded = shared ? await shared.snapshot.expect() : await seed(getStore());
       app = await buildTestApp(getStore(), { QUARRY_RATE_LIMIT_MAX: '100000', ...options.env }, { tuning: options.tuning });
     });
     after(() => app?.close());
@@ -47,5 +51,5 @@ export function describeSeededApp<T>(
       },
       kind,
     );
-  });
+  }, open);
 }

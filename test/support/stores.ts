@@ -14,15 +14,15 @@ export function storeKinds(): StoreKind[] {
   return process.env.QUARRY_TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 }
 
-/** A URL of a new, empty database on the test server. */
-export async function createTestDatabase(): Promise<string> {
+/** A URL of a new database on the test server: empty, or a copy of `template`. */
+export async function createTestDatabase(template?: string): Promise<string> {
   const adminUrl = process.env.QUARRY_TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('QUARRY_TEST_DATABASE_URL is not set');
   const name = `quarry_test_${randomBytes(6).toString('hex')}`;
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE ${name}`);
+    await client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   } finally {
     await client.end();
   }
@@ -44,13 +44,17 @@ export async function openTestStore(kind: StoreKind, options: { migrate?: boolea
   return store;
 }
 
-/** Runs `suite` once per available store, each with its own fresh migrated store. */
-export function describeEachStore(title: string, suite: (getStore: () => Store, kind: StoreKind) => void): void {
+/** Runs `suite` once per available store, each with its own fresh migrated store (or the one `open` gives). */
+export function describeEachStore(
+  title: string,
+  suite: (getStore: () => Store, kind: StoreKind) => void,
+  open: (kind: StoreKind) => Promise<Store> = openTestStore,
+): void {
   for (const kind of storeKinds()) {
     describe(`${title} [${kind}]`, () => {
       let store: Store | undefined;
       before(async () => {
-        store = await openTestStore(kind);
+        store = await open(kind);
       });
       after(async () => {
         await store?.close();

@@ -4,7 +4,7 @@ import type { ChainId } from '../../../../src/chain/chains.ts';
 import type { CanonicalBlock } from '../../../../src/chain/model.ts';
 import { ingest } from '../../../../src/ingest/pipeline.ts';
 import { AUTH } from '../../../support/app.ts';
-import { ANALYTICS_WORLD, loadAnalyticsWorld, utcDay } from '../../../support/analytics-world.ts';
+import { ANALYTICS_WORLD, analyticsWorld, loadAnalyticsWorld, utcDay } from '../../../support/analytics-world.ts';
 import { activityChains, expectedActivity, lastDays, loadActivityChains, TEST_NETWORK } from '../../../support/expected-activity.ts';
 import { addr } from '../../../support/chain-builder.ts';
 import { describeSeededApp } from '../../../support/seeded-app.ts';
@@ -16,7 +16,7 @@ function expected(blocks: CanonicalBlock[], days: number) {
 }
 
 // Ten pow days, so that WAU and MAU part on the last three.
-describeSeededApp('GET /analytics/network/active-addresses-daily', (store) => loadAnalyticsWorld(store, { ...ANALYTICS_WORLD, powDays: 10 }), (s) => {
+describeSeededApp('GET /analytics/network/active-addresses-daily', analyticsWorld({ ...ANALYTICS_WORLD, powDays: 10 }), (s) => {
   const get = (query: string) => s.t().app.inject({ url: `${URL}${query}`, headers: AUTH });
 
   it('answers every day of the 90-day default window from the blocks, pos by default', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { AUTH, buildTestApp } from '../../../support/app.ts';
-import { ANALYTICS_WORLD, loadAnalyticsWorld, utcDay, type AnalyticsWorld } from '../../../support/analytics-world.ts';
+import { ANALYTICS_WORLD, analyticsWorld, loadAnalyticsWorld, utcDay, type AnalyticsWorld } from '../../../support/analytics-world.ts';
 import { expectedChainTimeline, expectedTimeline, METRICS, type ChainTimeline, type Metric } from '../../../support/expected-timeline.ts';
 import { describeSeededApp, type SeededApp } from '../../../support/seeded-app.ts';
 import { describeEachStore } from '../../../support/stores.ts';
@@ -97,7 +97,7 @@ describeSeededApp('GET /analytics/timeline/{metric} with a migration cutover', l
 
 describeSeededApp(
   'GET /analytics/timeline/{metric} without a migration cutover',
-  (store) => loadAnalyticsWorld(store, { ...ANALYTICS_WORLD, migrationCutover: null }),
+  analyticsWorld({ ...ANALYTICS_WORLD, migrationCutover: null }),
   (s) => {
     let expected: { pow: ChainTimeline; pos: ChainTimeline } | undefined;
     const t = () => (expected ??= timelines(s.seeded()));

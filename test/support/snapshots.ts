@@ -1,0 +1,117 @@
+/**
+ * Seeds that many test files share (the analytics world, say), loaded once per test run and store
+ * kind instead of once per file: the first file to need one loads it through the real pipeline and
+ * saves the store (a PGlite tarball, a PostgreSQL template database); every other file starts from
+ * a copy. `npm test` (scripts/test.ts) names the run's snapshot folder in QUARRY_TEST_SNAPSHOTS;
+ * without it a seed simply loads into a fresh store.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, openSync, closeSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { migrate } from '../../src/store/migrate.ts';
+import { createPgliteDriver } from '../../src/store/pglite.ts';
+import { createPostgresDriver } from '../../src/store/postgres.ts';
+import { createStore, type Store, type StoreKind } from '../../src/store/store.ts';
+import { createTestDatabase, openTestStore } from './stores.ts';
+
+/** A seed whose loaded store can be shared: `load` fills a store, `expect` computes what the tests compare with (never from the store). */
+export interface SnapshotSeed<T> {
+  (store: Store): Promise<T>;
+  readonly snapshot: { key: string; load(store: Store): Promise<void>; expect(): Promise<T> };
+}
+
+export function snapshotSeed<T>(key: string, load: (store: Store) => Promise<void>, expect: () => Promise<T>): SnapshotSeed<T> {
+  const seed = async (store: Store) => {
+    await load(store);
+    return expect();
+  };
+  return Object.assign(seed, { snapshot: { key, load, expect } });
+}
+
+export function isSnapshotSeed<T>(seed: (store: Store) => Promise<T>): seed is SnapshotSeed<T> {
+  return 'snapshot' in seed;
+}
+
+/** A fresh migrated store holding what `seed.snapshot.load` loads, copied from the run's snapshot when there is one. */
+export async function openSeededStore(kind: StoreKind, seed: SnapshotSeed<unknown>): Promise<Store> {
+  const dir = process.env.QUARRY_TEST_SNAPSHOTS;
+  if (!dir) {
+    const store = await openTestStore(kind);
+    await seed.snapshot.load(store);
+    return store;
+  }
+  const id = createHash('sha256').update(`${dir}\0${seed.snapshot.key}`).digest('hex').slice(0, 16);
+  return kind === 'pglite' ? pgliteFromSnapshot(path.join(dir, `${id}.tar`), seed) : postgresFromSnapshot(`quarry_snapshot_${id}`, seed);
+}
+
+async function pgliteFromSnapshot(file: string, seed: SnapshotSeed<unknown>): Promise<Store> {
+  if (!existsSync(file)) {
+    const built = await withFileLock(`${file}.lock`, async () => {
+      if (existsSync(file)) return undefined;
+      const driver = await createPgliteDriver(undefined);
+      const store = createStore(driver);
+      await migrate(store);
+      await seed.snapshot.load(store);
+      writeFileSync(`${file}.part`, Buffer.from(await (await driver.dumpDataDir()).arrayBuffer()));
+      renameSync(`${file}.part`, file);
+      return store;
+    });
+    if (built) return built;
+  }
+  return createStore(await createPgliteDriver(undefined, { loadDataDir: new Blob([readFileSync(file)]) }));
+}
+
+/** Runs `fn` holding a lock file that other test processes wait on; a lock whose owner died is taken over. */
+async function withFileLock<T>(lock: string, fn: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      closeSync(openSync(lock, 'wx'));
+      writeFileSync(lock, String(process.pid));
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const owner = Number(readFileSync(lock, 'utf8') || '0');
+      if (owner > 0 && !alive(owner)) rmSync(lock, { force: true });
+      else await sleep(200);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function postgresFromSnapshot(template: string, seed: SnapshotSeed<unknown>): Promise<Store> {
+  const admin = new pg.Client({ connectionString: process.env.QUARRY_TEST_DATABASE_URL });
+  await admin.connect();
+  try {
+    // One builder per template across the test processes; the others wait here, then copy it.
+    await admin.query('SELECT pg_advisory_lock(hashtext($1))', [template]);
+    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [template]);
+    if (rowCount === 0) {
+      const url = await createTestDatabase();
+      const store = createStore(createPostgresDriver(url, { poolSize: 4, prepare: true }));
+      await migrate(store);
+      await seed.snapshot.load(store);
+      await store.close();
+      await admin.query(`CREATE DATABASE ${template} TEMPLATE ${new URL(url).pathname.slice(1)}`);
+    }
+    await admin.query('SELECT pg_advisory_unlock(hashtext($1))', [template]);
+  } finally {
+    await admin.end();
+  }
+  const url = await createTestDatabase(template);
+  return Object.assign(createStore(createPostgresDriver(url, { poolSize: 4, prepare: true })), { url });
+}
