@@ -40,14 +40,18 @@ export async function activeDays(db: Db, chain: ChainId, range: { from: string; 
   return byDay;
 }
 
-/** Distinct addresses whose first active day is before `day`: closed days' new wallets, plus open days' from the gaps. */
+/**
+ * Distinct addresses whose first active day is before `day`: the running count of the last closed
+ * day before it, plus the new wallets of the open days between (normally none or one).
+ */
 export async function walletsBefore(db: Db, chain: ChainId, day: string): Promise<number> {
   const [row] = await db.query<{ wallets: string }>(
     'analytics.wallets_before',
-    sql`WITH last_closed AS (SELECT max(day) AS day FROM chain_day_metrics WHERE chain = ${chain})
-        SELECT ((SELECT coalesce(sum(new_wallets), 0) FROM chain_day_metrics WHERE chain = ${chain} AND day < ${day}::date)
-              + (SELECT coalesce(sum(g.addresses), 0) FROM chain_active_gaps g, last_closed l
-                 WHERE g.chain = ${chain} AND g.gap = 0 AND g.day < ${day}::date AND (l.day IS NULL OR g.day > l.day)))::text AS wallets`,
+    sql`WITH closed AS (SELECT day, wallet_count FROM chain_day_metrics WHERE chain = ${chain} AND day < ${day}::date ORDER BY day DESC LIMIT 1)
+        SELECT ((SELECT coalesce(max(wallet_count), 0) FROM closed)
+              + (SELECT coalesce(sum(g.addresses), 0) FROM chain_active_gaps g
+                 WHERE g.chain = ${chain} AND g.gap = 0 AND g.day < ${day}::date
+                   AND g.day > coalesce((SELECT day FROM closed), DATE '1970-01-01')))::text AS wallets`,
   );
   return Number(row?.wallets ?? 0);
 }

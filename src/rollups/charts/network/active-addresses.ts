@@ -22,15 +22,20 @@ export function activeAddressesByDay(chain: ChainId, fromDay: string, toDay: str
              GROUP BY d.day`;
 }
 
+/** Also the running wallet count: the last closed day's before `fromDay` (days close in order), plus the new wallets since. */
 export const activeAddresses: Chart = {
   name: 'active_addresses',
   table: 'chain_day_metrics',
   async close(db, chain, fromDay, toDay) {
     await db.query(
       'rollups.charts.active_addresses',
-      sql`INSERT INTO chain_day_metrics (chain, day, dau, wau, mau, new_wallets)
-          SELECT ${chain}, day, dau, wau, mau, new_wallets FROM (${activeAddressesByDay(chain, fromDay, toDay)}) a
-          ON CONFLICT (chain, day) DO UPDATE SET dau = excluded.dau, wau = excluded.wau, mau = excluded.mau, new_wallets = excluded.new_wallets`,
+      sql`INSERT INTO chain_day_metrics (chain, day, dau, wau, mau, new_wallets, wallet_count)
+          SELECT ${chain}, day, dau, wau, mau, new_wallets,
+                 coalesce((SELECT wallet_count FROM chain_day_metrics WHERE chain = ${chain} AND day < ${fromDay}::date ORDER BY day DESC LIMIT 1), 0)
+                 + sum(new_wallets) OVER (ORDER BY day)
+          FROM (${activeAddressesByDay(chain, fromDay, toDay)}) a
+          ON CONFLICT (chain, day) DO UPDATE SET dau = excluded.dau, wau = excluded.wau, mau = excluded.mau, new_wallets = excluded.new_wallets,
+                                                 wallet_count = excluded.wallet_count`,
     );
   },
 };
