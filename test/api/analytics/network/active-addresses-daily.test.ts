@@ -4,7 +4,7 @@ import type { ChainId } from '../../../../src/chain/chains.ts';
 import type { CanonicalBlock } from '../../../../src/chain/model.ts';
 import { ingest } from '../../../../src/ingest/pipeline.ts';
 import { AUTH } from '../../../support/app.ts';
-import { ANALYTICS_WORLD, analyticsWorld, loadAnalyticsWorld, utcDay } from '../../../support/analytics-world.ts';
+import { ANALYTICS_WORLD, analyticsWorld, utcDay } from '../../../support/analytics-world.ts';
 import { activityChains, expectedActivity, lastDays, loadActivityChains, TEST_NETWORK } from '../../../support/expected-activity.ts';
 import { addr } from '../../../support/chain-builder.ts';
 import { describeSeededApp } from '../../../support/seeded-app.ts';
