@@ -41,16 +41,48 @@ export const ROUTES = {
   dashboard: '/api/v1/analytics/dashboard/summary',
   highlights: '/api/v1/analytics/home/highlights',
   timeline: '/api/v1/analytics/timeline/{metric}',
+  supplyOverview: '/api/v1/analytics/supply/overview',
+  supplyCurve: '/api/v1/analytics/supply/curve',
+  combinedCurve: '/api/v1/analytics/supply/combined-curve',
+  totalSupply: '/api/v1/analytics/total_supply',
+  supplySummary: '/api/v1/analytics/supply/summary',
+  holdersDistribution: '/api/v1/analytics/supply/holders-distribution',
+  lorenz: '/api/v1/analytics/supply/lorenz',
+  cohorts: '/api/v1/analytics/supply/cohorts',
+  entityDistribution: '/api/v1/analytics/supply/entity-distribution',
+  distributionTimeline: '/api/v1/analytics/supply/distribution-timeline',
+  ageDaily: '/api/v1/analytics/supply/age-daily',
+  dormantBuckets: '/api/v1/analytics/supply/dormant-buckets',
+  whalesBiggest: '/api/v1/analytics/whales/biggest',
+  whalesHeatmap: '/api/v1/analytics/whales/heatmap',
+  whalesLeaderboard: '/api/v1/analytics/whales/leaderboard',
+  whalesSparklines: '/api/v1/analytics/whales/sparklines',
+  whalesCohorts: '/api/v1/analytics/whales/cohorts',
+  whalesExchangeFlow: '/api/v1/analytics/whales/exchange-flow',
+  whalesMovers: '/api/v1/analytics/whales/movers',
+  whalesSentiment: '/api/v1/analytics/whales/sentiment',
+  whalesSummary: '/api/v1/analytics/whales/summary',
+  exchangeSummary: '/api/v1/analytics/exchange/summary',
+  largestTransfers: '/api/v1/analytics/exchange/largest-transfers',
+  stakingApr: '/api/v1/analytics/staking/apr-daily',
+  stakingDaily: '/api/v1/analytics/staking/daily',
+  slashings: '/api/v1/analytics/staking/slashings-daily',
+  crossChain: '/api/v1/analytics/cross-chain/history/{address}',
 } as const;
 
 /** Analytics routes that take the chain as a query parameter, and those that describe pos (or both chains) alone. */
 const ANALYTICS_PER_CHAIN: readonly RouteName[] = [
   'blockSize', 'blockTimes', 'byType', 'feePercentiles', 'gasDistribution', 'activeAddresses', 'newVsReturning', 'walletCount', 'userDaily',
+  'supplyCurve', 'distributionTimeline', 'ageDaily', 'whalesBiggest', 'whalesHeatmap', 'whalesSparklines', 'whalesExchangeFlow', 'whalesMovers',
+  'whalesSentiment', 'largestTransfers',
 ];
-const ANALYTICS_ONCE: readonly RouteName[] = ['normalised', 'gasTrends', 'burnedDaily'];
+const ANALYTICS_ONCE: readonly RouteName[] = ['normalised', 'gasTrends', 'burnedDaily', 'totalSupply', 'stakingApr', 'stakingDaily', 'slashings'];
 /** Analytics routes without a window. */
-const ANALYTICS_SINGLE: readonly RouteName[] = ['burnedSummary', 'tps', 'health', 'dashboard'];
-const ANALYTICS_SINGLE_PER_CHAIN: readonly RouteName[] = ['pageSummary', 'reorgs', 'highlights'];
+const ANALYTICS_SINGLE: readonly RouteName[] = ['burnedSummary', 'tps', 'health', 'dashboard', 'supplyOverview', 'combinedCurve'];
+const ANALYTICS_SINGLE_PER_CHAIN: readonly RouteName[] = [
+  'pageSummary', 'reorgs', 'highlights', 'supplySummary', 'holdersDistribution', 'lorenz', 'cohorts', 'entityDistribution', 'dormantBuckets',
+  'whalesLeaderboard', 'whalesCohorts', 'whalesSummary', 'exchangeSummary',
+];
 const TIMELINE_METRICS = [
   'transactions', 'blocks', 'gas', 'wallets', 'active-wallets', 'active-wallets-100', 'active-wallets-1000', 'supply', 'block_time', 'block_size',
   'active-addresses', 'active-addresses-excl-payouts',
@@ -215,6 +247,10 @@ export function buildCases(inputs: CaseInputs): ApiCase[] {
       analytics(route, { chain, window: '3650d' });
     }
     for (const route of ANALYTICS_SINGLE_PER_CHAIN) analytics(route, { chain });
+    analytics('cohorts', { chain, individuals_only: true });
+    for (const route of ['whalesLeaderboard', 'whalesSummary', 'whalesMovers'] as const) analytics(route, { chain, threshold_pct: 0.01 });
+    add('crossChain', 'whale', {}, { target: TARGETS.endpoint });
+    if (pow) add('crossChain', 'migration', { page: 100, page_size: 200 }, { target: TARGETS.endpoint, note: 'the migration address: every burn' });
     if (!pow) {
       for (const route of ANALYTICS_ONCE) {
         analytics(route, {});
@@ -244,6 +280,8 @@ function subjectAddress(n: NotableAccounts, subject: string): string | null {
       return n.slaveMaster;
     case 'tokenHolder':
       return n.tokenHolder;
+    case 'migration':
+      return n.migrationAddress;
     default:
       throw new Error(`unknown subject ${subject}`);
   }
