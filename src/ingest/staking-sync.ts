@@ -30,7 +30,7 @@ export interface StakingSyncResult {
 
 export async function syncStaking(db: Store, beacon: BeaconClient, options: StakingSyncOptions = {}): Promise<StakingSyncResult> {
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
-  const [{ genesisTime }, { secondsPerSlot, slotsPerEpoch }, { finalizedEpoch }] = await Promise.all([
+  const [{ genesisTime }, { secondsPerSlot, slotsPerEpoch, minSlashingPenaltyQuotient }, { finalizedEpoch }] = await Promise.all([
     beacon.getGenesis(),
     beacon.getSpec(),
     beacon.getStateFinalityCheckpoints('head'),
@@ -58,7 +58,7 @@ export async function syncStaking(db: Store, beacon: BeaconClient, options: Stak
       const lastSlot = (epochs.at(-1)! + 1) * slotsPerEpoch - 1;
       previous ??= firstSlot === 0 ? [] : await beacon.getStateValidators(String(firstSlot - 1));
       const [end, rewards] = await Promise.all([beacon.getStateValidators(String(lastSlot)), dayRewards(beacon, epochs, slotsPerEpoch)]);
-      const figures = dayFigures(day, previous, end, rewards);
+      const figures = dayFigures(day, previous, end, rewards, minSlashingPenaltyQuotient);
       await upsertDay(db, figures);
       options.logger?.info({ day, epochs: epochs.length, rewards: figures.rewards.toString() }, 'staking day written');
       days.push(day);

@@ -21,6 +21,10 @@ import { newVsReturningDailyRoute } from './network/new-vs-returning-daily.ts';
 import { pageSummaryRoute } from './network/page-summary.ts';
 import { userDailyRoute } from './transactions/user-daily.ts';
 import { walletCountRoute } from './wallets/wallet-count.ts';
+import { stakingAprDailyRoute } from './staking/apr-daily.ts';
+import { stakingDailyRoute } from './staking/daily.ts';
+import { stakingSlashingsDailyRoute } from './staking/slashings-daily.ts';
+import { crossChainHistoryRoute } from './cross-chain/history.ts';
 
 export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -44,5 +48,9 @@ export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     walletCountRoute(app, ctx);
     userDailyRoute(app, ctx);
     pageSummaryRoute(app, ctx);
+    stakingAprDailyRoute(app, ctx);
+    stakingDailyRoute(app, ctx);
+    stakingSlashingsDailyRoute(app, ctx);
+    crossChainHistoryRoute(app, ctx);
   };
 }

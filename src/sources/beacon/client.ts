@@ -53,7 +53,8 @@ export interface BeaconValidator {
 
 export interface BeaconClient {
   getGenesis(): Promise<{ genesisTime: number }>;
-  getSpec(): Promise<{ secondsPerSlot: number; slotsPerEpoch: number }>;
+  /** `minSlashingPenaltyQuotient`: MIN_SLASHING_PENALTY_QUOTIENT_BELLATRIX, 32 when the node does not list it. */
+  getSpec(): Promise<{ secondsPerSlot: number; slotsPerEpoch: number; minSlashingPenaltyQuotient: number }>;
   getStateFinalityCheckpoints(stateId: string): Promise<{ finalizedEpoch: number }>;
   getStateValidators(stateId: string): Promise<BeaconValidator[]>;
   /** Net attestation rewards of each validator for `epoch` (gwei, may be negative). */
@@ -136,7 +137,13 @@ export function createBeaconClient(options: BeaconClientOptions): BeaconClient {
     },
     async getSpec() {
       const spec = await required('/eth/v1/config/spec');
-      return { secondsPerSlot: Number(uint(spec.SECONDS_PER_SLOT, 'SECONDS_PER_SLOT')), slotsPerEpoch: Number(uint(spec.SLOTS_PER_EPOCH, 'SLOTS_PER_EPOCH')) };
+      const quotient = spec.MIN_SLASHING_PENALTY_QUOTIENT_BELLATRIX === undefined ? 32n : uint(spec.MIN_SLASHING_PENALTY_QUOTIENT_BELLATRIX, 'MIN_SLASHING_PENALTY_QUOTIENT_BELLATRIX');
+      if (quotient === 0n) throw new BeaconDataError('MIN_SLASHING_PENALTY_QUOTIENT_BELLATRIX', 'expected a positive number');
+      return {
+        secondsPerSlot: Number(uint(spec.SECONDS_PER_SLOT, 'SECONDS_PER_SLOT')),
+        slotsPerEpoch: Number(uint(spec.SLOTS_PER_EPOCH, 'SLOTS_PER_EPOCH')),
+        minSlashingPenaltyQuotient: Number(quotient),
+      };
     },
     async getStateFinalityCheckpoints(stateId) {
       const checkpoints = await required(`/eth/v1/beacon/states/${stateId}/finality_checkpoints`);

@@ -1,7 +1,8 @@
 /**
  * The staking figures of one UTC day of the pos chain, from its beacon node's standard API:
  * active validators, stake, `nakamoto_33`, net consensus rewards (attestations per epoch, block
- * proposals and sync committee per slot; possibly negative), rewarded validators and slashings.
+ * proposals and sync committee per slot, less the initial penalty of the validators slashed that day;
+ * possibly negative), rewarded validators and slashings (docs/metrics.md, "Staking").
  * Fetching and arithmetic only: ingest/staking-sync.ts decides which days and writes them.
  */
 import type { StakingDayRow } from '../../chain/model.ts';
@@ -47,12 +48,23 @@ export async function dayRewards(beacon: BeaconClient, epochs: number[], slotsPe
   return totals;
 }
 
-export function dayFigures(day: string, start: BeaconValidator[], end: BeaconValidator[], rewards: Map<number, bigint>): DayFigures {
-  const slashedBefore = new Set(start.filter((v) => v.slashed).map((v) => v.index));
+/**
+ * `minSlashingPenaltyQuotient`: the spec's MIN_SLASHING_PENALTY_QUOTIENT_BELLATRIX. No rewards endpoint
+ * reports the penalty `slash_validator` takes (effective balance ÷ that quotient), so it is charged
+ * here to each validator slashed during the day, from its effective balance at the day's start.
+ */
+export function dayFigures(day: string, start: BeaconValidator[], end: BeaconValidator[], rewards: Map<number, bigint>, minSlashingPenaltyQuotient: number): DayFigures {
+  const startOf = new Map(start.map((v) => [v.index, v]));
+  const newlySlashed = end.filter((v) => v.slashed && !startOf.get(v.index)?.slashed);
+  const perValidator = new Map(rewards);
+  for (const v of newlySlashed) {
+    const effective = startOf.get(v.index)?.effectiveBalance ?? v.effectiveBalance;
+    perValidator.set(v.index, (perValidator.get(v.index) ?? 0n) - effective / BigInt(minSlashingPenaltyQuotient));
+  }
   const active = end.filter(isActive);
   let net = 0n;
   let rewarded = 0;
-  for (const gwei of rewards.values()) {
+  for (const gwei of perValidator.values()) {
     net += gwei;
     if (gwei > 0n) rewarded++;
   }
@@ -62,7 +74,7 @@ export function dayFigures(day: string, start: BeaconValidator[], end: BeaconVal
     totalStaked: active.reduce((sum, v) => sum + v.effectiveBalance, 0n) * PLANCK_PER_GWEI,
     rewards: net * PLANCK_PER_GWEI,
     rewardedValidators: rewarded,
-    slashings: end.filter((v) => v.slashed && !slashedBefore.has(v.index)).length,
+    slashings: newlySlashed.length,
     nakamoto33: nakamoto33(end),
   };
 }

@@ -1,6 +1,7 @@
 /**
  * The pos consensus layer, modelled as the beacon node would report it: validators joining,
- * exiting and occasionally being slashed, daily net rewards (negative on bad days), and the
+ * exiting and occasionally being slashed, daily net rewards (negative on bad days and, with few
+ * validators, on a slashing day: the initial penalty is in the day's net), and the
  * withdrawals that sweep rewards (and whole balances after exit) to each validator's withdrawal
  * address. It is computed up front from the seed: the pos generator only places the withdrawals
  * in blocks and picks each block's proposer among the day's active validators.
@@ -57,6 +58,8 @@ interface Validator {
   activeTs: number;
   exitTs: number | null;
   slashedTs: number | null;
+  /** Gwei: the initial slashing penalty (1/32 of the effective balance), charged to the day of `slashedTs`. */
+  slashPenalty: bigint;
   effective: bigint;
   /** Gwei above the effective balance (negative after penalties). */
   excess: bigint;
@@ -91,6 +94,7 @@ export function modelStaking(options: ResolvedOptions, plan: ChainPlan): Staking
       activeTs,
       exitTs: null,
       slashedTs: null,
+      slashPenalty: 0n,
       effective: VALIDATOR_STAKE_GWEI,
       excess: 0n,
       withdrawn: false,
@@ -125,7 +129,8 @@ export function modelStaking(options: ResolvedOptions, plan: ChainPlan): Staking
     v.slashedTs = ts;
     v.exitTs = ts + DAY_SECONDS;
     // The initial penalty: 1/32 of the effective balance; the effective balance follows in 1,000-quanta steps.
-    v.excess -= v.effective / 32n;
+    v.slashPenalty = v.effective / 32n;
+    v.excess -= v.slashPenalty;
     const balance = v.effective + v.excess;
     const step = 1_000n * 10n ** 9n;
     v.effective = (balance / step) * step;
@@ -167,7 +172,11 @@ export function modelStaking(options: ResolvedOptions, plan: ChainPlan): Staking
     let slashings = 0;
     const active: number[] = [];
     for (const v of validators) {
-      if (v.slashedTs !== null && v.slashedTs >= dayStart && v.slashedTs < dayStart + DAY_SECONDS) slashings++;
+      if (v.slashedTs !== null && v.slashedTs >= dayStart && v.slashedTs < dayStart + DAY_SECONDS) {
+        slashings++;
+        // The beacon node reports the penalty in no rewards endpoint; the day's net counts it (docs/metrics.md, "Staking").
+        rewards -= v.slashPenalty;
+      }
       const activeFrom = Math.max(from, v.activeTs);
       const activeTo = Math.min(dayEnd, v.exitTs ?? dayEnd);
       if (activeTo <= activeFrom) continue;

@@ -33,6 +33,8 @@ export interface FakeBeaconConfig {
 }
 
 export const GWEI_32 = 32_000_000_000n;
+/** The consensus spec's MIN_SLASHING_PENALTY_QUOTIENT_BELLATRIX (mainnet and minimal presets). */
+export const MIN_SLASHING_PENALTY_QUOTIENT = 32n;
 const FAR_FUTURE = '18446744073709551615';
 
 export function createBeaconModel(config: FakeBeaconConfig) {
@@ -121,7 +123,7 @@ export async function startFakeBeacon(config: FakeBeaconConfig): Promise<FakeBea
       return [200, { data: { genesis_time: String(config.genesisTime), genesis_validators_root: `0x${'ab'.repeat(32)}`, genesis_fork_version: '0x00000000' } }];
     }
     if (method === 'GET' && path === '/eth/v1/config/spec') {
-      return [200, { data: { SECONDS_PER_SLOT: String(config.secondsPerSlot), SLOTS_PER_EPOCH: String(config.slotsPerEpoch), CONFIG_NAME: 'fake' } }];
+      return [200, { data: { SECONDS_PER_SLOT: String(config.secondsPerSlot), SLOTS_PER_EPOCH: String(config.slotsPerEpoch), MIN_SLASHING_PENALTY_QUOTIENT_BELLATRIX: String(MIN_SLASHING_PENALTY_QUOTIENT), CONFIG_NAME: 'fake' } }];
     }
     if (method === 'GET' && (m = /^\/eth\/v1\/beacon\/headers\/(\w+)$/.exec(path))) {
       const slot = model.slotOf(m[1]!);
