@@ -21,6 +21,10 @@ import { newVsReturningDailyRoute } from './network/new-vs-returning-daily.ts';
 import { pageSummaryRoute } from './network/page-summary.ts';
 import { userDailyRoute } from './transactions/user-daily.ts';
 import { walletCountRoute } from './wallets/wallet-count.ts';
+import { supplyOverviewRoute } from './supply/overview.ts';
+import { supplyCurveRoute } from './supply/curve.ts';
+import { supplyCombinedCurveRoute } from './supply/combined-curve.ts';
+import { totalSupplyRoute } from './supply/total-supply.ts';
 
 export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -44,5 +48,9 @@ export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     walletCountRoute(app, ctx);
     userDailyRoute(app, ctx);
     pageSummaryRoute(app, ctx);
+    supplyOverviewRoute(app, ctx);
+    supplyCurveRoute(app, ctx);
+    supplyCombinedCurveRoute(app, ctx);
+    totalSupplyRoute(app, ctx);
   };
 }
