@@ -14,6 +14,7 @@ import { createEvmRpcSource } from '../sources/evm-rpc/source.ts';
 import { readGenesisAlloc } from '../sources/evm-rpc/genesis.ts';
 import { createBeaconClient } from '../sources/beacon/client.ts';
 import { readCheckpoint } from './checkpoint.ts';
+import { recordNodeTip } from './node-tip.ts';
 import { ingest, type IngestResult } from './pipeline.ts';
 import { followStaking } from './staking-sync.ts';
 import { untilReachable, watchBackfill, type IndexerDeps } from './indexer.ts';
@@ -60,9 +61,11 @@ export async function indexPos(store: Store, settings: IndexPosSettings, deps: I
   const from = settings.fromHeight ?? (checkpoint ? checkpoint.height + 1 : 0);
   const head = await untilReachable('reading the head', () => latestHead(node), isRetryable, deps);
   logger.info({ rpc: settings.rpcUrl, namespace, from, head: head.height, follow: settings.follow }, 'indexing pos');
+  await recordNodeTip(store, 'pos', head.height);
 
   const watched = watchBackfill(source, Math.max(0, head.height - from + 1), deps, (height) => {
     const { receipts, traces } = source.capabilities();
+    if (height >= 0) void recordNodeTip(store, 'pos', height).catch((err: Error) => logger.warn({ err: err.message }, 'node tip not recorded'));
     logger.info({ height, receipts, traces }, settings.follow ? 'caught up with the node; following its head' : 'caught up with the node');
   });
   const staking = settings.beaconUrl ? followStaking(store, createBeaconClient({ url: settings.beaconUrl }), { follow: settings.follow, logger, signal }) : undefined;

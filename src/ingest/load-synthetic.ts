@@ -10,6 +10,7 @@ import { createSyntheticWorld, type SyntheticOptions, type SyntheticWorld } from
 import { beginBulkLoad } from './bulk.ts';
 import { writeCurated, writeStaking } from './curated.ts';
 import { ingest, type IngestProgress } from './pipeline.ts';
+import { recordNodeTip } from './node-tip.ts';
 
 export interface LoadReport {
   world: SyntheticWorld;
@@ -53,6 +54,8 @@ export async function loadSyntheticWorld(store: Store, options: SyntheticOptions
   await store.transaction('synthetic.curated', async (tx) => {
     await writeCurated(tx, world.curated);
     await writeStaking(tx, world.staking.daily, world.staking.validators);
+    // The generator is the chains' node: its tip is the last height it generates.
+    for (const chain of ['pow', 'pos'] as const) await recordNodeTip(tx, chain, world.lastHeight[chain]);
   });
   await bulk.finish();
   seconds.finish = (performance.now() - t) / 1000;

@@ -19,11 +19,13 @@ import { holders } from './charts/supply/holders.ts';
 import { feePercentiles } from './charts/fees/fee-percentiles.ts';
 import { timelineActivity } from './timeline-activity.ts';
 import { timelineTotals } from './charts/timeline/totals.ts';
+import { supply } from './supply.ts';
 
 export const ROLLUPS: readonly Rollup[] = [
   addressSummary, addressRanks, addressDaily, activeDays, addressHeatmap, counterparties, tokenBalances, chainDaily, feeWindows,
   txTypes, gasBuckets, feeValues, hourly, dayLargest,
   timelineActivity,
+  supply,
 ];
 
 export const CHARTS: readonly Chart[] = [activeAddresses, newAddresses, holders, feePercentiles,

@@ -26,7 +26,18 @@ export function randomChain(chain: ChainId, seed: number, length = 80, blockSeco
   const spacing = 1800 + Math.floor(rand() * 3000);
   const c = new ChainBuilder(chain, Date.UTC(2026, 2, 1, 20) / 1000, blockSeconds ?? spacing);
   c.block((b) => b.genesis(people.map((address) => ({ address, amount: coins(chain, 1000) }))));
+  const migrationAddress = addr(chain, `migration-${seed}`);
+  // Migration legs on a fixed cadence (no draw of rand, so the other figures stay as they were).
+  let fills = 0;
   const fill = (b: BlockBuilder) => {
+    fills++;
+    if (chain === 'pow' && fills % 6 === 0) {
+      b.transfer(people[fills % people.length]!, migrationAddress, 1_000_000n * BigInt(fills)).migration = { accountId: `m${fills}`, role: 'burn' };
+    }
+    if (chain === 'pos' && fills % 5 === 0) {
+      const mint = b.mint(people[fills % people.length]!, 10n ** 15n * BigInt(fills), `m${fills}`);
+      if (fills % 15 === 0) mint.status = 0; // a reverted mint mints nothing
+    }
     const n = Math.floor(rand() * 4);
     for (let i = 0; i < n; i++) {
       const from = pick(people);

@@ -25,6 +25,10 @@ import { stakingAprDailyRoute } from './staking/apr-daily.ts';
 import { stakingDailyRoute } from './staking/daily.ts';
 import { stakingSlashingsDailyRoute } from './staking/slashings-daily.ts';
 import { crossChainHistoryRoute } from './cross-chain/history.ts';
+import { supplyOverviewRoute } from './supply/overview.ts';
+import { supplyCurveRoute } from './supply/curve.ts';
+import { supplyCombinedCurveRoute } from './supply/combined-curve.ts';
+import { totalSupplyRoute } from './supply/total-supply.ts';
 
 export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -52,5 +56,9 @@ export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     stakingDailyRoute(app, ctx);
     stakingSlashingsDailyRoute(app, ctx);
     crossChainHistoryRoute(app, ctx);
+    supplyOverviewRoute(app, ctx);
+    supplyCurveRoute(app, ctx);
+    supplyCombinedCurveRoute(app, ctx);
+    totalSupplyRoute(app, ctx);
   };
 }

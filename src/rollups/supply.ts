@@ -1,0 +1,112 @@
+/**
+ * Supply figures (docs/metrics.md, "Supply"): chain_migration_daily keeps, per chain and UTC day,
+ * the successful migration legs (burns, mints); chain_supply_totals keeps, per chain, the totals of
+ * the whole history (genesis allocations, minted, fee burn, migration legs), so that a window's
+ * "before" figure is one row less the window's days. Legs come from the batch's migration_legs rows
+ * (written before, and deleted after, the rollups run); minted and burn from the batch's deltas.
+ */
+import sql from 'sql-template-tag';
+import type { ChainId } from '../chain/chains.ts';
+import type { Db } from '../store/store.ts';
+import type { Rollup, RollupStep } from './engine/rollup.ts';
+
+interface LegDay {
+  day: string;
+  burned: string;
+  burn_legs: number;
+  minted: string;
+  mint_legs: number;
+}
+
+/** The successful legs of the raw rows between two heights, per UTC day. */
+function legsOf(chain: ChainId, fromHeight: number, toHeight: number) {
+  return sql`SELECT (DATE '1970-01-01' + (l.ts / 86400)::int)::text AS day,
+                    coalesce(sum(l.amount) FILTER (WHERE l.role = 'burn'), 0)::text AS burned, count(*) FILTER (WHERE l.role = 'burn')::int AS burn_legs,
+                    coalesce(sum(l.amount) FILTER (WHERE l.role = 'mint'), 0)::text AS minted, count(*) FILTER (WHERE l.role = 'mint')::int AS mint_legs
+             FROM migration_legs l
+             JOIN transactions t ON t.chain = l.chain AND t.height = l.height AND t.tx_index = l.tx_index
+             WHERE l.chain = ${chain} AND l.height BETWEEN ${fromHeight} AND ${toHeight} AND t.status IS DISTINCT FROM 0
+             GROUP BY 1`;
+}
+
+/** Adds (sign 1) or subtracts (-1) the step's blocks. */
+async function merge(db: Db, step: RollupStep, sign: 1 | -1): Promise<void> {
+  const { chain, deltas } = step;
+  const legs = await db.query<LegDay>('rollups.supply.legs', legsOf(chain, deltas.fromHeight, deltas.toHeight));
+  const s = BigInt(sign);
+  if (legs.length > 0) {
+    await db.query(
+      'rollups.supply.migration_daily',
+      sql`INSERT INTO chain_migration_daily AS m (chain, day, burned, burn_legs, minted, mint_legs)
+          SELECT ${chain}, day, ${sign}::int * burned, ${sign}::int * burn_legs, ${sign}::int * minted, ${sign}::int * mint_legs
+          FROM unnest(${legs.map((l) => l.day)}::date[], ${legs.map((l) => l.burned)}::numeric[], ${legs.map((l) => l.burn_legs)}::int[],
+                      ${legs.map((l) => l.minted)}::numeric[], ${legs.map((l) => l.mint_legs)}::int[]) AS d(day, burned, burn_legs, minted, mint_legs)
+          ON CONFLICT (chain, day) DO UPDATE SET
+            burned = m.burned + excluded.burned, burn_legs = m.burn_legs + excluded.burn_legs,
+            minted = m.minted + excluded.minted, mint_legs = m.mint_legs + excluded.mint_legs`,
+    );
+    if (sign < 0) {
+      await db.query(
+        'rollups.supply.migration_daily_empty',
+        sql`DELETE FROM chain_migration_daily WHERE chain = ${chain} AND day = ANY(${legs.map((l) => l.day)}::date[]) AND burn_legs = 0 AND mint_legs = 0`,
+      );
+    }
+  }
+  let minted = 0n;
+  let burned = 0n;
+  for (const c of deltas.chainDaily.values()) {
+    minted += c.minted;
+    burned += c.burned;
+  }
+  const migrationBurned = legs.reduce((a, l) => a + BigInt(l.burned), 0n);
+  const migrationMinted = legs.reduce((a, l) => a + BigInt(l.minted), 0n);
+  // Genesis allocations come with the genesis block (height 0) only.
+  const withGenesis = deltas.fromHeight <= 0;
+  await db.query(
+    'rollups.supply.totals',
+    sql`INSERT INTO chain_supply_totals AS t (chain, genesis, minted, fee_burned, migration_burned, migration_minted)
+        VALUES (${chain},
+                CASE WHEN ${withGenesis && sign > 0}::boolean THEN (SELECT coalesce(sum(amount), 0) FROM genesis_allocations WHERE chain = ${chain}) ELSE 0 END,
+                ${(s * minted).toString()}::numeric, ${(s * burned).toString()}::numeric,
+                ${(s * migrationBurned).toString()}::numeric, ${(s * migrationMinted).toString()}::numeric)
+        ON CONFLICT (chain) DO UPDATE SET
+          genesis = CASE WHEN ${withGenesis}::boolean THEN excluded.genesis ELSE t.genesis END,
+          minted = t.minted + excluded.minted, fee_burned = t.fee_burned + excluded.fee_burned,
+          migration_burned = t.migration_burned + excluded.migration_burned, migration_minted = t.migration_minted + excluded.migration_minted`,
+  );
+}
+
+/** Both tables of `chain` afresh from the raw rows and chain_daily (after a partial refresh). */
+async function rebuild(db: Db, chain: ChainId): Promise<void> {
+  await db.query('rollups.supply.clear_daily', sql`DELETE FROM chain_migration_daily WHERE chain = ${chain}`);
+  await db.query('rollups.supply.clear_totals', sql`DELETE FROM chain_supply_totals WHERE chain = ${chain}`);
+  await db.query(
+    'rollups.supply.rebuild_daily',
+    sql`INSERT INTO chain_migration_daily (chain, day, burned, burn_legs, minted, mint_legs)
+        SELECT ${chain}, day::date, burned::numeric, burn_legs, minted::numeric, mint_legs FROM (${legsOf(chain, 0, Number.MAX_SAFE_INTEGER)}) legs`,
+  );
+  await db.query(
+    'rollups.supply.rebuild_totals',
+    sql`INSERT INTO chain_supply_totals (chain, genesis, minted, fee_burned, migration_burned, migration_minted)
+        SELECT ${chain},
+               (SELECT coalesce(sum(amount), 0) FROM genesis_allocations WHERE chain = ${chain}),
+               (SELECT coalesce(sum(minted), 0) FROM chain_daily WHERE chain = ${chain}),
+               (SELECT coalesce(sum(burned), 0) FROM chain_daily WHERE chain = ${chain}),
+               (SELECT coalesce(sum(burned), 0) FROM chain_migration_daily WHERE chain = ${chain}),
+               (SELECT coalesce(sum(minted), 0) FROM chain_migration_daily WHERE chain = ${chain})
+        WHERE EXISTS (SELECT 1 FROM blocks WHERE chain = ${chain})`,
+  );
+}
+
+export const supply: Rollup = {
+  name: 'supply',
+  tables: ['chain_migration_daily', 'chain_supply_totals'],
+  async apply(db, step) {
+    // A partial replay (a refresh of some addresses) sees only part of the blocks: rebuilt afterwards.
+    if (!step.partial) await merge(db, step, 1);
+  },
+  revert: (db, step) => merge(db, step, -1),
+  async afterRefresh(db, chain, partial) {
+    if (partial) await rebuild(db, chain);
+  },
+};
