@@ -19,11 +19,13 @@ import { holders } from './charts/supply/holders.ts';
 import { feePercentiles } from './charts/fees/fee-percentiles.ts';
 import { timelineActivity } from './timeline-activity.ts';
 import { timelineTotals } from './charts/timeline/totals.ts';
+import { exchangeVenues } from './exchange/venues.ts';
 
 export const ROLLUPS: readonly Rollup[] = [
   addressSummary, addressRanks, addressDaily, activeDays, addressHeatmap, counterparties, tokenBalances, chainDaily, feeWindows,
   txTypes, gasBuckets, feeValues, hourly, dayLargest,
   timelineActivity,
+  exchangeVenues,
 ];
 
 export const CHARTS: readonly Chart[] = [activeAddresses, newAddresses, holders, feePercentiles,

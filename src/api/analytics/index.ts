@@ -21,6 +21,8 @@ import { newVsReturningDailyRoute } from './network/new-vs-returning-daily.ts';
 import { pageSummaryRoute } from './network/page-summary.ts';
 import { userDailyRoute } from './transactions/user-daily.ts';
 import { walletCountRoute } from './wallets/wallet-count.ts';
+import { exchangeSummaryRoute } from './exchange/summary.ts';
+import { exchangeLargestTransfersRoute } from './exchange/largest-transfers.ts';
 
 export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -44,5 +46,7 @@ export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     walletCountRoute(app, ctx);
     userDailyRoute(app, ctx);
     pageSummaryRoute(app, ctx);
+    exchangeSummaryRoute(app, ctx);
+    exchangeLargestTransfersRoute(app, ctx);
   };
 }
