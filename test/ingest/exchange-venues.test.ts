@@ -91,7 +91,12 @@ async function stored(store: Store, chain: ChainId) {
     sql`SELECT exchange, day::text AS day, deposits::text AS deposits, withdrawals::text AS withdrawals, deposit_txs, withdrawal_txs FROM exchange_flow_daily WHERE chain = ${chain} ORDER BY exchange, day`,
   );
   const confirmed = await store.query<{ address: string }>('test.confirmed', sql`SELECT address FROM exchange_wallets WHERE chain = ${chain} AND role = 'deposit_relay' AND confirmed ORDER BY address`);
-  return { flows, confirmed: confirmed.map((r) => r.address) };
+  const largest = await store.query<{ key: string }>(
+    'test.largest',
+    sql`SELECT concat_ws('|', day, direction, height, tx_index, recipient_index, value, exchange, via_relay, from_addr, to_addr) AS key
+        FROM exchange_largest WHERE chain = ${chain} ORDER BY 1`,
+  );
+  return { flows, confirmed: confirmed.map((r) => r.address), largest: largest.map((r) => r.key) };
 }
 
 function oracle(builder: ChainBuilder, wallets: CuratedWallet[]) {
@@ -119,7 +124,20 @@ function oracle(builder: ChainBuilder, wallets: CuratedWallet[]) {
     .sort((a, b) => (a.exchange === b.exchange ? (a.day < b.day ? -1 : 1) : a.exchange < b.exchange ? -1 : 1))
     .map((d) => ({ ...d, deposits: d.deposits.toString(), withdrawals: d.withdrawals.toString() }));
   const confirmed = [...venues].filter(([, v]) => v.relay).map(([a]) => a).sort();
-  return { flows, confirmed };
+  // Per day and direction, the 100 largest (the earliest on a tie).
+  const groups = new Map<string, { key: string; value: bigint; order: number[] }[]>();
+  for (const f of flowsOf(moves, venues)) {
+    for (const [direction, venue, relay] of [['deposit', f.toVenue, f.toRelay], ['withdrawal', f.fromVenue, f.fromRelay]] as const) {
+      if (!venue) continue;
+      const list = groups.get(`${f.day}|${direction}`) ?? [];
+      list.push({ key: [f.day, direction, f.height, f.txIndex, f.recipientIndex, f.value, venue, relay ? 't' : 'f', f.from, f.to].join('|'), value: f.value, order: [f.height, f.txIndex, f.recipientIndex] });
+      groups.set(`${f.day}|${direction}`, list);
+    }
+  }
+  const largest = [...groups.values()].flatMap((list) =>
+    list.sort((a, b) => (a.value !== b.value ? (a.value > b.value ? -1 : 1) : a.order[0]! - b.order[0]! || a.order[1]! - b.order[1]! || a.order[2]! - b.order[2]!)).slice(0, 100).map((r) => r.key),
+  );
+  return { flows, confirmed, largest: largest.sort() };
 }
 
 describeEachStore('exchange rollups and the labels import', (getStore, kind) => {
@@ -148,6 +166,34 @@ describeEachStore('exchange rollups and the labels import', (getStore, kind) => 
       );
     });
   }
+
+  it('a day with more than 100 deposits keeps its largest exactly through relay flips and reorgs', async () => {
+    const store = await openTestStore(kind);
+    try {
+      const chain = 'pos';
+      const c = cast(chain, 99);
+      const rand = rng(99);
+      const b0 = new ChainBuilder(chain, Date.UTC(2026, 2, 1, 1) / 1000, 60);
+      b0.block((b) => b.genesis([...c.people, ...c.wallets.map((w) => w.address)].map((address) => ({ address, amount: coins(chain, 1_000_000) }))));
+      const v = () => BigInt(1 + Math.floor(rand() * 1e9)) * 1000n;
+      const deposits = (b: BlockBuilder) => {
+        for (let i = 0; i < 12; i++) b.transfer(c.people[i % 6]!, i % 2 ? c.hot : c.relays[i % 4]!, v());
+      };
+      for (let h = 1; h < 20; h++) b0.block(deposits);
+      b0.block((b) => b.transfer(c.relays[0]!, c.hot, coins(chain, 500_000))); // relay 0 confirmed: its receipts become deposits
+      b0.block(deposits);
+      b0.fork(2, [deposits, (b) => b.transfer(c.relays[1]!, c.hot, coins(chain, 900_000)), deposits]); // relay 0 back out, relay 1 in
+      b0.block((b) => b.transfer(c.relays[1]!, c.people[0]!, v())); // relay 1 strays: out again
+      b0.block(deposits);
+      await importCurated(store, parseLabelsFile(labelsFile(c.wallets)));
+      await ingest(store, b0.source(), { batchBlocks: 2 });
+      const wanted = oracle(b0, c.wallets);
+      assert.ok(wanted.flows.some((f) => f.deposit_txs > 100), 'a day with more than 100 deposits');
+      assert.deepEqual(await stored(store, chain), wanted);
+    } finally {
+      await store.close();
+    }
+  });
 
   it('an import after indexing takes effect at once, twice is the same, and list filters', async () => {
     const store = getStore();

@@ -138,6 +138,21 @@ export async function trimLargest(db: Db, chain: ChainId, days: string[] | null)
   );
 }
 
+/**
+ * Of `days`, those holding LARGEST_PER_DAY rows in a direction: only there can taking rows out
+ * leave out a transfer that belongs (one trimmed earlier); a day with fewer holds all its flows.
+ */
+export async function fullDays(db: Db, chain: ChainId, days: string[]): Promise<string[]> {
+  if (days.length === 0) return [];
+  const rows = await db.query<{ day: string }>(
+    'rollups.exchange.largest.full_days',
+    sql`SELECT DISTINCT day::text AS day FROM (
+          SELECT day FROM exchange_largest WHERE chain = ${chain} AND day = ANY(${days}::date[])
+          GROUP BY day, direction HAVING count(*) >= ${LARGEST_PER_DAY}) f`,
+  );
+  return rows.map((r) => r.day);
+}
+
 /** Recomputes `days` of exchange_largest from the raw rows up to `maxHeight`, in the present state of the venues. */
 export async function recomputeLargestDays(db: Db, chain: ChainId, days: string[], maxHeight: number): Promise<void> {
   if (days.length === 0) return;

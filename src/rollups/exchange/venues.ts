@@ -5,16 +5,17 @@
  *
  * Invariant: every table holds the figures of all indexed moves classified by the present
  * confirmed addresses. A batch adds its moves; when a relay's confirmation flips, the moves it took
- * part in before the batch are taken out under the old state and put back under the new one, and
- * the days they fall on are recomputed for the largest transfers. A revert subtracts under the
- * present state, then does the same for the flips it causes. An import rebuilds everything.
+ * part in before the batch are taken out under the old state and put back under the new one (a day
+ * of largest transfers that was full is recomputed from the raw rows, as one that could have held
+ * back a transfer). A revert subtracts under the present state, then does the same for the flips
+ * it causes. An import rebuilds everything.
  * Follows address_summary (reads its delta table and balances).
  */
 import sql, { raw, type Sql } from 'sql-template-tag';
 import type { ChainId } from '../../chain/chains.ts';
 import type { Db } from '../../store/store.ts';
 import type { Rollup, RollupStep } from '../engine/rollup.ts';
-import { addFlows, classify, insertLargest, movesInRange, movesTouching, recomputeLargestDays, touch, trimLargest } from './moves.ts';
+import { addFlows, classify, fullDays, insertLargest, movesInRange, movesTouching, recomputeLargestDays, touch, trimLargest } from './moves.ts';
 
 const TABLES = ['exchange_relay_evidence', 'exchange_flow_daily', 'exchange_largest', 'exchange_venue_relays'] as const;
 
@@ -77,15 +78,22 @@ async function addRelayDeltas(db: Db, chain: ChainId, sign: 1 | -1): Promise<voi
 }
 
 /**
- * Flips the confirmation of `flipped` relays: their moves up to `maxHeight` leave the flows under
- * the old state and come back under the new one, their balances move between the relay totals, and
- * the days those moves fall on are returned (their largest transfers need recomputing).
+ * Flips the confirmation of `flipped` relays: their moves up to `maxHeight` leave the flows and the
+ * largest transfers under the old state and come back under the new one, and their balances move
+ * between the relay totals. Returns the days whose largest transfers were full (LARGEST_PER_DAY in
+ * a direction) before: the caller recomputes those from the raw rows.
  */
 async function flip(db: Db, chain: ChainId, flipped: string[], maxHeight: number): Promise<string[]> {
   if (flipped.length === 0) return [];
   await touch(db, flipped);
   await classify(db, chain, movesTouching(chain, maxHeight));
   const before = await addFlows(db, chain, -1);
+  const full = await fullDays(db, chain, before);
+  await db.query(
+    'rollups.exchange.flip.largest_out',
+    sql`DELETE FROM exchange_largest l USING exchange_classified c
+        WHERE l.chain = ${chain} AND l.day = c.day AND l.height = c.height AND l.tx_index = c.tx_index AND l.recipient_index = c.recipient_index`,
+  );
   await db.query(
     'rollups.exchange.flip.relays',
     sql`INSERT INTO exchange_venue_relays AS v (chain, exchange, relays, relay_balance)
@@ -103,7 +111,9 @@ async function flip(db: Db, chain: ChainId, flipped: string[], maxHeight: number
   );
   await classify(db, chain, movesTouching(chain, maxHeight));
   const after = await addFlows(db, chain, 1);
-  return [...new Set([...before, ...after])];
+  await insertLargest(db, chain);
+  await trimLargest(db, chain, after);
+  return full;
 }
 
 /**
@@ -127,11 +137,11 @@ async function apply(db: Db, step: RollupStep): Promise<void> {
   await addRelayDeltas(db, chain, 1);
   const batch = movesInRange(chain, deltas.fromHeight, deltas.toHeight);
   const flipped = await flipsAmong(db, chain, await addEvidence(db, chain, batch, 1));
-  const reclassified = await flip(db, chain, flipped, deltas.fromHeight - 1);
+  const full = await flip(db, chain, flipped, deltas.fromHeight - 1);
   await classify(db, chain, batch);
   const days = await addFlows(db, chain, 1);
   await insertLargest(db, chain);
-  await recomputeLargestDays(db, chain, reclassified, deltas.toHeight);
+  await recomputeLargestDays(db, chain, full, deltas.toHeight);
   await trimLargest(db, chain, days);
 }
 
@@ -142,11 +152,13 @@ async function revert(db: Db, step: RollupStep): Promise<void> {
   const reverted = movesInRange(chain, ancestor + 1, deltas.toHeight);
   await classify(db, chain, reverted);
   const days = await addFlows(db, chain, -1);
+  // A day that was full may have held back a transfer below the reverted ones: recomputed.
+  const full = await fullDays(db, chain, days);
+  await db.query('rollups.exchange.largest.revert', sql`DELETE FROM exchange_largest WHERE chain = ${chain} AND height > ${ancestor}::bigint`);
   await addRelayDeltas(db, chain, -1);
   const flipped = await flipsAmong(db, chain, await addEvidence(db, chain, reverted, -1));
-  const reclassified = await flip(db, chain, flipped, ancestor);
-  await db.query('rollups.exchange.largest.revert', sql`DELETE FROM exchange_largest WHERE chain = ${chain} AND height > ${ancestor}::bigint`);
-  await recomputeLargestDays(db, chain, [...new Set([...days, ...reclassified])], ancestor);
+  const flippedFull = await flip(db, chain, flipped, ancestor);
+  await recomputeLargestDays(db, chain, [...new Set([...full, ...flippedFull])], ancestor);
 }
 
 /**
