@@ -9,6 +9,7 @@ import { registerGenerate } from './commands/generate.ts';
 import { registerIndex } from './commands/index-pos.ts';
 import { registerDemo } from './commands/demo.ts';
 import { registerRefresh } from './commands/refresh.ts';
+import { registerLabels } from './commands/labels.ts';
 
 const program = new Command()
   .name('quarry')
@@ -23,6 +24,7 @@ registerGenerate(program);
 registerIndex(program);
 registerDemo(program);
 registerRefresh(program);
+registerLabels(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -4,7 +4,10 @@
  */
 import type { ChainId } from '../chain/chains.ts';
 import type { StakingDayRow, ValidatorRow } from '../chain/model.ts';
-import type { Db } from '../store/store.ts';
+import sql from 'sql-template-tag';
+import type { Db, Store } from '../store/store.ts';
+import { rebuildExchangeRollups } from '../rollups/exchange/venues.ts';
+import type { CuratedRecord } from './labels-file.ts';
 import { upsertRows } from './raw-store.ts';
 
 export interface Label {
@@ -76,4 +79,92 @@ export async function writeStaking(db: Db, daily: StakingDayRow[], validators: V
        slashed = excluded.slashed, activation_epoch = excluded.activation_epoch, exit_epoch = excluded.exit_epoch,
        updated_ts = excluded.updated_ts`,
   );
+}
+
+export interface ImportResult {
+  /** Addresses the file names, per chain. */
+  addresses: Record<ChainId, number>;
+  labels: number;
+  exchangeWallets: number;
+  /** Curated rows of addresses the file does not name that `replace` removed. */
+  removed: number;
+}
+
+/**
+ * Imports parsed labels-file records (docs/labels.md) in one transaction: each address the file
+ * names gets exactly the file's labels and venue role (its previous curated ones go); with
+ * `replace`, every other curated label and venue address of the file's chains goes too. Then the
+ * exchange rollups of those chains are rebuilt from the raw rows, so the import takes effect
+ * without re-indexing. Importing the same file again changes nothing.
+ */
+export async function importCurated(store: Store, records: CuratedRecord[], options: { replace?: boolean } = {}): Promise<ImportResult> {
+  const chains = [...new Set(records.map((r) => r.chain))];
+  const result: ImportResult = { addresses: { pow: 0, pos: 0 }, labels: records.length, exchangeWallets: 0, removed: 0 };
+  await store.transaction('curated.import', async (tx) => {
+    for (const chain of chains) {
+      const addresses = [...new Set(records.filter((r) => r.chain === chain).map((r) => r.address))];
+      result.addresses[chain] = addresses.length;
+      if (options.replace) {
+        const [labels] = await tx.query<{ n: number }>('curated.import.count_labels', sql`SELECT count(*)::int AS n FROM labels WHERE chain = ${chain} AND source = 'curated' AND NOT (address = ANY(${addresses}::text[]))`);
+        const [wallets] = await tx.query<{ n: number }>('curated.import.count_wallets', sql`SELECT count(*)::int AS n FROM exchange_wallets WHERE chain = ${chain} AND NOT (address = ANY(${addresses}::text[]))`);
+        result.removed += labels!.n + wallets!.n;
+        await tx.query('curated.import.replace_labels', sql`DELETE FROM labels WHERE chain = ${chain} AND source = 'curated'`);
+        await tx.query('curated.import.replace_wallets', sql`DELETE FROM exchange_wallets WHERE chain = ${chain}`);
+      } else {
+        await tx.query('curated.import.clear_labels', sql`DELETE FROM labels WHERE chain = ${chain} AND source = 'curated' AND address = ANY(${addresses}::text[])`);
+        await tx.query('curated.import.clear_wallets', sql`DELETE FROM exchange_wallets WHERE chain = ${chain} AND address = ANY(${addresses}::text[])`);
+      }
+    }
+    const wallets = new Map<string, ExchangeWallet>();
+    for (const r of records) {
+      // Curated hot and cold wallets are the venue's by definition; a relay waits for the rule (docs/metrics.md, "Exchanges").
+      if (r.exchange) wallets.set(`${r.chain}|${r.address}`, { chain: r.chain, address: r.address, exchange: r.exchange.name, role: r.exchange.role, confirmed: r.exchange.role !== 'deposit_relay' });
+    }
+    result.exchangeWallets = wallets.size;
+    await writeCurated(tx, {
+      labels: records.map((r) => ({ chain: r.chain, address: r.address, label: r.label, category: r.category, isPrimary: r.primary })),
+      exchangeWallets: [...wallets.values()],
+      settings: [],
+    });
+    for (const chain of chains) await rebuildExchangeRollups(tx, chain);
+  });
+  return result;
+}
+
+export interface CuratedRow {
+  chain: ChainId;
+  address: string;
+  label: string | null;
+  category: string | null;
+  primary: boolean | null;
+  exchange: string | null;
+  role: string | null;
+  confirmed: boolean | null;
+}
+
+export interface CuratedFilters {
+  chain?: ChainId;
+  exchange?: string;
+  category?: string;
+  role?: string;
+  address?: string;
+  limit: number;
+}
+
+/** Curated labels and venue addresses (one row per label; a venue address without a label has one row), by chain, address, label. */
+export async function listCurated(db: Db, filters: CuratedFilters): Promise<{ rows: CuratedRow[]; total: number }> {
+  const where = sql`WHERE (${filters.chain ?? null}::text IS NULL OR chain = ${filters.chain ?? null})
+      AND (${filters.exchange ?? null}::text IS NULL OR exchange = ${filters.exchange ?? null})
+      AND (${filters.category ?? null}::text IS NULL OR category = ${filters.category ?? null})
+      AND (${filters.role ?? null}::text IS NULL OR role = ${filters.role ?? null})
+      AND (${filters.address ?? null}::text IS NULL OR address = ${filters.address ?? null})`;
+  const rows = sql`SELECT coalesce(l.chain, w.chain) AS chain, coalesce(l.address, w.address) AS address, l.label, l.category, l.is_primary AS primary,
+                          w.exchange, w.role, w.confirmed
+                   FROM (SELECT * FROM labels WHERE source = 'curated') l
+                   FULL JOIN exchange_wallets w ON w.chain = l.chain AND w.address = l.address`;
+  const [list, [count]] = await Promise.all([
+    db.query<CuratedRow>('curated.list', sql`SELECT * FROM (${rows}) r ${where} ORDER BY chain, exchange NULLS LAST, role, address, label LIMIT ${filters.limit}`),
+    db.query<{ n: number }>('curated.list.count', sql`SELECT count(*)::int AS n FROM (${rows}) r ${where}`),
+  ]);
+  return { rows: list, total: count!.n };
 }

@@ -8,7 +8,8 @@ import type { BlockSource } from '../chain/model.ts';
 import type { Store } from '../store/store.ts';
 import { createSyntheticWorld, type SyntheticOptions, type SyntheticWorld } from '../sources/synthetic/index.ts';
 import { beginBulkLoad } from './bulk.ts';
-import { writeCurated, writeStaking } from './curated.ts';
+import { importCurated, writeCurated, writeStaking } from './curated.ts';
+import { formatLabelsFile, parseLabelsFile, type CuratedRecord } from './labels-file.ts';
 import { ingest, type IngestProgress } from './pipeline.ts';
 import { recordNodeTip } from './node-tip.ts';
 
@@ -52,13 +53,30 @@ export async function loadSyntheticWorld(store: Store, options: SyntheticOptions
   hooks.onPhase?.('rollups');
   const t = performance.now();
   await store.transaction('synthetic.curated', async (tx) => {
-    await writeCurated(tx, world.curated);
+    await writeCurated(tx, { labels: [], exchangeWallets: [], settings: world.curated.settings });
     await writeStaking(tx, world.staking.daily, world.staking.validators);
     // The generator is the chains' node: its tip is the last height it generates.
     for (const chain of ['pow', 'pos'] as const) await recordNodeTip(tx, chain, world.lastHeight[chain]);
   });
   await bulk.finish();
+  // The generated venues and labels go through the operator's path: a labels file, parsed and
+  // imported (after the indexes are back: the import reads the venues' transactions through them).
+  await importCurated(store, parseLabelsFile(formatLabelsFile(labelRecords(world.curated))));
   seconds.finish = (performance.now() - t) / 1000;
   seconds.total = (performance.now() - started) / 1000;
   return { world, chains, seconds };
+}
+
+/** The generator's labels and venue addresses as labels-file records: one per label, with the venue role of its address. */
+export function labelRecords(curated: SyntheticWorld['curated']): Omit<CuratedRecord, 'line'>[] {
+  const wallets = new Map(curated.exchangeWallets.map((w) => [`${w.chain}|${w.address}`, w]));
+  const records: Omit<CuratedRecord, 'line'>[] = curated.labels.map((l) => {
+    const w = wallets.get(`${l.chain}|${l.address}`);
+    wallets.delete(`${l.chain}|${l.address}`);
+    return { chain: l.chain, address: l.address, label: l.label, category: w ? 'exchange' : l.category, primary: l.isPrimary, exchange: w ? { name: w.exchange, role: w.role } : null };
+  });
+  for (const w of wallets.values()) {
+    records.push({ chain: w.chain, address: w.address, label: w.exchange, category: 'exchange', primary: true, exchange: { name: w.exchange, role: w.role } });
+  }
+  return records;
 }

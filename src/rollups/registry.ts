@@ -20,12 +20,14 @@ import { feePercentiles } from './charts/fees/fee-percentiles.ts';
 import { timelineActivity } from './timeline-activity.ts';
 import { timelineTotals } from './charts/timeline/totals.ts';
 import { supply } from './supply.ts';
+import { exchangeVenues } from './exchange/venues.ts';
 
 export const ROLLUPS: readonly Rollup[] = [
   addressSummary, addressRanks, addressDaily, activeDays, addressHeatmap, counterparties, tokenBalances, chainDaily, feeWindows,
   txTypes, gasBuckets, feeValues, hourly, dayLargest,
   timelineActivity,
   supply,
+  exchangeVenues,
 ];
 
 export const CHARTS: readonly Chart[] = [activeAddresses, newAddresses, holders, feePercentiles,

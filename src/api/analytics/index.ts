@@ -29,6 +29,8 @@ import { supplyOverviewRoute } from './supply/overview.ts';
 import { supplyCurveRoute } from './supply/curve.ts';
 import { supplyCombinedCurveRoute } from './supply/combined-curve.ts';
 import { totalSupplyRoute } from './supply/total-supply.ts';
+import { exchangeSummaryRoute } from './exchange/summary.ts';
+import { exchangeLargestTransfersRoute } from './exchange/largest-transfers.ts';
 
 export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -60,5 +62,7 @@ export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     supplyCurveRoute(app, ctx);
     supplyCombinedCurveRoute(app, ctx);
     totalSupplyRoute(app, ctx);
+    exchangeSummaryRoute(app, ctx);
+    exchangeLargestTransfersRoute(app, ctx);
   };
 }

@@ -1,0 +1,172 @@
+/**
+ * The native value transfers ("moves") the exchange figures are made of, read from the raw rows,
+ * and their classification against the venues' confirmed addresses (docs/metrics.md, "Exchanges").
+ * A move is a top-level transfer of value > 0 to a recipient, not reverted and not a mint; each
+ * recipient of a multi-recipient pow transfer is one move (`recipient_index`, -1 for the single one).
+ */
+import sql, { type Sql } from 'sql-template-tag';
+import type { ChainId } from '../../chain/chains.ts';
+import type { Db } from '../../store/store.ts';
+
+/** At most this many deposits and withdrawals are kept per UTC day (the largest-transfers limit). */
+export const LARGEST_PER_DAY = 100;
+
+/** Every move with a height in [from, to]: a primary-key range of the raw tables. */
+export function movesInRange(chain: ChainId, from: number, to: number): Sql {
+  return sql`SELECT t.height, t.tx_index, -1 AS recipient_index, t.tx_hash, t.ts, t.from_addr, t.to_addr, t.value
+             FROM transactions t
+             WHERE t.chain = ${chain} AND t.height BETWEEN ${from}::bigint AND ${to}::bigint
+               AND t.to_addr IS NOT NULL AND t.value > 0 AND t.status IS DISTINCT FROM 0 AND NOT t.mints
+             UNION ALL
+             SELECT r.height, r.tx_index, r.recipient_index, t.tx_hash, t.ts, t.from_addr, r.to_addr, r.amount
+             FROM tx_recipients r
+             JOIN transactions t ON t.chain = r.chain AND t.height = r.height AND t.tx_index = r.tx_index
+             WHERE r.chain = ${chain} AND r.height BETWEEN ${from}::bigint AND ${to}::bigint
+               AND r.amount > 0 AND t.to_addr IS NULL AND t.status IS DISTINCT FROM 0 AND NOT t.mints`;
+}
+
+/**
+ * Every move up to height `maxHeight` that one of the addresses of the temporary table
+ * `exchange_touch (address)` sent or received, through the per-address indexes.
+ */
+export function movesTouching(chain: ChainId, maxHeight: number): Sql {
+  const ok = sql`t.value > 0 AND t.status IS DISTINCT FROM 0 AND NOT t.mints AND t.height <= ${maxHeight}::bigint`;
+  const okRecipient = sql`r.amount > 0 AND t.to_addr IS NULL AND t.status IS DISTINCT FROM 0 AND NOT t.mints AND r.height <= ${maxHeight}::bigint`;
+  return sql`SELECT t.height, t.tx_index, -1 AS recipient_index, t.tx_hash, t.ts, t.from_addr, t.to_addr, t.value
+             FROM exchange_touch a JOIN transactions t ON t.chain = ${chain} AND t.from_addr = a.address
+             WHERE t.to_addr IS NOT NULL AND ${ok}
+             UNION
+             SELECT t.height, t.tx_index, -1, t.tx_hash, t.ts, t.from_addr, t.to_addr, t.value
+             FROM exchange_touch a JOIN transactions t ON t.chain = ${chain} AND t.to_addr = a.address
+             WHERE ${ok}
+             UNION
+             SELECT r.height, r.tx_index, r.recipient_index, t.tx_hash, t.ts, t.from_addr, r.to_addr, r.amount
+             FROM exchange_touch a
+             JOIN transactions t ON t.chain = ${chain} AND t.from_addr = a.address
+             JOIN tx_recipients r ON r.chain = t.chain AND r.height = t.height AND r.tx_index = t.tx_index
+             WHERE ${okRecipient}
+             UNION
+             SELECT r.height, r.tx_index, r.recipient_index, t.tx_hash, t.ts, t.from_addr, r.to_addr, r.amount
+             FROM exchange_touch a
+             JOIN tx_recipients r ON r.chain = ${chain} AND r.to_addr = a.address
+             JOIN transactions t ON t.chain = r.chain AND t.height = r.height AND t.tx_index = r.tx_index
+             WHERE ${okRecipient}`;
+}
+
+/** Fills the temporary table exchange_touch with `addresses` (or, when `sql` is given, that query's addresses). */
+export async function touch(db: Db, addresses: string[] | Sql): Promise<void> {
+  await db.query('rollups.exchange.touch.drop', sql`DROP TABLE IF EXISTS exchange_touch`);
+  await db.query('rollups.exchange.touch.create', sql`CREATE TEMP TABLE exchange_touch (address text PRIMARY KEY) ON COMMIT DROP`);
+  const source = Array.isArray(addresses) ? sql`SELECT DISTINCT unnest(${addresses}::text[])` : addresses;
+  await db.query('rollups.exchange.touch.fill', sql`INSERT INTO exchange_touch (address) ${source}`);
+  await db.query('rollups.exchange.touch.analyze', sql`ANALYZE exchange_touch`);
+}
+
+/**
+ * Puts `moves` that are flows in the present state of exchange_wallets into the temporary table
+ * exchange_classified: a move with a confirmed address of a venue on one side and not an address
+ * of the same venue on the other. `to_ex` is the venue it deposits into, `from_ex` the one it
+ * withdraws from (both for a move between two venues).
+ */
+export async function classify(db: Db, chain: ChainId, moves: Sql): Promise<void> {
+  await db.query('rollups.exchange.classified.drop', sql`DROP TABLE IF EXISTS exchange_classified`);
+  await db.query(
+    'rollups.exchange.classify',
+    sql`CREATE TEMP TABLE exchange_classified ON COMMIT DROP AS
+        SELECT m.height, m.tx_index, m.recipient_index, m.tx_hash, m.ts, m.from_addr, m.to_addr, m.value,
+               DATE '1970-01-01' + (m.ts / 86400)::int AS day,
+               fw.exchange AS from_ex, fw.role = 'deposit_relay' AS from_relay,
+               tw.exchange AS to_ex, tw.role = 'deposit_relay' AS to_relay
+        FROM (${moves}) m
+        LEFT JOIN exchange_wallets fw ON fw.chain = ${chain} AND fw.address = m.from_addr AND fw.confirmed
+        LEFT JOIN exchange_wallets tw ON tw.chain = ${chain} AND tw.address = m.to_addr AND tw.confirmed
+        WHERE (fw.exchange IS NOT NULL OR tw.exchange IS NOT NULL) AND fw.exchange IS DISTINCT FROM tw.exchange`,
+  );
+}
+
+/** Adds (sign 1) or subtracts (-1) the flows of exchange_classified to the per-venue days; returns the days touched. */
+export async function addFlows(db: Db, chain: ChainId, sign: 1 | -1): Promise<string[]> {
+  const rows = await db.query<{ day: string }>(
+    'rollups.exchange.flows',
+    sql`INSERT INTO exchange_flow_daily AS f (chain, exchange, day, deposits, withdrawals, deposit_txs, withdrawal_txs)
+        SELECT ${chain}, exchange, day, ${sign} * sum(dep), ${sign} * sum(wd), ${sign} * sum(dc), ${sign} * sum(wc)
+        FROM (SELECT to_ex AS exchange, day, value AS dep, 0 AS wd, 1 AS dc, 0 AS wc FROM exchange_classified WHERE to_ex IS NOT NULL
+              UNION ALL
+              SELECT from_ex, day, 0, value, 0, 1 FROM exchange_classified WHERE from_ex IS NOT NULL) x
+        GROUP BY exchange, day
+        ON CONFLICT (chain, exchange, day) DO UPDATE SET deposits = f.deposits + excluded.deposits, withdrawals = f.withdrawals + excluded.withdrawals,
+          deposit_txs = f.deposit_txs + excluded.deposit_txs, withdrawal_txs = f.withdrawal_txs + excluded.withdrawal_txs
+        RETURNING day::text AS day`,
+  );
+  const days = [...new Set(rows.map((r) => r.day))];
+  if (sign < 0 && days.length > 0) {
+    await db.query(
+      'rollups.exchange.flows.prune',
+      sql`DELETE FROM exchange_flow_daily WHERE chain = ${chain} AND day = ANY(${days}::date[]) AND deposit_txs = 0 AND withdrawal_txs = 0`,
+    );
+  }
+  return days;
+}
+
+/** The deposits and withdrawals of exchange_classified as rows of exchange_largest (all of them; trim keeps the largest). */
+export async function insertLargest(db: Db, chain: ChainId): Promise<void> {
+  await db.query(
+    'rollups.exchange.largest.insert',
+    sql`INSERT INTO exchange_largest (chain, day, direction, height, tx_index, recipient_index, value, tx_hash, ts, from_addr, to_addr, exchange, via_relay)
+        SELECT ${chain}, day, 'deposit', height, tx_index, recipient_index, value, tx_hash, ts, from_addr, to_addr, to_ex, to_relay
+        FROM exchange_classified WHERE to_ex IS NOT NULL
+        UNION ALL
+        SELECT ${chain}, day, 'withdrawal', height, tx_index, recipient_index, value, tx_hash, ts, from_addr, to_addr, from_ex, from_relay
+        FROM exchange_classified WHERE from_ex IS NOT NULL
+        ON CONFLICT DO NOTHING`,
+  );
+}
+
+/** Keeps, on each of `days` (or every day when null) and direction, the LARGEST_PER_DAY largest (the earliest on a tie). */
+export async function trimLargest(db: Db, chain: ChainId, days: string[] | null): Promise<void> {
+  if (days && days.length === 0) return;
+  const which = days ? sql`AND day = ANY(${days}::date[])` : sql``;
+  await db.query(
+    'rollups.exchange.largest.trim',
+    sql`DELETE FROM exchange_largest l USING (
+          SELECT direction, day, height, tx_index, recipient_index,
+                 row_number() OVER (PARTITION BY direction, day ORDER BY value DESC, height, tx_index, recipient_index) AS rn
+          FROM exchange_largest WHERE chain = ${chain} ${which}
+        ) r
+        WHERE l.chain = ${chain} AND l.direction = r.direction AND l.day = r.day AND l.height = r.height
+          AND l.tx_index = r.tx_index AND l.recipient_index = r.recipient_index AND r.rn > ${LARGEST_PER_DAY}`,
+  );
+}
+
+/**
+ * Of `days`, those holding LARGEST_PER_DAY rows in a direction: only there can taking rows out
+ * leave out a transfer that belongs (one trimmed earlier); a day with fewer holds all its flows.
+ */
+export async function fullDays(db: Db, chain: ChainId, days: string[]): Promise<string[]> {
+  if (days.length === 0) return [];
+  const rows = await db.query<{ day: string }>(
+    'rollups.exchange.largest.full_days',
+    sql`SELECT DISTINCT day::text AS day FROM (
+          SELECT day FROM exchange_largest WHERE chain = ${chain} AND day = ANY(${days}::date[])
+          GROUP BY day, direction HAVING count(*) >= ${LARGEST_PER_DAY}) f`,
+  );
+  return rows.map((r) => r.day);
+}
+
+/** Recomputes `days` of exchange_largest from the raw rows up to `maxHeight`, in the present state of the venues. */
+export async function recomputeLargestDays(db: Db, chain: ChainId, days: string[], maxHeight: number): Promise<void> {
+  if (days.length === 0) return;
+  await db.query('rollups.exchange.largest.clear_days', sql`DELETE FROM exchange_largest WHERE chain = ${chain} AND day = ANY(${days}::date[])`);
+  for (const day of days) {
+    const [range] = await db.query<{ lo: string | number | null; hi: string | number | null }>(
+      'rollups.exchange.largest.day_heights',
+      sql`SELECT min(height) AS lo, max(height) AS hi FROM blocks
+          WHERE chain = ${chain} AND height <= ${maxHeight}::bigint
+            AND ts >= (${day}::date - DATE '1970-01-01')::bigint * 86400 AND ts < (${day}::date - DATE '1970-01-01' + 1)::bigint * 86400`,
+    );
+    if (range?.lo == null || range.hi == null) continue;
+    await classify(db, chain, movesInRange(chain, Number(range.lo), Number(range.hi)));
+    await insertLargest(db, chain);
+  }
+  await trimLargest(db, chain, days);
+}

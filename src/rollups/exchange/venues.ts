@@ -1,0 +1,205 @@
+/**
+ * The exchange rollups (docs/metrics.md, "Exchanges"): relay evidence and the confirmation it
+ * decides (exchange_wallets.confirmed of deposit relays), per-venue daily flows, the largest
+ * deposits and withdrawals of each day, and per-venue relay totals.
+ *
+ * Invariant: every table holds the figures of all indexed moves classified by the present
+ * confirmed addresses. A batch adds its moves; when a relay's confirmation flips, the moves it took
+ * part in before the batch are taken out under the old state and put back under the new one (a day
+ * of largest transfers that was full is recomputed from the raw rows, as one that could have held
+ * back a transfer). A revert subtracts under the present state, then does the same for the flips
+ * it causes. An import rebuilds everything.
+ * Follows address_summary (reads its delta table and balances).
+ */
+import sql, { raw, type Sql } from 'sql-template-tag';
+import type { ChainId } from '../../chain/chains.ts';
+import type { Db } from '../../store/store.ts';
+import type { Rollup, RollupStep } from '../engine/rollup.ts';
+import { addFlows, classify, fullDays, insertLargest, movesInRange, movesTouching, recomputeLargestDays, touch, trimLargest } from './moves.ts';
+
+const TABLES = ['exchange_relay_evidence', 'exchange_flow_daily', 'exchange_largest', 'exchange_venue_relays'] as const;
+
+async function hasVenues(db: Db, chain: ChainId): Promise<boolean> {
+  const [row] = await db.query<{ any: boolean }>('rollups.exchange.any', sql`SELECT EXISTS (SELECT 1 FROM exchange_wallets WHERE chain = ${chain}) AS any`);
+  return row!.any;
+}
+
+/** The rule: a relay is confirmed when it has forwarded to its own venue's wallets and sent nothing anywhere else. */
+const RULE = sql`coalesce(e.forwards > 0 AND e.strays = 0, false)`;
+
+/** Adds (or subtracts) to the relay evidence what the relays among the senders of `moves` sent; returns those relays. */
+async function addEvidence(db: Db, chain: ChainId, moves: Sql, sign: 1 | -1): Promise<string[]> {
+  const rows = await db.query<{ address: string }>(
+    'rollups.exchange.evidence',
+    sql`INSERT INTO exchange_relay_evidence AS e (chain, address, forwards, strays)
+        SELECT ${chain}, m.from_addr,
+               ${sign} * count(*) FILTER (WHERE tw.role IN ('hot', 'cold') AND tw.exchange = fw.exchange),
+               ${sign} * count(*) FILTER (WHERE NOT coalesce(tw.role IN ('hot', 'cold') AND tw.exchange = fw.exchange, false))
+        FROM (${moves}) m
+        JOIN exchange_wallets fw ON fw.chain = ${chain} AND fw.address = m.from_addr AND fw.role = 'deposit_relay'
+        LEFT JOIN exchange_wallets tw ON tw.chain = ${chain} AND tw.address = m.to_addr
+        GROUP BY m.from_addr
+        ON CONFLICT (chain, address) DO UPDATE SET forwards = e.forwards + excluded.forwards, strays = e.strays + excluded.strays
+        RETURNING address`,
+  );
+  const relays = rows.map((r) => r.address);
+  if (sign < 0 && relays.length > 0) {
+    await db.query(
+      'rollups.exchange.evidence.prune',
+      sql`DELETE FROM exchange_relay_evidence WHERE chain = ${chain} AND address = ANY(${relays}::text[]) AND forwards = 0 AND strays = 0`,
+    );
+  }
+  return relays;
+}
+
+/** Of `relays`, those whose confirmed flag disagrees with the rule. */
+async function flipsAmong(db: Db, chain: ChainId, relays: string[]): Promise<string[]> {
+  if (relays.length === 0) return [];
+  const rows = await db.query<{ address: string }>(
+    'rollups.exchange.flips',
+    sql`SELECT w.address FROM exchange_wallets w
+        LEFT JOIN exchange_relay_evidence e ON e.chain = w.chain AND e.address = w.address
+        WHERE w.chain = ${chain} AND w.address = ANY(${relays}::text[]) AND w.role = 'deposit_relay' AND w.confirmed <> ${RULE}`,
+  );
+  return rows.map((r) => r.address);
+}
+
+/** Adds (or subtracts) the balance change of delta_summary's confirmed relays to their venues' relay totals. */
+async function addRelayDeltas(db: Db, chain: ChainId, sign: 1 | -1): Promise<void> {
+  await db.query(
+    'rollups.exchange.relay_deltas',
+    sql`INSERT INTO exchange_venue_relays AS v (chain, exchange, relays, relay_balance)
+        SELECT ${chain}, w.exchange, 0, ${sign} * sum(d.balance)
+        FROM delta_summary d
+        JOIN exchange_wallets w ON w.chain = ${chain} AND w.address = d.address AND w.role = 'deposit_relay' AND w.confirmed
+        GROUP BY w.exchange
+        ON CONFLICT (chain, exchange) DO UPDATE SET relay_balance = v.relay_balance + excluded.relay_balance`,
+  );
+}
+
+/**
+ * Flips the confirmation of `flipped` relays: their moves up to `maxHeight` leave the flows and the
+ * largest transfers under the old state and come back under the new one, and their balances move
+ * between the relay totals. Returns the days whose largest transfers were full (LARGEST_PER_DAY in
+ * a direction) before: the caller recomputes those from the raw rows.
+ */
+async function flip(db: Db, chain: ChainId, flipped: string[], maxHeight: number): Promise<string[]> {
+  if (flipped.length === 0) return [];
+  await touch(db, flipped);
+  await classify(db, chain, movesTouching(chain, maxHeight));
+  const before = await addFlows(db, chain, -1);
+  const full = await fullDays(db, chain, before);
+  await db.query(
+    'rollups.exchange.flip.largest_out',
+    sql`DELETE FROM exchange_largest l USING exchange_classified c
+        WHERE l.chain = ${chain} AND l.day = c.day AND l.height = c.height AND l.tx_index = c.tx_index AND l.recipient_index = c.recipient_index`,
+  );
+  await db.query(
+    'rollups.exchange.flip.relays',
+    sql`INSERT INTO exchange_venue_relays AS v (chain, exchange, relays, relay_balance)
+        SELECT ${chain}, w.exchange, sum(CASE WHEN w.confirmed THEN -1 ELSE 1 END),
+               sum(CASE WHEN w.confirmed THEN -1 ELSE 1 END * coalesce(s.balance, 0))
+        FROM exchange_wallets w LEFT JOIN address_summary s ON s.chain = w.chain AND s.address = w.address
+        WHERE w.chain = ${chain} AND w.address = ANY(${flipped}::text[])
+        GROUP BY w.exchange
+        ON CONFLICT (chain, exchange) DO UPDATE SET relays = v.relays + excluded.relays, relay_balance = v.relay_balance + excluded.relay_balance`,
+  );
+  await db.query('rollups.exchange.flip.prune', sql`DELETE FROM exchange_venue_relays WHERE chain = ${chain} AND relays = 0`);
+  await db.query(
+    'rollups.exchange.flip',
+    sql`UPDATE exchange_wallets SET confirmed = NOT confirmed WHERE chain = ${chain} AND address = ANY(${flipped}::text[])`,
+  );
+  await classify(db, chain, movesTouching(chain, maxHeight));
+  const after = await addFlows(db, chain, 1);
+  await insertLargest(db, chain);
+  await trimLargest(db, chain, after);
+  return full;
+}
+
+/**
+ * After `quarry refresh` cleared the tables, the evidence is gone: no relay can be confirmed (the
+ * replay confirms them again). Served by a partial index, so a no-op costs nothing.
+ */
+async function resetIfCleared(db: Db, chain: ChainId): Promise<void> {
+  await db.query(
+    'rollups.exchange.reset',
+    sql`UPDATE exchange_wallets SET confirmed = false
+        WHERE chain = ${chain} AND role = 'deposit_relay' AND confirmed
+          AND NOT EXISTS (SELECT 1 FROM exchange_relay_evidence WHERE chain = ${chain})`,
+  );
+}
+
+async function apply(db: Db, step: RollupStep): Promise<void> {
+  const { chain, deltas } = step;
+  // A refresh of a range rebuilds these tables whole afterwards (afterRefresh).
+  if (step.partial || deltas.blocks === 0 || !(await hasVenues(db, chain))) return;
+  await resetIfCleared(db, chain);
+  await addRelayDeltas(db, chain, 1);
+  const batch = movesInRange(chain, deltas.fromHeight, deltas.toHeight);
+  const flipped = await flipsAmong(db, chain, await addEvidence(db, chain, batch, 1));
+  const full = await flip(db, chain, flipped, deltas.fromHeight - 1);
+  await classify(db, chain, batch);
+  const days = await addFlows(db, chain, 1);
+  await insertLargest(db, chain);
+  await recomputeLargestDays(db, chain, full, deltas.toHeight);
+  await trimLargest(db, chain, days);
+}
+
+async function revert(db: Db, step: RollupStep): Promise<void> {
+  const { chain, ancestor, deltas } = step;
+  if (deltas.blocks === 0 || !(await hasVenues(db, chain))) return;
+  // The reverted blocks' raw rows are still there: they are the heights above the ancestor.
+  const reverted = movesInRange(chain, ancestor + 1, deltas.toHeight);
+  await classify(db, chain, reverted);
+  const days = await addFlows(db, chain, -1);
+  // A day that was full may have held back a transfer below the reverted ones: recomputed.
+  const full = await fullDays(db, chain, days);
+  await db.query('rollups.exchange.largest.revert', sql`DELETE FROM exchange_largest WHERE chain = ${chain} AND height > ${ancestor}::bigint`);
+  await addRelayDeltas(db, chain, -1);
+  const flipped = await flipsAmong(db, chain, await addEvidence(db, chain, reverted, -1));
+  const flippedFull = await flip(db, chain, flipped, ancestor);
+  await recomputeLargestDays(db, chain, [...new Set([...full, ...flippedFull])], ancestor);
+}
+
+/**
+ * Rebuilds every exchange table of `chain` from the raw rows and the curated venues: what an import
+ * of curated data and a refresh of a range run. Relays are confirmed by the rule from scratch.
+ */
+export async function rebuildExchangeRollups(db: Db, chain: ChainId): Promise<void> {
+  for (const table of TABLES) await db.query('rollups.exchange.rebuild.clear', sql`DELETE FROM ${raw(table)} WHERE chain = ${chain}`);
+  await db.query('rollups.exchange.rebuild.unconfirm', sql`UPDATE exchange_wallets SET confirmed = false WHERE chain = ${chain} AND role = 'deposit_relay' AND confirmed`);
+  const [top] = await db.query<{ h: string | number | null }>('rollups.exchange.top', sql`SELECT max(height) AS h FROM blocks WHERE chain = ${chain}`);
+  if (top?.h == null || !(await hasVenues(db, chain))) return;
+  const tip = Number(top.h);
+  await touch(db, sql`SELECT address FROM exchange_wallets WHERE chain = ${chain} AND role = 'deposit_relay'`);
+  await addEvidence(db, chain, movesTouching(chain, tip), 1);
+  await db.query('rollups.exchange.rebuild.evidence_prune', sql`DELETE FROM exchange_relay_evidence WHERE chain = ${chain} AND forwards = 0 AND strays = 0`);
+  await db.query(
+    'rollups.exchange.rebuild.confirm',
+    sql`UPDATE exchange_wallets w SET confirmed = true FROM exchange_relay_evidence e
+        WHERE w.chain = ${chain} AND w.role = 'deposit_relay' AND e.chain = w.chain AND e.address = w.address AND ${RULE}`,
+  );
+  await touch(db, sql`SELECT address FROM exchange_wallets WHERE chain = ${chain} AND confirmed`);
+  await classify(db, chain, movesTouching(chain, tip));
+  await addFlows(db, chain, 1);
+  await insertLargest(db, chain);
+  await trimLargest(db, chain, null);
+  await db.query(
+    'rollups.exchange.rebuild.relays',
+    sql`INSERT INTO exchange_venue_relays (chain, exchange, relays, relay_balance)
+        SELECT ${chain}, w.exchange, count(*), coalesce(sum(s.balance), 0)
+        FROM exchange_wallets w LEFT JOIN address_summary s ON s.chain = w.chain AND s.address = w.address
+        WHERE w.chain = ${chain} AND w.role = 'deposit_relay' AND w.confirmed
+        GROUP BY w.exchange`,
+  );
+}
+
+export const exchangeVenues: Rollup = {
+  name: 'exchange_venues',
+  tables: TABLES,
+  apply,
+  revert,
+  async afterRefresh(db, chain, partial) {
+    if (partial) await rebuildExchangeRollups(db, chain);
+  },
+};

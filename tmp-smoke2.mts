@@ -1,0 +1,13 @@
+import { openTestStore } from './test/support/stores.ts';
+import { loadSyntheticWorld } from './src/ingest/load-synthetic.ts';
+import { importCurated } from './src/ingest/curated.ts';
+import { formatLabelsFile, parseLabelsFile } from './src/ingest/labels-file.ts';
+import { labelRecords } from './src/ingest/load-synthetic.ts';
+const store = await openTestStore('postgres');
+const t = performance.now();
+const { world } = await loadSyntheticWorld(store, { seed: 1, powDays: 40, posDays: 10, scale: 2000, end: new Date('2026-03-01T15:00:00Z') });
+console.log('loaded', (performance.now() - t) / 1000, world.curated.exchangeWallets.length);
+const t2 = performance.now();
+await importCurated(store, parseLabelsFile(formatLabelsFile(labelRecords(world.curated))));
+console.log('import again', (performance.now() - t2) / 1000);
+await store.close();
