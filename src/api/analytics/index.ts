@@ -21,6 +21,15 @@ import { newVsReturningDailyRoute } from './network/new-vs-returning-daily.ts';
 import { pageSummaryRoute } from './network/page-summary.ts';
 import { userDailyRoute } from './transactions/user-daily.ts';
 import { walletCountRoute } from './wallets/wallet-count.ts';
+import { whalesBiggestRoute } from './whales/biggest.ts';
+import { whalesCohortsRoute } from './whales/cohorts.ts';
+import { whalesExchangeFlowRoute } from './whales/exchange-flow.ts';
+import { whalesHeatmapRoute } from './whales/heatmap.ts';
+import { whalesLeaderboardRoute } from './whales/leaderboard.ts';
+import { whalesMoversRoute } from './whales/movers.ts';
+import { whalesSentimentRoute } from './whales/sentiment.ts';
+import { whalesSparklinesRoute } from './whales/sparklines.ts';
+import { whalesSummaryRoute } from './whales/summary.ts';
 
 export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -44,5 +53,14 @@ export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     walletCountRoute(app, ctx);
     userDailyRoute(app, ctx);
     pageSummaryRoute(app, ctx);
+    whalesBiggestRoute(app, ctx);
+    whalesHeatmapRoute(app, ctx);
+    whalesLeaderboardRoute(app, ctx);
+    whalesSparklinesRoute(app, ctx);
+    whalesCohortsRoute(app, ctx);
+    whalesExchangeFlowRoute(app, ctx);
+    whalesMoversRoute(app, ctx);
+    whalesSentimentRoute(app, ctx);
+    whalesSummaryRoute(app, ctx);
   };
 }
