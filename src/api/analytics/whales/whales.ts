@@ -1,13 +1,12 @@
 /**
  * What the nine whale endpoints share (docs/metrics.md, "Whales"): the threshold (the fixed
  * 100,000-coin floor or `threshold_pct` of the current total supply), the whale set read from the
- * balance index down to it, their daily net flows from address_daily, and the whale timestamp form.
+ * balance index down to it, and the whale timestamp form; daily net flows come from ../../balance-days.ts.
  */
 import sql from 'sql-template-tag';
 import { Type } from 'typebox';
 import { SENTINELS, type ChainId } from '../../../chain/chains.ts';
 import type { Db } from '../../../store/store.ts';
-import { addDays } from '../../../time.ts';
 import { coinsToUnits, pctThreshold } from '../../amounts.ts';
 import { WHALE_COINS } from '../../routes/addresses/profile/tiers.ts';
 import { Amount, Nullable } from '../../schemas/common.ts';
@@ -117,55 +116,4 @@ export async function whaleSet(db: Db, chain: ChainId, threshold: bigint, option
   }));
 }
 
-/** One address_daily row: the day's balance change (received − sent − fees) and the value sent. */
-export interface FlowDay {
-  day: string;
-  net: bigint;
-  sent: bigint;
-}
-
-/**
- * The address_daily rows of `addresses` from `from` to `to` (days, inclusive), per address, oldest
- * first: a primary-key range per address. The same net flow the balance history sums
- * (src/api/routes/addresses/balance-history.ts): every credit and debit of the address is in it.
- */
-export async function flowDays(db: Db, chain: ChainId, addresses: readonly string[], from: string, to: string): Promise<Map<string, FlowDay[]>> {
-  const out = new Map<string, FlowDay[]>();
-  if (addresses.length === 0 || from > to) return out;
-  const rows = await db.query<{ address: string; day: string; net: string; sent: string }>(
-    'analytics.whales.flows',
-    sql`SELECT address, day::text AS day, (received - sent - fees)::text AS net, sent::text AS sent
-        FROM address_daily
-        WHERE chain = ${chain} AND address = ANY(${[...addresses]}::text[]) AND day BETWEEN ${from}::date AND ${to}::date
-        ORDER BY address, day`,
-  );
-  for (const r of rows) {
-    let days = out.get(r.address);
-    if (!days) out.set(r.address, (days = []));
-    days.push({ day: r.day, net: BigInt(r.net), sent: BigInt(r.sent) });
-  }
-  return out;
-}
-
-/** The sum of the net flows of `days`. */
-export function netOf(days: readonly FlowDay[] | undefined): bigint {
-  let sum = 0n;
-  for (const d of days ?? []) sum += d.net;
-  return sum;
-}
-
-/**
- * End-of-day balances of each day from `from` to `to`, oldest first, from the current balance and
- * the net flows of the days up to `to` (the tip's day): the balance at the end of a day is the
- * current one less what the later days moved.
- */
-export function endOfDayBalances(current: bigint, days: readonly FlowDay[] | undefined, from: string, to: string): { day: string; balance: bigint }[] {
-  const net = new Map((days ?? []).map((d) => [d.day, d.net]));
-  const out: { day: string; balance: bigint }[] = [];
-  let balance = current;
-  for (let day = to; day >= from; day = addDays(day, -1)) {
-    out.push({ day, balance });
-    balance -= net.get(day) ?? 0n;
-  }
-  return out.reverse();
-}
+export { endOfDayBalances, flowDays, netOf, type FlowDay } from '../../balance-days.ts';
