@@ -13,6 +13,7 @@ import { feeWindows } from './fee-windows.ts';
 import { activeDays } from './active-days.ts';
 import { feeValues, gasBuckets, hourly, txTypes } from './day-breakdowns.ts';
 import { dayLargest } from './day-largest.ts';
+import { dayTopTxs } from './day-top-txs.ts';
 import { activeAddresses } from './charts/network/active-addresses.ts';
 import { newAddresses } from './charts/network/new-addresses.ts';
 import { holders } from './charts/supply/holders.ts';
@@ -24,7 +25,7 @@ import { exchangeVenues } from './exchange/venues.ts';
 
 export const ROLLUPS: readonly Rollup[] = [
   addressSummary, addressRanks, addressDaily, activeDays, addressHeatmap, counterparties, tokenBalances, chainDaily, feeWindows,
-  txTypes, gasBuckets, feeValues, hourly, dayLargest,
+  txTypes, gasBuckets, feeValues, hourly, dayLargest, dayTopTxs,
   timelineActivity,
   supply,
   exchangeVenues,

@@ -31,6 +31,15 @@ import { supplyCombinedCurveRoute } from './supply/combined-curve.ts';
 import { totalSupplyRoute } from './supply/total-supply.ts';
 import { exchangeSummaryRoute } from './exchange/summary.ts';
 import { exchangeLargestTransfersRoute } from './exchange/largest-transfers.ts';
+import { whalesBiggestRoute } from './whales/biggest.ts';
+import { whalesCohortsRoute } from './whales/cohorts.ts';
+import { whalesExchangeFlowRoute } from './whales/exchange-flow.ts';
+import { whalesHeatmapRoute } from './whales/heatmap.ts';
+import { whalesLeaderboardRoute } from './whales/leaderboard.ts';
+import { whalesMoversRoute } from './whales/movers.ts';
+import { whalesSentimentRoute } from './whales/sentiment.ts';
+import { whalesSparklinesRoute } from './whales/sparklines.ts';
+import { whalesSummaryRoute } from './whales/summary.ts';
 
 export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -64,5 +73,14 @@ export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     totalSupplyRoute(app, ctx);
     exchangeSummaryRoute(app, ctx);
     exchangeLargestTransfersRoute(app, ctx);
+    whalesBiggestRoute(app, ctx);
+    whalesHeatmapRoute(app, ctx);
+    whalesLeaderboardRoute(app, ctx);
+    whalesSparklinesRoute(app, ctx);
+    whalesCohortsRoute(app, ctx);
+    whalesExchangeFlowRoute(app, ctx);
+    whalesMoversRoute(app, ctx);
+    whalesSentimentRoute(app, ctx);
+    whalesSummaryRoute(app, ctx);
   };
 }

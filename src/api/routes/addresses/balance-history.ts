@@ -1,7 +1,9 @@
 /** GET /api/v1/{chain}/addresses/{address}/balance-history: one point per UTC day with the running balance. */
 import sql from 'sql-template-tag';
 import { Type, type Static } from 'typebox';
+import { addDays } from '../../../time.ts';
 import { answerAmounts, type AnswerAmount } from '../../amounts.ts';
+import { endOfDayBalances, flowDays } from '../../balance-days.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { parseWindow } from '../../params/window.ts';
 import { AddressPathParams, Day, NullableAmount, Nullable, STANDARD_ERRORS, WindowQuery, AddressEchoFields } from '../../schemas/common.ts';
@@ -29,15 +31,6 @@ const BalanceHistoryResponse = Type.Object({
   ...AddressEchoFields,
 });
 
-interface DayRow {
-  day: string;
-  received: string;
-  sent_with_fees: string;
-  tx_in: number;
-  tx_out: number;
-  cumulative: string;
-}
-
 async function loadBalanceHistory(
   ctx: ApiContext,
   echo: AddressEcho,
@@ -45,43 +38,31 @@ async function loadBalanceHistory(
   amount: AnswerAmount,
 ): Promise<Static<typeof BalanceHistoryResponse>> {
   const window = parseWindow(windowParam, { fallback: 'all', allowAll: true });
-  // The window's days end with the day of the latest block: a 1-day window is that day alone.
-  // The running sum starts at the address's first day, whatever the window, so that every point
-  // is the balance at the end of its day; days with no row carry the previous figure.
-  const rows = await ctx.store.query<DayRow>(
-    'addresses.balance_history',
-    sql`WITH tip AS (
-          SELECT (to_timestamp(ts) AT TIME ZONE 'UTC')::date AS day FROM blocks WHERE chain = ${echo.chain} ORDER BY height DESC LIMIT 1
-        ),
-        daily AS (
-          SELECT day, received, sent + fees AS sent_with_fees, tx_in, tx_out
-          FROM address_daily
-          WHERE chain = ${echo.chain} AND address = ${echo.address}
-        ),
-        days AS (
-          SELECT generate_series(
-            (SELECT min(day) FROM daily WHERE received > 0 OR sent_with_fees > 0 OR tx_in > 0 OR tx_out > 0),
-            (SELECT day FROM tip), interval '1 day')::date AS day
-        ),
-        filled AS (
-          SELECT d.day, coalesce(x.received, 0) AS received, coalesce(x.sent_with_fees, 0) AS sent_with_fees,
-                 coalesce(x.tx_in, 0) AS tx_in, coalesce(x.tx_out, 0) AS tx_out,
-                 sum(coalesce(x.received, 0) - coalesce(x.sent_with_fees, 0)) OVER (ORDER BY d.day) AS cumulative
-          FROM days d LEFT JOIN daily x ON x.day = d.day
-        )
-        SELECT to_char(day, 'YYYY-MM-DD') AS day, received::text, sent_with_fees::text, tx_in, tx_out, cumulative::text
-        FROM filled
-        WHERE ${window.days}::int IS NULL OR day > (SELECT day FROM tip) - ${window.days ?? 0}::int
-        ORDER BY day`,
-    { reusePlan: true }, // the address's days (a primary-key range) and the tip
+  // The window's days end with the day of the latest block: a 1-day window is that day alone. The
+  // series starts no earlier than the address's first active day; each point is the balance at
+  // the end of its day, the current balance less the later days' net flows (balance-days.ts), so a
+  // window reads only its own days.
+  const [bounds] = await ctx.store.query<{ tip_day: string | null; first_day: string | null; balance: string | null }>(
+    'addresses.balance_history.bounds',
+    sql`SELECT (SELECT (DATE '1970-01-01' + (ts / 86400)::int)::text FROM blocks WHERE chain = ${echo.chain} ORDER BY height DESC LIMIT 1) AS tip_day,
+               (SELECT day::text FROM address_daily WHERE chain = ${echo.chain} AND address = ${echo.address}
+                  AND (received > 0 OR sent + fees > 0 OR tx_in > 0 OR tx_out > 0) ORDER BY day LIMIT 1) AS first_day,
+               (SELECT balance::text FROM address_summary WHERE chain = ${echo.chain} AND address = ${echo.address}) AS balance`,
+    { reusePlan: true }, // key lookups and the address's first day (a primary-key range read from its start)
   );
-  const items = rows.map((r) => ({
-    day: r.day,
-    received: amount(r.received, echo.address, 'received'),
-    sent_with_fees: amount(r.sent_with_fees, echo.address, 'sent_with_fees'),
-    tx_count_in: r.tx_in,
-    tx_count_out: r.tx_out,
-    net_delta_cumulative: amount(r.cumulative, echo.address, 'net_delta_cumulative'),
+  const tip = bounds?.tip_day ?? null;
+  const first = bounds?.first_day ?? null;
+  if (tip === null || first === null || first > tip) return { items: [], count: 0, window_days: window.days, ...echo };
+  const start = window.days === null ? first : addDays(tip, 1 - window.days);
+  const from = start < first ? first : start;
+  const flows = await flowDays(ctx.store, echo.chain, [echo.address], from, tip);
+  const items = endOfDayBalances(BigInt(bounds?.balance ?? '0'), flows.get(echo.address), from, tip).map(({ day, row, balance }) => ({
+    day,
+    received: amount(row?.received ?? 0n, echo.address, 'received'),
+    sent_with_fees: amount(row?.sentWithFees ?? 0n, echo.address, 'sent_with_fees'),
+    tx_count_in: row?.txIn ?? 0,
+    tx_count_out: row?.txOut ?? 0,
+    net_delta_cumulative: amount(balance, echo.address, 'net_delta_cumulative'),
   }));
   return { items, count: items.length, window_days: window.days, ...echo };
 }

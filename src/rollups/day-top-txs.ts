@@ -1,0 +1,72 @@
+/**
+ * chain_day_top_txs: per UTC day, the TOP_TXS_PER_DAY user transactions that moved the most native
+ * value (the candidates of chain_day_largest: coinbase, admin transactions, mints and reverted
+ * transactions excluded; value > 0), for /whales/biggest. The day's top K of all its transactions
+ * is the top K of (the kept rows ∪ a batch's candidates), so a batch inserts its own top K per day
+ * and trims its days back to K. A revert recomputes the reverted blocks' days from the raw rows
+ * that remain. Reads the batch's transactions from the raw rows (written before the rollups).
+ */
+import sql, { type Sql } from 'sql-template-tag';
+import type { ChainId } from '../chain/chains.ts';
+import { NON_USER_TX_TYPES } from '../chain/model.ts';
+import type { Db } from '../store/store.ts';
+import type { Rollup } from './engine/rollup.ts';
+
+/** Rows kept per day: the largest `limit` /whales/biggest accepts. */
+export const TOP_TXS_PER_DAY = 100;
+
+/** `transactions t` rows that are candidates (docs/metrics.md, "Whales", /whales/biggest). */
+const candidate = sql`t.value > 0 AND t.status IS DISTINCT FROM 0 AND NOT t.mints AND NOT (t.tx_type = ANY(${[...NON_USER_TX_TYPES]}::text[]))`;
+
+/** Inserts the top K per day of the candidates `where` selects, among the given days. */
+async function insertTop(db: Db, label: string, chain: ChainId, days: string[], where: Sql): Promise<void> {
+  await db.query(
+    label,
+    sql`INSERT INTO chain_day_top_txs (chain, day, height, tx_index, value, tx_hash, from_addr, to_addr, ts, tx_type)
+        SELECT ${chain}, day, height, tx_index, value, tx_hash, from_addr, to_addr, ts, tx_type FROM (
+          SELECT DATE '1970-01-01' + (t.ts / 86400)::int AS day, t.height, t.tx_index, t.value, t.tx_hash, t.from_addr,
+                 coalesce(t.to_addr, t.contract_address) AS to_addr, t.ts, t.tx_type,
+                 row_number() OVER (PARTITION BY t.ts / 86400 ORDER BY t.value DESC, t.height, t.tx_index) AS r
+          FROM transactions t
+          WHERE t.chain = ${chain} AND ${where} AND ${candidate}
+        ) x
+        WHERE x.r <= ${TOP_TXS_PER_DAY} AND x.day = ANY(${days}::date[])
+        ON CONFLICT (chain, height, tx_index) DO NOTHING`,
+  );
+}
+
+/** Keeps only the top K rows of each of `days`. */
+async function trim(db: Db, chain: ChainId, days: string[]): Promise<void> {
+  await db.query(
+    'rollups.day_top_txs.trim',
+    sql`DELETE FROM chain_day_top_txs d USING (
+          SELECT height, tx_index, row_number() OVER (PARTITION BY day ORDER BY value DESC, height, tx_index) AS r
+          FROM chain_day_top_txs WHERE chain = ${chain} AND day = ANY(${days}::date[])
+        ) x
+        WHERE x.r > ${TOP_TXS_PER_DAY} AND d.chain = ${chain} AND d.height = x.height AND d.tx_index = x.tx_index`,
+  );
+}
+
+export const dayTopTxs: Rollup = {
+  name: 'chain_day_top_txs',
+  tables: ['chain_day_top_txs'],
+  async apply(db, { chain, deltas }) {
+    // A partial refresh keeps only its days: chainDaily holds exactly the days this step may write.
+    const days = [...deltas.chainDaily.keys()];
+    if (days.length === 0) return;
+    await insertTop(db, 'rollups.day_top_txs.apply', chain, days, sql`t.height BETWEEN ${deltas.fromHeight} AND ${deltas.toHeight}`);
+    await trim(db, chain, days);
+  },
+  async repair(db, { chain, deltas }) {
+    // The reverted blocks' days, recomputed from what remains of them (their raw rows are gone).
+    const days = [...deltas.chainDaily.keys()].sort();
+    if (days.length === 0) return;
+    await db.query('rollups.day_top_txs.clear', sql`DELETE FROM chain_day_top_txs WHERE chain = ${chain} AND day = ANY(${days}::date[])`);
+    const from = sql`(SELECT min(height) FROM blocks WHERE chain = ${chain} AND ts >= (${days[0]!}::date - DATE '1970-01-01')::bigint * 86400)`;
+    const to = sql`(SELECT max(height) FROM blocks WHERE chain = ${chain} AND ts < (${days.at(-1)!}::date - DATE '1970-01-01' + 1)::bigint * 86400)`;
+    await insertTop(db, 'rollups.day_top_txs.repair', chain, days, sql`t.height BETWEEN ${from} AND ${to}`);
+  },
+  async clearTouched(db, chain, { days }) {
+    await db.query('refresh.clear_day_top_txs', sql`DELETE FROM chain_day_top_txs WHERE chain = ${chain} AND day = ANY(${days}::date[])`);
+  },
+};
