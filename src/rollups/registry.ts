@@ -19,6 +19,7 @@ import { holders } from './charts/supply/holders.ts';
 import { feePercentiles } from './charts/fees/fee-percentiles.ts';
 import { timelineActivity } from './timeline-activity.ts';
 import { timelineTotals } from './charts/timeline/totals.ts';
+import { supplyDistribution } from './charts/supply/distribution.ts';
 
 export const ROLLUPS: readonly Rollup[] = [
   addressSummary, addressRanks, addressDaily, activeDays, addressHeatmap, counterparties, tokenBalances, chainDaily, feeWindows,
@@ -27,4 +28,4 @@ export const ROLLUPS: readonly Rollup[] = [
 ];
 
 export const CHARTS: readonly Chart[] = [activeAddresses, newAddresses, holders, feePercentiles,
-  timelineTotals];
+  timelineTotals, supplyDistribution];
