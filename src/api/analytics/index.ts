@@ -21,6 +21,14 @@ import { newVsReturningDailyRoute } from './network/new-vs-returning-daily.ts';
 import { pageSummaryRoute } from './network/page-summary.ts';
 import { userDailyRoute } from './transactions/user-daily.ts';
 import { walletCountRoute } from './wallets/wallet-count.ts';
+import { holdersDistributionRoute } from './supply/holders-distribution.ts';
+import { lorenzRoute } from './supply/lorenz.ts';
+import { cohortsRoute } from './supply/cohorts.ts';
+import { entityDistributionRoute } from './supply/entity-distribution.ts';
+import { supplySummaryRoute } from './supply/summary.ts';
+import { distributionTimelineRoute } from './supply/distribution-timeline.ts';
+import { ageDailyRoute } from './supply/age-daily.ts';
+import { dormantBucketsRoute } from './supply/dormant-buckets.ts';
 
 export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -44,5 +52,13 @@ export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     walletCountRoute(app, ctx);
     userDailyRoute(app, ctx);
     pageSummaryRoute(app, ctx);
+    holdersDistributionRoute(app, ctx);
+    lorenzRoute(app, ctx);
+    cohortsRoute(app, ctx);
+    entityDistributionRoute(app, ctx);
+    supplySummaryRoute(app, ctx);
+    distributionTimelineRoute(app, ctx);
+    ageDailyRoute(app, ctx);
+    dormantBucketsRoute(app, ctx);
   };
 }
