@@ -39,7 +39,10 @@ CREATE TABLE holder_state_ages (
   PRIMARY KEY (chain, last_day)
 );
 
+-- token: a new random value at every write, so that a process keeping the sorted balances in memory
+-- between closes can tell whether they are still the stored state's.
 CREATE TABLE holder_state_meta (
   chain TEXT NOT NULL PRIMARY KEY,
-  day   DATE NOT NULL
+  day   DATE NOT NULL,
+  token TEXT NOT NULL
 );
