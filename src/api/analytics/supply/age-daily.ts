@@ -51,7 +51,7 @@ export function ageDailyRoute(app: RouteApp, ctx: ApiContext): void {
           sql`SELECT day::text AS day, age_holders AS h, age_balance::text[] AS b FROM chain_supply_daily
               WHERE chain = ${chain} AND day BETWEEN ${range.from}::date AND ${range.to}::date`,
         ),
-        holdersByLastDay(ctx.store, chain),
+        holdersByLastDay(ctx, chain),
       ]);
       const byDay = new Map<string, Cells>(rows.map((r) => [r.day, r.h.map((h, i) => ({ holders: Number(h), balance: BigInt(r.b[i]!) }))]));
       const today = emptyCells();

@@ -37,7 +37,7 @@ export function dormantBucketsRoute(app: RouteApp, ctx: ApiContext): void {
       const chain = request.query.chain ?? 'pos';
       const envelope = { chain, network: ctx.network(chain) };
       const span = await chainSpan(ctx.store, chain);
-      const cells = span ? await holdersByLastDay(ctx.store, chain) : [];
+      const cells = span ? await holdersByLastDay(ctx, chain) : [];
       if (!span || cells.length === 0) return { items: [], count: 0, ...envelope };
       const today = formatDay(span.tipTs);
       const buckets = AGE_BUCKETS.map(() => ({ holders: 0, balance: 0n }));

@@ -36,6 +36,8 @@ export function cached<T>(ctx: ApiContext, key: string, seconds: number, compute
   const now = Date.now();
   const hit = cache.get(key);
   if (hit && hit.expires > now) return hit.value as Promise<T>;
+  // Keys that name a block go stale with the next one: drop expired answers as the map grows.
+  if (cache.size >= 64) for (const [k, v] of cache) if (v.expires <= now) cache.delete(k);
   const value = compute();
   cache.set(key, { expires: now + seconds * 1000, value });
   value.catch(() => cache.delete(key));
@@ -170,8 +172,20 @@ export function tierTotals(chain: ChainId, sorted: SortedBalances): { cohort: st
   });
 }
 
-/** Holders and balances per last-activity day at the latest block: the chart's state plus the moves since. */
-export async function holdersByLastDay(db: Db, chain: ChainId): Promise<{ day: string; holders: number; balance: bigint }[]> {
+/**
+ * Holders and balances per last-activity day at the latest block: the chart's state plus the moves
+ * since (a day's moves), kept until the next block.
+ */
+export async function holdersByLastDay(ctx: ApiContext, chain: ChainId): Promise<{ day: string; holders: number; balance: bigint }[]> {
+  const [tip] = await ctx.store.query<{ h: number | null }>(
+    'analytics.supply.tip',
+    sql`SELECT (SELECT height FROM blocks WHERE chain = ${chain} ORDER BY height DESC LIMIT 1) AS h`,
+    { reusePlan: true }, // one index entry
+  );
+  return cached(ctx, `last-days:${chain}:${tip?.h ?? -1}`, 60, () => readHoldersByLastDay(ctx.store, chain));
+}
+
+async function readHoldersByLastDay(db: Db, chain: ChainId): Promise<{ day: string; holders: number; balance: bigint }[]> {
   const since = (await stateDay(db, chain)) ?? '1900-01-01';
   const sentinels = [...SENTINELS[chain]];
   const rows = await db.query<{ day: string; holders: string; balance: string }>(

@@ -43,7 +43,7 @@ export function supplySummaryRoute(app: RouteApp, ctx: ApiContext): void {
         if (!span) return { ...head, holders: 0, total_supply: '0', top10_supply: '0', top10_pct: 0, dormant_holders_1y: 0, dormant_supply_1y_pct: 0, is_sparse: true };
         const today = formatDay(span.tipTs);
         const [cells, top] = await Promise.all([
-          holdersByLastDay(ctx.store, chain),
+          holdersByLastDay(ctx, chain),
           ctx.store.query<{ top: string | null }>(
             'analytics.supply.summary.top10',
             sql`SELECT sum(balance)::text AS top FROM (
