@@ -22,6 +22,7 @@ import { timelineActivity } from './timeline-activity.ts';
 import { timelineTotals } from './charts/timeline/totals.ts';
 import { supply } from './supply.ts';
 import { exchangeVenues } from './exchange/venues.ts';
+import { supplyDistribution } from './charts/supply/distribution.ts';
 
 export const ROLLUPS: readonly Rollup[] = [
   addressSummary, addressRanks, addressDaily, activeDays, addressHeatmap, counterparties, tokenBalances, chainDaily, feeWindows,
@@ -32,4 +33,4 @@ export const ROLLUPS: readonly Rollup[] = [
 ];
 
 export const CHARTS: readonly Chart[] = [activeAddresses, newAddresses, holders, feePercentiles,
-  timelineTotals];
+  timelineTotals, supplyDistribution];

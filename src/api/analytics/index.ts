@@ -40,6 +40,14 @@ import { whalesMoversRoute } from './whales/movers.ts';
 import { whalesSentimentRoute } from './whales/sentiment.ts';
 import { whalesSparklinesRoute } from './whales/sparklines.ts';
 import { whalesSummaryRoute } from './whales/summary.ts';
+import { holdersDistributionRoute } from './supply/holders-distribution.ts';
+import { lorenzRoute } from './supply/lorenz.ts';
+import { cohortsRoute } from './supply/cohorts.ts';
+import { entityDistributionRoute } from './supply/entity-distribution.ts';
+import { supplySummaryRoute } from './supply/summary.ts';
+import { distributionTimelineRoute } from './supply/distribution-timeline.ts';
+import { ageDailyRoute } from './supply/age-daily.ts';
+import { dormantBucketsRoute } from './supply/dormant-buckets.ts';
 
 export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -82,5 +90,13 @@ export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     whalesMoversRoute(app, ctx);
     whalesSentimentRoute(app, ctx);
     whalesSummaryRoute(app, ctx);
+    holdersDistributionRoute(app, ctx);
+    lorenzRoute(app, ctx);
+    cohortsRoute(app, ctx);
+    entityDistributionRoute(app, ctx);
+    supplySummaryRoute(app, ctx);
+    distributionTimelineRoute(app, ctx);
+    ageDailyRoute(app, ctx);
+    dormantBucketsRoute(app, ctx);
   };
 }

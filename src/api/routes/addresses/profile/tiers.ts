@@ -13,7 +13,7 @@ interface HolderTier {
   emoji: string;
 }
 
-const HOLDER_TIERS: readonly HolderTier[] = [
+export const HOLDER_TIERS: readonly HolderTier[] = [
   { name: 'plankton', label: 'Plankton', minCoins: 0n, emoji: '🦠' },
   { name: 'shrimp', label: 'Shrimp', minCoins: 1n, emoji: '🦐' },
   { name: 'crab', label: 'Crab', minCoins: 10n, emoji: '🦀' },

@@ -1,0 +1,54 @@
+/** GET /api/v1/analytics/supply/cohorts: holders and supply share per holder tier (docs/metrics.md, "Holder population"). */
+import { Type } from 'typebox';
+import type { ApiContext, RouteApp } from '../../context.ts';
+import { BooleanQuery, isTrue, STANDARD_ERRORS } from '../../schemas/common.ts';
+import { percentOf } from '../../amounts.ts';
+import { AnalyticsChain } from '../series.ts';
+import { CACHE_SECONDS, cached, classedHolders, holderBalances, tierTotals } from './population.ts';
+
+const Cohorts = Type.Object({
+  chain: Type.String(),
+  network: Type.String(),
+  holders: Type.Integer({ description: 'Holders of the population answered (individuals only when asked).' }),
+  cohorts: Type.Array(
+    Type.Object({
+      cohort: Type.String({ description: 'Holder tier, plankton (lowest) to leviathan.' }),
+      holders: Type.Integer(),
+      supply_pct: Type.Number({ description: 'The tier’s balances as a percentage of the population’s.' }),
+    }),
+    { description: 'The ten holder tiers, lowest first.' },
+  ),
+});
+
+export function cohortsRoute(app: RouteApp, ctx: ApiContext): void {
+  app.get(
+    '/analytics/supply/cohorts',
+    {
+      config: { cacheSeconds: CACHE_SECONDS },
+      schema: {
+        tags: ['analytics'],
+        operationId: 'getSupplyCohorts',
+        summary: 'Holders and supply share per holder tier (cached 10 minutes)',
+        querystring: Type.Object({
+          chain: AnalyticsChain,
+          individuals_only: BooleanQuery('Leave out entities: protocol, curated exchange wallets and confirmed deposit relays, labelled custodians, treasuries, pools, contracts'),
+        }),
+        response: { 200: Cohorts, ...STANDARD_ERRORS },
+      },
+    },
+    async (request) => {
+      const chain = request.query.chain ?? 'pos';
+      const individuals = isTrue(request.query.individuals_only);
+      return cached(ctx, `cohorts:${chain}:${individuals}`, CACHE_SECONDS, async () => {
+        const sorted = individuals ? (await classedHolders(ctx, chain)).individuals : (await holderBalances(ctx, chain)).sorted;
+        const tiers = tierTotals(chain, sorted);
+        return {
+          chain,
+          network: ctx.network(chain),
+          holders: sorted.n,
+          cohorts: tiers.map((t) => ({ cohort: t.cohort, holders: t.holders, supply_pct: percentOf(t.balance, t.supply) })),
+        };
+      });
+    },
+  );
+}

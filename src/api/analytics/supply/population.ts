@@ -1,0 +1,213 @@
+/**
+ * What the holder-population routes share (docs/metrics.md, "Holder population"): the population
+ * at the latest block (every holder's balance, sorted, and each holder's wallet class), kept in
+ * the process for the spec's cache time; the figures read off it; and holders per last-activity
+ * day at the latest block, from the day chart's state and the moves since (a bounded read).
+ */
+import sql from 'sql-template-tag';
+import { CHAIN_INFO, SENTINELS, type ChainId } from '../../../chain/chains.ts';
+import type { Db } from '../../../store/store.ts';
+import { DAY_SECONDS, dayStart, formatDay } from '../../../time.ts';
+import { compareLimbs, parseLimbs, SortedBalances, type Limbs } from '../../../rollups/charts/supply/balances.ts';
+import { distributionInputs, topOf, type DistributionInputs } from '../../../rollups/charts/supply/population.ts';
+import { stateDay } from '../../../rollups/charts/supply/distribution.ts';
+import { percentOf } from '../../amounts.ts';
+import type { ApiContext } from '../../context.ts';
+import { classifyWallet } from '../../routes/addresses/profile/wallet-class.ts';
+import type { AddressFacts } from '../../routes/addresses/profile/facts.ts';
+import { HOLDER_TIERS } from '../../routes/addresses/profile/tiers.ts';
+
+/** How long the spec lets these answers be kept (section 8). */
+export const CACHE_SECONDS = 600;
+export const SUMMARY_CACHE_SECONDS = 300;
+
+/** `part / whole` as a number (exactly rounded where the integers allow); 0 when whole is not positive. */
+export const ratioOf = (part: bigint, whole: bigint): number => percentOf(part, whole * 100n);
+
+/** The wallet classes that are entities (docs/metrics.md, "Wallet class"); the others are individuals. */
+const ENTITY_CLASSES = new Set(['protocol', 'exchange', 'mining_pool', 'custodial', 'treasury', 'contract', 'migration', 'entity']);
+
+const caches = new WeakMap<ApiContext, Map<string, { expires: number; value: Promise<unknown> }>>();
+
+/** `compute()`'s answer, kept per app for `seconds` (one computation however many requests wait for it). */
+export function cached<T>(ctx: ApiContext, key: string, seconds: number, compute: () => Promise<T>): Promise<T> {
+  let cache = caches.get(ctx);
+  if (!cache) caches.set(ctx, (cache = new Map()));
+  const now = Date.now();
+  const hit = cache.get(key);
+  if (hit && hit.expires > now) return hit.value as Promise<T>;
+  // Keys that name a block go stale with the next one: drop expired answers as the map grows.
+  if (cache.size >= 64) for (const [k, v] of cache) if (v.expires <= now) cache.delete(k);
+  const value = compute();
+  cache.set(key, { expires: now + seconds * 1000, value });
+  value.catch(() => cache.delete(key));
+  return value;
+}
+
+export interface Population {
+  sorted: SortedBalances;
+}
+
+/** Every holder's balance at the latest block, ascending. */
+export function holderBalances(ctx: ApiContext, chain: ChainId): Promise<Population> {
+  return cached(ctx, `balances:${chain}`, CACHE_SECONDS, async () => {
+    const rows = await ctx.store.query<{ b: string }>(
+      'analytics.supply.balances',
+      sql`SELECT balance::text AS b FROM address_summary
+          WHERE chain = ${chain} AND balance > 0 AND address <> ALL(${[...SENTINELS[chain]]}::text[])
+          ORDER BY balance`,
+    );
+    return { sorted: SortedBalances.of(rows.map((r) => parseLimbs(r.b))) };
+  });
+}
+
+export interface ClassTotals {
+  holders: number;
+  balance: bigint;
+}
+
+export interface ClassedPopulation {
+  classes: Map<string, ClassTotals>;
+  /** The individual holders' balances, ascending. */
+  individuals: SortedBalances;
+}
+
+interface ClassRow {
+  a: string;
+  b: string;
+  tx: number;
+  sent: number;
+  first: number | null;
+  last: number | null;
+  funded: string | null;
+  wd: number;
+  contract: boolean;
+  master: string | null;
+  label: string | null;
+  category: string | null;
+  exchange: string | null;
+  role: 'hot' | 'cold' | 'deposit_relay' | null;
+  confirmed: boolean | null;
+}
+
+/** Every holder's wallet class, by the rules of docs/metrics.md (classifyWallet), and the individuals' balances. */
+export function classedHolders(ctx: ApiContext, chain: ChainId): Promise<ClassedPopulation> {
+  return cached(ctx, `classes:${chain}`, CACHE_SECONDS, async () => {
+    const rows = await ctx.store.query<ClassRow>(
+      'analytics.supply.classes',
+      sql`SELECT s.address AS a, s.balance::text AS b, s.tx_count AS tx, s.tx_sent_count AS sent, s.first_seen AS first, s.last_seen AS last,
+                 s.funded_by AS funded, s.withdrawal_count AS wd, s.is_contract AS contract, s.master_address AS master,
+                 l.label, l.category, e.exchange, e.role, e.confirmed
+          FROM address_summary s
+          LEFT JOIN labels l ON l.chain = s.chain AND l.address = s.address AND l.is_primary
+          LEFT JOIN exchange_wallets e ON e.chain = s.chain AND e.address = s.address
+          WHERE s.chain = ${chain} AND s.balance > 0 AND s.address <> ALL(${[...SENTINELS[chain]]}::text[])
+          ORDER BY s.balance`,
+    );
+    const classes = new Map<string, ClassTotals>();
+    const individuals: Limbs[] = [];
+    for (const r of rows) {
+      const balance = BigInt(r.b);
+      const facts: AddressFacts = {
+        chain, address: r.a, exists: true, balance, totalReceived: 0n, totalSent: 0n, totalFeesPaid: 0n,
+        txCount: Number(r.tx), txReceivedCount: 0, txSentCount: Number(r.sent),
+        firstSeen: r.first === null ? null : Number(r.first), lastSeen: r.last === null ? null : Number(r.last), appeared: null,
+        fundedBy: r.funded, withdrawalCount: Number(r.wd), withdrawalTotal: 0n, internalTxCount: 0, deployedCount: 0,
+        isContract: r.contract, masterAddress: r.master, slaveCount: 0, otsUsed: 0, otsMaxIndex: null,
+        label: r.label, labelCategory: r.category,
+        exchange: r.exchange && r.role ? { name: r.exchange, role: r.role, confirmed: r.confirmed ?? false } : null,
+        genesisHolder: false, tipTs: null,
+      };
+      const c = classifyWallet(facts)!;
+      const totals = classes.get(c.walletClass) ?? { holders: 0, balance: 0n };
+      classes.set(c.walletClass, { holders: totals.holders + 1, balance: totals.balance + balance });
+      const entity = ENTITY_CLASSES.has(c.walletClass) || (c.walletClass === 'exchange_deposit' && c.method === 'curated');
+      if (!entity) individuals.push(parseLimbs(r.b));
+    }
+    return { classes, individuals: SortedBalances.of(individuals) };
+  });
+}
+
+/** The figures of a sorted population, as the API answers them. */
+export function figuresOf(inputs: DistributionInputs) {
+  const { holders: n, supply } = inputs;
+  return {
+    holders: n,
+    top10_pct: percentOf(inputs.top10, supply),
+    top100_pct: percentOf(inputs.top100, supply),
+    gini: ratioOf(inputs.pairDiff, BigInt(n) * supply),
+    nakamoto: inputs.nakamoto,
+    hhi: ratioOf(inputs.sumSq, supply * supply),
+    palma: inputs.palmaBottom > 0n ? ratioOf(inputs.palmaTop, inputs.palmaBottom) : 0,
+  };
+}
+
+/** The richest `k` holders' share of the supply, for each k. */
+export function topShares(sorted: SortedBalances, ks: number[]): { inputs: ReturnType<typeof distributionInputs>; shares: number[] } {
+  const n = sorted.n;
+  const inputs = distributionInputs(sorted, ks.map((k) => n - k));
+  return { inputs, shares: ks.map((k) => percentOf(topOf(inputs.prefix, n, inputs.supply, k), inputs.supply)) };
+}
+
+/** Per holder tier (lowest first): holders and their balances, from the sorted balances. */
+export function tierTotals(chain: ChainId, sorted: SortedBalances): { cohort: string; holders: number; balance: bigint; supply: bigint }[] {
+  const n = sorted.n;
+  // The first rank at or above each tier's floor, by binary search.
+  const starts = HOLDER_TIERS.map((tier) => {
+    const floor = parseLimbs((tier.minCoins * CHAIN_INFO[chain].unitsPerCoin).toString());
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (compareLimbs(sorted.at(mid), floor) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  });
+  const inputs = distributionInputs(sorted, [...starts, n]);
+  return HOLDER_TIERS.map((tier, i) => {
+    const from = starts[i]!;
+    const to = i + 1 < starts.length ? starts[i + 1]! : n;
+    return { cohort: tier.name, holders: to - from, balance: inputs.prefix.get(to)! - inputs.prefix.get(from)!, supply: inputs.supply };
+  });
+}
+
+/**
+ * Holders and balances per last-activity day at the latest block: the chart's state plus the moves
+ * since (a day's moves), kept until the next block.
+ */
+export async function holdersByLastDay(ctx: ApiContext, chain: ChainId): Promise<{ day: string; holders: number; balance: bigint }[]> {
+  const [tip] = await ctx.store.query<{ h: number | null }>(
+    'analytics.supply.tip',
+    sql`SELECT (SELECT height FROM blocks WHERE chain = ${chain} ORDER BY height DESC LIMIT 1) AS h`,
+    { reusePlan: true }, // one index entry
+  );
+  return cached(ctx, `last-days:${chain}:${tip?.h ?? -1}`, 60, () => readHoldersByLastDay(ctx.store, chain));
+}
+
+async function readHoldersByLastDay(db: Db, chain: ChainId): Promise<{ day: string; holders: number; balance: bigint }[]> {
+  const since = (await stateDay(db, chain)) ?? '1900-01-01';
+  const sentinels = [...SENTINELS[chain]];
+  const rows = await db.query<{ day: string; holders: string; balance: string }>(
+    'analytics.supply.last_days',
+    sql`WITH moved AS (
+          SELECT address, max(day) AS last FROM address_daily
+          WHERE chain = ${chain} AND day > ${since}::date AND address <> ALL(${sentinels}::text[])
+            AND (tx_count > 0 OR received > 0 OR sent > 0 OR fees > 0)
+          GROUP BY address)
+        SELECT day::text AS day, sum(holders)::text AS holders, sum(balance)::text AS balance FROM (
+          SELECT last_day AS day, holders, balance FROM holder_state_ages WHERE chain = ${chain}
+          UNION ALL
+          SELECT h.last_day, -1, -h.balance FROM moved m JOIN holder_state h ON h.chain = ${chain} AND h.address = m.address WHERE h.balance > 0
+          UNION ALL
+          SELECT m.last, 1, s.balance FROM moved m JOIN address_summary s ON s.chain = ${chain} AND s.address = m.address WHERE s.balance > 0
+        ) cells
+        GROUP BY day HAVING sum(holders) <> 0`,
+  );
+  return rows.map((r) => ({ day: r.day, holders: Number(r.holders), balance: BigInt(r.balance) }));
+}
+
+/** Days from `day` to `today`. */
+export const ageDays = (day: string, today: string): number => (dayStart(today) - dayStart(day)) / DAY_SECONDS;
+
+export const tipDayOf = (tipTs: number): string => formatDay(tipTs);

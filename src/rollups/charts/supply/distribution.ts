@@ -1,0 +1,228 @@
+/**
+ * The holder population of each closed day (docs/metrics.md, "Holder population"): distribution
+ * figures over every holder at the day's end and holders per last-activity age bucket, in
+ * chain_supply_daily. Each day is computed from the state at the previous day's end (holder_state)
+ * and the day's address_daily rows: only the addresses that moved change, the sorted balances are
+ * updated by one merge, and the figures are read off them. The balances of address_summary are
+ * never read, so a batch that reaches past the days it closes changes nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import sql, { bulk } from 'sql-template-tag';
+import { SENTINELS, type ChainId } from '../../../chain/chains.ts';
+import type { Db } from '../../../store/store.ts';
+import { addDays, DAY_SECONDS, dayName, dayStart } from '../../../time.ts';
+import type { Chart } from '../../engine/rollup.ts';
+import { addLimbs, compareLimbs, isPositive, isZero, limbsToBigInt, parseLimbs, SortedBalances, type Limbs } from './balances.ts';
+import { AGE_BUCKETS, ageBucketOf, distributionInputs } from './population.ts';
+
+/** Days of moves read per statement (their text is held in memory at once). */
+const CHUNK_DAYS = 16;
+/** Rows written per statement. */
+const WRITE_ROWS = 20_000;
+
+const dayIndex = (day: string) => dayStart(day) / DAY_SECONDS;
+
+interface AgeCell {
+  holders: number;
+  balance: Limbs;
+}
+
+/** Makes holder_state the state at the end of `day`, from address_daily (a reorg or refresh reopened closed days). */
+async function rebuildState(db: Db, chain: ChainId, day: string): Promise<void> {
+  await db.query('rollups.charts.population.clear_state', sql`DELETE FROM holder_state WHERE chain = ${chain}`);
+  await db.query('rollups.charts.population.clear_ages', sql`DELETE FROM holder_state_ages WHERE chain = ${chain}`);
+  await db.query(
+    'rollups.charts.population.rebuild_state',
+    sql`INSERT INTO holder_state (chain, address, balance, last_day)
+        SELECT ${chain}, address, sum(received - sent - fees), max(day)
+        FROM address_daily
+        WHERE chain = ${chain} AND day <= ${day}::date AND address <> ALL(${[...SENTINELS[chain]]}::text[])
+          AND (tx_count > 0 OR received > 0 OR sent > 0 OR fees > 0)
+        GROUP BY address
+        HAVING sum(received - sent - fees) <> 0`,
+  );
+  await db.query(
+    'rollups.charts.population.rebuild_ages',
+    sql`INSERT INTO holder_state_ages (chain, last_day, holders, balance)
+        SELECT ${chain}, last_day, count(*), sum(balance) FROM holder_state WHERE chain = ${chain} AND balance > 0 GROUP BY last_day`,
+  );
+  await setStateDay(db, chain, day);
+}
+
+async function setStateDay(db: Db, chain: ChainId, day: string): Promise<string> {
+  const token = randomUUID();
+  await db.query(
+    'rollups.charts.population.meta',
+    sql`INSERT INTO holder_state_meta (chain, day, token) VALUES (${chain}, ${day}::date, ${token})
+        ON CONFLICT (chain) DO UPDATE SET day = excluded.day, token = excluded.token`,
+  );
+  return token;
+}
+
+async function stateMeta(db: Db, chain: ChainId): Promise<{ day: string; token: string } | null> {
+  const [row] = await db.query<{ day: string; token: string }>(
+    'rollups.charts.population.state_day',
+    sql`SELECT day::text AS day, token FROM holder_state_meta WHERE chain = ${chain}`,
+  );
+  return row ?? null;
+}
+
+/** The day holder_state describes the end of, or null. */
+export async function stateDay(db: Db, chain: ChainId): Promise<string | null> {
+  return (await stateMeta(db, chain))?.day ?? null;
+}
+
+/**
+ * The sorted balances and age cells of the last close in this process (the indexer closes one day
+ * after another), by the token of the state they match: reading a million balances back costs
+ * seconds, the next day's moves a few milliseconds. Taken out while a close runs; a close whose
+ * transaction does not commit leaves a token the store does not have, so the copy is not used.
+ */
+const memory = new Map<ChainId, { token: string; sorted: SortedBalances; ages: Map<number, AgeCell> }>();
+
+async function closePopulation(db: Db, chain: ChainId, fromDay: string, toDay: string): Promise<void> {
+  const before = addDays(fromDay, -1);
+  const meta = await stateMeta(db, chain);
+  const kept = memory.get(chain);
+  memory.delete(chain);
+  let sorted: SortedBalances;
+  let ages: Map<number, AgeCell>;
+  if (meta?.day === before && kept?.token === meta.token) {
+    ({ sorted, ages } = kept);
+  } else {
+    if (meta?.day !== before) await rebuildState(db, chain, before);
+    const balances = await db.query<{ b: string }>(
+      'rollups.charts.population.balances',
+      sql`SELECT balance::text AS b FROM holder_state WHERE chain = ${chain} AND balance > 0 ORDER BY balance`,
+    );
+    sorted = SortedBalances.of(balances.map((r) => parseLimbs(r.b)));
+    ages = new Map<number, AgeCell>();
+    for (const r of await db.query<{ d: string; h: number; b: string }>(
+      'rollups.charts.population.ages',
+      sql`SELECT last_day::text AS d, holders AS h, balance::text AS b FROM holder_state_ages WHERE chain = ${chain}`,
+    )) {
+      ages.set(dayIndex(r.d), { holders: Number(r.h), balance: parseLimbs(r.b) });
+    }
+  }
+
+  // The moves of the days to close, once, indexed by day (address_daily's own index is dropped in a bulk load).
+  await db.query('rollups.charts.population.moves_drop', sql`DROP TABLE IF EXISTS population_moves`);
+  await db.query(
+    'rollups.charts.population.moves',
+    sql`CREATE TEMP TABLE population_moves ON COMMIT DROP AS
+        SELECT day, address, (received - sent - fees)::text AS net FROM address_daily
+        WHERE chain = ${chain} AND day BETWEEN ${fromDay}::date AND ${toDay}::date AND address <> ALL(${[...SENTINELS[chain]]}::text[])
+          AND (tx_count > 0 OR received > 0 OR sent > 0 OR fees > 0)`,
+  );
+  await db.query('rollups.charts.population.moves_index', sql`CREATE INDEX ON population_moves (day)`);
+
+  const state = new Map<string, { balance: Limbs; last: number }>();
+  for (const r of await db.query<{ a: string; b: string; d: string }>(
+    'rollups.charts.population.movers',
+    sql`SELECT s.address AS a, s.balance::text AS b, s.last_day::text AS d FROM holder_state s
+        WHERE s.chain = ${chain} AND s.address IN (SELECT address FROM population_moves)`,
+  )) {
+    state.set(r.a, { balance: parseLimbs(r.b), last: dayIndex(r.d) });
+  }
+
+  const rows: unknown[][] = [];
+  const zero: Limbs = [0, 0, 0, 0];
+  for (let chunk = fromDay; chunk <= toDay; chunk = addDays(chunk, CHUNK_DAYS)) {
+    const chunkEnd = addDays(chunk, CHUNK_DAYS - 1) < toDay ? addDays(chunk, CHUNK_DAYS - 1) : toDay;
+    const moves = new Map<string, string>();
+    for (const r of await db.query<{ d: string; m: string }>(
+      'rollups.charts.population.day_moves',
+      sql`SELECT day::text AS d, string_agg(address || ' ' || net, ' ') AS m FROM population_moves
+          WHERE day BETWEEN ${chunk}::date AND ${chunkEnd}::date GROUP BY day`,
+    )) {
+      moves.set(r.d, r.m);
+    }
+    for (let day = chunk; day <= chunkEnd; day = addDays(day, 1)) {
+      const d = dayIndex(day);
+      const removed: Limbs[] = [];
+      const added: Limbs[] = [];
+      const parts = moves.get(day)?.split(' ') ?? [];
+      for (let i = 0; i < parts.length; i += 2) {
+        const address = parts[i]!;
+        const old = state.get(address) ?? { balance: zero, last: d };
+        const balance = addLimbs(old.balance, parseLimbs(parts[i + 1]!));
+        if (isPositive(old.balance)) {
+          removed.push(old.balance);
+          const cell = ages.get(old.last)!;
+          cell.holders--;
+          cell.balance = addLimbs(cell.balance, [-old.balance[0], -old.balance[1], -old.balance[2], -old.balance[3]]);
+          if (cell.holders === 0) ages.delete(old.last);
+        }
+        if (isPositive(balance)) {
+          added.push(balance);
+          const cell = ages.get(d) ?? { holders: 0, balance: zero };
+          ages.set(d, { holders: cell.holders + 1, balance: addLimbs(cell.balance, balance) });
+        }
+        state.set(address, { balance, last: d });
+      }
+      removed.sort(compareLimbs);
+      added.sort(compareLimbs);
+      sorted = sorted.update(removed, added);
+      const f = distributionInputs(sorted);
+      const ageHolders = AGE_BUCKETS.map(() => 0);
+      const ageBalance = AGE_BUCKETS.map(() => [0, 0, 0, 0] as Limbs);
+      for (const [last, cell] of ages) {
+        const b = ageBucketOf(d - last);
+        ageHolders[b]! += cell.holders;
+        ageBalance[b] = addLimbs(ageBalance[b]!, cell.balance);
+      }
+      rows.push([
+        chain, day, f.holders, f.supply.toString(), f.top10.toString(), f.top100.toString(), f.pairDiff.toString(), f.sumSq.toString(),
+        f.nakamoto, f.palmaTop.toString(), f.palmaBottom.toString(),
+        `{${ageHolders.join(',')}}`, `{${ageBalance.map((b) => limbsToBigInt(b).toString()).join(',')}}`,
+      ]);
+    }
+  }
+
+  for (let i = 0; i < rows.length; i += 1000) {
+    await db.query(
+      'rollups.charts.population.write',
+      sql`INSERT INTO chain_supply_daily (chain, day, holders, supply, top10, top100, pair_diff, sum_sq, nakamoto, palma_top, palma_bottom, age_holders, age_balance)
+          SELECT chain, day::date, holders::int, supply::numeric, top10::numeric, top100::numeric, pair_diff::numeric, sum_sq::numeric, nakamoto::int,
+                 palma_top::numeric, palma_bottom::numeric, age_holders::int[], age_balance::numeric[]
+          FROM (VALUES ${bulk(rows.slice(i, i + 1000))}) AS v(chain, day, holders, supply, top10, top100, pair_diff, sum_sq, nakamoto, palma_top, palma_bottom, age_holders, age_balance)
+          ON CONFLICT (chain, day) DO UPDATE SET holders = excluded.holders, supply = excluded.supply, top10 = excluded.top10,
+            top100 = excluded.top100, pair_diff = excluded.pair_diff, sum_sq = excluded.sum_sq, nakamoto = excluded.nakamoto,
+            palma_top = excluded.palma_top, palma_bottom = excluded.palma_bottom, age_holders = excluded.age_holders, age_balance = excluded.age_balance`,
+    );
+  }
+
+  // The state at the end of toDay: the moved addresses' rows, and the age cells.
+  const touched = [...state.entries()];
+  await db.query(
+    'rollups.charts.population.state_remove',
+    sql`DELETE FROM holder_state s USING (SELECT DISTINCT address FROM population_moves) m WHERE s.chain = ${chain} AND s.address = m.address`,
+  );
+  const nonZero = touched.filter(([, s]) => !isZero(s.balance));
+  for (let i = 0; i < nonZero.length; i += WRITE_ROWS) {
+    const part = nonZero.slice(i, i + WRITE_ROWS);
+    await db.query(
+      'rollups.charts.population.state_write',
+      sql`INSERT INTO holder_state (chain, address, balance, last_day)
+          SELECT ${chain}, a, b, d FROM unnest(${part.map(([a]) => a)}::text[], ${part.map(([, s]) => limbsToBigInt(s.balance).toString())}::numeric[],
+                                              ${part.map(([, s]) => dayName(s.last))}::date[]) AS u(a, b, d)`,
+    );
+  }
+  await db.query('rollups.charts.population.ages_clear', sql`DELETE FROM holder_state_ages WHERE chain = ${chain}`);
+  const cells = [...ages.entries()];
+  if (cells.length > 0) {
+    await db.query(
+      'rollups.charts.population.ages_write',
+      sql`INSERT INTO holder_state_ages (chain, last_day, holders, balance)
+          SELECT ${chain}, d, h, b FROM unnest(${cells.map(([d]) => dayName(d))}::date[], ${cells.map(([, c]) => c.holders)}::int[],
+                                              ${cells.map(([, c]) => limbsToBigInt(c.balance).toString())}::numeric[]) AS u(d, h, b)`,
+    );
+  }
+  memory.set(chain, { token: await setStateDay(db, chain, toDay), sorted, ages });
+}
+
+export const supplyDistribution: Chart = {
+  name: 'supply_distribution',
+  table: 'chain_supply_daily',
+  close: closePopulation,
+};
