@@ -7,6 +7,7 @@ import { registerMigrate } from './commands/migrate.ts';
 import { registerKeys } from './commands/keys.ts';
 import { registerGenerate } from './commands/generate.ts';
 import { registerIndex } from './commands/index-pos.ts';
+import { registerIndexPow } from './commands/index-pow.ts';
 import { registerDemo } from './commands/demo.ts';
 import { registerRefresh } from './commands/refresh.ts';
 
@@ -21,6 +22,7 @@ registerMigrate(program);
 registerKeys(program);
 registerGenerate(program);
 registerIndex(program);
+registerIndexPow(program);
 registerDemo(program);
 registerRefresh(program);
 
