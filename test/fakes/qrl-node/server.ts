@@ -1,0 +1,193 @@
+/**
+ * A fake QRL node: a @grpc/grpc-js server of `qrl.PublicAPI` that serves a generated pow chain
+ * encoded into the node's real messages (see encode.ts). Feed it the generator's items in order
+ * (`push`): a block at a height the chain already has replaces that height and everything above
+ * it (a reorg), as a node switching branch does. GetAddressState answers each address's balance
+ * at the head, kept per block (and undone by a branch switch) from the node view of the blocks.
+ */
+import * as grpc from '@grpc/grpc-js';
+import { POW_COINBASE_SENTINEL } from '../../../src/chain/chains.ts';
+import type { CanonicalBlock, SourceItem } from '../../../src/chain/model.ts';
+import { CALL_TYPES, METHODS, methodPath, type Method } from '../../../src/sources/qrl-grpc/proto.ts';
+import { encodeItem, KeyBook, type EncodedBlock, type EncodeOptions } from './encode.ts';
+
+interface Held extends EncodedBlock {
+  /** Balance changes this block made (undone when it is replaced). */
+  deltas: Map<string, bigint>;
+}
+
+export interface FakeQrlNodeOptions extends EncodeOptions {
+  /** Milliseconds each GetBlockByNumber waits before answering (a slow node). */
+  delayMs?: number;
+}
+
+export class FakeQrlNode {
+  readonly keys = new KeyBook();
+  private readonly chain: Held[] = [];
+  private readonly balances = new Map<string, bigint>();
+  private server: grpc.Server | undefined;
+  /** Calls answered, per method. */
+  readonly calls = new Map<Method, number>();
+  /** The next `n` calls (of any method) fail with this status. */
+  private failures: { left: number; code: grpc.status } = { left: 0, code: grpc.status.UNAVAILABLE };
+  port = 0;
+
+  constructor(private readonly options: FakeQrlNodeOptions = {}) {}
+
+  get height(): number {
+    return this.chain.length - 1;
+  }
+
+  get headHash(): string {
+    return this.chain.at(-1)?.hash ?? '';
+  }
+
+  /** Adds a generated item: a block at an existing height replaces it and all above it. */
+  push(item: SourceItem): void {
+    if (item.kind === 'caught-up') return;
+    const height = item.kind === 'block' ? item.block.height : item.height;
+    if (height > this.chain.length) throw new Error(`fake node: ${height} does not follow ${this.height}`);
+    this.truncate(height);
+    const encoded = encodeItem(item, this.keys, this.options);
+    const deltas = encoded.view.kind === 'block' ? balanceDeltas(encoded.view.block) : new Map<string, bigint>();
+    for (const [address, d] of deltas) this.balances.set(address, (this.balances.get(address) ?? 0n) + d);
+    this.chain.push({ ...encoded, deltas });
+  }
+
+  /** Drops the blocks at `height` and above. */
+  truncate(height: number): void {
+    while (this.chain.length > height) {
+      const dropped = this.chain.pop()!;
+      for (const [address, d] of dropped.deltas) this.balances.set(address, this.balances.get(address)! - d);
+    }
+  }
+
+  /** The node view of the blocks it holds now (what a faithful decoder yields). */
+  views(): SourceItem[] {
+    return this.chain.map((b) => b.view);
+  }
+
+  balance(address: string): bigint {
+    return this.balances.get(address) ?? 0n;
+  }
+
+  /** Every address with a balance entry (the sentinel excluded). */
+  addresses(): string[] {
+    return [...this.balances.keys()].filter((a) => a !== POW_COINBASE_SENTINEL);
+  }
+
+  failNext(count: number, code: grpc.status = grpc.status.UNAVAILABLE): void {
+    this.failures = { left: count, code };
+  }
+
+  async start(port = 0): Promise<string> {
+    const server = new grpc.Server({ 'grpc.max_send_message_length': 256 * 1024 * 1024 });
+    const definition: Record<string, grpc.MethodDefinition<any, Buffer>> = {};
+    const handlers: grpc.UntypedServiceImplementation = {};
+    for (const method of METHODS) {
+      const { request, response } = CALL_TYPES[method];
+      definition[method] = {
+        path: methodPath(method),
+        requestStream: false,
+        responseStream: false,
+        requestSerialize: (m: object) => Buffer.from(request.encode(m).finish()),
+        requestDeserialize: (b: Buffer) => request.decode(b),
+        // Answers are encoded by the handlers (blocks once, when pushed).
+        responseSerialize: (b: Buffer) => b,
+        responseDeserialize: (b: Buffer) => b,
+      };
+      handlers[method] = (call: grpc.ServerUnaryCall<any, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
+        this.calls.set(method, (this.calls.get(method) ?? 0) + 1);
+        if (this.failures.left > 0) {
+          this.failures.left--;
+          callback({ code: this.failures.code, details: 'fake node: injected failure' });
+          return;
+        }
+        try {
+          const answer = this.answer(method, call.request);
+          if (method === 'GetBlockByNumber' && this.options.delayMs) setTimeout(() => callback(null, answer), this.options.delayMs);
+          else callback(null, answer);
+        } catch (error) {
+          if (error instanceof NotFound) callback({ code: grpc.status.NOT_FOUND, details: error.message });
+          else callback({ code: grpc.status.INTERNAL, details: String(error) });
+        }
+      };
+    }
+    server.addService(definition as grpc.ServiceDefinition, handlers);
+    this.port = await new Promise<number>((resolve, reject) => server.bindAsync(`127.0.0.1:${port}`, grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+    this.server = server;
+    return `127.0.0.1:${this.port}`;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (server) await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+  }
+
+  private nodeInfo() {
+    return { version: 'fake-qrl-node', state: 3, block_height: String(Math.max(0, this.height)), block_last_hash: Buffer.from(this.headHash, 'hex'), network_id: 'quarry-test' };
+  }
+
+  private answer(method: Method, request: any): Buffer {
+    const { response } = CALL_TYPES[method];
+    const encode = (m: object) => Buffer.from(response.encode(response.fromObject(m)).finish());
+    switch (method) {
+      case 'GetNodeState':
+        return encode({ info: this.nodeInfo() });
+      case 'GetHeight':
+        return encode({ height: String(Math.max(0, this.height)) });
+      case 'GetStats': {
+        const head = this.chain.at(-1)?.view;
+        return encode({ node_info: this.nodeInfo(), block_last_reward: head?.kind === 'block' ? head.block.reward.toString() : '0' });
+      }
+      case 'GetBlockByNumber': {
+        const height = Number(request.block_number);
+        const held = this.chain[height];
+        if (!held) throw new NotFound(`no block ${height}`);
+        return held.response;
+      }
+      case 'GetAddressState':
+      case 'GetOptimizedAddressState': {
+        const address = 'Q' + Buffer.from(request.address).toString('hex');
+        return encode({ state: { address: request.address, balance: this.balance(address).toString() } });
+      }
+      case 'GetObject': {
+        const query = Buffer.from(request.query);
+        const held = query.length === 32 ? this.chain.find((b) => b.hash === query.toString('hex')) : this.chain[Number(query.toString('utf8'))];
+        if (!held || held.view.kind !== 'block') return encode({ found: false });
+        const block = CALL_TYPES.GetBlockByNumber.response.decode(held.response) as any;
+        return encode({ found: true, block_extended: { header: block.block.header, extended_transactions: block.block.transactions.map((tx: unknown) => ({ tx })), genesis_balance: block.block.genesis_balance, size: held.view.block.size } });
+      }
+      case 'GetTransaction': {
+        const hash = Buffer.from(request.tx_hash).toString('hex');
+        for (const held of this.chain) {
+          if (held.view.kind !== 'block') continue;
+          const index = held.view.block.transactions.findIndex((tx) => tx.hash === hash);
+          if (index < 0) continue;
+          const block = CALL_TYPES.GetBlockByNumber.response.decode(held.response) as any;
+          return encode({ tx: block.block.transactions[index], block_number: held.height, block_header_hash: Buffer.from(held.hash, 'hex'), confirmations: this.height - held.height + 1, timestamp: held.view.block.timestamp });
+        }
+        throw new NotFound(`no transaction ${hash}`);
+      }
+    }
+  }
+}
+
+class NotFound extends Error {}
+
+/** What one block does to balances, by the chain's rules (a mint's sender is not debited). */
+function balanceDeltas(block: CanonicalBlock): Map<string, bigint> {
+  const deltas = new Map<string, bigint>();
+  const add = (address: string, amount: bigint) => deltas.set(address, (deltas.get(address) ?? 0n) + amount);
+  for (const a of block.allocations) add(a.address, a.amount);
+  for (const tx of block.transactions) {
+    if (tx.type === 'coinbase') {
+      add(tx.to!, tx.value);
+      continue;
+    }
+    add(tx.from, -(tx.value + tx.fee));
+    if (tx.type === 'transfer') for (const r of tx.recipients ?? []) add(r.to, r.amount);
+  }
+  return deltas;
+}

@@ -1,0 +1,100 @@
+/**
+ * A generated pow chain loaded into a fake QRL node, and the store that ingesting the generator
+ * directly gives (in the node's addresses): what `quarry index pow` must reproduce exactly.
+ */
+import sql, { raw } from 'sql-template-tag';
+import { createHash } from 'node:crypto';
+import type { BlockSource, SourceItem } from '../../../src/chain/model.ts';
+import { ingest } from '../../../src/ingest/pipeline.ts';
+import { collect, createSyntheticWorld } from '../../../src/sources/synthetic/index.ts';
+import type { Store } from '../../../src/store/store.ts';
+import { FakeQrlNode, type FakeQrlNodeOptions } from './server.ts';
+
+export interface PowNodeWorld {
+  /** The generator's items, in order (orphan branches before the canonical block). */
+  items: SourceItem[];
+  /** What a faithful decoder yields for each item, in the same order. */
+  views: SourceItem[];
+}
+
+/** A small pow chain with reorgs, undecodable blocks and transactions, and every subtype the generator makes. */
+export async function generatePowItems(options: { seed?: number; days?: number; scale?: number } = {}): Promise<SourceItem[]> {
+  const world = createSyntheticWorld({
+    seed: options.seed ?? 11,
+    end: new Date('2026-06-01T00:00:00Z'),
+    powDays: options.days ?? 0.5,
+    posDays: 0.05,
+    scale: options.scale ?? 4000,
+    reorgEvery: 40,
+    malformedEvery: 50,
+    // The account id of a migration is Quarry's own: a pow node cannot tell it.
+    migrationCutover: null,
+  });
+  return (await collect(world.pow)).filter((item) => item.kind !== 'caught-up');
+}
+
+/** Feeds `items` to `node`, returning their node views. */
+export function feed(node: FakeQrlNode, items: SourceItem[]): SourceItem[] {
+  return items.map((item) => {
+    node.push(item);
+    return node.views().at(-1)!;
+  });
+}
+
+export async function startNodeWithChain(items: SourceItem[], options: FakeQrlNodeOptions = {}): Promise<{ node: FakeQrlNode; address: string; views: SourceItem[] }> {
+  const node = new FakeQrlNode({ signatureBytes: 64, ...options });
+  const views = feed(node, items);
+  const address = await node.start();
+  return { node, address, views };
+}
+
+/** The views as a source that behaves like the generator (orphans first, then the canonical block). */
+export function viewSource(views: SourceItem[]): BlockSource {
+  const canonical = new Map<number, SourceItem>();
+  for (const item of views) {
+    if (item.kind === 'caught-up') continue;
+    const height = item.kind === 'block' ? item.block.height : item.height;
+    canonical.set(height, item);
+    for (const h of [...canonical.keys()]) if (h > height) canonical.delete(h);
+  }
+  const hashOf = (item: SourceItem | undefined) => (item?.kind === 'block' ? item.block.hash : null);
+  return {
+    chain: 'pow',
+    name: 'synthetic',
+    async *blocks(from: number) {
+      for (const item of views) {
+        if (item.kind === 'caught-up') continue;
+        const height = item.kind === 'block' ? item.block.height : item.height;
+        if (height >= from) yield item;
+      }
+      yield { kind: 'caught-up' };
+    },
+    hashAt: async (height) => hashOf(canonical.get(height)),
+    blockAt: async (height) => canonical.get(height) ?? null,
+  };
+}
+
+export async function ingestExpected(store: Store, views: SourceItem[]): Promise<void> {
+  await ingest(store, viewSource(views));
+}
+
+/** Tables that record the run, not the chain: which source wrote, when, and what it saw on the way. */
+const RUN_TABLES = new Set(['checkpoints', 'schema_migrations', 'reorgs', 'dead_letters', 'api_keys']);
+
+/** A digest of every table of the chain's data (rows sorted), and the dead letters' (height, item). */
+export async function storeDigest(store: Store): Promise<Record<string, string>> {
+  const tables = await store.query<{ table_name: string }>(
+    'test.tables',
+    sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
+  );
+  const digest: Record<string, string> = {};
+  for (const { table_name: table } of tables) {
+    if (RUN_TABLES.has(table)) continue;
+    const rows = await store.query<Record<string, unknown>>('test.rows', sql`SELECT * FROM ${raw(table)}`);
+    const lines = rows.map((row) => JSON.stringify(row, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))).sort();
+    digest[table] = `${rows.length}:${createHash('sha256').update(lines.join('\n')).digest('hex').slice(0, 16)}`;
+  }
+  const letters = await store.query<{ height: string | null; item: string | null }>('test.letters', sql`SELECT height::text AS height, item FROM dead_letters ORDER BY height, item`);
+  digest.dead_letters = letters.map((l) => `${l.height}/${l.item}`).join(',');
+  return digest;
+}
