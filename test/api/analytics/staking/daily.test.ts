@@ -50,11 +50,17 @@ describeSeededApp('GET /analytics/staking/daily', loadAnalyticsWorld, (s) => {
     assert.ok(body.items[0].nakamoto_33 > 1);
   });
 
-  it('cuts the window to whole days ending with the latest staking day', async () => {
+  it('cuts the window to whole days ending with the latest staking day; a window starting later reads the supply before it', async () => {
     for (const [window, days] of [['3d', 3], ['24h', 1], ['1w', 7]] as const) {
       const body = (await get(`?chain=pos&window=${window}`)).json();
-      assert.deepEqual(body.items.map((i: { day: string }) => i.day), stakingWindowDays(s.seeded(), days).map((d) => d.day), window);
+      const expected = stakingWindowDays(s.seeded(), days);
+      assert.deepEqual(body.items.map((i: { day: string }) => i.day), expected.map((d) => d.day), window);
       assert.equal(body.window_days, days);
+      body.items.forEach((item: { staking_ratio_pct: number }, i: number) => {
+        const d = expected[i]!;
+        const expectedPct = pct(d.totalStaked, executionSupply(s.seeded().blocks.pos, d.day) + d.totalStaked);
+        assert.ok(close(item.staking_ratio_pct, expectedPct), `${window} ${d.day}: ${item.staking_ratio_pct} vs ${expectedPct}`);
+      });
     }
   });
 
