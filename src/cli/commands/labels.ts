@@ -58,10 +58,10 @@ export function registerLabels(program: Command): void {
     .option('--role <role>', 'hot, cold or deposit_relay')
     .option('--address <address>', 'one address (canonical form)')
     .option('--limit <n>', 'rows to print', '1000')
-    .action(async (options: { chain?: string; exchange?: string; category?: string; role?: string; address?: string; limit: string }) => {
-      if (options.chain !== undefined && !isChainId(options.chain)) throw new Error(`--chain must be pow or pos (got ${options.chain})`);
-      if (options.role !== undefined && !['hot', 'cold', 'deposit_relay'].includes(options.role)) throw new Error(`--role must be hot, cold or deposit_relay (got ${options.role})`);
-      if (!/^[1-9][0-9]{0,6}$/.test(options.limit)) throw new Error(`--limit must be a positive integer (got ${options.limit})`);
+    .action(async (options: { chain?: string; exchange?: string; category?: string; role?: string; address?: string; limit: string }, command: Command) => {
+      if (options.chain !== undefined && !isChainId(options.chain)) command.error(`--chain must be pow or pos (got ${options.chain})`);
+      if (options.role !== undefined && !['hot', 'cold', 'deposit_relay'].includes(options.role)) command.error(`--role must be hot, cold or deposit_relay (got ${options.role})`);
+      if (!/^[1-9][0-9]{0,6}$/.test(options.limit)) command.error(`--limit must be a positive integer (got ${options.limit})`);
       const chain = options.chain !== undefined && isChainId(options.chain) ? options.chain : undefined;
       await withStore(async (store) => {
         const { rows, total } = await listCurated(store, { chain, exchange: options.exchange, category: options.category, role: options.role, address: options.address, limit: Number(options.limit) });
