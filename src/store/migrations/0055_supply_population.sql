@@ -30,6 +30,8 @@ CREATE TABLE holder_state (
   last_day DATE          NOT NULL,
   PRIMARY KEY (chain, address)
 );
+-- Rewinding the state to an earlier day (a reorg reopened closed days) finds the addresses active since.
+CREATE INDEX holder_state_last_day ON holder_state (chain, last_day);
 
 CREATE TABLE holder_state_ages (
   chain    TEXT          NOT NULL,

@@ -17,6 +17,8 @@ import { AGE_BUCKETS, ageBucketOf, distributionInputs } from './population.ts';
 
 /** Days of moves read per statement (their text is held in memory at once). */
 const CHUNK_DAYS = 16;
+/** A state at most this many days ahead is taken back (a reorg); further (a refresh) it is built afresh. */
+const REWIND_DAYS = 31;
 /** Rows written per statement. */
 const WRITE_ROWS = 20_000;
 
@@ -43,6 +45,47 @@ async function rebuildState(db: Db, chain: ChainId, day: string): Promise<void> 
   );
   await db.query(
     'rollups.charts.population.rebuild_ages',
+    sql`INSERT INTO holder_state_ages (chain, last_day, holders, balance)
+        SELECT ${chain}, last_day, count(*), sum(balance) FROM holder_state WHERE chain = ${chain} AND balance > 0 GROUP BY last_day`,
+  );
+  await setStateDay(db, chain, day);
+}
+
+/**
+ * Takes holder_state back from the end of a later day to the end of `day`, when closed days after
+ * it were reopened. Only the addresses active after `day` (in the blocks now indexed, or in the
+ * state's own last-activity days) change: their balance then is the current balance less what
+ * their later days moved, their last activity the latest active day up to `day`.
+ */
+async function rewindState(db: Db, chain: ChainId, day: string): Promise<void> {
+  const sentinels = [...SENTINELS[chain]];
+  await db.query('rollups.charts.population.rewind_drop', sql`DROP TABLE IF EXISTS population_rewind`);
+  await db.query(
+    'rollups.charts.population.rewind',
+    sql`CREATE TEMP TABLE population_rewind ON COMMIT DROP AS
+        WITH affected AS (
+          SELECT address FROM address_daily WHERE chain = ${chain} AND day > ${day}::date AND address <> ALL(${sentinels}::text[])
+          UNION
+          SELECT address FROM holder_state WHERE chain = ${chain} AND last_day > ${day}::date)
+        SELECT a.address,
+               coalesce((SELECT balance FROM address_summary s WHERE s.chain = ${chain} AND s.address = a.address), 0)
+                 - coalesce((SELECT sum(received - sent - fees) FROM address_daily d WHERE d.chain = ${chain} AND d.address = a.address AND d.day > ${day}::date), 0) AS balance,
+               (SELECT max(day) FROM address_daily d WHERE d.chain = ${chain} AND d.address = a.address AND d.day <= ${day}::date
+                  AND (tx_count > 0 OR received > 0 OR sent > 0 OR fees > 0)) AS last_day
+        FROM affected a`,
+  );
+  await db.query(
+    'rollups.charts.population.rewind_remove',
+    sql`DELETE FROM holder_state h USING population_rewind r WHERE h.chain = ${chain} AND h.address = r.address`,
+  );
+  await db.query(
+    'rollups.charts.population.rewind_write',
+    sql`INSERT INTO holder_state (chain, address, balance, last_day)
+        SELECT ${chain}, address, balance, last_day FROM population_rewind WHERE balance <> 0`,
+  );
+  await db.query('rollups.charts.population.rewind_ages_clear', sql`DELETE FROM holder_state_ages WHERE chain = ${chain}`);
+  await db.query(
+    'rollups.charts.population.rewind_ages',
     sql`INSERT INTO holder_state_ages (chain, last_day, holders, balance)
         SELECT ${chain}, last_day, count(*), sum(balance) FROM holder_state WHERE chain = ${chain} AND balance > 0 GROUP BY last_day`,
   );
@@ -90,7 +133,9 @@ async function closePopulation(db: Db, chain: ChainId, fromDay: string, toDay: s
   if (meta?.day === before && kept?.token === meta.token) {
     ({ sorted, ages } = kept);
   } else {
-    if (meta?.day !== before) await rebuildState(db, chain, before);
+    // A later state goes back by the days reopened; none (or an earlier one) is built afresh.
+    if (meta && meta.day > before && meta.day <= addDays(before, REWIND_DAYS)) await rewindState(db, chain, before);
+    else if (meta?.day !== before) await rebuildState(db, chain, before);
     const balances = await db.query<{ b: string }>(
       'rollups.charts.population.balances',
       sql`SELECT balance::text AS b FROM holder_state WHERE chain = ${chain} AND balance > 0 ORDER BY balance`,
