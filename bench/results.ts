@@ -1,6 +1,7 @@
 /** The shape of a results file (bench/results/*.json). */
 import type { StoreKind } from '../src/store/store.ts';
 import type { AnvilFigures } from './parts/anvil.ts';
+import type { PowNodeFigures } from './parts/pow-node.ts';
 import type { ApiFigures } from './parts/api.ts';
 import type { CopyCeiling } from './parts/ceiling.ts';
 import type { DemoFigures } from './parts/demo.ts';
@@ -41,6 +42,7 @@ export interface BenchResults {
   tiers: TierResult[];
   demo?: DemoFigures;
   anvil?: AnvilFigures;
+  powNode?: PowNodeFigures;
   errors: { part: string; tier?: string; message: string }[];
 }
 

@@ -9,6 +9,7 @@ import { Command, Option } from 'commander';
 import type { StoreKind } from '../src/store/store.ts';
 import { openBenchServer, type BenchServer } from './cluster.ts';
 import { measureAnvil } from './parts/anvil.ts';
+import { measurePowNode } from './parts/pow-node.ts';
 import { measureApi } from './parts/api.ts';
 import { measureCopyCeiling } from './parts/ceiling.ts';
 import { measureDemo } from './parts/demo.ts';
@@ -21,7 +22,7 @@ import { freeBytes, tierStore } from './stores.ts';
 import { parseTiers, type Tier } from './tiers.ts';
 
 /** In the order they run; copy and api use the work copy that ingest completes. */
-const PARTS = ['generate', 'ingest', 'copy', 'api', 'demo', 'anvil'] as const;
+const PARTS = ['generate', 'ingest', 'copy', 'api', 'demo', 'anvil', 'pow-node'] as const;
 type Part = (typeof PARTS)[number];
 /** PGlite holds a whole database in one process's memory: the larger tiers are PostgreSQL's. */
 const PGLITE_TIERS = new Set(['T', 'S']);
@@ -36,6 +37,7 @@ interface CliOptions {
   cases?: string;
   serverLogLevel: string;
   anvilBlocks: string;
+  powNodeDays: string;
   write: boolean;
   render?: string;
 }
@@ -52,6 +54,7 @@ const program = new Command()
   .option('--cases <regex>', 'only API cases whose id matches')
   .addOption(new Option('--server-log-level <level>', 'log level of the API process').default('warn').choices(['fatal', 'error', 'warn', 'info', 'silent']))
   .option('--anvil-blocks <n>', 'blocks the anvil part fills the node with', '1000')
+  .option('--pow-node-days <n>', 'days of generated pow chain the pow-node part serves', '2')
   .option('--no-write', 'print the results instead of writing them under bench/results/')
   .option('--render <json>', 'only write the Markdown of a results file again, with the current report code');
 
@@ -92,7 +95,7 @@ const results: BenchResults = {
   errors: [],
 };
 
-const needsServer = (tierParts.length > 0 && stores.includes('postgres')) || parts.includes('anvil');
+const needsServer = (tierParts.length > 0 && stores.includes('postgres')) || parts.includes('anvil') || parts.includes('pow-node');
 let server: BenchServer | null = null;
 try {
   if (needsServer) {
@@ -116,6 +119,10 @@ try {
   if (parts.includes('anvil') && server) {
     const s = server;
     await attempt('anvil', undefined, async () => (results.anvil = await measureAnvil(s, { blocks: Number(options.anvilBlocks), perBlock: 10 })));
+  }
+  if (parts.includes('pow-node') && server) {
+    const s = server;
+    await attempt('pow-node', undefined, async () => (results.powNode = await measurePowNode(s, { days: Number(options.powNodeDays), scale: 4000 })));
   }
 } finally {
   await server?.stop().catch((error: unknown) => log(`stopping PostgreSQL: ${(error as Error).message}`));

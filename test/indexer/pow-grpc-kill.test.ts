@@ -47,7 +47,7 @@ describe('quarry index pow killed with SIGKILL and restarted', () => {
 
   for (const kind of storeKinds()) {
     it(`ends with the same store as an uninterrupted run [${kind}]`, async () => {
-      const items = await generatePowItems({ seed: 21, days: 0.3 });
+      const items = await generatePowItems({ seed: 21, days: 0.15 });
       // A node that takes a few milliseconds per block stretches the backfill over several seconds.
       const { node, address, views } = await startNodeWithChain(items, { delayMs: 5 });
       let expected: Record<string, string>;
@@ -82,7 +82,7 @@ describe('quarry index pow killed with SIGKILL and restarted', () => {
       let kills = 0;
       try {
         for (let run = 0; run < 12; run++) {
-          const killAfter = kills < 4 ? 1500 + rng.int(6000) : null;
+          const killAfter = kills < 3 ? 2000 + rng.int(5000) : null;
           if (await runIndexer(env, killAfter)) break;
           kills++;
         }

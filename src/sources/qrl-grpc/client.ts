@@ -8,7 +8,7 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import type protobuf from 'protobufjs';
-import { CALL_TYPES, embeddedLength, methodPath, type Method } from './proto.ts';
+import { CALL_TYPES, embeddedLength, methodPath, type Decoded, type Method } from './proto.ts';
 import { NodeCallError, NodeDataError } from './errors.ts';
 
 export interface QrlClientOptions {
@@ -25,12 +25,14 @@ export interface QrlClientOptions {
 
 /** The decoded response, and the encoded bytes it came from. */
 export interface Answer {
-  message: Record<string, any>;
+  message: Decoded;
   bytes: Buffer;
 }
 
 export interface QrlClient {
   call(method: Method, request: Record<string, unknown>): Promise<Answer>;
+  /** The encoded answer, not decoded (measuring a node's serve rate). */
+  raw(method: Method, request: Record<string, unknown>): Promise<Buffer>;
   close(): void;
 }
 
@@ -77,22 +79,27 @@ export function createQrlClient(options: QrlClientOptions): QrlClient {
     });
   }
 
+  async function withRetries(method: Method, request: Record<string, unknown>): Promise<Buffer> {
+    const { request: requestType } = CALL_TYPES[method];
+    const encoded = Buffer.from(requestType.encode(requestType.fromObject(request)).finish());
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await slot(() => once(method, encoded));
+      } catch (error) {
+        if (!(error instanceof NodeCallError) || !error.retryable || attempt >= maxAttempts) throw error;
+        const delayMs = Math.min(10_000, 200 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
+        options.onRetry?.({ method, attempt, delayMs, error });
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+      }
+    }
+  }
+
   return {
     async call(method, request) {
-      const { request: requestType, response: responseType } = CALL_TYPES[method];
-      const encoded = Buffer.from(requestType.encode(requestType.fromObject(request)).finish());
-      for (let attempt = 1; ; attempt++) {
-        try {
-          const bytes = await slot(() => once(method, encoded));
-          return { message: decode(responseType, bytes, method), bytes };
-        } catch (error) {
-          if (!(error instanceof NodeCallError) || !error.retryable || attempt >= maxAttempts) throw error;
-          const delayMs = Math.min(10_000, 200 * 2 ** (attempt - 1)) * (0.5 + Math.random() / 2);
-          options.onRetry?.({ method, attempt, delayMs, error });
-          await new Promise((resolve) => setTimeout(resolve, delayMs));
-        }
-      }
+      const bytes = await withRetries(method, request);
+      return { message: decode(CALL_TYPES[method].response, bytes, method), bytes };
     },
+    raw: withRetries,
     close() {
       closed = true;
       client.close();
@@ -100,9 +107,9 @@ export function createQrlClient(options: QrlClientOptions): QrlClient {
   };
 }
 
-function decode(type: protobuf.Type, bytes: Buffer, method: Method): Record<string, any> {
+function decode(type: protobuf.Type, bytes: Buffer, method: Method): Decoded {
   try {
-    return type.decode(bytes) as unknown as Record<string, any>;
+    return type.decode(bytes) as unknown as Decoded;
   } catch (error) {
     throw new NodeDataError(method, `the response does not decode as ${type.name}: ${error instanceof Error ? error.message : String(error)}`, bytes.toString('base64'));
   }

@@ -13,7 +13,7 @@ import { POW_COINBASE_SENTINEL } from '../../chain/chains.ts';
 import { powAddressFromParts } from '../../chain/addresses.ts';
 import { emptyBlock, emptyTx, type CanonicalBlock, type CanonicalTx, type DeadLetterItem, type PowTxType, type TokenInfo } from '../../chain/model.ts';
 import { NodeDataError } from './errors.ts';
-import { messages, u64 } from './proto.ts';
+import { messages, u64, type Decoded } from './proto.ts';
 
 const EXTENDED_PK_BYTES = 67;
 const ADDRESS_BYTES = 39;
@@ -21,7 +21,7 @@ const HASH_BYTES = 32;
 /** Text fields (token name and symbol) are capped like the pos indexer's. */
 const MAX_TEXT = 200;
 
-type Msg = Record<string, any>;
+type Msg = Decoded;
 
 function bytes(value: unknown, path: string): Buffer {
   // protobufjs gives an absent bytes field as its shared empty default (an empty array).
@@ -67,7 +67,6 @@ function safeNumber(value: unknown, path: string): number {
 function text(value: unknown, path: string): string | null {
   const b = bytes(value, path);
   if (b.length === 0) return null;
-  // eslint-disable-next-line no-control-regex
   return b.toString('utf8').replace(/[\u0000-\u001f\u007f]/g, '').slice(0, MAX_TEXT);
 }
 

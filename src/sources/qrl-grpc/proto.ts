@@ -27,6 +27,10 @@ export const messages = {
   Transaction: root.lookupType('qrl.Transaction'),
 } as const;
 
+/** A decoded message as protobufjs gives it: untyped until decode.ts has checked each field it reads. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Decoded = Record<string, any>;
+
 /** The service's calls as gRPC paths. */
 export const SERVICE = 'qrl.PublicAPI';
 export const METHODS = ['GetNodeState', 'GetStats', 'GetAddressState', 'GetOptimizedAddressState', 'GetObject', 'GetTransaction', 'GetHeight', 'GetBlockByNumber'] as const;

@@ -85,7 +85,7 @@ export class FakeQrlNode {
     const definition: Record<string, grpc.MethodDefinition<any, Buffer>> = {};
     const handlers: grpc.UntypedServiceImplementation = {};
     for (const method of METHODS) {
-      const { request, response } = CALL_TYPES[method];
+      const { request } = CALL_TYPES[method];
       definition[method] = {
         path: methodPath(method),
         requestStream: false,

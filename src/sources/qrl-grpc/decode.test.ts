@@ -1,0 +1,95 @@
+/**
+ * The decoder on messages built here and sent through real protobuf bytes: every subtype the
+ * generated chain lacks (multisig create, spend and vote), slave-signed senders, and what a
+ * malformed transaction or header becomes.
+ */
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { it } from 'node:test';
+import { POW_COINBASE_SENTINEL } from '../../chain/chains.ts';
+import { powAddressFromParts } from '../../chain/addresses.ts';
+import { decodeBlock } from './decode.ts';
+import { NodeDataError } from './errors.ts';
+import { messages } from './proto.ts';
+
+const pk = (seed: string) => Buffer.concat([Buffer.from('000600', 'hex'), createHash('sha256').update(`root${seed}`).digest(), createHash('sha256').update(`seed${seed}`).digest()]);
+const addressOf = (key: Buffer) => powAddressFromParts(key.subarray(0, 3), createHash('sha256').update(key).digest());
+const bytesOf = (address: string) => Buffer.from(address.slice(1), 'hex');
+const hash = (n: number) => createHash('sha256').update(String(n)).digest();
+const signature = (ots: number) => {
+  const s = Buffer.alloc(100);
+  s.writeUInt32BE(ots, 0);
+  return s;
+};
+
+/** Encodes a block with these transactions to bytes and decodes it back as the node's answer would be. */
+function roundTrip(transactions: object[], height = 5) {
+  const block = { header: { hash_header: hash(1000 + height), block_number: height, timestamp_seconds: 1_600_000_000, hash_header_prev: hash(999 + height), reward_block: '6000000000' }, transactions };
+  const bytes = messages.GetBlockByNumberResp.encode(messages.GetBlockByNumberResp.fromObject({ block })).finish();
+  const decoded = messages.GetBlockByNumberResp.decode(bytes) as unknown as { block: Record<string, unknown> };
+  return decodeBlock(decoded.block, height, 123);
+}
+
+const alice = pk('alice');
+const slave = pk('slave');
+const bob = addressOf(pk('bob'));
+const carol = addressOf(pk('carol'));
+
+it('decodes multisig create, spend and vote, slave-signed transfers and the coinbase', () => {
+  const block = roundTrip([
+    { transaction_hash: hash(1), nonce: 6, coinbase: { addr_to: bytesOf(bob), amount: '6000000100' } },
+    { transaction_hash: hash(2), fee: 10, public_key: slave, master_addr: bytesOf(addressOf(alice)), signature: signature(7), nonce: 3, transfer: { addrs_to: [bytesOf(bob), bytesOf(carol)], amounts: [5, 7] } },
+    { transaction_hash: hash(3), fee: 20, public_key: alice, signature: signature(8), nonce: 4, multi_sig_create: { signatories: [bytesOf(bob), bytesOf(carol)], weights: [1, 1], threshold: 2 } },
+    { transaction_hash: hash(4), fee: 30, public_key: alice, signature: signature(9), nonce: 5, multi_sig_spend: { multi_sig_address: bytesOf(carol), addrs_to: [bytesOf(bob)], amounts: [99], expiry_block_number: 100 } },
+    { transaction_hash: hash(5), fee: 40, public_key: alice, signature: signature(10), nonce: 6, multi_sig_vote: { shared_key: hash(4), unvote: false } },
+  ]);
+  assert.equal(block.size, 123);
+  assert.equal(block.reward, 6_000_000_000n);
+  assert.equal(block.miner, bob);
+  assert.deepEqual(block.deadLetters, []);
+  const [coinbase, transfer, create, spend, vote] = block.transactions;
+  assert.equal(coinbase!.from, POW_COINBASE_SENTINEL);
+  assert.equal(coinbase!.value, 6_000_000_100n);
+  assert.equal(coinbase!.otsIndex, null);
+  assert.equal(transfer!.from, addressOf(alice));
+  assert.equal(transfer!.masterAddr, addressOf(alice));
+  assert.equal(transfer!.signer, addressOf(slave));
+  assert.equal(transfer!.otsIndex, 7);
+  assert.equal(transfer!.value, 12n);
+  assert.equal(transfer!.to, null);
+  assert.deepEqual(transfer!.recipients, [{ to: bob, amount: 5n }, { to: carol, amount: 7n }]);
+  assert.equal(create!.type, 'multi_sig_create');
+  assert.equal(create!.from, addressOf(alice));
+  assert.equal(create!.signer, null);
+  assert.equal(create!.value, 0n);
+  assert.equal(spend!.type, 'multi_sig_spend');
+  assert.equal(spend!.to, carol);
+  assert.equal(spend!.value, 0n);
+  assert.equal(vote!.type, 'multi_sig_vote');
+  assert.equal(vote!.input, hash(4).toString('hex'));
+  assert.equal(vote!.fee, 40n);
+  assert.equal(vote!.nonce, 6);
+});
+
+it('dead-letters a malformed transaction and keeps the rest of the block', () => {
+  const block = roundTrip([
+    { transaction_hash: hash(1), coinbase: { addr_to: bytesOf(bob), amount: 1 } },
+    { transaction_hash: hash(2), fee: 1, public_key: alice.subarray(0, 60), signature: signature(1), transfer: { addrs_to: [bytesOf(bob)], amounts: [1] } },
+    { transaction_hash: hash(3), fee: 1, public_key: alice, signature: signature(2), transfer: { addrs_to: [bytesOf(bob)], amounts: [1, 2] } },
+    { transaction_hash: hash(4), fee: 1, public_key: alice, signature: signature(3) },
+    { transaction_hash: hash(5), fee: 1, public_key: alice, signature: signature(4), slave: { slave_pks: [slave], access_types: [0] } },
+  ]);
+  assert.deepEqual(block.transactions.map((t) => t.type), ['coinbase', 'slave']);
+  assert.deepEqual(block.transactions[1]!.slaves, [{ slave: addressOf(slave), accessType: 0 }]);
+  assert.deepEqual(block.deadLetters.map((d) => d.item), [2, 3, 4].map((n) => hash(n).toString('hex')));
+  assert.match(block.deadLetters[0]!.error, /public_key/);
+  assert.match(block.deadLetters[1]!.error, /1 recipients but 2 amounts/);
+  assert.match(block.deadLetters[2]!.error, /no transaction type/);
+});
+
+it('refuses a header that does not fit', () => {
+  assert.throws(() => decodeBlock({ header: { hash_header: Buffer.alloc(5), block_number: 5, hash_header_prev: hash(1) } }, 5, 0), NodeDataError);
+  assert.throws(() => decodeBlock(null, 1, 0), NodeDataError);
+  const ok = roundTrip([], 6);
+  assert.throws(() => decodeBlock({ header: { hash_header: Buffer.from(ok.hash, 'hex'), block_number: 7, hash_header_prev: hash(1) } }, 6, 0), /asked for 6, got 7/);
+});
