@@ -4,7 +4,7 @@ import { addDays, formatDay } from '../../../time.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { Amount, IntegerQuery, Nullable, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { AnalyticsChain, chainSpan } from '../series.ts';
-import { flowDays, netOf, SignedAmount, ThresholdFields, thresholdEcho, ThresholdPctQuery, whaleSet, whaleThreshold, whaleTimestampOrNull, WhaleTimestamp } from './whales.ts';
+import { flowDays, netOf, SignedAmount, ThresholdFields, thresholdEcho, ThresholdPctQuery, type FlowDay, whaleSet, whaleThreshold, whaleTimestampOrNull, WhaleTimestamp } from './whales.ts';
 
 const LeaderboardQuery = Type.Object({
   chain: AnalyticsChain,
@@ -46,7 +46,7 @@ export function whalesLeaderboardRoute(app: RouteApp, ctx: ApiContext): void {
       const [threshold, span] = await Promise.all([whaleThreshold(ctx.store, chain, request.query.threshold_pct), chainSpan(ctx.store, chain)]);
       const whales = span ? await whaleSet(ctx.store, chain, threshold.amount, { limit: request.query.limit }) : [];
       const to = span ? formatDay(span.tipTs) : '';
-      const flows = span ? await flowDays(ctx.store, chain, whales.map((w) => w.address), addDays(to, -6), to) : new Map();
+      const flows = span ? await flowDays(ctx.store, chain, whales.map((w) => w.address), addDays(to, -6), to) : new Map<string, FlowDay[]>();
       const items = whales.map((w, i) => ({
         rank: i + 1,
         address: w.address,

@@ -4,7 +4,7 @@ import { percentOf } from '../../amounts.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { Amount, STANDARD_ERRORS, WindowQuery } from '../../schemas/common.ts';
 import { AnalyticsChain, seriesWindow } from '../series.ts';
-import { flowDays, netOf, SignedAmount, ThresholdFields, thresholdEcho, ThresholdPctQuery, whaleSet, whaleThreshold } from './whales.ts';
+import { flowDays, netOf, SignedAmount, ThresholdFields, thresholdEcho, ThresholdPctQuery, type FlowDay, whaleSet, whaleThreshold } from './whales.ts';
 
 const SentimentQuery = Type.Object({
   chain: AnalyticsChain,
@@ -44,7 +44,7 @@ export function whalesSentimentRoute(app: RouteApp, ctx: ApiContext): void {
         whaleThreshold(ctx.store, chain, request.query.threshold_pct),
       ]);
       const whales = range ? await whaleSet(ctx.store, chain, threshold.amount, { withoutExchanges: true }) : [];
-      const flows = range ? await flowDays(ctx.store, chain, whales.map((w) => w.address), range.from, range.to) : new Map();
+      const flows = range ? await flowDays(ctx.store, chain, whales.map((w) => w.address), range.from, range.to) : new Map<string, FlowDay[]>();
       let net = 0n;
       let total = 0n;
       let accumulators = 0;

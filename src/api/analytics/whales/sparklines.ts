@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { Amount, Day, IntegerQuery, STANDARD_ERRORS, WindowQuery } from '../../schemas/common.ts';
 import { AnalyticsChain, seriesWindow } from '../series.ts';
-import { endOfDayBalances, flowDays, ThresholdFields, thresholdEcho, ThresholdPctQuery, whaleSet, whaleThreshold } from './whales.ts';
+import { endOfDayBalances, flowDays, ThresholdFields, thresholdEcho, ThresholdPctQuery, type FlowDay, whaleSet, whaleThreshold } from './whales.ts';
 
 const SparklinesQuery = Type.Object({
   chain: AnalyticsChain,
@@ -48,7 +48,7 @@ export function whalesSparklinesRoute(app: RouteApp, ctx: ApiContext): void {
       ]);
       const whales = range ? await whaleSet(ctx.store, chain, threshold.amount, { limit: request.query.limit }) : [];
       // Days after the window's first one move the balances back from the current ones.
-      const flows = range ? await flowDays(ctx.store, chain, whales.map((w) => w.address), range.from, range.to) : new Map();
+      const flows = range ? await flowDays(ctx.store, chain, whales.map((w) => w.address), range.from, range.to) : new Map<string, FlowDay[]>();
       const items = range
         ? whales.map((w) => ({
             address: w.address,

@@ -6,7 +6,7 @@ import type { ApiContext, RouteApp } from '../../context.ts';
 import { Amount, Nullable, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { AnalyticsChain, chainSpan } from '../series.ts';
 import { BiggestTx, biggestTxs } from './biggest.ts';
-import { flowDays, ThresholdFields, thresholdEcho, ThresholdPctQuery, whaleSet, whaleThreshold } from './whales.ts';
+import { flowDays, ThresholdFields, thresholdEcho, ThresholdPctQuery, type FlowDay, whaleSet, whaleThreshold } from './whales.ts';
 
 const SummaryQuery = Type.Object({ chain: AnalyticsChain, threshold_pct: ThresholdPctQuery });
 
@@ -45,10 +45,10 @@ export function whalesSummaryRoute(app: RouteApp, ctx: ApiContext): void {
       const movers = whales.filter((w) => !w.exchange).map((w) => w.address);
       const [flows, biggest] = span
         ? await Promise.all([flowDays(ctx.store, chain, movers, addDays(to, -6), to), biggestTxs(ctx.store, chain, { from: addDays(to, -29), to }, 1)])
-        : [new Map(), []];
+        : [new Map<string, FlowDay[]>(), []];
       const total = whales.reduce((sum, w) => sum + w.balance, 0n);
       let moved = 0;
-      for (const days of flows.values()) if (days.some((d: { sent: bigint }) => d.sent > 0n)) moved++;
+      for (const days of flows.values()) if (days.some((d) => d.sent > 0n)) moved++;
       const { whale_threshold, threshold_pct } = thresholdEcho(threshold);
       return {
         chain,
