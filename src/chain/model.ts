@@ -53,6 +53,11 @@ export interface CanonicalBlock {
   withdrawals: CanonicalWithdrawal[];
   /** Balances that exist without a transaction (only on the genesis block). */
   allocations: GenesisAllocation[];
+  /**
+   * Indexing from above genesis: what addresses first seen in this block held before the indexed
+   * range (set by the ingest pipeline, not by sources). Absent: none.
+   */
+  openings?: OpeningBalance[];
   /** Tokens first seen in this block, with their metadata. */
   tokens: TokenInfo[];
   /** Parts of this block that could not be decoded; the rest of the block is indexed. */
@@ -99,6 +104,8 @@ export interface CanonicalTx {
   input: string | null;
   /** pos: value moved by nested call frames. */
   internal: InternalTransfer[];
+  /** pos: contracts created by nested call frames (a factory), with or without value. */
+  creations: ContractCreation[];
   /** Token movements caused by this transaction. */
   tokenTransfers: TokenTransfer[];
   /** pow: slave keys registered by this transaction. */
@@ -119,6 +126,13 @@ export interface InternalTransfer {
   from: string;
   to: string;
   value: bigint;
+}
+
+export interface ContractCreation {
+  /** Dot-separated path of the creating frame, e.g. "0.1". */
+  traceAddress: string;
+  creator: string;
+  address: string;
 }
 
 export interface TokenTransfer {
@@ -153,6 +167,12 @@ export interface CanonicalWithdrawal {
 export interface GenesisAllocation {
   address: string;
   amount: bigint;
+}
+
+export interface OpeningBalance {
+  address: string;
+  /** The balance at the block below the first indexed one; null when the node cannot tell. */
+  amount: bigint | null;
 }
 
 export interface TokenInfo {
@@ -203,6 +223,12 @@ export interface BlockSource {
   hashAt?(height: number): Promise<string | null>;
   /** The source's canonical block at `height`: used to re-fetch a new branch below a reorg. */
   blockAt?(height: number): Promise<SourceItem | null>;
+  /**
+   * The balances `addresses` held at block `height` (the one below the first indexed block), for
+   * the opening balances of addresses first seen when indexing from above genesis; null for an
+   * address the node cannot tell about. Without it no opening balance is recorded.
+   */
+  openingBalances?(addresses: string[], height: number): Promise<Map<string, bigint | null>>;
 }
 
 /** An empty transaction with the given identity; sources fill in the rest. */
@@ -228,6 +254,7 @@ export function emptyTx(fields: Pick<CanonicalTx, 'hash' | 'index' | 'type' | 'f
     otsIndex: null,
     input: null,
     internal: [],
+    creations: [],
     tokenTransfers: [],
     slaves: [],
     migration: null,
@@ -247,6 +274,7 @@ export function emptyBlock(fields: Pick<CanonicalBlock, 'chain' | 'height' | 'ha
     transactions: [],
     withdrawals: [],
     allocations: [],
+    openings: [],
     tokens: [],
     deadLetters: [],
     ...fields,

@@ -63,6 +63,7 @@ export function watchBackfill(source: BlockSource, total: number, deps: IndexerD
       name: source.name,
       hashAt: source.hashAt?.bind(source),
       blockAt: source.blockAt?.bind(source),
+      openingBalances: source.openingBalances?.bind(source),
       async *blocks(fromHeight: number): AsyncIterable<SourceItem> {
         for await (const item of source.blocks(fromHeight)) {
           if (item.kind === 'block' && !following) {

@@ -24,6 +24,7 @@ interface DbTransaction {
 }
 interface DbRecipient { height: number; tx_index: number; to_addr: string; amount: string }
 interface DbInternal { height: number; tx_index: number; trace_address: string; call_type: string; from_addr: string; to_addr: string; value: string }
+interface DbCreation { height: number; tx_index: number; trace_address: string; creator: string; address: string }
 interface DbTokenTransfer { height: number; tx_index: number; log_index: number; contract: string; from_addr: string; to_addr: string; amount: string }
 interface DbSlave { height: number; tx_index: number; slave_address: string; access_type: number }
 interface DbWithdrawal { height: number; withdrawal_index: number; validator_index: number; address: string; amount: string }
@@ -36,10 +37,15 @@ export async function loadBlocks(db: Db, chain: ChainId, fromHeight: number, toH
   const txRows = await db.query<DbTransaction>('ingest.load.transactions', sql`SELECT * FROM transactions WHERE ${range} ORDER BY height, tx_index`);
   const recipientRows = await db.query<DbRecipient>('ingest.load.recipients', sql`SELECT * FROM tx_recipients WHERE ${range} ORDER BY height, tx_index, recipient_index`);
   const internalRows = await db.query<DbInternal>('ingest.load.internal', sql`SELECT * FROM internal_txs WHERE ${range} ORDER BY height, tx_index, trace_address`);
+  const creationRows = await db.query<DbCreation>('ingest.load.creations', sql`SELECT * FROM contract_creations WHERE ${range} ORDER BY height, tx_index, trace_address`);
   const tokenRows = await db.query<DbTokenTransfer>('ingest.load.tokens', sql`SELECT * FROM token_transfers WHERE ${range} ORDER BY height, tx_index, log_index`);
   const slaveRows = await db.query<DbSlave>('ingest.load.slaves', sql`SELECT * FROM slaves WHERE ${range} ORDER BY height, tx_index`);
   const withdrawalRows = await db.query<DbWithdrawal>('ingest.load.withdrawals', sql`SELECT * FROM withdrawals WHERE ${range} ORDER BY height, position`);
   const migrationRows = await db.query<DbMigrationLeg>('ingest.load.migrations', sql`SELECT * FROM migration_legs WHERE ${range}`);
+  const openingRows = await db.query<{ height: number; address: string; amount: string | null }>(
+    'ingest.load.openings',
+    sql`SELECT height, address, amount FROM opening_balances WHERE ${range} ORDER BY height, address`,
+  );
   const allocations = fromHeight === 0
     ? await db.query<{ address: string; amount: string }>('ingest.load.genesis', sql`SELECT address, amount FROM genesis_allocations WHERE chain = ${chain} ORDER BY address`)
     : [];
@@ -101,6 +107,9 @@ export async function loadBlocks(db: Db, chain: ChainId, fromHeight: number, toH
   for (const i of internalRows) {
     txs.get(txKey(i.height, i.tx_index))!.internal.push({ traceAddress: i.trace_address, callType: i.call_type, from: i.from_addr, to: i.to_addr, value: big(i.value) });
   }
+  for (const c of creationRows) {
+    txs.get(txKey(c.height, c.tx_index))!.creations.push({ traceAddress: c.trace_address, creator: c.creator, address: c.address });
+  }
   for (const t of tokenRows) {
     txs.get(txKey(t.height, t.tx_index))!.tokenTransfers.push({ logIndex: t.log_index, contract: t.contract, from: t.from_addr, to: t.to_addr, amount: big(t.amount) });
   }
@@ -109,5 +118,6 @@ export async function loadBlocks(db: Db, chain: ChainId, fromHeight: number, toH
   for (const w of withdrawalRows) {
     blocks.get(w.height)!.withdrawals.push({ index: w.withdrawal_index, validatorIndex: w.validator_index, address: w.address, amount: big(w.amount) });
   }
+  for (const o of openingRows) (blocks.get(o.height)?.openings ?? []).push({ address: o.address, amount: bigOrNull(o.amount) });
   return [...blocks.values()];
 }

@@ -137,6 +137,7 @@ export async function ingest(store: Store, source: BlockSource, options: IngestO
       deltas ??= new RollupDeltas(chain, await previousTs(toWrite[0]!.height));
       for (const block of toWrite) deltas.addBlock(block);
     }
+    if (toWrite.length > 0 && deltas && !bulk) await seedOpenings(toWrite, deltas);
     const applyNow = deltas !== null && (!bulk || final || deltas.size >= maxDeltaKeys);
     const rows = emptyRows();
     for (const block of toWrite) addBlockRows(rows, block);
@@ -181,6 +182,36 @@ export async function ingest(store: Store, source: BlockSource, options: IngestO
     // A failure surfaces at the next settle(); until then keep it from being reported as unhandled.
     inflight.catch(() => {});
     if (final) await settle();
+  }
+
+  /**
+   * Indexing from above genesis: the addresses of `blocks` never seen before (no summary, no
+   * opening) get their balance at the block below the chain's first stored one as an opening
+   * balance, recorded in the block where each first appears and added to `deltas`.
+   */
+  async function seedOpenings(blocks: CanonicalBlock[], deltas: RollupDeltas): Promise<void> {
+    if (!source.openingBalances) return;
+    const [first] = await store.query<{ height: number }>('ingest.openings.first', sql`SELECT height FROM blocks WHERE chain = ${chain} ORDER BY height LIMIT 1`);
+    const start = first ? Number(first.height) : blocks[0]!.height;
+    if (start <= 0) return;
+    const seen = [...deltas.seenAt.keys()];
+    const known = await store.query<{ address: string }>(
+      'ingest.openings.known',
+      sql`SELECT address FROM address_summary WHERE chain = ${chain} AND address = ANY(${seen}::text[])
+          UNION ALL
+          SELECT address FROM opening_balances WHERE chain = ${chain} AND address = ANY(${seen}::text[])`,
+    );
+    const knownSet = new Set(known.map((row) => row.address));
+    const fresh = seen.filter((address) => !knownSet.has(address));
+    if (fresh.length === 0) return;
+    const balances = await source.openingBalances(fresh, start - 1);
+    const byHeight = new Map(blocks.map((block) => [block.height, block]));
+    for (const address of fresh) {
+      const block = byHeight.get(deltas.seenAt.get(address)!)!;
+      const opening = { address, amount: balances.get(address) ?? null };
+      (block.openings ??= []).push(opening);
+      deltas.addOpening(opening, block.timestamp);
+    }
   }
 
   /** Makes `ancestor` the tip: drops pending blocks above it and rolls the store back if needed. */

@@ -16,18 +16,20 @@ export const RAW_COLUMNS = {
   ],
   tx_recipients: ['chain', 'height', 'tx_index', 'recipient_index', 'to_addr', 'amount'],
   internal_txs: ['chain', 'height', 'tx_index', 'trace_address', 'tx_hash', 'ts', 'call_type', 'from_addr', 'to_addr', 'value'],
+  contract_creations: ['chain', 'height', 'tx_index', 'trace_address', 'creator', 'address'],
   token_transfers: ['chain', 'height', 'tx_index', 'log_index', 'tx_hash', 'ts', 'contract', 'from_addr', 'to_addr', 'amount'],
   token_contracts: ['chain', 'address', 'name', 'symbol', 'decimals', 'creator', 'created_height', 'created_tx'],
   slaves: ['chain', 'slave_address', 'master_address', 'access_type', 'height', 'tx_index', 'ts'],
   withdrawals: ['chain', 'height', 'position', 'withdrawal_index', 'validator_index', 'address', 'amount', 'ts'],
   genesis_allocations: ['chain', 'address', 'amount'],
+  opening_balances: ['chain', 'address', 'height', 'amount'],
   migration_legs: ['chain', 'height', 'tx_index', 'account_id', 'role', 'tx_hash', 'ts', 'from_addr', 'to_addr', 'amount'],
 } as const;
 
 export type RawTable = keyof typeof RAW_COLUMNS;
 
 /** Tables whose rows belong to a height (deleted from above a reorg's common ancestor). */
-export const HEIGHT_TABLES = ['blocks', 'transactions', 'tx_recipients', 'internal_txs', 'token_transfers', 'slaves', 'withdrawals', 'migration_legs'] as const;
+export const HEIGHT_TABLES = ['blocks', 'transactions', 'tx_recipients', 'internal_txs', 'contract_creations', 'token_transfers', 'slaves', 'withdrawals', 'migration_legs', 'opening_balances'] as const;
 
 export type RawRows = Record<RawTable, Row[]>;
 
@@ -63,6 +65,7 @@ export function addBlockRows(rows: RawRows, block: CanonicalBlock): void {
     for (const frame of tx.internal) {
       rows.internal_txs.push([chain, height, tx.index, frame.traceAddress, tx.hash, ts, frame.callType, frame.from, frame.to, frame.value]);
     }
+    for (const c of tx.creations) rows.contract_creations.push([chain, height, tx.index, c.traceAddress, c.creator, c.address]);
     for (const transfer of tx.tokenTransfers) {
       rows.token_transfers.push([chain, height, tx.index, transfer.logIndex, tx.hash, ts, transfer.contract, transfer.from, transfer.to, transfer.amount]);
     }
@@ -80,6 +83,7 @@ export function addBlockRows(rows: RawRows, block: CanonicalBlock): void {
     rows.withdrawals.push([chain, height, position, w.index, w.validatorIndex, w.address, w.amount, ts]);
   });
   for (const allocation of block.allocations) rows.genesis_allocations.push([chain, allocation.address, allocation.amount]);
+  for (const opening of block.openings ?? []) rows.opening_balances.push([chain, opening.address, height, opening.amount]);
   for (const token of block.tokens) {
     rows.token_contracts.push([chain, token.contract, token.name, token.symbol, token.decimals, token.creator, height, token.createdTx]);
   }

@@ -206,7 +206,8 @@ async function repairAddressSummary(db: Db, chain: ChainId, ancestor: number): P
   await db.query(
     'rollups.summary.repair_details',
     sql`UPDATE address_summary s SET
-          is_contract = EXISTS (SELECT 1 FROM transactions t WHERE t.chain = ${chain} AND t.contract_address = s.address),
+          is_contract = EXISTS (SELECT 1 FROM transactions t WHERE t.chain = ${chain} AND t.contract_address = s.address)
+                        OR EXISTS (SELECT 1 FROM contract_creations c WHERE c.chain = ${chain} AND c.address = s.address),
           master_address = (SELECT master_address FROM slaves sl WHERE sl.chain = ${chain} AND sl.slave_address = s.address
                             ORDER BY height DESC, tx_index DESC LIMIT 1),
           ots_max_index = (SELECT max(ots_index) FROM (
@@ -223,7 +224,7 @@ async function repairAddressSummary(db: Db, chain: ChainId, ancestor: number): P
     sql`DELETE FROM address_summary s USING delta_summary d
         WHERE s.chain = ${chain} AND s.address = d.address
           AND s.tx_count = 0 AND s.internal_tx_count = 0 AND s.withdrawal_count = 0 AND s.total_received = 0
-          AND s.slave_count = 0 AND s.master_address IS NULL AND NOT s.is_contract
+          AND s.slave_count = 0 AND s.master_address IS NULL AND NOT s.is_contract AND s.deployed_count = 0
         RETURNING 1`,
   );
   return { removedAddresses: removed.length };

@@ -118,6 +118,13 @@ export function expectedFromBlocks(chain: ChainId, blocks: CanonicalBlock[]): Ex
   for (const block of blocks) {
     const ts = block.timestamp;
     for (const allocation of block.allocations) receive(allocation.address, allocation.amount, ts, null, null);
+    // An opening balance (indexing from above genesis) is received like an allocation but funds nothing.
+    for (const opening of block.openings ?? []) {
+      const a = get(opening.address);
+      a.balance += opening.amount ?? 0n;
+      a.totalReceived += opening.amount ?? 0n;
+      dayOf(opening.address, ts).received += opening.amount ?? 0n;
+    }
     for (const tx of block.transactions) {
       transactions++;
       burned += tx.burned;
@@ -133,6 +140,11 @@ export function expectedFromBlocks(chain: ChainId, blocks: CanonicalBlock[]): Ex
       if (tx.contractAddress) {
         sender.deployedCount++;
         get(tx.contractAddress).isContract = true;
+      }
+      // A factory's creations (with or without value) make it a deployer too.
+      for (const creation of ok ? tx.creations : []) {
+        get(creation.creator).deployedCount++;
+        get(creation.address).isContract = true;
       }
       if (tx.otsIndex !== null) {
         const signer = get(tx.signer ?? tx.from);

@@ -12,7 +12,7 @@
  */
 import type { ChainId } from '../../chain/chains.ts';
 import { isSentinel } from '../../chain/chains.ts';
-import { NON_USER_TX_TYPES, type CanonicalBlock, type CanonicalTx } from '../../chain/model.ts';
+import { NON_USER_TX_TYPES, type CanonicalBlock, type CanonicalTx, type OpeningBalance } from '../../chain/model.ts';
 import { DAY_SECONDS, dayName, dayNumber } from '../../time.ts';
 
 /** Position of a movement in chain order: (height, tx index, sub-position). */
@@ -42,6 +42,8 @@ export interface SummaryDelta {
   slaveCount: number;
   otsUsed: number;
   otsMaxIndex: number | null;
+  /** An opening balance the node could not tell: the balance is unknown. */
+  openingUnknown: boolean;
 }
 
 export interface DailyDelta {
@@ -136,7 +138,7 @@ function emptySummary(): SummaryDelta {
     received: 0n, sent: 0n, debit: 0n, fees: 0n, feesBurned: 0n, gasUsed: 0, txCount: 0, txIn: 0, txOut: 0,
     first: null, last: null, funded: null, withdrawalCount: 0, withdrawalTotal: 0n, internalCount: 0,
     internalReceived: 0n, internalSent: 0n, deployedCount: 0, isContract: false, masterAddress: null,
-    slaveCount: 0, otsUsed: 0, otsMaxIndex: null,
+    slaveCount: 0, otsUsed: 0, otsMaxIndex: null, openingUnknown: false,
   };
 }
 
@@ -181,6 +183,9 @@ export class RollupDeltas {
   participations = 0;
   blocks = 0;
   transactions = 0;
+  /** address → height of the block (being added) in which its summary first appeared. */
+  readonly seenAt = new Map<string, number>();
+  private height = -1;
   fromHeight = Infinity;
   toHeight = -Infinity;
 
@@ -208,9 +213,11 @@ export class RollupDeltas {
     this.toHeight = Math.max(this.toHeight, height);
     const day = dayNumber(ts);
 
+    this.height = height;
     for (const allocation of block.allocations) {
       this.receive(allocation.address, allocation.amount, ts, [0, -1, 0], null, null);
     }
+    for (const opening of block.openings ?? []) this.addOpening(opening, ts);
     let tips = 0n;
     for (const tx of block.transactions) {
       this.addTransaction(tx, height, ts, day);
@@ -238,6 +245,21 @@ export class RollupDeltas {
     c.baseFeeSum += block.baseFeePerGas ?? 0n;
     c.minted += block.reward;
     for (const w of block.withdrawals) c.minted += w.amount;
+  }
+
+  /**
+   * An opening balance (indexing from above genesis) of an address first seen in the block being
+   * added: received on that day like a genesis allocation, though it funds nothing (it was funded
+   * before the indexed range). An unknown one credits nothing and marks the balance unknown.
+   */
+  addOpening(opening: OpeningBalance, ts: number): void {
+    const s = this.summaryOf(opening.address);
+    if (opening.amount === null) {
+      s.openingUnknown = true;
+      return;
+    }
+    s.received += opening.amount;
+    this.dailyOf(opening.address, dayNumber(ts)).received += opening.amount;
   }
 
   private addTransaction(tx: CanonicalTx, height: number, ts: number, day: number): void {
@@ -282,6 +304,13 @@ export class RollupDeltas {
     if (tx.contractAddress) {
       sender.deployedCount++;
       this.summaryOf(tx.contractAddress).isContract = true;
+    }
+    // Contracts a factory created (with or without value); a reverted transaction created none.
+    if (ok) {
+      for (const creation of tx.creations) {
+        this.summaryOf(creation.creator).deployedCount++;
+        this.summaryOf(creation.address).isContract = true;
+      }
     }
     for (const slave of tx.slaves) {
       this.summaryOf(slave.slave).masterAddress = tx.from;
@@ -390,7 +419,10 @@ export class RollupDeltas {
     let s = this.summary.get(address);
     if (!s) {
       s = emptySummary();
-      if (this.keeps(address)) this.summary.set(address, s);
+      if (this.keeps(address)) {
+        this.summary.set(address, s);
+        this.seenAt.set(address, this.height);
+      }
     }
     return s;
   }

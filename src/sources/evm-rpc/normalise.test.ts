@@ -85,7 +85,7 @@ describe('pos normalisation', () => {
       result.internal.map((i) => [i.traceAddress, i.callType, i.value]),
       [['0', 'call', 10n], ['2.0', 'call', 2n], ['4', 'create2', 3n], ['5', 'selfdestruct', 4n]],
     );
-    assert.deepEqual(result.creations, [{ address: 'Q' + 'cc'.repeat(20), creator: 'Q' + 'bb'.repeat(20) }]);
+    assert.deepEqual(result.creations, [{ traceAddress: '4', address: 'Q' + 'cc'.repeat(20), creator: 'Q' + 'bb'.repeat(20) }]);
     assert.deepEqual(fromCallFrame(trace!.frame!, 0).internal, []);
   });
 

@@ -7,6 +7,7 @@ import {
   emptyTx,
   type CanonicalBlock,
   type CanonicalTx,
+  type ContractCreation,
   type DeadLetterItem,
   type GenesisAllocation,
   type InternalTransfer,
@@ -52,8 +53,8 @@ const VALUE_FRAMES = new Set(['CALL', 'CREATE', 'CREATE2', 'SELFDESTRUCT']);
 
 export interface TraceResult {
   internal: InternalTransfer[];
-  /** Contracts created by this transaction's frames (below the top level), with their creator. */
-  creations: { address: string; creator: string }[];
+  /** Contracts created by this transaction's frames (below the top level, with or without value), with their creator. */
+  creations: ContractCreation[];
 }
 
 /**
@@ -71,7 +72,7 @@ export function fromCallFrame(top: CallFrame, status: 0 | 1 | null): TraceResult
         if (child.value > 0n && VALUE_FRAMES.has(child.type)) {
           result.internal.push({ traceAddress: childPath.join('.'), callType: child.type.toLowerCase(), from: child.from, to: child.to, value: child.value });
         }
-        if (child.type === 'CREATE' || child.type === 'CREATE2') result.creations.push({ address: child.to, creator: child.from });
+        if (child.type === 'CREATE' || child.type === 'CREATE2') result.creations.push({ traceAddress: childPath.join('.'), address: child.to, creator: child.from });
       }
       walk(child, childPath, failed);
     });
@@ -92,7 +93,7 @@ export function fromParityTraces(traces: ParityTrace[], status: 0 | 1 | null): T
     if (trace.traceAddress.length === 0 || status === 0 || failed(trace.traceAddress)) continue;
     if (trace.from === null || trace.to === null) continue;
     const callType = trace.type === 'call' ? (trace.callType ?? 'call') : trace.type === 'create' ? (trace.callType ?? 'create') : 'selfdestruct';
-    if (trace.type === 'create') result.creations.push({ address: trace.to, creator: trace.from });
+    if (trace.type === 'create') result.creations.push({ traceAddress: trace.traceAddress.join('.'), address: trace.to, creator: trace.from });
     if (trace.value > 0n && (callType === 'call' || callType === 'create' || callType === 'create2' || callType === 'selfdestruct')) {
       result.internal.push({ traceAddress: trace.traceAddress.join('.'), callType, from: trace.from, to: trace.to, value: trace.value });
     }
@@ -178,6 +179,7 @@ export function normaliseBlock(inputs: BlockInputs): CanonicalBlock {
       contractAddress: status === 0 ? null : (receipt?.contractAddress ?? null),
       input: tx.input,
       internal: trace?.internal ?? [],
+      creations: trace?.creations ?? [],
       tokenTransfers: receipt && status !== 0 ? tokenTransfersFromLogs(receipt.logs) : [],
     });
   });

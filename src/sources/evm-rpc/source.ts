@@ -36,6 +36,7 @@ import {
   blockHashAt,
   debugTraceBlockByNumber,
   getBlockByNumber,
+  getBalance,
   getBlockReceipts,
   getCode,
   getTransactionReceipt,
@@ -486,6 +487,12 @@ export function createEvmRpcSource(options: EvmRpcSourceOptions): EvmRpcSource {
     async blockAt(height) {
       const fetched = await fetchItem(height);
       return fetched ? finish(fetched) : null;
+    },
+    async openingBalances(addresses, height) {
+      // A node without the state of `height` (not an archive node) fails here, and the run stops:
+      // a balance without its opening would be a wrong figure.
+      const balances = await Promise.all(addresses.map((address) => patiently(`balance at ${height}`, () => getBalance(node, address, height))));
+      return new Map(addresses.map((address, i) => [address, balances[i]!]));
     },
     capabilities: () => ({ receipts: receiptsMode, traces: tracesMode }),
     close() {
