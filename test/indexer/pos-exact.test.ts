@@ -120,14 +120,22 @@ describeEachStore('quarry index pos from above genesis, factories and same-heigh
     running.catch(() => undefined);
     const nodeHead = () => anvil.rpc<{ number: string; hash: string }>('eth_getBlockByNumber', ['latest', false]);
     const synced = async () => (await storeTip(getStore()))?.hash === (await nodeHead()).hash;
-    const [alice, bob, carol] = traffic.accounts;
+    const [alice, bob] = traffic.accounts;
+    // Development accounts funded at genesis and last active before H: each branch's sender is first
+    // seen on it, so its opening balance comes with the branch and must go with it.
+    const dev = await anvil.rpc<`0x${string}`[]>('eth_accounts');
+    const [senderA, senderB] = [dev[8]!, dev[9]!];
+    const opened = async () => new Map((await getStore().query<{ address: string; amount: string }>('t', sql`SELECT address, amount::text AS amount FROM opening_balances WHERE chain = 'pos'`)).map((r) => [r.address, BigInt(r.amount)]));
+    assert.equal((await opened()).has(posAddressFromHex(senderA)), false);
+    assert.equal((await opened()).has(posAddressFromHex(senderB)), false);
     try {
       await waitFor(synced, 'resume');
-      await waitForReceipt(anvil, await sendTx(anvil, { from: alice!, to: bob!, value: 10n ** 15n, gas: 21_000n }));
+      await waitForReceipt(anvil, await sendTx(anvil, { from: senderA, to: bob!, value: 10n ** 15n, gas: 21_000n }));
       await waitFor(synced, 'branch A');
       const a = await nodeHead();
+      assert.ok(((await opened()).get(posAddressFromHex(senderA)) ?? 0n) > 0n, 'branch A opens its sender');
       // One step, never shorter in between: the head block is replaced by one with another transaction.
-      await anvil.rpc('anvil_reorg', [1, [[{ from: carol!, to: alice!, value: toHex(2n * 10n ** 15n) }, 0]]]);
+      await anvil.rpc('anvil_reorg', [1, [[{ from: senderB, to: alice!, value: toHex(2n * 10n ** 15n) }, 0]]]);
       const b = await nodeHead();
       assert.equal(b.number, a.number);
       assert.notEqual(b.hash, a.hash);
@@ -142,5 +150,12 @@ describeEachStore('quarry index pos from above genesis, factories and same-heigh
     const reorgs = await getStore().query<{ depth: number }>('t', sql`SELECT depth FROM reorgs WHERE chain = 'pos'`);
     assert.equal(reorgs.length, 1);
     await assertBalancesMatchHead(getStore(), anvil);
+    // Branch A's opening went with it; branch B's sender opened at its balance at H-1.
+    const openings = await opened();
+    assert.equal(openings.has(posAddressFromHex(senderA)), false);
+    const [summaryA] = await getStore().query('t', sql`SELECT 1 FROM address_summary WHERE chain = 'pos' AND address = ${posAddressFromHex(senderA)}`);
+    assert.equal(summaryA, undefined);
+    const client = createPublicClient({ transport: http(anvil.url) });
+    assert.equal(openings.get(posAddressFromHex(senderB)), await client.getBalance({ address: senderB, blockNumber: BigInt(from - 1) }));
   });
 });
