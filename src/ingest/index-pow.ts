@@ -44,7 +44,7 @@ export async function indexPow(store: Store, settings: IndexPowSettings, deps: I
     const from = settings.fromHeight ?? (checkpoint ? checkpoint.height + 1 : 0);
     if (from > 0 && !checkpoint) {
       // A QRL node keeps only its current state: there is no balance at H-1 to open from.
-      logger.warn({ from }, 'indexing pow from above genesis: a QRL node keeps no historical state, so the opening balances of addresses are unknown and their balances in the store are net flows since the start height, not holdings');
+      logger.warn({ from }, 'indexing pow from above genesis: a QRL node keeps no historical state, so the balance each address held before the start height is unknown; such balances are stored as unknown and answered as null');
     }
     const head = await untilReachable('reading the head', () => nodeHead(client), isRetryable, deps);
     const source = createQrlGrpcSource({ client, follow: settings.follow, pollIntervalMs: settings.pollIntervalMs, prefetch: settings.prefetch, logger });

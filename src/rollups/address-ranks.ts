@@ -117,6 +117,7 @@ function contributions(chain: ChainId, sign: 1 | -1, source: 'delta_summary'): S
              CROSS JOIN LATERAL (VALUES ('balance', quarry_rank_bucket(s.balance), s.balance),
                                         ('tx_count', quarry_rank_bucket(s.tx_count), NULL::numeric),
                                         ('age', quarry_age_bucket(s.appeared), NULL::numeric)) AS m(metric, bucket, balance)
+             WHERE m.bucket IS NOT NULL -- an unknown balance is in no balance bucket: it is not ranked
              GROUP BY m.metric, m.bucket
              ON CONFLICT (chain, metric, bucket) DO UPDATE SET
                addresses = b.addresses + excluded.addresses, balance = b.balance + excluded.balance
@@ -151,7 +152,7 @@ async function captureRanksBefore(db: Db, chain: ChainId): Promise<RanksCapture>
   await db.query(
     'rollups.ranks.before',
     sql`CREATE TEMP TABLE ranks_before ON COMMIT DROP AS
-        SELECT s.address, s.balance > 0 AS holder FROM delta_summary d
+        SELECT s.address, coalesce(s.balance > 0, false) AS holder FROM delta_summary d
         JOIN address_summary s ON s.chain = ${chain} AND s.address = d.address`,
   );
   const removed = await db.query<BucketCount>('rollups.ranks.remove', contributions(chain, -1, 'delta_summary'));
@@ -192,12 +193,12 @@ async function rebuildRanks(db: Db, chain: ChainId): Promise<void> {
         CROSS JOIN LATERAL (VALUES ('balance', quarry_rank_bucket(s.balance), s.balance),
                                    ('tx_count', quarry_rank_bucket(s.tx_count), NULL::numeric),
                                    ('age', quarry_age_bucket(s.appeared), NULL::numeric)) AS m(metric, bucket, balance)
-        WHERE s.chain = ${chain}
+        WHERE s.chain = ${chain} AND m.bucket IS NOT NULL
         GROUP BY m.metric, m.bucket`,
   );
   const present = await db.query<{ address: string; was: boolean; was_holder: boolean; present: boolean; holder: boolean }>(
     'rollups.ranks.rebuild_grams',
-    sql`SELECT address, false AS was, false AS was_holder, true AS present, balance > 0 AS holder FROM address_summary WHERE chain = ${chain}`,
+    sql`SELECT address, false AS was, false AS was_holder, true AS present, coalesce(balance > 0, false) AS holder FROM address_summary WHERE chain = ${chain}`,
   );
   await addGramTransitions(db, chain, present);
 }

@@ -30,7 +30,9 @@ async function holderTransitions(db: Db, chain: ChainId, sign: 1 | -1): Promise<
           FROM (
             SELECT n.day, n.received - n.sent - n.fees AS net,
                    sum(n.received - n.sent - n.fees) OVER (PARTITION BY n.address ORDER BY n.day) AS running,
-                   coalesce(s.balance, 0) - CASE WHEN ${sign} = -1 THEN d.balance ELSE 0 END AS start
+                   -- An unknown balance (NULL) is neither a holder nor not one: it counts in no transition.
+                   CASE WHEN s.address IS NULL THEN 0 ELSE s.balance END + 0 * d.balance
+                     - CASE WHEN ${sign} = -1 THEN d.balance ELSE 0 END AS start
             FROM delta_daily n
             JOIN delta_summary d ON d.address = n.address
             LEFT JOIN address_summary s ON s.chain = ${chain} AND s.address = n.address
@@ -243,7 +245,7 @@ export const addressSummary: Rollup = {
         internal_tx_count int, internal_received numeric, internal_sent numeric, deployed_count int, is_contract boolean,
         master_address text, slave_count int, ots_used int, ots_max_index int`,
       rows: (deltas) => rowsOf(deltas.summary, (address, s) => [
-        address, s.received - s.debit - s.fees, s.received, s.sent, s.fees, s.feesBurned, s.gasUsed, s.txCount, s.txIn, s.txOut,
+        address, s.openingUnknown ? null : s.received - s.debit - s.fees, s.received, s.sent, s.fees, s.feesBurned, s.gasUsed, s.txCount, s.txIn, s.txOut,
         s.first?.ts, s.first?.height, s.first?.tx, s.last?.ts, s.last?.height, s.last?.tx,
         s.funded?.by, s.funded?.tx, s.funded?.at, s.funded?.height, s.withdrawalCount, s.withdrawalTotal,
         s.internalCount, s.internalReceived, s.internalSent, s.deployedCount, s.isContract, s.masterAddress, s.slaveCount, s.otsUsed, s.otsMaxIndex,

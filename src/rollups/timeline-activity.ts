@@ -35,7 +35,8 @@ async function countPairs(db: Db, chain: ChainId, sign: 1 | -1): Promise<void> {
           SELECT p.day, coalesce(a.tx_count, 0) AS tx_count, coalesce(a.received, 0) AS received, coalesce(a.sent, 0) AS sent,
                  coalesce(a.user_tx_count, 0) AS user_tx_count, coalesce(pd.payouts, 0) AS payouts,
                  -- The address's later days are all the batch's (blocks arrive in order): what they moved is summed over delta_daily's rows.
-                 coalesce(s.balance, 0) - coalesce(sum(coalesce(a.received - a.sent - a.fees, 0))
+                 -- An unknown balance (NULL) reaches no threshold.
+                 CASE WHEN s.address IS NULL THEN 0 ELSE s.balance END - coalesce(sum(coalesce(a.received - a.sent - a.fees, 0))
                    OVER (PARTITION BY p.address ORDER BY p.day ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), 0) AS eod
           FROM delta_daily p
           LEFT JOIN address_daily a ON a.chain = ${chain} AND a.address = p.address AND a.day = p.day

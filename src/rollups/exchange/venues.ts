@@ -69,7 +69,7 @@ async function addRelayDeltas(db: Db, chain: ChainId, sign: 1 | -1): Promise<voi
   await db.query(
     'rollups.exchange.relay_deltas',
     sql`INSERT INTO exchange_venue_relays AS v (chain, exchange, relays, relay_balance)
-        SELECT ${chain}, w.exchange, 0, ${sign} * sum(d.balance)
+        SELECT ${chain}, w.exchange, 0, ${sign} * coalesce(sum(d.balance), 0)
         FROM delta_summary d
         JOIN exchange_wallets w ON w.chain = ${chain} AND w.address = d.address AND w.role = 'deposit_relay' AND w.confirmed
         GROUP BY w.exchange

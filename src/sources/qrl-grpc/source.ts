@@ -210,6 +210,10 @@ export function createQrlGrpcSource(options: QrlGrpcSourceOptions): QrlGrpcSourc
     async blockAt(height) {
       return fetchItem(height);
     },
+    // A QRL node keeps only its current state: no balance at a past height, so every opening is unknown.
+    async openingBalances(addresses) {
+      return new Map(addresses.map((address) => [address, null]));
+    },
     close() {
       closed = true;
       wake?.();

@@ -162,7 +162,7 @@ describeSeededApp('GET /addresses/{address}', loadProfileExpected, (s) => {
 
 describe('wallet class rules on facts the fixture chains do not reach', () => {
   const base: AddressFacts = {
-    chain: 'pow', address: addr('pow', 'facts'), exists: true, balance: 0n, totalReceived: 0n, totalSent: 0n, totalFeesPaid: 0n,
+    chain: 'pow', address: addr('pow', 'facts'), exists: true, balance: 0n, balanceKnown: true, totalReceived: 0n, totalSent: 0n, totalFeesPaid: 0n,
     txCount: 0, txReceivedCount: 0, txSentCount: 0, firstSeen: null, lastSeen: null, appeared: null, fundedBy: null,
     withdrawalCount: 0, withdrawalTotal: 0n, internalTxCount: 0, deployedCount: 0, isContract: false, masterAddress: null,
     slaveCount: 0, otsUsed: 0, otsMaxIndex: null, label: null, labelCategory: null, exchange: null, genesisHolder: false, tipTs: null,

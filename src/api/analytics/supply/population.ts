@@ -109,7 +109,7 @@ export function classedHolders(ctx: ApiContext, chain: ChainId): Promise<Classed
     for (const r of rows) {
       const balance = BigInt(r.b);
       const facts: AddressFacts = {
-        chain, address: r.a, exists: true, balance, totalReceived: 0n, totalSent: 0n, totalFeesPaid: 0n,
+        chain, address: r.a, exists: true, balance, balanceKnown: true, totalReceived: 0n, totalSent: 0n, totalFeesPaid: 0n,
         txCount: Number(r.tx), txReceivedCount: 0, txSentCount: Number(r.sent),
         firstSeen: r.first === null ? null : Number(r.first), lastSeen: r.last === null ? null : Number(r.last), appeared: null,
         fundedBy: r.funded, withdrawalCount: Number(r.wd), withdrawalTotal: 0n, internalTxCount: 0, deployedCount: 0,

@@ -62,7 +62,8 @@ async function loadBalanceHistory(
     sent_with_fees: amount(row?.sentWithFees ?? 0n, echo.address, 'sent_with_fees'),
     tx_count_in: row?.txIn ?? 0,
     tx_count_out: row?.txOut ?? 0,
-    net_delta_cumulative: amount(balance, echo.address, 'net_delta_cumulative'),
+    // No stored balance for an address with active days: it is unknown (docs/indexing-pow.md).
+    net_delta_cumulative: bounds?.balance == null ? null : amount(balance, echo.address, 'net_delta_cumulative'),
   }));
   return { items, count: items.length, window_days: window.days, ...echo };
 }

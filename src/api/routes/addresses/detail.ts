@@ -50,9 +50,10 @@ function addressDetail(chain: ChainId, network: string, f: AddressFacts, withLab
     chain,
     network,
     address: f.address,
-    balance: amount(f.balance, f.address, 'balance'),
-    total_received: amount(f.totalReceived, f.address, 'total_received'),
-    total_sent: amount(f.totalSent, f.address, 'total_sent'),
+    // An unknown balance: the totals count only from the first indexed height, so they are not answered either.
+    balance: f.balanceKnown ? amount(f.balance, f.address, 'balance') : null,
+    total_received: f.balanceKnown ? amount(f.totalReceived, f.address, 'total_received') : null,
+    total_sent: f.balanceKnown ? amount(f.totalSent, f.address, 'total_sent') : null,
     total_fees_paid: amount(f.totalFeesPaid, f.address, 'total_fees_paid'),
     tx_count: f.txCount,
     tx_received_count: f.txReceivedCount,

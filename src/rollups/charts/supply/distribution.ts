@@ -72,7 +72,8 @@ async function rewindState(db: Db, chain: ChainId, day: string): Promise<void> {
                  - coalesce((SELECT sum(received - sent - fees) FROM address_daily d WHERE d.chain = ${chain} AND d.address = a.address AND d.day > ${day}::date), 0) AS balance,
                (SELECT max(day) FROM address_daily d WHERE d.chain = ${chain} AND d.address = a.address AND d.day <= ${day}::date
                   AND (tx_count > 0 OR received > 0 OR sent > 0 OR fees > 0)) AS last_day
-        FROM affected a`,
+        FROM affected a
+        WHERE NOT EXISTS (SELECT 1 FROM opening_balances o WHERE o.chain = ${chain} AND o.address = a.address AND o.amount IS NULL)`,
   );
   await db.query(
     'rollups.charts.population.rewind_remove',
@@ -157,7 +158,9 @@ async function closePopulation(db: Db, chain: ChainId, fromDay: string, toDay: s
     sql`CREATE TEMP TABLE population_moves ON COMMIT DROP AS
         SELECT day, address, (received - sent - fees)::text AS net FROM address_daily
         WHERE chain = ${chain} AND day BETWEEN ${fromDay}::date AND ${toDay}::date AND address <> ALL(${[...SENTINELS[chain]]}::text[])
-          AND (tx_count > 0 OR received > 0 OR sent > 0 OR fees > 0)`,
+          AND (tx_count > 0 OR received > 0 OR sent > 0 OR fees > 0)
+          -- An address whose balance is unknown (docs/indexing-pow.md) is no holder of any size.
+          AND NOT EXISTS (SELECT 1 FROM opening_balances o WHERE o.chain = ${chain} AND o.address = address_daily.address AND o.amount IS NULL)`,
   );
   await db.query('rollups.charts.population.moves_index', sql`CREATE INDEX ON population_moves (day)`);
 

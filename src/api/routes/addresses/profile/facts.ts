@@ -14,7 +14,10 @@ export interface AddressFacts {
   address: string;
   /** The address has an address_summary row (it was touched by an indexed block). */
   exists: boolean;
+  /** 0 when unknown (see balanceKnown). */
   balance: bigint;
+  /** False when the balance (and so the totals it comes from) is unknown. */
+  balanceKnown: boolean;
   totalReceived: bigint;
   totalSent: bigint;
   totalFeesPaid: bigint;
@@ -97,6 +100,8 @@ export async function loadAddressFacts(ctx: ApiContext, chain: ChainId, address:
     address,
     exists: r.present,
     balance: BigInt(r.balance ?? 0),
+    // NULL in a present row: indexed from above genesis on a node without history (docs/indexing-pow.md).
+    balanceKnown: !r.present || r.balance !== null,
     totalReceived: BigInt(r.total_received ?? 0),
     totalSent: BigInt(r.total_sent ?? 0),
     totalFeesPaid: BigInt(r.total_fees_paid ?? 0),
