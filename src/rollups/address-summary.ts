@@ -149,8 +149,11 @@ async function recomputeHolderTransitions(db: Db, chain: ChainId): Promise<void>
           SELECT day, running - net AS before, running AS after
           FROM (
             SELECT day, received - sent - fees AS net,
-                   sum(received - sent - fees) OVER (PARTITION BY address ORDER BY day) AS running
-            FROM address_daily WHERE chain = ${chain}
+                   -- An unknown balance counts in no transition (as in holderTransitions).
+                   CASE WHEN u.address IS NULL THEN sum(received - sent - fees) OVER (PARTITION BY a.address ORDER BY day) END AS running
+            FROM address_daily a
+            LEFT JOIN (SELECT address FROM opening_balances WHERE chain = ${chain} AND amount IS NULL) u ON u.address = a.address
+            WHERE a.chain = ${chain}
           ) r
         ) t
         GROUP BY day

@@ -157,9 +157,11 @@ async function rebuildTimelineActivity(db: Db, chain: ChainId): Promise<void> {
                count(*) FILTER (WHERE user_tx_count > 0 AND eod >= ${high}::numeric)
         FROM (
           SELECT a.day, a.tx_count, a.received, a.sent, a.user_tx_count, coalesce(pd.payouts, 0) AS payouts,
-                 sum(a.received - a.sent - a.fees) OVER (PARTITION BY a.address ORDER BY a.day) AS eod
+                 -- An address with an unknown opening balance has no end-of-day balance (as incrementally).
+                 CASE WHEN u.address IS NULL THEN sum(a.received - a.sent - a.fees) OVER (PARTITION BY a.address ORDER BY a.day) END AS eod
           FROM address_daily a
           LEFT JOIN address_payout_days pd ON pd.chain = a.chain AND pd.address = a.address AND pd.day = a.day
+          LEFT JOIN (SELECT address FROM opening_balances WHERE chain = ${chain} AND amount IS NULL) u ON u.address = a.address
           WHERE a.chain = ${chain} AND a.address <> ALL(${[...SENTINELS[chain]]}::text[])
         ) pairs
         GROUP BY day
