@@ -16,6 +16,7 @@ import { resolveIndexPosSettings } from '../../src/cli/commands/index-pos.ts';
 import { indexPos } from '../../src/ingest/index-pos.ts';
 import type { Store } from '../../src/store/store.ts';
 import { callData, compileContracts, sendTx, waitForReceipt, type Anvil, startAnvil } from '../support/anvil.ts';
+import { AUTH, buildTestApp } from '../support/app.ts';
 import { describeEachStore } from '../support/stores.ts';
 import { driveTraffic, setUpTraffic, type Traffic } from '../fixtures/traffic.ts';
 
@@ -112,6 +113,15 @@ describeEachStore('quarry index pos from above genesis, factories and same-heigh
     assert.equal(Number(byAddress.get(factory)?.deployed_count), expected);
     const [zero] = await getStore().query<{ n: string }>('t', sql`SELECT count(*)::text AS n FROM contract_creations WHERE chain = 'pos' AND address = ANY(${children}::text[])`);
     assert.equal(Number(zero!.n), children.length);
+    // What the API says of them.
+    const t = await buildTestApp(getStore());
+    try {
+      const res = await t.app.inject({ url: `/api/v1/pos/addresses/${factory}`, headers: AUTH });
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.json().is_deployer, true);
+    } finally {
+      await t.close();
+    }
   });
 
   it('takes a reorg to a branch of the same height when the node switches, not one block later', async () => {
@@ -157,5 +167,23 @@ describeEachStore('quarry index pos from above genesis, factories and same-heigh
     assert.equal(summaryA, undefined);
     const client = createPublicClient({ transport: http(anvil.url) });
     assert.equal(openings.get(posAddressFromHex(senderB)), await client.getBalance({ address: senderB, blockNumber: BigInt(from - 1) }));
+  });
+});
+
+describeEachStore('quarry index pos from above genesis on a node without history', (getStore) => {
+  let anvil: Anvil;
+  before(async () => {
+    anvil = await startAnvil({ accounts: 3, extraArgs: ['--prune-history', '2'] });
+    const dev = await anvil.rpc<`0x${string}`[]>('eth_accounts');
+    // With input data, so that reading the blocks needs no state (a plain transfer's type asks for code at the parent).
+    for (let i = 0; i < 12; i++) await waitForReceipt(anvil, await sendTx(anvil, { from: dev[i % 3]!, to: dev[(i + 1) % 3]!, value: 10n ** 15n, data: '0x01', gas: 30_000n }));
+  });
+  after(() => anvil?.stop());
+
+  it('stops rather than store balances without their opening', async () => {
+    const settings = { ...resolveIndexPosSettings({ rpc: anvil.url, rpcNamespace: 'eth', progress: false }, {}), fromHeight: 4 };
+    await assert.rejects(indexPos(getStore(), settings, { logger: silent }), /cannot tell balances at block 3/);
+    const [stored] = await getStore().query<{ n: string }>('t', sql`SELECT count(*)::text AS n FROM address_summary WHERE chain = 'pos'`);
+    assert.equal(Number(stored!.n), 0);
   });
 });

@@ -491,8 +491,12 @@ export function createEvmRpcSource(options: EvmRpcSourceOptions): EvmRpcSource {
     async openingBalances(addresses, height) {
       // A node without the state of `height` (not an archive node) fails here, and the run stops:
       // a balance without its opening would be a wrong figure.
-      const balances = await Promise.all(addresses.map((address) => patiently(`balance at ${height}`, () => getBalance(node, address, height))));
-      return new Map(addresses.map((address, i) => [address, balances[i]!]));
+      try {
+        const balances = await Promise.all(addresses.map((address) => patiently(`balance at ${height}`, () => getBalance(node, address, height))));
+        return new Map(addresses.map((address, i) => [address, balances[i]!]));
+      } catch (error) {
+        throw new Error(`the node cannot tell balances at block ${height}, needed to open the addresses first seen above it (an archive node keeps them; or index from 0): ${message(error)}`, { cause: error });
+      }
     },
     capabilities: () => ({ receipts: receiptsMode, traces: tracesMode }),
     close() {
