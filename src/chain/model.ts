@@ -231,6 +231,17 @@ export interface BlockSource {
   openingBalances?(addresses: string[], height: number): Promise<Map<string, bigint | null>>;
 }
 
+/**
+ * Who receives a top-level transaction's native value, and how much: the recipients of a pow
+ * transfer (whose `to` repeats its only recipient, so it is not counted again), else the single
+ * recipient or the created contract.
+ */
+export function valueLegs(tx: CanonicalTx): TxRecipient[] {
+  if (tx.recipients) return tx.recipients;
+  const single = tx.to ?? tx.contractAddress;
+  return single ? [{ to: single, amount: tx.value }] : [];
+}
+
 /** An empty transaction with the given identity; sources fill in the rest. */
 export function emptyTx(fields: Pick<CanonicalTx, 'hash' | 'index' | 'type' | 'from'> & Partial<CanonicalTx>): CanonicalTx {
   return {

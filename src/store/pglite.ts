@@ -71,7 +71,7 @@ export async function createPgliteDriver(dataDir: string | undefined, options: {
     },
     dumpDataDir: async () => {
       // Compact first: the tables' dead rows and the recycled WAL segments would otherwise be most of it.
-      for (const statement of ['VACUUM FULL', `ALTER SYSTEM SET max_wal_size = '32MB'`, `ALTER SYSTEM SET min_wal_size = '32MB'`, 'SELECT pg_reload_conf()', 'CHECKPOINT', 'CHECKPOINT']) {
+      for (const statement of ['VACUUM FULL', 'ALTER SYSTEM SET wal_recycle = off', `ALTER SYSTEM SET max_wal_size = '32MB'`, `ALTER SYSTEM SET min_wal_size = '32MB'`, 'SELECT pg_reload_conf()', 'CHECKPOINT', 'CHECKPOINT']) {
         await db.exec(statement);
       }
       return db.dumpDataDir('none');

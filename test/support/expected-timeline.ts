@@ -81,8 +81,8 @@ export function expectedChainTimeline(chain: ChainId, blocks: CanonicalBlock[]):
       credit(tx.from, -tx.fee);
       tips += tx.fee - tx.burned;
       if (ok && !mint) credit(tx.from, -tx.value);
-      if (ok && (tx.to ?? tx.contractAddress)) credit((tx.to ?? tx.contractAddress)!, tx.value);
-      for (const r of tx.recipients ?? []) credit(r.to, r.amount);
+      if (tx.recipients) for (const r of tx.recipients) credit(r.to, r.amount);
+      else if (ok && (tx.to ?? tx.contractAddress)) credit((tx.to ?? tx.contractAddress)!, tx.value);
       if (mint && ok && tx.type !== 'coinbase') minted += tx.value;
       for (const frame of tx.internal) {
         credit(frame.from, -frame.value);

@@ -152,9 +152,13 @@ export function expectedFromBlocks(chain: ChainId, blocks: CanonicalBlock[]): Ex
         signer.otsMaxIndex = Math.max(signer.otsMaxIndex ?? -1, tx.otsIndex);
       }
       if (ok) {
-        const single = tx.to ?? tx.contractAddress;
-        if (single && tx.value > 0n) receive(single, tx.value, ts, tx.from, tx.hash);
-        for (const r of tx.recipients ?? []) if (r.amount > 0n) receive(r.to, r.amount, ts, tx.from, tx.hash);
+        // A pow transfer lists every recipient, its `to` (set when there is one) among them.
+        if (tx.recipients) {
+          for (const r of tx.recipients) if (r.amount > 0n) receive(r.to, r.amount, ts, tx.from, tx.hash);
+        } else {
+          const single = tx.to ?? tx.contractAddress;
+          if (single && tx.value > 0n) receive(single, tx.value, ts, tx.from, tx.hash);
+        }
         for (const frame of tx.internal) {
           get(frame.from).balance -= frame.value;
           get(frame.from).totalSent += frame.value;

@@ -1,12 +1,13 @@
 /**
  * Seeds that many test files share (the analytics world, say), loaded once per test run and store
  * kind instead of once per file: the first file to need one loads it through the real pipeline and
- * saves the store (a PGlite tarball, a PostgreSQL template database); every other file starts from
- * a copy. `npm test` (scripts/test.ts) names the run's snapshot folder in QUARRY_TEST_SNAPSHOTS;
+ * saves the store (a PGlite data directory, a PostgreSQL template database); every other file
+ * starts from a copy. `npm test` (scripts/test.ts) names the run's snapshot folder in QUARRY_TEST_SNAPSHOTS;
  * without it a seed simply loads into a fresh store.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, openSync, closeSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
@@ -14,7 +15,7 @@ import { migrate } from '../../src/store/migrate.ts';
 import { createPgliteDriver } from '../../src/store/pglite.ts';
 import { createPostgresDriver } from '../../src/store/postgres.ts';
 import { createStore, type Store, type StoreKind } from '../../src/store/store.ts';
-import { createTestDatabase, openTestStore } from './stores.ts';
+import { createTestDatabase, freshStore } from './fresh-stores.ts';
 
 /** A seed whose loaded store can be shared: `load` fills a store, `expect` computes what the tests compare with (never from the store). */
 export interface SnapshotSeed<T> {
@@ -23,11 +24,14 @@ export interface SnapshotSeed<T> {
 }
 
 export function snapshotSeed<T>(key: string, load: (store: Store) => Promise<void>, expect: () => Promise<T>): SnapshotSeed<T> {
+  // The expectations are computed once per process (a file's suites on both stores share them).
+  let expected: Promise<T> | undefined;
+  const expectOnce = () => (expected ??= expect());
   const seed = async (store: Store) => {
     await load(store);
-    return expect();
+    return expectOnce();
   };
-  return Object.assign(seed, { snapshot: { key, load, expect } });
+  return Object.assign(seed, { snapshot: { key, load, expect: expectOnce } });
 }
 
 export function isSnapshotSeed<T>(seed: (store: Store) => Promise<T>): seed is SnapshotSeed<T> {
@@ -35,32 +39,47 @@ export function isSnapshotSeed<T>(seed: (store: Store) => Promise<T>): seed is S
 }
 
 /** A fresh migrated store holding what `seed.snapshot.load` loads, copied from the run's snapshot when there is one. */
-export async function openSeededStore(kind: StoreKind, seed: SnapshotSeed<unknown>): Promise<Store> {
+export async function openSeededStore(kind: StoreKind, seed: SnapshotSeed<unknown>): Promise<Store & { url?: string }> {
   const dir = process.env.QUARRY_TEST_SNAPSHOTS;
   if (!dir) {
-    const store = await openTestStore(kind);
+    const store = await freshStore(kind);
     await seed.snapshot.load(store);
     return store;
   }
   const id = createHash('sha256').update(`${dir}\0${seed.snapshot.key}`).digest('hex').slice(0, 16);
-  return kind === 'pglite' ? pgliteFromSnapshot(path.join(dir, `${id}.tar`), seed) : postgresFromSnapshot(`quarry_snapshot_${id}`, seed);
+  return kind === 'pglite' ? pgliteFromSnapshot(path.join(dir, `${id}.pgdata`), seed) : postgresFromSnapshot(`quarry_snapshot_${id}`, seed);
 }
 
-async function pgliteFromSnapshot(file: string, seed: SnapshotSeed<unknown>): Promise<Store> {
-  if (!existsSync(file)) {
-    const built = await withFileLock(`${file}.lock`, async () => {
-      if (existsSync(file)) return undefined;
+async function pgliteFromSnapshot(dataDir: string, seed: SnapshotSeed<unknown>): Promise<Store> {
+  if (!existsSync(dataDir)) {
+    const built = await withFileLock(`${dataDir}.lock`, async () => {
+      if (existsSync(dataDir)) return undefined;
       const driver = await createPgliteDriver(undefined);
       const store = createStore(driver);
       await migrate(store);
       await seed.snapshot.load(store);
-      writeFileSync(`${file}.part`, Buffer.from(await (await driver.dumpDataDir()).arrayBuffer()));
-      renameSync(`${file}.part`, file);
+      // Unpacked once into a data directory: opening a copy of it takes a second, unpacking the
+      // tarball into a fresh in-memory database half a minute.
+      writeFileSync(`${dataDir}.tar`, Buffer.from(await (await driver.dumpDataDir()).arrayBuffer()));
+      mkdirSync(`${dataDir}.part`);
+      execFileSync('tar', ['-xf', `${dataDir}.tar`, '-C', `${dataDir}.part`], { stdio: 'ignore' });
+      rmSync(`${dataDir}.tar`);
+      renameSync(`${dataDir}.part`, dataDir);
       return store;
     });
     if (built) return built;
   }
-  return createStore(await createPgliteDriver(undefined, { loadDataDir: new Blob([readFileSync(file)]) }));
+  // Each store works on its own copy, removed when it closes (and with the run's folder in any case).
+  const copy = mkdtempSync(`${dataDir}.copy-`);
+  cpSync(dataDir, copy, { recursive: true });
+  const store = createStore(await createPgliteDriver(copy));
+  return {
+    ...store,
+    close: async () => {
+      await store.close();
+      rmSync(copy, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Runs `fn` holding a lock file that other test processes wait on; a lock whose owner died is taken over. */

@@ -12,7 +12,7 @@
  */
 import type { ChainId } from '../../chain/chains.ts';
 import { isSentinel } from '../../chain/chains.ts';
-import { NON_USER_TX_TYPES, type CanonicalBlock, type CanonicalTx, type OpeningBalance } from '../../chain/model.ts';
+import { NON_USER_TX_TYPES, valueLegs, type CanonicalBlock, type CanonicalTx, type OpeningBalance } from '../../chain/model.ts';
 import { DAY_SECONDS, dayName, dayNumber } from '../../time.ts';
 
 /** Position of a movement in chain order: (height, tx index, sub-position). */
@@ -266,7 +266,6 @@ export class RollupDeltas {
     this.transactions++;
     const ok = tx.status !== 0;
     const mints = tx.type === 'coinbase' || tx.migration?.role === 'mint';
-    const single = tx.to ?? tx.contractAddress;
 
     // The sender pays the fee always, and the value unless the transaction reverted.
     const sender = this.summaryOf(tx.from);
@@ -283,10 +282,12 @@ export class RollupDeltas {
     senderDay.feesBurned += tx.burned;
     senderDay.gasUsed += tx.gasUsed ?? 0;
 
-    if (ok && single && tx.value > 0n) this.receive(single, tx.value, ts, [height, tx.index, 1], tx.from, tx.hash);
-    tx.recipients?.forEach((r, i) => {
-      if (r.amount > 0n) this.receive(r.to, r.amount, ts, [height, tx.index, i + 1], tx.from, tx.hash);
-    });
+    const legs = valueLegs(tx);
+    if (ok) {
+      legs.forEach((r, i) => {
+        if (r.amount > 0n) this.receive(r.to, r.amount, ts, [height, tx.index, i + 1], tx.from, tx.hash);
+      });
+    }
 
     for (const frame of tx.internal) {
       const from = this.summaryOf(frame.from);
@@ -323,9 +324,7 @@ export class RollupDeltas {
     }
 
     // Participation: each address once per transaction, receiving and/or sending (or signing).
-    const ins = new Set<string>();
-    if (single) ins.add(single);
-    for (const r of tx.recipients ?? []) ins.add(r.to);
+    const ins = new Set(legs.map((r) => r.to));
     const outs = tx.signer ? [tx.from, tx.signer] : [tx.from];
     const user = !NON_USER_TX_TYPES.includes(tx.type);
     const dow = (day + 3) % 7; // 1970-01-01 was a Thursday; Monday = 0
@@ -357,8 +356,7 @@ export class RollupDeltas {
     // Counterparties: top-level transfers between two real addresses (not a mint sentinel),
     // once per transaction and pair.
     const sentTo = new Map<string, bigint>();
-    if (single) sentTo.set(single, ok ? tx.value : 0n);
-    for (const r of tx.recipients ?? []) sentTo.set(r.to, (sentTo.get(r.to) ?? 0n) + r.amount);
+    for (const r of legs) sentTo.set(r.to, (sentTo.get(r.to) ?? 0n) + (ok ? r.amount : 0n));
     if (!isSentinel(this.chain, tx.from)) {
       for (const [to, amount] of sentTo) {
         if (isSentinel(this.chain, to)) continue;

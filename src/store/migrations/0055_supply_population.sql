@@ -21,8 +21,10 @@ CREATE TABLE chain_supply_daily (
   PRIMARY KEY (chain, day)
 );
 
--- The chart's working state: every address (sentinels excluded) with a non-zero balance at the end of
--- day holder_state_meta.day, with its last-activity day; and holders (balance > 0) per last-activity day.
+-- The chart's working state: every address (sentinels excluded) active up to the end of day
+-- holder_state_meta.day, with its balance then (zero too: a reorg that takes the state back must find
+-- an address a reverted block emptied) and its last-activity day; and holders (balance > 0) per
+-- last-activity day.
 CREATE TABLE holder_state (
   chain    TEXT          NOT NULL,
   address  TEXT          NOT NULL,

@@ -34,9 +34,10 @@ function expectedPairs(chain: ChainId, blocks: CanonicalBlock[], address: string
       if (isSentinel(chain, tx.from)) continue;
       // What the sender paid each recipient in this transaction (a reverted one moves nothing).
       const paid = new Map<string, bigint>();
+      // A pow transfer lists every recipient, its `to` (set when there is one) among them.
       const single = tx.to ?? tx.contractAddress;
-      if (single) paid.set(single, tx.status === 0 ? 0n : tx.value);
-      for (const r of tx.recipients ?? []) paid.set(r.to, (paid.get(r.to) ?? 0n) + r.amount);
+      if (tx.recipients) for (const r of tx.recipients) paid.set(r.to, (paid.get(r.to) ?? 0n) + r.amount);
+      else if (single) paid.set(single, tx.status === 0 ? 0n : tx.value);
       for (const [to, amount] of paid) {
         if (isSentinel(chain, to)) continue;
         if (tx.from === address) {

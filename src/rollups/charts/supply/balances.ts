@@ -62,10 +62,6 @@ export function isPositive(a: Limbs): boolean {
   return a[3] > 0 || (a[3] === 0 && (a[2] > 0 || a[1] > 0 || a[0] > 0));
 }
 
-export function isZero(a: Limbs): boolean {
-  return a[0] === 0 && a[1] === 0 && a[2] === 0 && a[3] === 0;
-}
-
 /** An accumulator's value (limbs of any length, carried or not). */
 export function limbsToBigInt(acc: ArrayLike<number>): bigint {
   let v = 0n;

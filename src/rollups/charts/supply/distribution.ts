@@ -12,7 +12,7 @@ import { SENTINELS, type ChainId } from '../../../chain/chains.ts';
 import type { Db } from '../../../store/store.ts';
 import { addDays, DAY_SECONDS, dayName, dayStart } from '../../../time.ts';
 import type { Chart } from '../../engine/rollup.ts';
-import { addLimbs, compareLimbs, isPositive, isZero, limbsToBigInt, parseLimbs, SortedBalances, type Limbs } from './balances.ts';
+import { addLimbs, compareLimbs, isPositive, limbsToBigInt, parseLimbs, SortedBalances, type Limbs } from './balances.ts';
 import { AGE_BUCKETS, ageBucketOf, distributionInputs } from './population.ts';
 
 /** Days of moves read per statement (their text is held in memory at once). */
@@ -40,8 +40,8 @@ async function rebuildState(db: Db, chain: ChainId, day: string): Promise<void> 
         FROM address_daily
         WHERE chain = ${chain} AND day <= ${day}::date AND address <> ALL(${[...SENTINELS[chain]]}::text[])
           AND (tx_count > 0 OR received > 0 OR sent > 0 OR fees > 0)
-        GROUP BY address
-        HAVING sum(received - sent - fees) <> 0`,
+          AND NOT EXISTS (SELECT 1 FROM opening_balances o WHERE o.chain = ${chain} AND o.address = address_daily.address AND o.amount IS NULL)
+        GROUP BY address`,
   );
   await db.query(
     'rollups.charts.population.rebuild_ages',
@@ -82,7 +82,7 @@ async function rewindState(db: Db, chain: ChainId, day: string): Promise<void> {
   await db.query(
     'rollups.charts.population.rewind_write',
     sql`INSERT INTO holder_state (chain, address, balance, last_day)
-        SELECT ${chain}, address, balance, last_day FROM population_rewind WHERE balance <> 0`,
+        SELECT ${chain}, address, balance, last_day FROM population_rewind WHERE last_day IS NOT NULL`,
   );
   await db.query('rollups.charts.population.rewind_ages_clear', sql`DELETE FROM holder_state_ages WHERE chain = ${chain}`);
   await db.query(
@@ -246,9 +246,8 @@ async function closePopulation(db: Db, chain: ChainId, fromDay: string, toDay: s
     'rollups.charts.population.state_remove',
     sql`DELETE FROM holder_state s USING (SELECT DISTINCT address FROM population_moves) m WHERE s.chain = ${chain} AND s.address = m.address`,
   );
-  const nonZero = touched.filter(([, s]) => !isZero(s.balance));
-  for (let i = 0; i < nonZero.length; i += WRITE_ROWS) {
-    const part = nonZero.slice(i, i + WRITE_ROWS);
+  for (let i = 0; i < touched.length; i += WRITE_ROWS) {
+    const part = touched.slice(i, i + WRITE_ROWS);
     await db.query(
       'rollups.charts.population.state_write',
       sql`INSERT INTO holder_state (chain, address, balance, last_day)

@@ -1,0 +1,47 @@
+/**
+ * New test stores, built from nothing: a migrated PGlite in memory, or a new database on the
+ * PostgreSQL server the test runner started (QUARRY_TEST_DATABASE_URL). Tests open theirs through
+ * `openTestStore` (stores.ts), which copies a run's migrated snapshot instead.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { createPgliteDriver } from '../../src/store/pglite.ts';
+import { createPostgresDriver } from '../../src/store/postgres.ts';
+import { createStore, type Store, type StoreKind } from '../../src/store/store.ts';
+import { migrate } from '../../src/store/migrate.ts';
+
+export function storeKinds(): StoreKind[] {
+  return process.env.QUARRY_TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+/** A URL of a new database on the test server: empty, or a copy of `template`. */
+export async function createTestDatabase(template?: string): Promise<string> {
+  const adminUrl = process.env.QUARRY_TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error('QUARRY_TEST_DATABASE_URL is not set');
+  const name = `quarry_test_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** A new store, migrated unless `migrate` is false. */
+export async function freshStore(kind: StoreKind, options: { migrate?: boolean } = {}): Promise<Store & { url?: string }> {
+  const store =
+    kind === 'pglite'
+      ? createStore(await createPgliteDriver(undefined))
+      : await (async () => {
+          const url = await createTestDatabase();
+          // Prepared statements where a statement asks for them, as the API process runs them.
+          return Object.assign(createStore(createPostgresDriver(url, { poolSize: 4, prepare: true })), { url });
+        })();
+  if (options.migrate !== false) await migrate(store);
+  return store;
+}
+
