@@ -26,34 +26,34 @@ const WORLDS: Record<string, Pinned> = {
   'seed 7 with migrations, reorgs and undecodable items': {
     options: { seed: 7, end: END, powDays: 3, posDays: 2, scale: 600, reorgEvery: 250, malformedEvery: 400 },
     canonical: {
-      pow: '7f5cab141f6466a78bb9d4ab1f878ef7a3e3a9c31a2712021019ee8f88e95b8c',
-      pos: '77c7da8be83385d3eb6f73510d7f178cebcf402179773fd292dfd486f9ec1266',
+      pow: '64d4a6f158f8b4fc7ba7c05a34284174f58f28ac95e16412e0484c50c717db4b',
+      pos: 'ccadad2844e95c675cfa0362bc24bedecdf0d4080a7ace3681590ff328eebb8e',
     },
     stream: {
-      pow: '4b3a6b61d696ea32908403ac0ec703a784fc12ad00c1a6f72e0d0f9f31436f03',
-      pos: '5f00c8adaecf45538d20938f31cb1201b8229c3ccdbfad2e2865182853330199',
+      pow: '550d7a436b46de03b34489dceb81ee019ed2c325ed8abdf8e423febb4c080e9a',
+      pos: '7f9355b0254d16a96eb011a44b9e5624fee64c124545c12655566a8fd8f29744',
     },
   },
   'seed 8, busier, no migration': {
     options: { seed: 8, end: END, powDays: 1.5, posDays: 1, scale: 3000, reorgEvery: 120, migrationCutover: null },
     canonical: {
-      pow: '37f99c4190b5e7751b66a840a22a3197c6306ddf8891172854ed2b0f596dbd54',
-      pos: 'a896a8b9d5720820454f5a1ed500813d3c47802d504756b7aa7ddbf44e941d6f',
+      pow: '872bdea7840df4137f2b915c7dc1f7301babb3c2df697c5fdc5d689146bae7b3',
+      pos: '8f2197313be8d1b6674380c553a95b8248c092c16e34a7c9a5f23d281deebbda',
     },
     stream: {
-      pow: '6c44871cfd130de5fe0c84d7a521ff8a0fb12ce289c835c483a8bcfb506e6c4a',
-      pos: 'f08cc634c10ca97aee52f44d55d0b8c4c69b167b29aadc5f3f83426c8388ae7e',
+      pow: 'b715bb7dada739f00f0a8378fbaa6e6ca57bdbae2ef62107d1b158e0228323e7',
+      pos: '20104ea94152dd7aa6a4618a9cdf9acfb9ec16fd445cb70ec36338db5abcd16c',
     },
   },
   'seed 3, crowded blocks, a cutover set by date': {
     options: { seed: 3, end: END, powDays: 1, posDays: 1, scale: 20_000, reorgEvery: 200, malformedEvery: 150, migrationCutover: new Date('2026-03-01T00:00:00Z') },
     canonical: {
-      pow: '47d64b5f057db5b81acff04197a0af890513ed0dcb942690888847b656a078c3',
-      pos: 'f5aa2ba8b7e1c49d90e2b7d60b2305433e1ff18aef888e32ae0ed5ba57e87f68',
+      pow: '3e6ed4ef0bf1d1750ebaf31018c68d6347b361d3d9125a7ce94c5c960c3389f1',
+      pos: 'e6782758784695e90be66ba375af0fe6f208db3864b4ae35a5b5b71c2b579d4c',
     },
     stream: {
-      pow: 'e374fa568aa1291d975875c9bcc908eced1d7246393ad01a506b79d52fd0ce5f',
-      pos: 'df7115261df69ab02b5c2ccc05fc0f7b8bcd38c0a47f9509d812e5a11444b692',
+      pow: 'f87c805559caadba8cbad68d18eb12378c73b7ba2a2e167c76795ab7ecea18a5',
+      pos: '6e91f7b7d302574ac37fc279a9d3fc3a15efadab07fdbe292fd76f0f4eb061d7',
     },
   },
 };
