@@ -9,9 +9,15 @@ import type { Driver, DriverConnection, Row } from './store.ts';
 const { Pool, types } = pg;
 
 // Same value shapes as the embedded driver: int8 as number (counts, heights and times only),
-// NUMERIC amounts as strings, dates and timestamps as their text.
+// NUMERIC amounts as strings (in arrays too: node-postgres would parse their elements as floats),
+// dates and timestamps as their text.
+const NUMERIC_ARRAY = 1231;
+type TypeId = Parameters<typeof types.getTypeParser>[0];
+// The text[] parser: the typings' TypeId lists no array types.
+const parseTextArray = types.getTypeParser(1009 as unknown as TypeId) as (value: string) => (string | null)[];
 const typeParsers: Record<number, (value: string) => unknown> = {
   [types.builtins.INT8]: (value) => Number(value),
+  [NUMERIC_ARRAY]: parseTextArray,
   [types.builtins.DATE]: (value) => value,
   [types.builtins.TIMESTAMP]: (value) => value,
   [types.builtins.TIMESTAMPTZ]: (value) => value,

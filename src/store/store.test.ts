@@ -34,9 +34,13 @@ describeEachStore('store', (getStore, kind) => {
   it('returns the same value shapes on both stores', async () => {
     const [row] = await getStore().query<Record<string, unknown>>(
       'test.shapes',
-      sql`SELECT 42::int8 AS count, ${10n ** 30n}::numeric(78,0) AS amount, '2026-01-02'::date AS day, 7::int4 AS small, true AS flag`,
+      sql`SELECT 42::int8 AS count, ${10n ** 30n}::numeric(78,0) AS amount, '2026-01-02'::date AS day, 7::int4 AS small, true AS flag,
+                 ARRAY[${10n ** 30n + 1n}::numeric, NULL, 0]::numeric[] AS amounts, ARRAY[1, 2]::int4[] AS smalls`,
     );
-    assert.deepEqual(row, { count: 42, amount: '1000000000000000000000000000000', day: '2026-01-02', small: 7, flag: true });
+    assert.deepEqual(row, {
+      count: 42, amount: '1000000000000000000000000000000', day: '2026-01-02', small: 7, flag: true,
+      amounts: ['1000000000000000000000000000001', null, '0'], smalls: [1, 2],
+    });
   });
 
   it('bulk-loads with COPY, escaping what would break a line', async () => {
