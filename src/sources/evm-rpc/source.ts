@@ -9,12 +9,8 @@
  *
  * Work that depends on order (which token is new, which contracts exist) happens when a block is
  * yielded, not when it is fetched. The pipeline's reorg protocol (see BlockSource) is served by
- * `hashAt` and `blockAt`; the source itself shows the pipeline every reorg it notices:
- * - a fetched block whose parent is not the block yielded before it: the prefetched window is
- *   dropped and the block now at that height is yielded (its parent then mismatches the stored
- *   tip and the pipeline walks back);
- * - a head at the last yielded height with another hash, or below it: the block now at the head
- *   is yielded (a replay of an unchanged block is skipped by the pipeline).
+ * `hashAt` and `blockAt`; the stream, with the reorgs it shows the pipeline, and the waits for a
+ * node that is down are the ones the pow source uses (../node-stream.ts).
  */
 import type { Logger } from 'pino';
 import type { BlockSource, CanonicalBlock, DeadLetterItem, GenesisAllocation, SourceItem, TokenInfo } from '../../chain/model.ts';
@@ -30,6 +26,7 @@ import {
   type ParityTrace,
 } from './decode.ts';
 import { InconsistentBlockError, isRetryable, NodeDataError, RpcError, RpcMethodNotFoundError } from './errors.ts';
+import { createNodePacer, nodeBlocks } from '../node-stream.ts';
 import { array } from './format.ts';
 import { genesisAllocations } from './genesis.ts';
 import {
@@ -103,8 +100,6 @@ export function createEvmRpcSource(options: EvmRpcSourceOptions): EvmRpcSource {
   const prefetch = Math.max(1, options.prefetch ?? 32);
   let receiptsMode: ReceiptsMode | undefined = options.receipts;
   let tracesMode: TracesMode | undefined = options.traces;
-  let closed = false;
-  let wake: (() => void) | undefined;
 
   // Order-dependent state, changed only by `finish` (in height order) and reset on reorgs.
   const seenTokens = new Map<string, number>(); // contract -> height it was first yielded at (-1: known before)
@@ -126,32 +121,14 @@ export function createEvmRpcSource(options: EvmRpcSourceOptions): EvmRpcSource {
     noCodeUntil.clear();
   }
 
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        wake = undefined;
-        resolve();
-      }, ms);
-      wake = () => {
-        clearTimeout(timer);
-        wake = undefined;
-        resolve();
-      };
-    });
-
-  /** Runs `fn` until it succeeds or fails for good; waits out transient failures (node down). */
-  async function patiently<T>(what: string, fn: () => Promise<T>, maxAttempts = Infinity): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await fn();
-      } catch (error) {
-        if (closed || !isRetryable(error) || attempt >= maxAttempts) throw error;
-        const delay = Math.min(30_000, 500 * 2 ** Math.min(attempt - 1, 6));
-        if (!(error instanceof InconsistentBlockError) || attempt > 2) log?.warn({ err: message(error), attempt, delayMs: delay }, `${what}: retrying`);
-        await sleep(delay);
-      }
-    }
-  }
+  // A block read between a node's writes can be inconsistent; one retry or two settles it quietly.
+  const pacer = createNodePacer({
+    isRetryable,
+    describe: message,
+    quiet: (error, attempt) => error instanceof InconsistentBlockError && attempt <= 2,
+    log,
+  });
+  const { patiently } = pacer;
 
   // ---- fetching one block ------------------------------------------------------------------
 
@@ -395,87 +372,19 @@ export function createEvmRpcSource(options: EvmRpcSourceOptions): EvmRpcSource {
 
   // ---- the stream ------------------------------------------------------------------------------
 
-  async function* blocks(fromHeight: number): AsyncGenerator<SourceItem> {
-    let next = fromHeight;
-    const state: { last: { height: number; hash: string } | null } = { last: null };
-    let target = options.toHeight ?? Infinity;
-    let started = false;
-    let caughtUpSent = false;
-
-    const emit = (fetched: Fetched): SourceItem => {
-      const item = finish(fetched);
-      state.last = item.kind === 'block' ? { height: item.block.height, hash: item.block.hash } : null;
-      if (item.kind !== 'caught-up') next = (item.kind === 'block' ? item.block.height : item.height) + 1;
-      caughtUpSent = false;
-      return item;
-    };
-
-    while (!closed) {
-      const head = await patiently('head', () => latestHead(node));
-      if (!started) {
-        if (!follow) target = Math.min(target, head.height);
-        // Restarting at or beyond the node's head: show the pipeline the block now at the
-        // stored tip's height, so a tip that was reorganised away is rolled back first.
-        if (fromHeight > 0 && head.height < fromHeight) {
-          const fetched = await fetchItem(Math.min(head.height, fromHeight - 1));
-          if (fetched) {
-            yield emit(fetched);
-            next = fromHeight;
-          }
-        }
-        started = true;
-      } else if (state.last !== null && (head.height < state.last.height || (head.height === state.last.height && head.hash !== state.last.hash))) {
-        log?.info({ height: head.height, hash: head.hash, indexedHash: state.last.hash }, 'the node reorganised below the indexed tip');
-        const fetched = await fetchItem(head.height);
-        if (fetched) yield emit(fetched);
-        continue;
-      }
-
-      const end = Math.min(head.height, target);
-      if (next <= end) {
-        yield* range(next, end);
-        continue;
-      }
-      if (!caughtUpSent) {
-        caughtUpSent = true;
-        yield { kind: 'caught-up' };
-      }
-      if (next > target) return;
-      await sleep(pollIntervalMs);
-    }
-
-    async function* range(from: number, to: number): AsyncGenerator<SourceItem> {
-      const window = new Map<number, Promise<Fetched | null>>();
-      let fetchNext = from;
-      const fill = (height: number) => {
-        while (fetchNext <= to && fetchNext < height + prefetch && !closed) {
-          const pending = fetchItem(fetchNext);
-          // Abandoned entries (after a reorg) must not become unhandled rejections.
-          pending.catch(() => undefined);
-          window.set(fetchNext++, pending);
-        }
-      };
-      try {
-        for (let height = from; height <= to && !closed; height++) {
-          fill(height);
-          const fetched = await window.get(height)!;
-          window.delete(height);
-          if (fetched === null) return; // the chain got shorter: ask for the head again
-          if (fetched.item.kind === 'block' && state.last !== null && state.last.height === height - 1 && fetched.item.block.parentHash !== state.last.hash) {
-            // The chain changed between our reads. Yield what is canonical now at this height
-            // and let the pipeline walk back; drop everything prefetched on the old picture.
-            log?.info({ height }, 'the node reorganised during the backfill');
-            const fresh = await fetchItem(height);
-            if (fresh) yield emit(fresh);
-            return;
-          }
-          yield emit(fetched);
-        }
-      } finally {
-        window.clear();
-      }
-    }
-  }
+  const blocks = (fromHeight: number) =>
+    nodeBlocks(fromHeight, {
+      pacer,
+      head: () => latestHead(node),
+      fetch: fetchItem,
+      peek: (fetched) => fetched.item,
+      finish,
+      follow,
+      toHeight: options.toHeight,
+      pollIntervalMs,
+      prefetch,
+      log,
+    });
 
   return {
     chain: 'pos',
@@ -500,8 +409,7 @@ export function createEvmRpcSource(options: EvmRpcSourceOptions): EvmRpcSource {
     },
     capabilities: () => ({ receipts: receiptsMode, traces: tracesMode }),
     close() {
-      closed = true;
-      wake?.();
+      pacer.close();
     },
   };
 }

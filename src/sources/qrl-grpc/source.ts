@@ -3,14 +3,8 @@
  *
  * Per block one call, GetBlockByNumber; up to `prefetch` blocks are in flight at once (the client
  * bounds the calls on the wire) and they are yielded in height order. The head comes from
- * GetNodeState (height and hash in one answer). The pipeline's reorg protocol (see BlockSource)
- * is served by `hashAt` and `blockAt`; the source shows the pipeline every reorg it notices:
- * - a fetched block whose parent is not the block yielded before it: the prefetched window is
- *   dropped and the block now at that height is yielded (the pipeline then walks back);
- * - while following, a head at the last yielded height with another hash, or below it: the block
- *   now at the head is yielded at once (so a reorg to a branch of equal height is seen when it
- *   happens, not a block later);
- * - at start, when the node is not ahead of the stored tip, the block now at the tip's height.
+ * GetNodeState (height and hash in one answer). The stream, its reorg checks and the waits for a
+ * node that is down are the ones the pos source uses (../node-stream.ts).
  */
 import type { Logger } from 'pino';
 import type { BlockSource, SourceItem } from '../../chain/model.ts';
@@ -18,6 +12,7 @@ import { blockSize, type QrlClient } from './client.ts';
 import { decodeBlock } from './decode.ts';
 import { isRetryable, message, NodeCallError, NodeDataError } from './errors.ts';
 import { u64 } from './proto.ts';
+import { createNodePacer, nodeBlocks } from '../node-stream.ts';
 import * as grpc from '@grpc/grpc-js';
 
 export interface QrlGrpcSourceOptions {
@@ -65,35 +60,8 @@ export function createQrlGrpcSource(options: QrlGrpcSourceOptions): QrlGrpcSourc
   const follow = options.follow ?? false;
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const prefetch = Math.max(1, options.prefetch ?? 64);
-  let closed = false;
-  let wake: (() => void) | undefined;
-
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        wake = undefined;
-        resolve();
-      }, ms);
-      wake = () => {
-        clearTimeout(timer);
-        wake = undefined;
-        resolve();
-      };
-    });
-
-  /** Runs `fn` until it succeeds or fails for good; waits out a node that is down. */
-  async function patiently<T>(what: string, fn: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await fn();
-      } catch (error) {
-        if (closed || !isRetryable(error)) throw error;
-        const delay = Math.min(30_000, 500 * 2 ** Math.min(attempt - 1, 6));
-        log?.warn({ err: message(error), attempt, delayMs: delay }, `${what}: retrying`);
-        await sleep(delay);
-      }
-    }
-  }
+  const pacer = createNodePacer({ isRetryable, describe: message, log });
+  const { patiently } = pacer;
 
   async function fetchOnce(height: number): Promise<SourceItem | null> {
     let answer;
@@ -117,88 +85,27 @@ export function createQrlGrpcSource(options: QrlGrpcSourceOptions): QrlGrpcSourc
   async function fetchItem(height: number): Promise<SourceItem | null> {
     for (let looks = 1; ; looks++) {
       const item = await patiently(`block ${height}`, () => fetchOnce(height));
-      if (item !== null || looks >= 3 || closed) return item;
-      await sleep(100 * looks);
+      if (item !== null || looks >= 3 || pacer.isClosed()) return item;
+      await pacer.sleep(100 * looks);
     }
   }
 
   const hashOf = (item: SourceItem | null): string | null => (item?.kind === 'block' ? item.block.hash : null);
+  const itself = (item: SourceItem) => item;
 
-  async function* blocks(fromHeight: number): AsyncGenerator<SourceItem> {
-    let next = fromHeight;
-    const state: { last: { height: number; hash: string } | null } = { last: null };
-    let target = options.toHeight ?? Infinity;
-    let started = false;
-    let caughtUpSent = false;
-
-    const emit = (item: SourceItem): SourceItem => {
-      state.last = item.kind === 'block' ? { height: item.block.height, hash: item.block.hash } : null;
-      if (item.kind !== 'caught-up') next = (item.kind === 'block' ? item.block.height : item.height) + 1;
-      caughtUpSent = false;
-      return item;
-    };
-
-    while (!closed) {
-      const head = await patiently('head', () => nodeHead(client));
-      if (!started) {
-        if (!follow) target = Math.min(target, head.height);
-        if (fromHeight > 0 && head.height < fromHeight) {
-          const item = await fetchItem(Math.min(head.height, fromHeight - 1));
-          if (item) {
-            yield emit(item);
-            next = fromHeight;
-          }
-        }
-        started = true;
-      } else if (state.last !== null && (head.height < state.last.height || (head.height === state.last.height && head.hash !== state.last.hash))) {
-        log?.info({ height: head.height, hash: head.hash, indexedHash: state.last.hash }, 'the node reorganised below the indexed tip');
-        const item = await fetchItem(head.height);
-        if (item) yield emit(item);
-        continue;
-      }
-
-      const end = Math.min(head.height, target);
-      if (next <= end) {
-        yield* range(next, end);
-        continue;
-      }
-      if (!caughtUpSent) {
-        caughtUpSent = true;
-        yield { kind: 'caught-up' };
-      }
-      if (next > target) return;
-      await sleep(pollIntervalMs);
-    }
-
-    async function* range(from: number, to: number): AsyncGenerator<SourceItem> {
-      const window = new Map<number, Promise<SourceItem | null>>();
-      let fetchNext = from;
-      const fill = (height: number) => {
-        while (fetchNext <= to && fetchNext < height + prefetch && !closed) {
-          const pending = fetchItem(fetchNext);
-          pending.catch(() => undefined);
-          window.set(fetchNext++, pending);
-        }
-      };
-      try {
-        for (let height = from; height <= to && !closed; height++) {
-          fill(height);
-          const item = await window.get(height)!;
-          window.delete(height);
-          if (item === null) return; // the chain got shorter: ask for the head again
-          if (item.kind === 'block' && state.last !== null && state.last.height === height - 1 && item.block.parentHash !== state.last.hash) {
-            log?.info({ height }, 'the node reorganised during the backfill');
-            const fresh = await fetchItem(height);
-            if (fresh) yield emit(fresh);
-            return;
-          }
-          yield emit(item);
-        }
-      } finally {
-        window.clear();
-      }
-    }
-  }
+  const blocks = (fromHeight: number) =>
+    nodeBlocks(fromHeight, {
+      pacer,
+      head: () => nodeHead(client),
+      fetch: fetchItem,
+      peek: itself,
+      finish: itself,
+      follow,
+      toHeight: options.toHeight,
+      pollIntervalMs,
+      prefetch,
+      log,
+    });
 
   return {
     chain: 'pow',
@@ -214,9 +121,6 @@ export function createQrlGrpcSource(options: QrlGrpcSourceOptions): QrlGrpcSourc
     async openingBalances(addresses) {
       return new Map(addresses.map((address) => [address, null]));
     },
-    close() {
-      closed = true;
-      wake?.();
-    },
+    close: pacer.close,
   };
 }
