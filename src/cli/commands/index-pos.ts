@@ -6,13 +6,9 @@
  *                    [--follow] [--genesis FILE]
  */import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../../config/env.ts';
-import { createLogger } from '../../log.ts';
 import { indexPos, type IndexPosSettings } from '../../ingest/index-pos.ts';
-import { StoppedError } from '../../ingest/indexer.ts';
-import { migrate } from '../../store/migrate.ts';
-import { openStore } from '../../store/open.ts';
 import { RPC_NAMESPACES, type RpcNamespace } from '../../sources/evm-rpc/methods.ts';
-import { createProgress } from '../progress.ts';
+import { runIndexer } from '../run-indexer.ts';
 
 /** The indexer's settings, and whether to show the backfill's progress bar. */
 export type IndexPosCliSettings = IndexPosSettings & { progress: boolean };
@@ -101,29 +97,6 @@ export function registerIndex(program: Command): void {
         QUARRY_POS_RPC_NAMESPACE: config.posNode.rpcNamespace,
         QUARRY_POS_BEACON_URL: config.posNode.beaconUrl,
       });
-      const logger = createLogger(config.logLevel);
-      const store = await openStore(config, 'indexer');
-      try {
-        if (store.kind === 'pglite' || options.migrate) await migrate(store);
-        const controller = new AbortController();
-        let signals = 0;
-        const stop = () => {
-          if (++signals > 1) process.exit(130);
-          logger.info('stopping: writing what is fetched, then exiting (again to force)');
-          controller.abort();
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-        try {
-          const progress = settings.progress && process.stderr.isTTY ? createProgress : undefined;
-          const result = await indexPos(store, settings, { logger, signal: controller.signal, progress });
-          logger.info({ ...result }, 'pos indexing stopped');
-        } catch (error) {
-          if (!(error instanceof StoppedError)) throw error;
-          logger.info(error.message);
-        }
-      } finally {
-        await store.close();
-      }
+      await runIndexer({ chain: 'pos', config, migrate: Boolean(options.migrate), progress: settings.progress }, (store, deps) => indexPos(store, settings, deps));
     });
 }

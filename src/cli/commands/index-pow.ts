@@ -6,12 +6,8 @@
  */
 import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../../config/env.ts';
-import { createLogger } from '../../log.ts';
 import { DEFAULT_POW_PORT, indexPow, type IndexPowSettings } from '../../ingest/index-pow.ts';
-import { StoppedError } from '../../ingest/indexer.ts';
-import { migrate } from '../../store/migrate.ts';
-import { openStore } from '../../store/open.ts';
-import { createProgress } from '../progress.ts';
+import { runIndexer } from '../run-indexer.ts';
 
 export type IndexPowCliSettings = IndexPowSettings & { progress: boolean };
 
@@ -80,29 +76,6 @@ export function registerIndexPow(program: Command): void {
     .action(async (options: CliOptions) => {
       const config = loadConfig();
       const settings = resolveIndexPowSettings(options, { QUARRY_POW_NODE: process.env.QUARRY_POW_NODE });
-      const logger = createLogger(config.logLevel);
-      const store = await openStore(config, 'indexer');
-      try {
-        if (store.kind === 'pglite' || options.migrate) await migrate(store);
-        const controller = new AbortController();
-        let signals = 0;
-        const stop = () => {
-          if (++signals > 1) process.exit(130);
-          logger.info('stopping: writing what is fetched, then exiting (again to force)');
-          controller.abort();
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
-        try {
-          const progress = settings.progress && process.stderr.isTTY ? createProgress : undefined;
-          const result = await indexPow(store, settings, { logger, signal: controller.signal, progress });
-          logger.info({ ...result }, 'pow indexing stopped');
-        } catch (error) {
-          if (!(error instanceof StoppedError)) throw error;
-          logger.info(error.message);
-        }
-      } finally {
-        await store.close();
-      }
+      await runIndexer({ chain: 'pow', config, migrate: Boolean(options.migrate), progress: settings.progress }, (store, deps) => indexPow(store, settings, deps));
     });
 }
