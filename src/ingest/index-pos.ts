@@ -5,7 +5,6 @@
  * at any moment. `quarry index pos` and the benchmark call it. See docs/indexing-pos.md.
  */
 import sql from 'sql-template-tag';
-import { ConfigError } from '../config/env.ts';
 import type { Store } from '../store/store.ts';
 import { createRpcClient } from '../sources/evm-rpc/transport.ts';
 import { isRetryable } from '../sources/evm-rpc/errors.ts';
@@ -13,11 +12,9 @@ import { detectNamespace, latestHead, type EvmNode, type RpcNamespace } from '..
 import { createEvmRpcSource } from '../sources/evm-rpc/source.ts';
 import { readGenesisAlloc } from '../sources/evm-rpc/genesis.ts';
 import { createBeaconClient } from '../sources/beacon/client.ts';
-import { readCheckpoint } from './checkpoint.ts';
-import { recordNodeTip } from './node-tip.ts';
-import { ingest, type IngestResult } from './pipeline.ts';
+import type { IngestResult } from './pipeline.ts';
 import { followStaking } from './staking-sync.ts';
-import { untilReachable, watchBackfill, type IndexerDeps } from './indexer.ts';
+import { indexFromNode, startHeight, untilReachable, type IndexerDeps } from './indexer.ts';
 
 export interface IndexPosSettings {
   rpcUrl: string;
@@ -41,12 +38,7 @@ export async function indexPos(store: Store, settings: IndexPosSettings, deps: I
   });
   const namespace = settings.namespace ?? (await untilReachable('detecting the RPC namespace', () => detectNamespace(client), isRetryable, deps));
   const node: EvmNode = { client, namespace };
-  const stored = await readCheckpoint(store, 'pos', 'evm-rpc');
-  // BIGINT columns may arrive as strings.
-  const checkpoint = stored ? { height: Number(stored.height), hash: stored.hash } : null;
-  if (settings.fromHeight !== undefined && checkpoint && settings.fromHeight > checkpoint.height + 1) {
-    throw new ConfigError([`--from ${settings.fromHeight}: the store holds pos up to ${checkpoint.height}; a gap would leave balances wrong (omit --from to resume)`]);
-  }
+  const { from } = await startHeight(store, 'pos', 'evm-rpc', settings.fromHeight);
   const knownTokens = (await store.query<{ address: string }>('index-pos.tokens', sql`SELECT address FROM token_contracts WHERE chain = 'pos'`)).map((r) => r.address);
   const source = createEvmRpcSource({
     node,
@@ -58,29 +50,12 @@ export async function indexPos(store: Store, settings: IndexPosSettings, deps: I
   });
   signal?.addEventListener('abort', () => source.close(), { once: true });
 
-  const from = settings.fromHeight ?? (checkpoint ? checkpoint.height + 1 : 0);
   const head = await untilReachable('reading the head', () => latestHead(node), isRetryable, deps);
   logger.info({ rpc: settings.rpcUrl, namespace, from, head: head.height, follow: settings.follow }, 'indexing pos');
-  await recordNodeTip(store, 'pos', head.height);
-
-  const watched = watchBackfill(source, Math.max(0, head.height - from + 1), deps, (height) => {
-    const { receipts, traces } = source.capabilities();
-    if (height >= 0) void recordNodeTip(store, 'pos', height).catch((err: Error) => logger.warn({ err: err.message }, 'node tip not recorded'));
-    logger.info({ height, receipts, traces }, settings.follow ? 'caught up with the node; following its head' : 'caught up with the node');
-  });
   const staking = settings.beaconUrl ? followStaking(store, createBeaconClient({ url: settings.beaconUrl }), { follow: settings.follow, logger, signal }) : undefined;
   try {
-    return await ingest(store, watched.source, {
-      fromHeight: settings.fromHeight,
-      logger,
-      signal,
-      onProgress: (p) => {
-        if (watched.following()) logger.info({ height: p.height, blocks: p.blocks, transactions: p.transactions, reorgs: p.reorgs, deadLetters: p.deadLetters }, 'pos blocks written');
-      },
-    });
+    return await indexFromNode(store, source, { from, fromHeight: settings.fromHeight, head: head.height, follow: settings.follow, caughtUpFields: () => source.capabilities() }, deps);
   } finally {
-    watched.stop();
-    source.close();
     await staking?.done();
     client.close();
   }

@@ -4,14 +4,12 @@
  * store's checkpoint, so it is safe to stop (or kill) at any moment. `quarry index pow` and the
  * benchmark call it. See docs/indexing-pow.md.
  */
-import { ConfigError } from '../config/env.ts';
 import type { Store } from '../store/store.ts';
 import { createQrlClient } from '../sources/qrl-grpc/client.ts';
 import { isRetryable } from '../sources/qrl-grpc/errors.ts';
 import { createQrlGrpcSource, nodeHead } from '../sources/qrl-grpc/source.ts';
-import { readCheckpoint } from './checkpoint.ts';
-import { ingest, type IngestResult } from './pipeline.ts';
-import { untilReachable, watchBackfill, type IndexerDeps } from './indexer.ts';
+import type { IngestResult } from './pipeline.ts';
+import { indexFromNode, startHeight, untilReachable, type IndexerDeps } from './indexer.ts';
 
 export const POW_SOURCE_NAME = 'qrl-grpc';
 export const DEFAULT_POW_PORT = 19009;
@@ -36,13 +34,8 @@ export async function indexPow(store: Store, settings: IndexPowSettings, deps: I
     onRetry: ({ method, attempt, delayMs, error }) => logger.debug({ method, attempt, delayMs, err: error.message }, 'node call retried'),
   });
   try {
-    const stored = await readCheckpoint(store, 'pow', POW_SOURCE_NAME);
-    const checkpoint = stored ? { height: Number(stored.height), hash: stored.hash } : null;
-    if (settings.fromHeight !== undefined && checkpoint && settings.fromHeight > checkpoint.height + 1) {
-      throw new ConfigError([`--from ${settings.fromHeight}: the store holds pow up to ${checkpoint.height}; a gap would leave balances wrong (omit --from to resume)`]);
-    }
-    const from = settings.fromHeight ?? (checkpoint ? checkpoint.height + 1 : 0);
-    if (from > 0 && !checkpoint) {
+    const { from, resumed } = await startHeight(store, 'pow', POW_SOURCE_NAME, settings.fromHeight);
+    if (from > 0 && !resumed) {
       // A QRL node keeps only its current state: there is no balance at H-1 to open from.
       logger.warn({ from }, 'indexing pow from above genesis: a QRL node keeps no historical state, so the balance each address held before the start height is unknown; such balances are stored as unknown and answered as null');
     }
@@ -50,22 +43,7 @@ export async function indexPow(store: Store, settings: IndexPowSettings, deps: I
     const source = createQrlGrpcSource({ client, follow: settings.follow, pollIntervalMs: settings.pollIntervalMs, prefetch: settings.prefetch, logger });
     signal?.addEventListener('abort', () => source.close(), { once: true });
     logger.info({ node: settings.node, from, head: head.height, follow: settings.follow }, 'indexing pow');
-    const watched = watchBackfill(source, Math.max(0, head.height - from + 1), deps, (height) => {
-      logger.info({ height }, settings.follow ? 'caught up with the node; following its head' : 'caught up with the node');
-    });
-    try {
-      return await ingest(store, watched.source, {
-        fromHeight: settings.fromHeight,
-        logger,
-        signal,
-        onProgress: (p) => {
-          if (watched.following()) logger.info({ height: p.height, blocks: p.blocks, transactions: p.transactions, reorgs: p.reorgs, deadLetters: p.deadLetters }, 'pow blocks written');
-        },
-      });
-    } finally {
-      watched.stop();
-      source.close();
-    }
+    return await indexFromNode(store, source, { from, fromHeight: settings.fromHeight, head: head.height, follow: settings.follow }, deps);
   } finally {
     client.close();
   }

@@ -3,7 +3,13 @@
  * down, stopping on a signal, and reporting the backfill until the source catches up with the head.
  */
 import type { Logger } from 'pino';
+import type { ChainId } from '../chain/chains.ts';
 import type { BlockSource, SourceItem } from '../chain/model.ts';
+import { ConfigError } from '../config/env.ts';
+import type { Store } from '../store/store.ts';
+import { readCheckpoint } from './checkpoint.ts';
+import { recordNodeTip } from './node-tip.ts';
+import { ingest, type IngestResult } from './pipeline.ts';
 
 /** Stopped (SIGINT/SIGTERM) before the node answered at all: nothing to write, not a failure. */
 export class StoppedError extends Error {
@@ -81,4 +87,56 @@ export function watchBackfill(source: BlockSource, total: number, deps: IndexerD
       },
     },
   };
+}
+
+/**
+ * Where an indexer starts: `--from` if given, else just after the stored tip, else genesis. A
+ * `--from` above the stored tip would leave a gap (and wrong balances): refused.
+ */
+export async function startHeight(store: Store, chain: ChainId, sourceName: string, fromHeight: number | undefined): Promise<{ from: number; resumed: boolean }> {
+  const stored = await readCheckpoint(store, chain, sourceName);
+  // BIGINT columns may arrive as strings.
+  const tip = stored ? Number(stored.height) : null;
+  if (fromHeight !== undefined && tip !== null && fromHeight > tip + 1) {
+    throw new ConfigError([`--from ${fromHeight}: the store holds ${chain} up to ${tip}; a gap would leave balances wrong (omit --from to resume)`]);
+  }
+  return { from: fromHeight ?? (tip !== null ? tip + 1 : 0), resumed: tip !== null };
+}
+
+export interface NodeRun {
+  /** The first height to index, and `--from` as given (the pipeline's own check against the store). */
+  from: number;
+  fromHeight: number | undefined;
+  /** The node's head at start: sizes the backfill's display. */
+  head: number;
+  follow: boolean;
+  /** What to log when the backfill catches up (the source's capabilities, say). */
+  caughtUpFields?: () => Record<string, unknown>;
+}
+
+/**
+ * Runs the pipeline on a node's source: the node's tip recorded at start and when caught up (the
+ * supply overview's `node_tip_height`), the backfill displayed, each batch logged once following.
+ */
+export async function indexFromNode(store: Store, source: BlockSource & { close(): void }, run: NodeRun, deps: IndexerDeps): Promise<IngestResult> {
+  const { logger, signal } = deps;
+  const chain = source.chain;
+  await recordNodeTip(store, chain, run.head);
+  const watched = watchBackfill(source, Math.max(0, run.head - run.from + 1), deps, (height) => {
+    if (height >= 0) void recordNodeTip(store, chain, height).catch((err: Error) => logger.warn({ err: err.message }, 'node tip not recorded'));
+    logger.info({ height, ...run.caughtUpFields?.() }, run.follow ? 'caught up with the node; following its head' : 'caught up with the node');
+  });
+  try {
+    return await ingest(store, watched.source, {
+      fromHeight: run.fromHeight,
+      logger,
+      signal,
+      onProgress: (p) => {
+        if (watched.following()) logger.info({ height: p.height, blocks: p.blocks, transactions: p.transactions, reorgs: p.reorgs, deadLetters: p.deadLetters }, `${chain} blocks written`);
+      },
+    });
+  } finally {
+    watched.stop();
+    source.close();
+  }
 }

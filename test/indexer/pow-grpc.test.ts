@@ -95,6 +95,9 @@ describeEachStore('quarry index pow against a fake QRL node', (getStore) => {
     const result = await indexPow(getStore(), settings(address), { logger: silent });
     assert.equal(result.height, node.height);
     assertSameStore(await storeDigest(getStore()), expected);
+    // The supply overview's node_tip_height.
+    const [tip] = await getStore().query<{ height: number }>('t', sql`SELECT height FROM chain_node_tips WHERE chain = 'pow'`);
+    assert.equal(Number(tip?.height), node.height);
   });
 
   it('every balance equals the node\'s GetAddressState', async () => {
