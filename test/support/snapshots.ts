@@ -61,6 +61,7 @@ async function pgliteFromSnapshot(dataDir: string, seed: SnapshotSeed<unknown>):
       // Unpacked once into a data directory: opening a copy of it takes a second, unpacking the
       // tarball into a fresh in-memory database half a minute.
       writeFileSync(`${dataDir}.tar`, Buffer.from(await (await driver.dumpDataDir()).arrayBuffer()));
+      rmSync(`${dataDir}.part`, { recursive: true, force: true }); // left by a builder that died
       mkdirSync(`${dataDir}.part`);
       execFileSync('tar', ['-xf', `${dataDir}.tar`, '-C', `${dataDir}.part`], { stdio: 'ignore' });
       rmSync(`${dataDir}.tar`);
