@@ -248,7 +248,7 @@ export function buildCases(inputs: CaseInputs): ApiCase[] {
     }
     for (const route of ANALYTICS_SINGLE_PER_CHAIN) analytics(route, { chain });
     analytics('cohorts', { chain, individuals_only: true });
-    for (const route of ['whalesLeaderboard', 'whalesSummary', 'whalesMovers'] as const) analytics(route, { chain, threshold_pct: 0.01 });
+    for (const route of ['whalesLeaderboard', 'whalesSummary', 'whalesMovers'] as const) analytics(route, { chain, threshold_pct: 0.1 });
     add('crossChain', 'whale', {}, { target: TARGETS.endpoint });
     if (pow) add('crossChain', 'migration', { page: 100, page_size: 200 }, { target: TARGETS.endpoint, note: 'the migration address: every burn' });
     if (!pow) {
