@@ -6,70 +6,41 @@
 import { pino } from 'pino';
 import { resolveIndexPosSettings } from '../../src/cli/commands/index-pos.ts';
 import { indexPos } from '../../src/ingest/index-pos.ts';
-import { measureNodeServeRate, type ServeRate } from '../../src/sources/evm-rpc/serve-rate.ts';
-import { migrate } from '../../src/store/migrate.ts';
-import { createPostgresDriver } from '../../src/store/postgres.ts';
-import { createStore } from '../../src/store/store.ts';
+import { measureNodeServeRate } from '../../src/sources/evm-rpc/serve-rate.ts';
 import { callData, compileContracts, startAnvil, type Anvil } from '../../test/support/anvil.ts';
 import { setUpTraffic, type Traffic } from '../../test/fixtures/traffic.ts';
 import type { BenchServer } from '../cluster.ts';
 import { loadAverage, log, round } from '../proc.ts';
+import { measureNodeBackfill, type NodeBackfillFigures } from './node-backfill.ts';
 
-export interface AnvilFigures {
-  blocks: number;
-  transactions: number;
+export interface AnvilFigures extends NodeBackfillFigures {
   fillSeconds: number;
-  serveRate: { before: number; after: number; mean: number };
-  backfill: { seconds: number; blocksPerSecond: number; transactions: number };
-  ratio: number;
-  target: number;
-  pass: boolean;
-  loadAverage: { before: number[]; after: number[] };
 }
-
-const DATABASE = 'bench_anvil';
 
 export async function measureAnvil(server: BenchServer, options: { blocks: number; perBlock: number }): Promise<AnvilFigures> {
   const before = loadAverage();
   const anvil = await startAnvil({ accounts: 10 });
   try {
     log(`anvil: filling the node with ${options.blocks} blocks of ${options.perBlock} transactions`);
-    let started = performance.now();
+    const started = performance.now();
     const traffic = await setUpTraffic(anvil, { accounts: 40 });
     const sent = await fill(anvil, traffic, options.blocks, options.perBlock);
     const fillSeconds = (performance.now() - started) / 1000;
     const head = Number(await anvil.rpc<string>('eth_blockNumber'));
 
-    const serveBefore: ServeRate = await measureNodeServeRate(anvil.url, { from: 0, to: head });
-    await server.dropDatabase(DATABASE);
-    await server.createDatabase(DATABASE);
-    const store = createStore(createPostgresDriver(server.urlFor(DATABASE), { poolSize: 4, applicationName: 'quarry-bench-anvil' }));
-    let result;
-    try {
-      await migrate(store);
-      const settings = resolveIndexPosSettings({ rpc: anvil.url, rpcNamespace: 'eth', progress: false }, {});
-      started = performance.now();
-      result = await indexPos(store, settings, { logger: pino({ level: 'silent' }) });
-    } finally {
-      await store.close();
-    }
-    const backfillSeconds = (performance.now() - started) / 1000;
-    const serveAfter = await measureNodeServeRate(anvil.url, { from: 0, to: head });
-    await server.dropDatabase(DATABASE);
-
-    const mean = (serveBefore.blocksPerSecond + serveAfter.blocksPerSecond) / 2;
-    const blocksPerSecond = (head + 1) / backfillSeconds;
-    const figures: AnvilFigures = {
-      blocks: head + 1,
-      transactions: sent + traffic.transactions,
-      fillSeconds: round(fillSeconds),
-      serveRate: { before: Math.round(serveBefore.blocksPerSecond), after: Math.round(serveAfter.blocksPerSecond), mean: Math.round(mean) },
-      backfill: { seconds: round(backfillSeconds, 2), blocksPerSecond: Math.round(blocksPerSecond), transactions: result.transactions },
-      ratio: round(blocksPerSecond / mean, 2),
-      target: 0.5,
-      pass: blocksPerSecond / mean >= 0.5,
-      loadAverage: { before, after: loadAverage() },
-    };
+    const measured = await measureNodeBackfill(
+      server,
+      {
+        database: 'bench_anvil',
+        applicationName: 'quarry-bench-anvil',
+        blocks: head + 1,
+        serveRate: async () => (await measureNodeServeRate(anvil.url, { from: 0, to: head })).blocksPerSecond,
+        index: (store) => indexPos(store, resolveIndexPosSettings({ rpc: anvil.url, rpcNamespace: 'eth', progress: false }, {}), { logger: pino({ level: 'silent' }) }),
+      },
+      before,
+    );
+    // What the node holds: the traffic set up and sent, not only what the backfill counted.
+    const figures: AnvilFigures = { ...measured, transactions: sent + traffic.transactions, fillSeconds: round(fillSeconds) };
     log(`anvil: backfill ${figures.backfill.blocksPerSecond} blocks/s, node serves ${figures.serveRate.mean} blocks/s: ${figures.ratio}`);
     return figures;
   } finally {

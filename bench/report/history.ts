@@ -11,7 +11,7 @@ export const HISTORY_FILE = path.join(RESULTS_DIR, 'history.jsonl');
 
 export interface HistoryLine {
   startedAt: string;
-  /** `S postgres`, `demo` or `anvil`. */
+  /** `S postgres`, `demo`, `anvil` or `pow-node`. */
   scope: string;
   commit: string;
   /** Uncommitted changes under src/ when the run started. */
@@ -58,6 +58,7 @@ export function historyLines(r: BenchResults): HistoryLine[] {
     lines.push(line('demo', { 'first start s': r.demo.first.seconds, 'second start s': r.demo.second.seconds, 'first start peak RSS MB': r.demo.first.peakRssMb }));
   }
   if (r.anvil) lines.push(line('anvil', { 'backfill / serve rate': r.anvil.ratio, 'backfill blocks/s': r.anvil.backfill.blocksPerSecond }));
+  if (r.powNode) lines.push(line('pow-node', { 'backfill / serve rate': r.powNode.ratio, 'backfill blocks/s': r.powNode.backfill.blocksPerSecond }));
   return lines;
 }
 

@@ -3,6 +3,7 @@
  * when asked, always on the embedded one), turn the first SIGINT/SIGTERM into a stop that writes what
  * is fetched (a second one exits at once), show the progress bar on a terminal, and log the result.
  */
+import type { Command } from 'commander';
 import type { Config } from '../config/env.ts';
 import { StoppedError, type IndexerDeps } from '../ingest/indexer.ts';
 import { createLogger } from '../log.ts';
@@ -46,4 +47,38 @@ export async function runIndexer(
   } finally {
     await store.close();
   }
+}
+
+/** `quarry index`, the group both chains' commands join (whichever registers first creates it). */
+export function indexGroup(program: Command): Command {
+  return program.commands.find((command) => command.name() === 'index') ?? program.command('index').description('index a chain from its node into the store');
+}
+
+/** A reader of whole-number options: what is out of `min`..`max` goes to `problems` and the fallback is used. */
+export function wholeNumberReader(problems: string[]) {
+  return (value: string | undefined, name: string, fallback: number, min: number, max: number): number => {
+    if (value === undefined) return fallback;
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+      problems.push(`${name}: must be a whole number from ${min} to ${max}`);
+      return fallback;
+    }
+    return Number(value);
+  };
+}
+
+export interface CommonIndexOptions {
+  from?: string;
+  follow?: boolean;
+  pollInterval?: string;
+  progress?: boolean;
+}
+
+/** The settings every `quarry index` command takes the same way. */
+export function commonIndexSettings(options: CommonIndexOptions, count: ReturnType<typeof wholeNumberReader>) {
+  return {
+    fromHeight: options.from === undefined ? undefined : count(options.from, '--from', 0, 0, Number.MAX_SAFE_INTEGER),
+    follow: options.follow ?? false,
+    pollIntervalMs: count(options.pollInterval, '--poll-interval', 1000, 10, 600_000),
+    progress: options.progress ?? true,
+  };
 }

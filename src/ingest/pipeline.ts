@@ -189,10 +189,15 @@ export async function ingest(store: Store, source: BlockSource, options: IngestO
    * opening) get their balance at the block below the chain's first stored one as an opening
    * balance, recorded in the block where each first appears and added to `deltas`.
    */
+  let openingsStart: number | null = null;
   async function seedOpenings(blocks: CanonicalBlock[], deltas: RollupDeltas): Promise<void> {
     if (!source.openingBalances) return;
-    const [first] = await store.query<{ height: number }>('ingest.openings.first', sql`SELECT height FROM blocks WHERE chain = ${chain} ORDER BY height LIMIT 1`);
-    const start = first ? Number(first.height) : blocks[0]!.height;
+    // The chain's first stored height, read once: nothing is ever written below it afterwards.
+    if (openingsStart === null) {
+      const [first] = await store.query<{ height: number }>('ingest.openings.first', sql`SELECT height FROM blocks WHERE chain = ${chain} ORDER BY height LIMIT 1`);
+      openingsStart = first ? Number(first.height) : blocks[0]!.height;
+    }
+    const start = openingsStart;
     if (start <= 0) return;
     const seen = [...deltas.seenAt.keys()];
     const known = await store.query<{ address: string }>(

@@ -16,6 +16,7 @@ import type { Store } from '../../src/store/store.ts';
 import { startAnvil, type Anvil } from '../support/anvil.ts';
 import { describeEachStore } from '../support/stores.ts';
 import { driveTraffic, setUpTraffic, type Traffic } from '../fixtures/traffic.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 const COINBASE = '0x00000000000000000000000000000000c0ffee02';
 const ZERO = 'Q' + '0'.repeat(40);
@@ -81,14 +82,6 @@ async function assertMatchesNode(store: Store, anvil: Anvil): Promise<void> {
   const senders = await store.query<{ from_addr: string; n: string }>('t', sql`SELECT from_addr, count(*)::text AS n FROM transactions WHERE chain = 'pos' GROUP BY from_addr`);
   for (const row of senders) {
     assert.equal(Number(row.n), Number(await anvil.rpc<string>('eth_getTransactionCount', [posAddressToHex(row.from_addr), 'latest'])), `nonce of ${row.from_addr}`);
-  }
-}
-
-async function waitFor(condition: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 

@@ -19,6 +19,7 @@ import { callData, compileContracts, sendTx, waitForReceipt, type Anvil, startAn
 import { AUTH, buildTestApp } from '../support/app.ts';
 import { describeEachStore } from '../support/stores.ts';
 import { driveTraffic, setUpTraffic, type Traffic } from '../fixtures/traffic.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 const silent = pino({ level: 'silent' });
 const CREATED_TOPIC = keccak256(toHex('Created(address,bool)'));
@@ -38,14 +39,6 @@ async function assertBalancesMatchHead(store: Store, anvil: Anvil): Promise<numb
 async function storeTip(store: Store): Promise<{ height: number; hash: string } | undefined> {
   const [tip] = await store.query<{ height: string; hash: string }>('t', sql`SELECT height, hash FROM blocks WHERE chain = 'pos' ORDER BY height DESC LIMIT 1`);
   return tip && { height: Number(tip.height), hash: tip.hash };
-}
-
-async function waitFor(condition: () => Promise<boolean>, what: string, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describeEachStore('quarry index pos from above genesis, factories and same-height reorgs (Anvil)', (getStore) => {

@@ -19,6 +19,7 @@ import type { FakeQrlNode } from '../fakes/qrl-node/server.ts';
 import { feed, generatePowItems, startNodeWithChain } from '../fakes/qrl-node/world.ts';
 import type { Store } from '../../src/store/store.ts';
 import { openTestStore } from '../support/stores.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 const silent = pino({ level: 'silent' });
 const SENTINEL = 'Q' + '0'.repeat(64);
@@ -107,14 +108,6 @@ async function digest(store: Store): Promise<Record<string, string>> {
   return out;
 }
 
-async function waitFor(condition: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describeEachStore('quarry index pow from above genesis, following through reorgs', (getStore, kind) => {
   it('ends with the openings and rollups of a backfill of the final chain from the same height', async () => {
     const heightOf = (item: SourceItem) => (item.kind === 'block' ? item.block.height : item.kind === 'undecodable' ? item.height : -1);
@@ -147,11 +140,11 @@ describeEachStore('quarry index pow from above genesis, following through reorgs
       let highest = -1;
       for (const item of items.slice(start)) {
         const height = heightOf(item);
-        if (height <= highest && node.views().at(-1)!.kind === 'block') await waitFor(synced, `height ${node.height}`);
+        if (height <= highest && node.views().at(-1)!.kind === 'block') await waitFor(synced, `height ${node.height}`, 120_000);
         highest = Math.max(highest, height);
         feed(node, [item]);
       }
-      await waitFor(synced, 'the head');
+      await waitFor(synced, 'the head', 120_000);
     } finally {
       controller.abort();
     }

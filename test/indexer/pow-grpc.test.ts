@@ -17,6 +17,7 @@ import { openTestStore, describeEachStore } from '../support/stores.ts';
 import type { Store } from '../../src/store/store.ts';
 import type { FakeQrlNode } from '../fakes/qrl-node/server.ts';
 import { generatePowItems, ingestExpected, startNodeWithChain, storeDigest, feed } from '../fakes/qrl-node/world.ts';
+import { waitFor } from '../support/wait-for.ts';
 
 const silent = pino({ level: 'silent' });
 
@@ -66,14 +67,6 @@ async function assertBalancesMatchNode(store: Store, node: FakeQrlNode, address:
     }
   } finally {
     client.close();
-  }
-}
-
-async function waitFor(condition: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
@@ -132,9 +125,9 @@ describeEachStore('quarry index pow following a fake QRL node through reorgs', (
         while (!slow.has(i) && !slow.has(i + step) && step < 25 && i + step < items.length) step++;
         feed(node, items.slice(i, i + step));
         i += step;
-        if (node.views().at(-1)!.kind === 'block') await waitFor(synced, `height ${node.height}`);
+        if (node.views().at(-1)!.kind === 'block') await waitFor(synced, `height ${node.height}`, 120_000);
       }
-      await waitFor(synced, 'the head');
+      await waitFor(synced, 'the head', 120_000);
     } catch (error) {
       controller.abort();
       await node.stop();

@@ -8,7 +8,7 @@
 import { ConfigError, loadConfig } from '../../config/env.ts';
 import { indexPos, type IndexPosSettings } from '../../ingest/index-pos.ts';
 import { RPC_NAMESPACES, type RpcNamespace } from '../../sources/evm-rpc/methods.ts';
-import { runIndexer } from '../run-indexer.ts';
+import { commonIndexSettings, indexGroup, runIndexer, wholeNumberReader } from '../run-indexer.ts';
 
 /** The indexer's settings, and whether to show the backfill's progress bar. */
 export type IndexPosCliSettings = IndexPosSettings & { progress: boolean };
@@ -41,14 +41,7 @@ export function resolveIndexPosSettings(options: CliOptions, env: Record<string,
     problems.push(`${name}: must be an http:// or https:// URL`);
     return undefined;
   };
-  const count = (value: string | undefined, name: string, fallback: number, min: number, max: number): number => {
-    if (value === undefined) return fallback;
-    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-      problems.push(`${name}: must be a whole number from ${min} to ${max}`);
-      return fallback;
-    }
-    return Number(value);
-  };
+  const count = wholeNumberReader(problems);
   const rpcUrl = url(options.rpc ?? env.QUARRY_POS_RPC_URL, options.rpc !== undefined ? '--rpc' : 'QUARRY_POS_RPC_URL');
   if (rpcUrl === undefined && problems.length === 0) problems.push('--rpc (or QUARRY_POS_RPC_URL): the execution node URL is required');
   const rawNamespace = options.rpcNamespace ?? env.QUARRY_POS_RPC_NAMESPACE;
@@ -61,22 +54,17 @@ export function resolveIndexPosSettings(options: CliOptions, env: Record<string,
     rpcUrl: rpcUrl ?? '',
     namespace,
     beaconUrl: url(options.beacon ?? env.QUARRY_POS_BEACON_URL, options.beacon !== undefined ? '--beacon' : 'QUARRY_POS_BEACON_URL'),
-    fromHeight: options.from === undefined ? undefined : count(options.from, '--from', 0, 0, Number.MAX_SAFE_INTEGER),
-    follow: options.follow ?? false,
+    ...commonIndexSettings(options, count),
     genesisFile: options.genesis,
     concurrency: count(options.concurrency, '--concurrency', 8, 1, 256),
     batchSize: count(options.batchSize, '--batch-size', 100, 1, 10_000),
-    pollIntervalMs: count(options.pollInterval, '--poll-interval', 1000, 10, 600_000),
-    progress: options.progress ?? true,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return settings;
 }
 
 export function registerIndex(program: Command): void {
-  // `index` may already exist with other chains' subcommands.
-  const index = program.commands.find((command) => command.name() === 'index') ?? program.command('index').description('index a chain from its node into the store');
-  index
+  indexGroup(program)
     .command('pos')
     .description('index the pos chain (QRL 2.0) from an execution node, and staking from a beacon node')
     .option('--rpc <url>', 'execution node JSON-RPC URL (env QUARRY_POS_RPC_URL)')

@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../../config/env.ts';
 import { DEFAULT_POW_PORT, indexPow, type IndexPowSettings } from '../../ingest/index-pow.ts';
-import { runIndexer } from '../run-indexer.ts';
+import { commonIndexSettings, indexGroup, runIndexer, wholeNumberReader } from '../run-indexer.ts';
 
 export type IndexPowCliSettings = IndexPowSettings & { progress: boolean };
 
@@ -27,14 +27,7 @@ const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/;
 /** Options win over the environment (QUARRY_POW_NODE). */
 export function resolveIndexPowSettings(options: CliOptions, env: Record<string, string | undefined>): IndexPowCliSettings {
   const problems: string[] = [];
-  const count = (value: string | undefined, name: string, fallback: number, min: number, max: number): number => {
-    if (value === undefined) return fallback;
-    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-      problems.push(`${name}: must be a whole number from ${min} to ${max}`);
-      return fallback;
-    }
-    return Number(value);
-  };
+  const count = wholeNumberReader(problems);
   const name = options.node !== undefined ? '--node' : 'QUARRY_POW_NODE';
   const raw = (options.node ?? env.QUARRY_POW_NODE ?? '').trim();
   let node = '';
@@ -48,21 +41,16 @@ export function resolveIndexPowSettings(options: CliOptions, env: Record<string,
   }
   const settings: IndexPowCliSettings = {
     node,
-    fromHeight: options.from === undefined ? undefined : count(options.from, '--from', 0, 0, Number.MAX_SAFE_INTEGER),
-    follow: options.follow ?? false,
+    ...commonIndexSettings(options, count),
     concurrency: count(options.concurrency, '--concurrency', 16, 1, 256),
     prefetch: count(options.prefetch, '--prefetch', 64, 1, 4096),
-    pollIntervalMs: count(options.pollInterval, '--poll-interval', 1000, 10, 600_000),
-    progress: options.progress ?? true,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return settings;
 }
 
 export function registerIndexPow(program: Command): void {
-  // `index` may already exist with other chains' subcommands.
-  const index = program.commands.find((command) => command.name() === 'index') ?? program.command('index').description('index a chain from its node into the store');
-  index
+  indexGroup(program)
     .command('pow')
     .description('index the pow chain (legacy QRL) from a QRL node over gRPC')
     .option('--node <host:port>', `the node's public gRPC API (env QUARRY_POW_NODE; default port ${DEFAULT_POW_PORT})`)

@@ -3,6 +3,7 @@
  * traces) into typed records, built on the formatters in ./format.ts. They validate every field
  * they read and ignore the rest. Each throws `NodeDataError` on the first field that does not fit.
  */
+import { message } from '../node-errors.ts';
 import { NodeDataError } from './errors.ts';
 import {
   address,
@@ -296,6 +297,3 @@ export function decodeParityTraces(raw: unknown): ParityTrace[] {
   return traces;
 }
 
-export function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

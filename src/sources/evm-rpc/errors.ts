@@ -4,6 +4,7 @@
  * or not (the node answered, and the answer is final: unknown method, reverted call, malformed
  * data). Callers branch on `retryable`, never on message text.
  */
+export { NodeDataError } from '../node-errors.ts';
 
 export class RpcError extends Error {
   readonly retryable: boolean;
@@ -28,18 +29,6 @@ export class RpcMethodNotFoundError extends RpcError {
   constructor(method: string, message: string, code?: number) {
     super(`${method}: ${message}`, { retryable: false, code, method });
     this.name = 'RpcMethodNotFoundError';
-  }
-}
-
-/** A node response that does not have the shape the JSON-RPC spec gives it. Never retried. */
-export class NodeDataError extends Error {
-  constructor(
-    readonly path: string,
-    message: string,
-    readonly payload?: unknown,
-  ) {
-    super(`${path}: ${message}`);
-    this.name = 'NodeDataError';
   }
 }
 

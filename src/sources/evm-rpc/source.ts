@@ -19,13 +19,13 @@ import {
   decodeCallTraces,
   decodeParityTraces,
   decodeReceipt,
-  message,
   type NodeBlock,
   type NodeReceipt,
   type NodeTx,
   type ParityTrace,
 } from './decode.ts';
 import { InconsistentBlockError, isRetryable, NodeDataError, RpcError, RpcMethodNotFoundError } from './errors.ts';
+import { message } from '../node-errors.ts';
 import { createNodePacer, nodeBlocks } from '../node-stream.ts';
 import { array } from './format.ts';
 import { genesisAllocations } from './genesis.ts';

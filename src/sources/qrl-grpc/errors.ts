@@ -2,6 +2,7 @@
  * What can go wrong talking to a QRL node: a call that failed (retryable when the node may answer
  * next time) or an answer that does not fit the messages (never retried; dead-lettered).
  */
+export { message, NodeDataError } from '../node-errors.ts';
 
 export class NodeCallError extends Error {
   constructor(
@@ -16,29 +17,6 @@ export class NodeCallError extends Error {
   }
 }
 
-export class NodeDataError extends Error {
-  constructor(
-    readonly path: string,
-    message: string,
-    readonly payload?: unknown,
-  ) {
-    super(`${path}: ${message}`);
-    this.name = 'NodeDataError';
-  }
-}
-
-/** The node's chain moved between two reads of one block (retryable: the next read is consistent). */
-export class ChainMovedError extends NodeCallError {
-  constructor(message: string) {
-    super('chain', message, 0, true);
-    this.name = 'ChainMovedError';
-  }
-}
-
 export function isRetryable(error: unknown): boolean {
   return error instanceof NodeCallError && error.retryable;
-}
-
-export function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
