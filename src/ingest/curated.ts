@@ -126,6 +126,9 @@ export async function importCurated(store: Store, records: CuratedRecord[], opti
       exchangeWallets: [...wallets.values()],
       settings: [],
     });
+    // The rebuild joins every move against the wallets: planned from stale statistics (an empty
+    // table, say, before a first import), it looped over the moves once per wallet.
+    await tx.query('curated.import.analyze', sql`ANALYZE exchange_wallets`);
     for (const chain of chains) await rebuildExchangeRollups(tx, chain);
   });
   return result;

@@ -60,7 +60,7 @@ export async function loadSyntheticWorld(store: Store, options: SyntheticOptions
   });
   await bulk.finish();
   // The generated venues and labels go through the operator's path: a labels file, parsed and
-  // imported (after the indexes are back: the import reads the venues' transactions through them).
+  // imported, which rebuilds the exchange figures from the raw rows in one pass per chain.
   await importCurated(store, parseLabelsFile(formatLabelsFile(labelRecords(world.curated))));
   seconds.finish = (performance.now() - t) / 1000;
   seconds.total = (performance.now() - started) / 1000;

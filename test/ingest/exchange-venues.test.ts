@@ -5,6 +5,7 @@
  * and a rebuild (a re-import, a refresh); an import takes effect without re-indexing; importing
  * twice changes nothing; the list filters.
  */
+import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import fc from 'fast-check';
@@ -20,7 +21,7 @@ import { confirmedVenues, flowsOf, movesOf, type CuratedWallet } from '../suppor
 import { rng } from '../support/random-chain.ts';
 import { describeEachStore, openTestStore } from '../support/stores.ts';
 
-const TABLES = ['exchange_relay_evidence', 'exchange_flow_daily', 'exchange_largest', 'exchange_venue_relays'];
+const TABLES = ['exchange_relay_evidence', 'exchange_flow_daily', 'exchange_address_flow_daily', 'exchange_largest', 'exchange_venue_relays'];
 
 function cast(chain: ChainId, seed: number) {
   const a = (name: string) => addr(chain, `x${seed}-${name}`);
@@ -90,13 +91,18 @@ async function stored(store: Store, chain: ChainId) {
     'test.flows',
     sql`SELECT exchange, day::text AS day, deposits::text AS deposits, withdrawals::text AS withdrawals, deposit_txs, withdrawal_txs FROM exchange_flow_daily WHERE chain = ${chain} ORDER BY exchange, day`,
   );
+  const addressFlows = await store.query<{ address: string; day: string; deposits: string; withdrawals: string; deposit_txs: number; withdrawal_txs: number }>(
+    'test.address_flows',
+    sql`SELECT address, day::text AS day, deposits::text AS deposits, withdrawals::text AS withdrawals, deposit_txs, withdrawal_txs
+        FROM exchange_address_flow_daily WHERE chain = ${chain} ORDER BY address, day`,
+  );
   const confirmed = await store.query<{ address: string }>('test.confirmed', sql`SELECT address FROM exchange_wallets WHERE chain = ${chain} AND role = 'deposit_relay' AND confirmed ORDER BY address`);
   const largest = await store.query<{ key: string }>(
     'test.largest',
     sql`SELECT concat_ws('|', day, direction, height, tx_index, recipient_index, value, exchange, via_relay, from_addr, to_addr) AS key
         FROM exchange_largest WHERE chain = ${chain} ORDER BY 1`,
   );
-  return { flows, confirmed: confirmed.map((r) => r.address), largest: largest.map((r) => r.key) };
+  return { flows, addressFlows, confirmed: confirmed.map((r) => r.address), largest: largest.map((r) => r.key) };
 }
 
 function oracle(builder: ChainBuilder, wallets: CuratedWallet[]) {
@@ -123,6 +129,28 @@ function oracle(builder: ChainBuilder, wallets: CuratedWallet[]) {
   const flows = [...days.values()]
     .sort((a, b) => (a.exchange === b.exchange ? (a.day < b.day ? -1 : 1) : a.exchange < b.exchange ? -1 : 1))
     .map((d) => ({ ...d, deposits: d.deposits.toString(), withdrawals: d.withdrawals.toString() }));
+  // Per address and day, the flows of the side that is not a venue's (the sender of a deposit, the recipient of a withdrawal).
+  const addressDays = new Map<string, { address: string; day: string; deposits: bigint; withdrawals: bigint; deposit_txs: number; withdrawal_txs: number }>();
+  const ofAddress = (address: string, day: string) => {
+    const key = `${address}|${day}`;
+    if (!addressDays.has(key)) addressDays.set(key, { address, day, deposits: 0n, withdrawals: 0n, deposit_txs: 0, withdrawal_txs: 0 });
+    return addressDays.get(key)!;
+  };
+  for (const f of flowsOf(moves, venues)) {
+    if (f.toVenue && !f.fromVenue) {
+      const d = ofAddress(f.from, f.day);
+      d.deposits += f.value;
+      d.deposit_txs++;
+    }
+    if (f.fromVenue && !f.toVenue) {
+      const d = ofAddress(f.to, f.day);
+      d.withdrawals += f.value;
+      d.withdrawal_txs++;
+    }
+  }
+  const addressFlows = [...addressDays.values()]
+    .sort((a, b) => (a.address === b.address ? (a.day < b.day ? -1 : 1) : a.address < b.address ? -1 : 1))
+    .map((d) => ({ ...d, deposits: d.deposits.toString(), withdrawals: d.withdrawals.toString() }));
   const confirmed = [...venues].filter(([, v]) => v.relay).map(([a]) => a).sort();
   // Per day and direction, the 100 largest (the earliest on a tie).
   const groups = new Map<string, { key: string; value: bigint; order: number[] }[]>();
@@ -137,7 +165,7 @@ function oracle(builder: ChainBuilder, wallets: CuratedWallet[]) {
   const largest = [...groups.values()].flatMap((list) =>
     list.sort((a, b) => (a.value !== b.value ? (a.value > b.value ? -1 : 1) : a.order[0]! - b.order[0]! || a.order[1]! - b.order[1]! || a.order[2]! - b.order[2]!)).slice(0, 100).map((r) => r.key),
   );
-  return { flows, confirmed, largest: largest.sort() };
+  return { flows, addressFlows, confirmed, largest: largest.sort() };
 }
 
 describeEachStore('exchange rollups and the labels import', (getStore, kind) => {
@@ -190,6 +218,25 @@ describeEachStore('exchange rollups and the labels import', (getStore, kind) => 
       const wanted = oracle(b0, c.wallets);
       assert.ok(wanted.flows.some((f) => f.deposit_txs > 100), 'a day with more than 100 deposits');
       assert.deepEqual(await stored(store, chain), wanted);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('the migration that added the per-address flows fills them for a store indexed before it, as the rollup keeps them', async () => {
+    const store = await openTestStore(kind);
+    try {
+      for (const chain of ['pos', 'pow'] as const) {
+        const v = venueChain(chain, 11, 30);
+        await ingest(store, v.builder.source(), { batchBlocks: 4 });
+        await importCurated(store, parseLabelsFile(labelsFile(v.wallets)));
+      }
+      const kept = { pos: (await stored(store, 'pos')).addressFlows, pow: (await stored(store, 'pow')).addressFlows };
+      assert.ok(kept.pos.length > 0 && kept.pow.length > 0);
+      await store.query('test.clear', sql`DELETE FROM exchange_address_flow_daily`);
+      const migration = readFileSync(new URL('../../src/store/migrations/0075_exchange_address_flows.sql', import.meta.url), 'utf8');
+      await store.exec('test.backfill', migration.slice(migration.indexOf('INSERT INTO exchange_address_flow_daily')));
+      assert.deepEqual({ pos: (await stored(store, 'pos')).addressFlows, pow: (await stored(store, 'pow')).addressFlows }, kept);
     } finally {
       await store.close();
     }

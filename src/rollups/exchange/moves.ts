@@ -84,7 +84,7 @@ export async function classify(db: Db, chain: ChainId, moves: Sql): Promise<void
   );
 }
 
-/** Adds (sign 1) or subtracts (-1) the flows of exchange_classified to the per-venue days; returns the days touched. */
+/** Adds (sign 1) or subtracts (-1) the flows of exchange_classified to the per-venue days (and the per-address ones); returns the venue days touched. */
 export async function addFlows(db: Db, chain: ChainId, sign: 1 | -1): Promise<string[]> {
   const rows = await db.query<{ day: string }>(
     'rollups.exchange.flows',
@@ -105,7 +105,35 @@ export async function addFlows(db: Db, chain: ChainId, sign: 1 | -1): Promise<st
       sql`DELETE FROM exchange_flow_daily WHERE chain = ${chain} AND day = ANY(${days}::date[]) AND deposit_txs = 0 AND withdrawal_txs = 0`,
     );
   }
+  await addAddressFlows(db, chain, sign);
   return days;
+}
+
+/**
+ * Adds (or subtracts) the flows of exchange_classified to the per-address days of the side that is
+ * not an exchange address: the sender of a deposit, the recipient of a withdrawal (a transfer
+ * between two venues has no such side).
+ */
+async function addAddressFlows(db: Db, chain: ChainId, sign: 1 | -1): Promise<void> {
+  const rows = await db.query<{ address: string; day: string }>(
+    'rollups.exchange.address_flows',
+    sql`INSERT INTO exchange_address_flow_daily AS f (chain, address, day, deposits, withdrawals, deposit_txs, withdrawal_txs)
+        SELECT ${chain}, address, day, ${sign} * sum(dep), ${sign} * sum(wd), ${sign} * sum(dc), ${sign} * sum(wc)
+        FROM (SELECT from_addr AS address, day, value AS dep, 0 AS wd, 1 AS dc, 0 AS wc FROM exchange_classified WHERE to_ex IS NOT NULL AND from_ex IS NULL
+              UNION ALL
+              SELECT to_addr, day, 0, value, 0, 1 FROM exchange_classified WHERE from_ex IS NOT NULL AND to_ex IS NULL) x
+        GROUP BY address, day
+        ON CONFLICT (chain, address, day) DO UPDATE SET deposits = f.deposits + excluded.deposits, withdrawals = f.withdrawals + excluded.withdrawals,
+          deposit_txs = f.deposit_txs + excluded.deposit_txs, withdrawal_txs = f.withdrawal_txs + excluded.withdrawal_txs
+        RETURNING address, day::text AS day`,
+  );
+  if (sign < 0 && rows.length > 0) {
+    await db.query(
+      'rollups.exchange.address_flows.prune',
+      sql`DELETE FROM exchange_address_flow_daily f USING unnest(${rows.map((r) => r.address)}::text[], ${rows.map((r) => r.day)}::date[]) AS k(address, day)
+          WHERE f.chain = ${chain} AND f.address = k.address AND f.day = k.day AND f.deposit_txs = 0 AND f.withdrawal_txs = 0`,
+    );
+  }
 }
 
 /** The deposits and withdrawals of exchange_classified as rows of exchange_largest (all of them; trim keeps the largest). */

@@ -1,6 +1,6 @@
 /**
  * The exchange rollups (docs/metrics.md, "Exchanges"): relay evidence and the confirmation it
- * decides (exchange_wallets.confirmed of deposit relays), per-venue daily flows, the largest
+ * decides (exchange_wallets.confirmed of deposit relays), per-venue and per-address daily flows, the largest
  * deposits and withdrawals of each day, and per-venue relay totals.
  *
  * Invariant: every table holds the figures of all indexed moves classified by the present
@@ -17,7 +17,7 @@ import type { Db } from '../../store/store.ts';
 import type { Rollup, RollupStep } from '../engine/rollup.ts';
 import { addFlows, classify, fullDays, insertLargest, movesInRange, movesTouching, recomputeLargestDays, touch, trimLargest } from './moves.ts';
 
-const TABLES = ['exchange_relay_evidence', 'exchange_flow_daily', 'exchange_largest', 'exchange_venue_relays'] as const;
+const TABLES = ['exchange_relay_evidence', 'exchange_flow_daily', 'exchange_address_flow_daily', 'exchange_largest', 'exchange_venue_relays'] as const;
 
 async function hasVenues(db: Db, chain: ChainId): Promise<boolean> {
   const [row] = await db.query<{ any: boolean }>('rollups.exchange.any', sql`SELECT EXISTS (SELECT 1 FROM exchange_wallets WHERE chain = ${chain}) AS any`);
@@ -171,16 +171,17 @@ export async function rebuildExchangeRollups(db: Db, chain: ChainId): Promise<vo
   const [top] = await db.query<{ h: string | number | null }>('rollups.exchange.top', sql`SELECT max(height) AS h FROM blocks WHERE chain = ${chain}`);
   if (top?.h == null || !(await hasVenues(db, chain))) return;
   const tip = Number(top.h);
-  await touch(db, sql`SELECT address FROM exchange_wallets WHERE chain = ${chain} AND role = 'deposit_relay'`);
-  await addEvidence(db, chain, movesTouching(chain, tip), 1);
+  // Every move of the chain, in one pass of the raw tables: the venues' addresses run to thousands
+  // of relays, and reaching their moves through the per-address indexes cost several times a scan.
+  const everything = movesInRange(chain, 0, tip);
+  await addEvidence(db, chain, everything, 1);
   await db.query('rollups.exchange.rebuild.evidence_prune', sql`DELETE FROM exchange_relay_evidence WHERE chain = ${chain} AND forwards = 0 AND strays = 0`);
   await db.query(
     'rollups.exchange.rebuild.confirm',
     sql`UPDATE exchange_wallets w SET confirmed = true FROM exchange_relay_evidence e
         WHERE w.chain = ${chain} AND w.role = 'deposit_relay' AND e.chain = w.chain AND e.address = w.address AND ${RULE}`,
   );
-  await touch(db, sql`SELECT address FROM exchange_wallets WHERE chain = ${chain} AND confirmed`);
-  await classify(db, chain, movesTouching(chain, tip));
+  await classify(db, chain, everything);
   await addFlows(db, chain, 1);
   await insertLargest(db, chain);
   await trimLargest(db, chain, null);

@@ -3,7 +3,7 @@ import sql from 'sql-template-tag';
 import { Type } from 'typebox';
 import type { ChainId } from '../../../chain/chains.ts';
 import type { Db } from '../../../store/store.ts';
-import { dayStart, formatDay } from '../../../time.ts';
+import { formatDay } from '../../../time.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { Amount, STANDARD_ERRORS, WindowQuery } from '../../schemas/common.ts';
 import { AnalyticsChain, chainSpan, dayRange, windowDaysOf } from '../series.ts';
@@ -23,8 +23,8 @@ const ExchangeFlowResponse = Type.Object({
   deposits: { ...Amount, description: 'Native value whales (exchanges excluded) sent to confirmed exchange addresses in the window.' },
   withdrawals: { ...Amount, description: 'Native value confirmed exchange addresses sent to those whales in the window.' },
   net: { ...SignedAmount, description: 'withdrawals − deposits.' },
-  deposit_txs: Type.Integer(),
-  withdrawal_txs: Type.Integer(),
+  deposit_txs: Type.Integer({ description: 'Transfers of those deposits (each recipient of a multi-recipient transfer counts once).' }),
+  withdrawal_txs: Type.Integer({ description: 'Transfers of those withdrawals.' }),
   exchange_labeled: Type.Boolean({ description: 'The chain has confirmed exchange addresses.' }),
   exchange_count: Type.Integer({ description: 'Exchanges with a confirmed address.' }),
   ...ThresholdFields,
@@ -38,49 +38,17 @@ interface Flow {
 }
 
 /**
- * Transfer legs between `whales` and confirmed exchange addresses from the first block at or after
- * `fromTs`: the whale–exchange pairs active since then (address_counterparties), then each pair's
- * transactions from the whale's sent and received index ranges (recipients of multi-recipient
- * transfers included).
+ * The whales' flows with confirmed exchange addresses on the days from `from` on: their rows of
+ * exchange_address_flow_daily (kept by the exchange rollup), a primary-key range per whale.
  */
-async function whaleExchangeFlow(db: Db, chain: ChainId, whales: string[], fromTs: number): Promise<Flow> {
+async function whaleExchangeFlow(db: Db, chain: ChainId, whales: string[], from: string): Promise<Flow> {
   if (whales.length === 0) return { deposits: 0n, withdrawals: 0n, depositTxs: 0, withdrawalTxs: 0 };
-  const ok = sql`t.status IS DISTINCT FROM 0`;
   const [row] = await db.query<{ deposits: string; withdrawals: string; deposit_txs: string | number; withdrawal_txs: string | number }>(
     'analytics.whales.exchange_flow',
-    sql`WITH start AS (
-          SELECT coalesce((SELECT height FROM blocks WHERE chain = ${chain} AND ts >= ${fromTs} ORDER BY ts, height LIMIT 1), 9223372036854775807) AS h
-        ),
-        pairs AS MATERIALIZED (
-          SELECT c.address AS whale, c.counterparty AS exchange
-          FROM address_counterparties c
-          JOIN exchange_wallets e ON e.chain = ${chain} AND e.address = c.counterparty AND e.confirmed
-          WHERE c.chain = ${chain} AND c.address = ANY(${whales}::text[]) AND c.last_ts >= ${fromTs}
-        ),
-        legs AS (
-          SELECT 'deposit' AS kind, t.height, t.tx_index, t.value AS amount
-          FROM pairs p JOIN transactions t ON t.chain = ${chain} AND t.from_addr = p.whale AND t.height >= (SELECT h FROM start) AND t.to_addr = p.exchange
-          WHERE t.value > 0 AND ${ok}
-          UNION ALL
-          SELECT 'deposit', t.height, t.tx_index, r.amount
-          FROM pairs p JOIN transactions t ON t.chain = ${chain} AND t.from_addr = p.whale AND t.height >= (SELECT h FROM start) AND t.to_addr IS NULL
-          JOIN tx_recipients r ON r.chain = ${chain} AND r.height = t.height AND r.tx_index = t.tx_index AND r.to_addr = p.exchange
-          WHERE r.amount > 0 AND ${ok}
-          UNION ALL
-          SELECT 'withdrawal', t.height, t.tx_index, t.value
-          FROM pairs p JOIN transactions t ON t.chain = ${chain} AND t.to_addr = p.whale AND t.height >= (SELECT h FROM start) AND t.from_addr = p.exchange
-          WHERE t.value > 0 AND ${ok}
-          UNION ALL
-          SELECT 'withdrawal', r.height, r.tx_index, r.amount
-          FROM pairs p JOIN tx_recipients r ON r.chain = ${chain} AND r.to_addr = p.whale AND r.height >= (SELECT h FROM start)
-          JOIN transactions t ON t.chain = ${chain} AND t.height = r.height AND t.tx_index = r.tx_index AND t.from_addr = p.exchange AND t.to_addr IS NULL
-          WHERE r.amount > 0 AND ${ok}
-        )
-        SELECT coalesce(sum(amount) FILTER (WHERE kind = 'deposit'), 0)::text AS deposits,
-               coalesce(sum(amount) FILTER (WHERE kind = 'withdrawal'), 0)::text AS withdrawals,
-               count(DISTINCT (height, tx_index)) FILTER (WHERE kind = 'deposit') AS deposit_txs,
-               count(DISTINCT (height, tx_index)) FILTER (WHERE kind = 'withdrawal') AS withdrawal_txs
-        FROM legs`,
+    sql`SELECT coalesce(sum(deposits), 0)::text AS deposits, coalesce(sum(withdrawals), 0)::text AS withdrawals,
+               coalesce(sum(deposit_txs), 0) AS deposit_txs, coalesce(sum(withdrawal_txs), 0) AS withdrawal_txs
+        FROM exchange_address_flow_daily
+        WHERE chain = ${chain} AND address = ANY(${whales}::text[]) AND day >= ${from}::date`,
   );
   return {
     deposits: BigInt(row?.deposits ?? '0'),
@@ -121,7 +89,7 @@ export function whalesExchangeFlowRoute(app: RouteApp, ctx: ApiContext): void {
       ]);
       const range = span ? dayRange(span, days) : null;
       const whales = range && exchangeCount > 0 ? await whaleSet(ctx.store, chain, threshold.amount, { withoutExchanges: true }) : [];
-      const flow = await whaleExchangeFlow(ctx.store, chain, range ? whales.map((w) => w.address) : [], range ? dayStart(range.from) : 0);
+      const flow = await whaleExchangeFlow(ctx.store, chain, range ? whales.map((w) => w.address) : [], range?.from ?? '');
       return {
         chain,
         network: ctx.network(chain),

@@ -8,7 +8,7 @@ import { describeSeededApp } from '../../../support/seeded-app.ts';
 
 const URL = '/api/v1/analytics/whales/exchange-flow';
 
-/** Transfer legs of successful transactions between the whales (exchanges excluded) and confirmed exchange addresses. */
+/** Transfer legs of successful transactions between the whales (exchanges excluded) and confirmed exchange addresses, each counted once. */
 function expected(w: AnalyticsWorld, chain: ChainId, network: string, days: number, pct?: number) {
   const o = whaleOracle(w, chain);
   const threshold = thresholdOf(o, pct);
@@ -16,8 +16,8 @@ function expected(w: AnalyticsWorld, chain: ChainId, network: string, days: numb
   const window = new Set(windowDays(o, days));
   let deposits = 0n;
   let withdrawals = 0n;
-  const depositTxs = new Set<string>();
-  const withdrawalTxs = new Set<string>();
+  let depositTxs = 0;
+  let withdrawalTxs = 0;
   for (const b of o.blocks) {
     if (!window.has(utcDay(b.timestamp))) continue;
     for (const t of b.transactions) {
@@ -27,11 +27,11 @@ function expected(w: AnalyticsWorld, chain: ChainId, network: string, days: numb
         if (leg.amount <= 0n) continue;
         if (whales.has(t.from) && o.exchanges.has(leg.to)) {
           deposits += leg.amount;
-          depositTxs.add(t.hash);
+          depositTxs++;
         }
         if (o.exchanges.has(t.from) && whales.has(leg.to)) {
           withdrawals += leg.amount;
-          withdrawalTxs.add(t.hash);
+          withdrawalTxs++;
         }
       }
     }
@@ -40,7 +40,7 @@ function expected(w: AnalyticsWorld, chain: ChainId, network: string, days: numb
   return {
     chain, network, days, all_time: start <= o.firstDay,
     deposits: deposits.toString(), withdrawals: withdrawals.toString(), net: (withdrawals - deposits).toString(),
-    deposit_txs: depositTxs.size, withdrawal_txs: withdrawalTxs.size,
+    deposit_txs: depositTxs, withdrawal_txs: withdrawalTxs,
     exchange_labeled: o.exchanges.size > 0, exchange_count: o.exchangeNames.size,
     whale_threshold: threshold.toString(), threshold_pct: pct ?? null,
   };
