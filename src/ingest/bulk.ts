@@ -31,16 +31,21 @@ export interface BulkLoad {
 }
 
 /** Whether a bulk load is under way (begun and not finished) in this store. */
-async function bulkLoadInProgress(store: Store): Promise<boolean> {
+export async function bulkLoadInProgress(store: Store): Promise<boolean> {
   const rows = await store.query('ingest.bulk.marker', sql`SELECT 1 FROM chain_settings WHERE chain = ${MARKER.chain} AND key = ${MARKER.key}`);
   return rows.length > 0;
+}
+
+/** Whether the store holds no block of any chain: a bulk load may begin. */
+export async function storeIsEmpty(store: Store): Promise<boolean> {
+  const rows = await store.query('ingest.bulk.any_block', sql`SELECT 1 FROM blocks LIMIT 1`);
+  return rows.length === 0;
 }
 
 /** Starts a bulk load into an empty store, or resumes the one a crash interrupted. */
 export async function beginBulkLoad(store: Store, logger?: Logger): Promise<BulkLoad> {
   if (!(await bulkLoadInProgress(store))) {
-    const [blocks] = await store.query<{ n: number }>('ingest.bulk.empty', sql`SELECT count(*)::int AS n FROM blocks`);
-    if ((blocks?.n ?? 0) > 0) throw new Error('a bulk load needs an empty store; this one already holds blocks');
+    if (!(await storeIsEmpty(store))) throw new Error('a bulk load needs an empty store; this one already holds blocks');
     await store.transaction('ingest.bulk.begin', async (tx) => {
       const indexes = await tx.query<IndexDefinition>(
         'ingest.bulk.indexes',

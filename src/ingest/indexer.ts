@@ -9,7 +9,8 @@ import { ConfigError } from '../config/env.ts';
 import type { Store } from '../store/store.ts';
 import { readCheckpoint } from './checkpoint.ts';
 import { recordNodeTip } from './node-tip.ts';
-import { ingest, type IngestResult } from './pipeline.ts';
+import { beginBulkLoad, bulkLoadInProgress, storeIsEmpty } from './bulk.ts';
+import { ingest, type IngestProgress, type IngestResult } from './pipeline.ts';
 
 /** Stopped (SIGINT/SIGTERM) before the node answered at all: nothing to write, not a failure. */
 export class StoppedError extends Error {
@@ -115,6 +116,16 @@ export interface NodeRun {
 }
 
 /**
+ * Whether a run backfills in bulk (bulk.ts): from genesis into a store without any block, or to
+ * finish the bulk load a killed run began. From above genesis the pipeline seeds each address's
+ * opening balance as it first appears, which only the block-by-block path does.
+ */
+async function backfillsInBulk(store: Store, run: NodeRun): Promise<boolean> {
+  if (await bulkLoadInProgress(store)) return true;
+  return run.from === 0 && (await storeIsEmpty(store));
+}
+
+/**
  * Runs the pipeline on a node's source: the node's tip recorded at start and when caught up (the
  * supply overview's `node_tip_height`), the backfill displayed, each batch logged once following.
  */
@@ -126,15 +137,32 @@ export async function indexFromNode(store: Store, source: BlockSource & { close(
     if (height >= 0) void recordNodeTip(store, chain, height).catch((err: Error) => logger.warn({ err: err.message }, 'node tip not recorded'));
     logger.info({ height, ...run.caughtUpFields?.() }, run.follow ? 'caught up with the node; following its head' : 'caught up with the node');
   });
+  const options = {
+    fromHeight: run.fromHeight,
+    logger,
+    signal,
+    onProgress: (p: IngestProgress) => {
+      if (watched.following()) logger.info({ height: p.height, blocks: p.blocks, transactions: p.transactions, reorgs: p.reorgs, deadLetters: p.deadLetters }, `${chain} blocks written`);
+    },
+  };
   try {
-    return await ingest(store, watched.source, {
-      fromHeight: run.fromHeight,
-      logger,
-      signal,
-      onProgress: (p) => {
-        if (watched.following()) logger.info({ height: p.height, blocks: p.blocks, transactions: p.transactions, reorgs: p.reorgs, deadLetters: p.deadLetters }, `${chain} blocks written`);
-      },
-    });
+    if (!(await backfillsInBulk(store, run))) return await ingest(store, watched.source, options);
+    // A first sync from genesis into an empty store (or one a killed first sync left): the bulk
+    // path up to the head, then the indexes back and the days closed, then block by block.
+    logger.info('the store is empty: backfilling in bulk (secondary indexes are rebuilt once caught up)');
+    const load = await beginBulkLoad(store, logger);
+    const backfill = await ingest(store, watched.source, { ...options, bulk: true, untilCaughtUp: true });
+    if (signal?.aborted) return backfill;
+    await load.finish();
+    if (!run.follow) return backfill;
+    const followed = await ingest(store, watched.source, { ...options, fromHeight: undefined });
+    return {
+      ...followed,
+      blocks: backfill.blocks + followed.blocks,
+      transactions: backfill.transactions + followed.transactions,
+      reorgs: backfill.reorgs + followed.reorgs,
+      deadLetters: backfill.deadLetters + followed.deadLetters,
+    };
   } finally {
     watched.stop();
     source.close();

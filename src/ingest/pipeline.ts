@@ -43,6 +43,8 @@ export interface IngestOptions {
   batchTransactions?: number;
   /** The store is being bulk loaded (see bulk.ts). */
   bulk?: boolean;
+  /** Return once the source has caught up with its head (everything read is written first). */
+  untilCaughtUp?: boolean;
   /**
    * In a bulk load, apply gathered rollup deltas once they hold this many keys (default 3,000,000,
    * about half a gigabyte of heap): a demo-sized chain is applied in one step, which
@@ -302,6 +304,7 @@ export async function ingest(store: Store, source: BlockSource, options: IngestO
       const item: SourceItem = next.value;
       if (item.kind === 'caught-up') {
         await flush(true);
+        if (options.untilCaughtUp) break;
         continue;
       }
       if (item.kind === 'undecodable') {
