@@ -69,7 +69,11 @@ export function registerDemo(program: Command): void {
         );
         bar?.stop();
         const txs = report.chains.pow.transactions + report.chains.pos.transactions;
-        console.error(`loaded ${report.chains.pow.blocks + report.chains.pos.blocks} blocks and ${txs} transactions in ${report.seconds.total.toFixed(0)} s`);
+        const { pow, pos, finish, total } = report.seconds;
+        console.error(
+          `loaded ${report.chains.pow.blocks + report.chains.pos.blocks} blocks and ${txs} transactions in ${total.toFixed(0)} s ` +
+            `(pow ${pow.toFixed(0)} s, pos ${pos.toFixed(0)} s, days, indexes and labels ${finish.toFixed(0)} s)`,
+        );
       }
       const server = await startServer(config, store, logger);
       serving = true;
