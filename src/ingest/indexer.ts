@@ -149,7 +149,7 @@ export async function indexFromNode(store: Store, source: BlockSource & { close(
     if (!(await backfillsInBulk(store, run))) return await ingest(store, watched.source, options);
     // A first sync from genesis into an empty store (or one a killed first sync left): the bulk
     // path up to the head, then the indexes back and the days closed, then block by block.
-    logger.info('the store is empty: backfilling in bulk (secondary indexes are rebuilt once caught up)');
+    logger.info('first sync: backfilling in bulk (secondary indexes are rebuilt once caught up)');
     const load = await beginBulkLoad(store, logger);
     const backfill = await ingest(store, watched.source, { ...options, bulk: true, untilCaughtUp: true });
     if (signal?.aborted) return backfill;

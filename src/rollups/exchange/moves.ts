@@ -125,9 +125,10 @@ async function addAddressFlows(db: Db, chain: ChainId, sign: 1 | -1): Promise<vo
         GROUP BY address, day
         ON CONFLICT (chain, address, day) DO UPDATE SET deposits = f.deposits + excluded.deposits, withdrawals = f.withdrawals + excluded.withdrawals,
           deposit_txs = f.deposit_txs + excluded.deposit_txs, withdrawal_txs = f.withdrawal_txs + excluded.withdrawal_txs
-        RETURNING address, day::text AS day`,
+        ${sign < 0 ? sql`RETURNING address, day::text AS day` : sql``}`,
   );
-  if (sign < 0 && rows.length > 0) {
+  // Only a subtraction can leave a row at zero.
+  if (rows.length > 0) {
     await db.query(
       'rollups.exchange.address_flows.prune',
       sql`DELETE FROM exchange_address_flow_daily f USING unnest(${rows.map((r) => r.address)}::text[], ${rows.map((r) => r.day)}::date[]) AS k(address, day)

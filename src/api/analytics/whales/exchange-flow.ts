@@ -61,7 +61,13 @@ async function whaleExchangeFlow(db: Db, chain: ChainId, whales: string[], from:
 async function exchanges(db: Db, chain: ChainId): Promise<number> {
   const [row] = await db.query<{ n: string | number }>(
     'analytics.whales.exchange_count',
-    sql`SELECT count(DISTINCT exchange) AS n FROM exchange_wallets WHERE chain = ${chain} AND confirmed`,
+    // Hot and cold wallets are confirmed by definition; a venue known only by relays counts while
+    // one is confirmed (exchange_venue_relays). Both are a few rows, unlike the chain's relays.
+    sql`SELECT count(*) AS n FROM (
+          SELECT exchange FROM exchange_wallets WHERE chain = ${chain} AND role IN ('hot', 'cold')
+          UNION
+          SELECT exchange FROM exchange_venue_relays WHERE chain = ${chain} AND relays > 0
+        ) v`,
     { reusePlan: true },
   );
   return Number(row?.n ?? 0);
