@@ -105,56 +105,47 @@ async function stored(store: Store, chain: ChainId) {
   return { flows, addressFlows, confirmed: confirmed.map((r) => r.address), largest: largest.map((r) => r.key) };
 }
 
+/** Deposit and withdrawal legs summed per owner (a venue, an address) and day, by owner then day, amounts as strings. */
+function dailyTotals(legs: { owner: string; day: string; value: bigint; deposit: boolean }[]) {
+  const totals = new Map<string, { owner: string; day: string; deposits: bigint; withdrawals: bigint; deposit_txs: number; withdrawal_txs: number }>();
+  for (const leg of legs) {
+    const key = `${leg.owner}|${leg.day}`;
+    const t = totals.get(key) ?? { owner: leg.owner, day: leg.day, deposits: 0n, withdrawals: 0n, deposit_txs: 0, withdrawal_txs: 0 };
+    if (leg.deposit) {
+      t.deposits += leg.value;
+      t.deposit_txs++;
+    } else {
+      t.withdrawals += leg.value;
+      t.withdrawal_txs++;
+    }
+    totals.set(key, t);
+  }
+  return [...totals.values()]
+    .sort((a, b) => (a.owner === b.owner ? (a.day < b.day ? -1 : 1) : a.owner < b.owner ? -1 : 1))
+    .map((t) => ({ ...t, deposits: t.deposits.toString(), withdrawals: t.withdrawals.toString() }));
+}
+
 function oracle(builder: ChainBuilder, wallets: CuratedWallet[]) {
   const moves = movesOf(builder.blocks);
   const venues = confirmedVenues(wallets, moves);
-  const days = new Map<string, { exchange: string; day: string; deposits: bigint; withdrawals: bigint; deposit_txs: number; withdrawal_txs: number }>();
-  const at = (exchange: string, day: string) => {
-    const key = `${exchange}|${day}`;
-    if (!days.has(key)) days.set(key, { exchange, day, deposits: 0n, withdrawals: 0n, deposit_txs: 0, withdrawal_txs: 0 });
-    return days.get(key)!;
-  };
-  for (const f of flowsOf(moves, venues)) {
-    if (f.toVenue) {
-      const d = at(f.toVenue, f.day);
-      d.deposits += f.value;
-      d.deposit_txs++;
-    }
-    if (f.fromVenue) {
-      const d = at(f.fromVenue, f.day);
-      d.withdrawals += f.value;
-      d.withdrawal_txs++;
-    }
-  }
-  const flows = [...days.values()]
-    .sort((a, b) => (a.exchange === b.exchange ? (a.day < b.day ? -1 : 1) : a.exchange < b.exchange ? -1 : 1))
-    .map((d) => ({ ...d, deposits: d.deposits.toString(), withdrawals: d.withdrawals.toString() }));
+  const flowList = flowsOf(moves, venues);
+  const flows = dailyTotals(
+    flowList.flatMap((f) => [
+      ...(f.toVenue ? [{ owner: f.toVenue, day: f.day, value: f.value, deposit: true }] : []),
+      ...(f.fromVenue ? [{ owner: f.fromVenue, day: f.day, value: f.value, deposit: false }] : []),
+    ]),
+  ).map(({ owner, ...t }) => ({ exchange: owner, ...t }));
   // Per address and day, the flows of the side that is not a venue's (the sender of a deposit, the recipient of a withdrawal).
-  const addressDays = new Map<string, { address: string; day: string; deposits: bigint; withdrawals: bigint; deposit_txs: number; withdrawal_txs: number }>();
-  const ofAddress = (address: string, day: string) => {
-    const key = `${address}|${day}`;
-    if (!addressDays.has(key)) addressDays.set(key, { address, day, deposits: 0n, withdrawals: 0n, deposit_txs: 0, withdrawal_txs: 0 });
-    return addressDays.get(key)!;
-  };
-  for (const f of flowsOf(moves, venues)) {
-    if (f.toVenue && !f.fromVenue) {
-      const d = ofAddress(f.from, f.day);
-      d.deposits += f.value;
-      d.deposit_txs++;
-    }
-    if (f.fromVenue && !f.toVenue) {
-      const d = ofAddress(f.to, f.day);
-      d.withdrawals += f.value;
-      d.withdrawal_txs++;
-    }
-  }
-  const addressFlows = [...addressDays.values()]
-    .sort((a, b) => (a.address === b.address ? (a.day < b.day ? -1 : 1) : a.address < b.address ? -1 : 1))
-    .map((d) => ({ ...d, deposits: d.deposits.toString(), withdrawals: d.withdrawals.toString() }));
+  const addressFlows = dailyTotals(
+    flowList.flatMap((f) => [
+      ...(f.toVenue && !f.fromVenue ? [{ owner: f.from, day: f.day, value: f.value, deposit: true }] : []),
+      ...(f.fromVenue && !f.toVenue ? [{ owner: f.to, day: f.day, value: f.value, deposit: false }] : []),
+    ]),
+  ).map(({ owner, ...t }) => ({ address: owner, ...t }));
   const confirmed = [...venues].filter(([, v]) => v.relay).map(([a]) => a).sort();
   // Per day and direction, the 100 largest (the earliest on a tie).
   const groups = new Map<string, { key: string; value: bigint; order: number[] }[]>();
-  for (const f of flowsOf(moves, venues)) {
+  for (const f of flowList) {
     for (const [direction, venue, relay] of [['deposit', f.toVenue, f.toRelay], ['withdrawal', f.fromVenue, f.fromRelay]] as const) {
       if (!venue) continue;
       const list = groups.get(`${f.day}|${direction}`) ?? [];
