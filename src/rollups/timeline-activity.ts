@@ -85,7 +85,9 @@ async function mergePayouts(db: Db, chain: ChainId, sign: 1 | -1): Promise<void>
         SELECT ${chain}, address, day, ${sign} * payouts FROM timeline_payouts
         ON CONFLICT (chain, address, day) DO UPDATE SET payouts = p.payouts + excluded.payouts`,
   );
-  // Only the batch's rows can have fallen to zero: a key lookup each, not a scan of the table.
+  // Adding never leaves a count at zero. Subtracting can, and only on the batch's rows: a key
+  // lookup each, not a scan of the table (which the planner chose without statistics).
+  if (sign > 0) return;
   await db.query(
     'rollups.timeline.payouts_empty',
     sql`DELETE FROM address_payout_days p USING timeline_payouts t
@@ -109,6 +111,7 @@ async function before(db: Db, step: RollupStep): Promise<void> {
     'rollups.timeline.batch_payouts',
     sql`CREATE TEMP TABLE timeline_payouts ON COMMIT DROP AS ${payoutsOf(chain, sql`t.height BETWEEN ${deltas.fromHeight} AND ${deltas.toHeight}`)}`,
   );
+  await db.query('rollups.timeline.payouts_analyze', sql`ANALYZE timeline_payouts`);
   await countPairs(db, chain, -1);
 }
 
