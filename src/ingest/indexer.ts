@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { ChainId } from '../chain/chains.ts';
 import type { BlockSource, SourceItem } from '../chain/model.ts';
 import { ConfigError } from '../config/env.ts';
+import { message } from '../sources/node-errors.ts';
 import type { Store } from '../store/store.ts';
 import { readCheckpoint } from './checkpoint.ts';
 import { recordNodeTip } from './node-tip.ts';
@@ -39,7 +40,7 @@ export async function untilReachable<T>(what: string, fn: () => Promise<T>, isRe
       if (deps.signal?.aborted) throw new StoppedError(`stopped while ${what}`);
       if (!isRetryable(error)) throw error;
       const delayMs = Math.min(30_000, 1000 * attempt);
-      deps.logger.warn({ err: error instanceof Error ? error.message : String(error), delayMs }, `${what}: the node does not answer; waiting`);
+      deps.logger.warn({ err: message(error), delayMs }, `${what}: the node does not answer; waiting`);
       await new Promise((resolve) => setTimeout(resolve, delayMs));
     }
   }

@@ -88,6 +88,7 @@ async function mergePayouts(db: Db, chain: ChainId, sign: 1 | -1): Promise<void>
   // Adding never leaves a count at zero. Subtracting can, and only on the batch's rows: a key
   // lookup each, not a scan of the table (which the planner chose without statistics).
   if (sign > 0) return;
+  await db.query('rollups.timeline.payouts_analyze', sql`ANALYZE timeline_payouts`);
   await db.query(
     'rollups.timeline.payouts_empty',
     sql`DELETE FROM address_payout_days p USING timeline_payouts t
@@ -111,7 +112,6 @@ async function before(db: Db, step: RollupStep): Promise<void> {
     'rollups.timeline.batch_payouts',
     sql`CREATE TEMP TABLE timeline_payouts ON COMMIT DROP AS ${payoutsOf(chain, sql`t.height BETWEEN ${deltas.fromHeight} AND ${deltas.toHeight}`)}`,
   );
-  await db.query('rollups.timeline.payouts_analyze', sql`ANALYZE timeline_payouts`);
   await countPairs(db, chain, -1);
 }
 

@@ -214,20 +214,23 @@ describeEachStore('exchange rollups and the labels import', (getStore, kind) => 
     }
   });
 
-  it('the migration that added the per-address flows fills them for a store indexed before it, as the rollup keeps them', async () => {
+  it('the migration that added the per-address flows fills them for a store indexed before it, as the oracle and the rollup have them', async () => {
     const store = await openTestStore(kind);
     try {
+      const wanted = { pos: [] as ReturnType<typeof oracle>['addressFlows'], pow: [] as ReturnType<typeof oracle>['addressFlows'] };
       for (const chain of ['pos', 'pow'] as const) {
         const v = venueChain(chain, 11, 30);
         await ingest(store, v.builder.source(), { batchBlocks: 4 });
         await importCurated(store, parseLabelsFile(labelsFile(v.wallets)));
+        wanted[chain] = oracle(v.builder, v.wallets).addressFlows;
       }
       const kept = { pos: (await stored(store, 'pos')).addressFlows, pow: (await stored(store, 'pow')).addressFlows };
       assert.ok(kept.pos.length > 0 && kept.pow.length > 0);
+      assert.deepEqual(kept, wanted, 'kept by the rollup');
       await store.query('test.clear', sql`DELETE FROM exchange_address_flow_daily`);
       const migration = readFileSync(new URL('../../src/store/migrations/0075_exchange_address_flows.sql', import.meta.url), 'utf8');
       await store.exec('test.backfill', migration.slice(migration.indexOf('INSERT INTO exchange_address_flow_daily')));
-      assert.deepEqual({ pos: (await stored(store, 'pos')).addressFlows, pow: (await stored(store, 'pow')).addressFlows }, kept);
+      assert.deepEqual({ pos: (await stored(store, 'pos')).addressFlows, pow: (await stored(store, 'pow')).addressFlows }, wanted, 'filled by the migration');
     } finally {
       await store.close();
     }

@@ -9,7 +9,7 @@
 import * as grpc from '@grpc/grpc-js';
 import type protobuf from 'protobufjs';
 import { CALL_TYPES, embeddedLength, methodPath, type Decoded, type Method } from './proto.ts';
-import { NodeCallError, NodeDataError } from './errors.ts';
+import { message, NodeCallError, NodeDataError } from './errors.ts';
 
 export interface QrlClientOptions {
   /** host:port of the node's public API. */
@@ -111,7 +111,7 @@ function decode(type: protobuf.Type, bytes: Buffer, method: Method): Decoded {
   try {
     return type.decode(bytes) as unknown as Decoded;
   } catch (error) {
-    throw new NodeDataError(method, `the response does not decode as ${type.name}: ${error instanceof Error ? error.message : String(error)}`, bytes.toString('base64'));
+    throw new NodeDataError(method, `the response does not decode as ${type.name}: ${message(error)}`, bytes.toString('base64'));
   }
 }
 

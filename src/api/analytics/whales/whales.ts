@@ -87,6 +87,16 @@ export interface Whale {
   exchange: boolean;
 }
 
+/** The confirmed exchange addresses among `addresses`: a key lookup each. */
+async function exchangeAddressesAmong(db: Db, chain: ChainId, addresses: string[]): Promise<Set<string>> {
+  if (addresses.length === 0) return new Set();
+  const rows = await db.query<{ address: string }>(
+    'analytics.whales.exchanges',
+    sql`SELECT address FROM exchange_wallets WHERE chain = ${chain} AND address = ANY(${addresses}::text[]) AND confirmed`,
+  );
+  return new Set(rows.map((r) => r.address));
+}
+
 /**
  * The whales of a chain, richest first (ties by address): positive balances at or above the
  * threshold, sentinels excluded; `withoutExchanges` leaves confirmed exchange addresses out;
@@ -105,16 +115,7 @@ export async function whaleSet(db: Db, chain: ChainId, threshold: bigint, option
         ORDER BY s.balance DESC, s.address
         LIMIT ${withoutExchanges ? null : (options.limit ?? null)}::int`,
   );
-  const exchanges = new Set(
-    rows.length === 0
-      ? []
-      : (
-          await db.query<{ address: string }>(
-            'analytics.whales.exchanges',
-            sql`SELECT address FROM exchange_wallets WHERE chain = ${chain} AND address = ANY(${rows.map((r) => r.address)}::text[]) AND confirmed`,
-          )
-        ).map((r) => r.address),
-  );
+  const exchanges = await exchangeAddressesAmong(db, chain, rows.map((r) => r.address));
   const whales = rows
     .map((r) => ({
       address: r.address,
