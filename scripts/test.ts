@@ -53,6 +53,12 @@ const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-repo
   env,
   stdio: 'inherit',
 });
+// Interrupted (CI's time limit, ^C) or not, the server and the snapshots leave nothing on the disk.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.once(signal, () => {
+    child.kill(signal);
+  });
+}
 const code: number = await new Promise((resolve) => child.on('exit', (status) => resolve(status ?? 1)));
 await cluster?.stop();
 rmSync(env.QUARRY_TEST_SNAPSHOTS, { recursive: true, force: true });

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import sql from 'sql-template-tag';
-import { createTestDatabase, describeEachStore, openTestStore, storeKinds } from '../../test/support/stores.ts';
+import { createTestDatabase, describeEachStore, dropTestDatabase, openTestStore, storeKinds } from '../../test/support/stores.ts';
 import { StoreError, StoreUnavailableError } from './errors.ts';
 import { loadMigrations, migrate, migrationStatus } from './migrate.ts';
 import { createPostgresDriver, StatementNames } from './postgres.ts';
@@ -105,7 +105,8 @@ describe('prepared statements', () => {
   });
 
   it('prepares the statements that reuse plans, on connections that keep the generic plan, and only those', { skip: !storeKinds().includes('postgres') }, async () => {
-    const store = createStore(createPostgresDriver(await createTestDatabase(), { poolSize: 2, prepare: true }));
+    const url = await createTestDatabase();
+    const store = createStore(createPostgresDriver(url, { poolSize: 2, prepare: true }));
     try {
       const reused = (value: number) => sql`SELECT ${value}::int + 1 AS reused`;
       const planned = (value: number) => sql`SELECT ${value}::int + 2 AS planned`;
@@ -131,6 +132,7 @@ describe('prepared statements', () => {
       assert.deepEqual(onDefault, [{ prepared: 0, mode: 'auto' }]);
     } finally {
       await store.close();
+      await dropTestDatabase(url);
     }
   });
 });

@@ -13,7 +13,7 @@ import { Rng } from '../../src/sources/synthetic/rng.ts';
 import { createPgliteDriver } from '../../src/store/pglite.ts';
 import { createPostgresDriver } from '../../src/store/postgres.ts';
 import { createStore, type Store } from '../../src/store/store.ts';
-import { createTestDatabase, openTestStore, storeKinds } from '../support/stores.ts';
+import { createTestDatabase, dropTestDatabase, openTestStore, storeKinds } from '../support/stores.ts';
 import { generatePowItems, ingestExpected, startNodeWithChain, storeDigest } from '../fakes/qrl-node/world.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -61,6 +61,7 @@ describe('quarry index pow killed with SIGKILL and restarted', () => {
 
       const env: Record<string, string> = { QUARRY_POW_NODE: address };
       let open: () => Promise<Store>;
+      let databaseUrl: string | undefined;
       if (kind === 'pglite') {
         const dir = mkdtempSync(path.join(os.tmpdir(), 'quarry-pow-kill-'));
         dirs.push(dir);
@@ -68,6 +69,7 @@ describe('quarry index pow killed with SIGKILL and restarted', () => {
         open = async () => createStore(await createPgliteDriver(path.join(dir, 'pglite')));
       } else {
         const url = await createTestDatabase();
+        databaseUrl = url;
         env.QUARRY_DATABASE_URL = url;
         env.QUARRY_DATA_DIR = mkdtempSync(path.join(os.tmpdir(), 'quarry-pow-kill-'));
         dirs.push(env.QUARRY_DATA_DIR);
@@ -97,6 +99,7 @@ describe('quarry index pow killed with SIGKILL and restarted', () => {
         assert.deepEqual(differ, []);
       } finally {
         await store.close();
+        if (databaseUrl) await dropTestDatabase(databaseUrl);
       }
     });
   }

@@ -31,16 +31,37 @@ export async function createTestDatabase(template?: string): Promise<string> {
   return url.toString();
 }
 
+/** Drops a database `createTestDatabase` made: a run's databases would otherwise fill the disk (thousands of them). */
+export async function dropTestDatabase(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: process.env.QUARRY_TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${new URL(url).pathname.slice(1)} WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A store on a test database that drops the database when it closes. */
+export function testDatabaseStore(url: string, poolSize = 4): Store & { url: string } {
+  // Prepared statements where a statement asks for them, as the API process runs them.
+  const store = createStore(createPostgresDriver(url, { poolSize, prepare: true }));
+  return {
+    ...store,
+    url,
+    close: async () => {
+      await store.close();
+      await dropTestDatabase(url);
+    },
+  };
+}
+
 /** A new store, migrated unless `migrate` is false. */
 export async function freshStore(kind: StoreKind, options: { migrate?: boolean } = {}): Promise<Store & { url?: string }> {
   const store =
     kind === 'pglite'
       ? createStore(await createPgliteDriver(undefined))
-      : await (async () => {
-          const url = await createTestDatabase();
-          // Prepared statements where a statement asks for them, as the API process runs them.
-          return Object.assign(createStore(createPostgresDriver(url, { poolSize: 4, prepare: true })), { url });
-        })();
+      : testDatabaseStore(await createTestDatabase());
   if (options.migrate !== false) await migrate(store);
   return store;
 }

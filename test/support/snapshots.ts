@@ -15,7 +15,7 @@ import { migrate } from '../../src/store/migrate.ts';
 import { createPgliteDriver } from '../../src/store/pglite.ts';
 import { createPostgresDriver } from '../../src/store/postgres.ts';
 import { createStore, type Store, type StoreKind } from '../../src/store/store.ts';
-import { createTestDatabase, freshStore } from './fresh-stores.ts';
+import { createTestDatabase, freshStore, testDatabaseStore } from './fresh-stores.ts';
 
 /** A seed whose loaded store can be shared: `load` fills a store, `expect` computes what the tests compare with (never from the store). */
 export interface SnapshotSeed<T> {
@@ -121,17 +121,24 @@ async function postgresFromSnapshot(template: string, seed: SnapshotSeed<unknown
     await admin.query('SELECT pg_advisory_lock(hashtext($1))', [template]);
     const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [template]);
     if (rowCount === 0) {
-      const url = await createTestDatabase();
-      const store = createStore(createPostgresDriver(url, { poolSize: 4, prepare: true }));
-      await migrate(store);
-      await seed.snapshot.load(store);
+      // Loaded in place under the template's name, so no scratch database is left behind.
+      await admin.query(`CREATE DATABASE ${template}`);
+      const url = new URL(process.env.QUARRY_TEST_DATABASE_URL ?? '');
+      url.pathname = `/${template}`;
+      const store = createStore(createPostgresDriver(url.toString(), { poolSize: 4, prepare: true }));
+      try {
+        await migrate(store);
+        await seed.snapshot.load(store);
+      } catch (error) {
+        await store.close();
+        await admin.query(`DROP DATABASE ${template} WITH (FORCE)`);
+        throw error;
+      }
       await store.close();
-      await admin.query(`CREATE DATABASE ${template} TEMPLATE ${new URL(url).pathname.slice(1)}`);
     }
     await admin.query('SELECT pg_advisory_unlock(hashtext($1))', [template]);
   } finally {
     await admin.end();
   }
-  const url = await createTestDatabase(template);
-  return Object.assign(createStore(createPostgresDriver(url, { poolSize: 4, prepare: true })), { url });
+  return testDatabaseStore(await createTestDatabase(template));
 }

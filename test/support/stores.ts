@@ -7,7 +7,7 @@ import type { Store, StoreKind } from '../../src/store/store.ts';
 import { freshStore, storeKinds } from './fresh-stores.ts';
 import { openSeededStore, snapshotSeed } from './snapshots.ts';
 
-export { createTestDatabase, storeKinds } from './fresh-stores.ts';
+export { createTestDatabase, dropTestDatabase, storeKinds } from './fresh-stores.ts';
 
 /** The migrated empty store, itself a shared snapshot: migrating a new PGlite takes seconds. */
 const migrated = snapshotSeed('migrated', async () => {}, async () => undefined);
