@@ -13,6 +13,7 @@ import type { CanonicalBlock, CanonicalTx } from '../../src/chain/model.ts';
 const NON_USER = new Set(['coinbase', 'latticePK', 'slave']);
 import { daysBetween, utcDay } from './analytics-world.ts';
 import { ingest } from '../../src/ingest/pipeline.ts';
+import { snapshotSeed } from './snapshots.ts';
 import type { Store } from '../../src/store/store.ts';
 import { addr, ChainBuilder, coins, type BlockBuilder } from './chain-builder.ts';
 
@@ -98,12 +99,20 @@ export function activityChains(): Record<ChainId, ChainBuilder> {
   return { pow: activityChain('pow', 75, 7), pos: activityChain('pos', 12, 13) };
 }
 
-/** Loads `activityChains()` through the real pipeline in small batches (days close as they go); returns their blocks. */
-export async function loadActivityChains(store: Store): Promise<Record<ChainId, CanonicalBlock[]>> {
-  const chains = activityChains();
-  for (const c of Object.values(chains)) await ingest(store, c.source(), { batchBlocks: 7 });
-  return { pow: chains.pow.blocks, pos: chains.pos.blocks };
-}
+/**
+ * `activityChains()` loaded through the real pipeline in small batches (days close as they go), a
+ * seed shared by the test files of a run; the tests get the chains' blocks.
+ */
+export const loadActivityChains = snapshotSeed(
+  'activity-chains',
+  async (store) => {
+    for (const c of Object.values(activityChains())) await ingest(store, c.source(), { batchBlocks: 7 });
+  },
+  async (): Promise<Record<ChainId, CanonicalBlock[]>> => {
+    const chains = activityChains();
+    return { pow: chains.pow.blocks, pos: chains.pos.blocks };
+  },
+);
 
 /** Blocks of the six-hourly chains after which the chain pauses for 54 hours (a calendar day or two without blocks). */
 const PAUSE_EVERY = 37;

@@ -1,12 +1,12 @@
 /** The chains of the slaves, token-holdings and internal-transactions suites: the fixture chains plus a pow master with seven slaves. */
-import type { Store } from '../../../src/store/store.ts';
 import { addr, type ChainBuilder } from '../../support/chain-builder.ts';
+import { snapshotSeed } from '../../support/snapshots.ts';
 import { ingestChain, POW, posChain, powChain } from './fixtures.ts';
 
 export const MASTER = addr('pow', 'master');
 export const SLAVES = Array.from({ length: 7 }, (_, i) => addr('pow', `slave-${i}`));
 
-export async function loadHoldingsChains(store: Store): Promise<{ pow: ChainBuilder; pos: ChainBuilder }> {
+function holdingsChains(): { pow: ChainBuilder; pos: ChainBuilder } {
   const pow = powChain(20);
   // A master with seven slaves, registered over three transactions; some sign afterwards.
   pow.block((b) => {
@@ -24,8 +24,16 @@ export async function loadHoldingsChains(store: Store): Promise<{ pow: ChainBuil
     b.message(MASTER, 10n, { signer: SLAVES[6]!, masterAddr: MASTER, otsIndex: 0 });
     b.coinbase(POW.pool, 1n);
   });
-  const pos = posChain(20);
-  await ingestChain(store, pow);
-  await ingestChain(store, pos);
-  return { pow, pos };
+  return { pow, pos: posChain(20) };
 }
+
+/** The holdings chains loaded, a seed shared by the test files of a run; the tests get the chains. */
+export const loadHoldingsChains = snapshotSeed(
+  'holdings-chains',
+  async (store) => {
+    const { pow, pos } = holdingsChains();
+    await ingestChain(store, pow);
+    await ingestChain(store, pos);
+  },
+  async () => holdingsChains(),
+);

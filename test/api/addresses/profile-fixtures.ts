@@ -13,6 +13,7 @@ import { ingest } from '../../../src/ingest/pipeline.ts';
 import type { Store } from '../../../src/store/store.ts';
 import { addr, ChainBuilder, coins } from '../../support/chain-builder.ts';
 import { expectedFromBlocks, type Expected } from '../../support/expected.ts';
+import { snapshotSeed } from '../../support/snapshots.ts';
 
 /** 2026-03-02 (a Monday) 08:00 UTC. */
 export const T0 = Date.UTC(2026, 2, 2, 8, 0, 0) / 1000;
@@ -157,13 +158,23 @@ export async function loadProfileChains(store: Store): Promise<{ pow: ChainBuild
   return { pow, pos };
 }
 
-/** The profile chains loaded, and what the blocks say of them: each chain's oracle figures and its tip's time. */
-export async function loadProfileExpected(store: Store): Promise<{ expected: Record<ChainId, Expected>; tipTs: Record<ChainId, number> }> {
-  const { pow, pos } = await loadProfileChains(store);
-  return {
-    expected: { pow: expectedFromBlocks('pow', pow.blocks), pos: expectedFromBlocks('pos', pos.blocks) },
-    tipTs: { pow: pow.tip!.timestamp, pos: pos.tip!.timestamp },
-  };
-}
+/**
+ * The profile chains loaded (a seed shared by the test files of a run), and what the blocks say of
+ * them: each chain's oracle figures and its tip's time.
+ */
+export const loadProfileExpected = snapshotSeed(
+  'profile-chains',
+  async (store) => {
+    await loadProfileChains(store);
+  },
+  async (): Promise<{ expected: Record<ChainId, Expected>; tipTs: Record<ChainId, number> }> => {
+    const pow = powProfileChain();
+    const pos = posProfileChain();
+    return {
+      expected: { pow: expectedFromBlocks('pow', pow.blocks), pos: expectedFromBlocks('pos', pos.blocks) },
+      tipTs: { pow: pow.tip!.timestamp, pos: pos.tip!.timestamp },
+    };
+  },
+);
 
 export const chainOfAddress = (address: string): ChainId => (address.length === 41 ? 'pos' : 'pow');
