@@ -47,15 +47,16 @@ console.log(`testing on PGlite${env.QUARRY_TEST_DATABASE_URL && mode !== 'off' ?
 
 env.QUARRY_TEST_SNAPSHOTS = mkdtempSync(path.join(os.tmpdir(), 'quarry-test-snapshots-'));
 
-const concurrency = Math.max(1, Math.min(4, os.availableParallelism()));
+const concurrency = Number(process.env.QUARRY_TEST_CONCURRENCY) || Math.max(1, Math.min(4, os.availableParallelism()));
 const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files], {
   cwd: root,
   env,
   stdio: 'inherit',
 });
 // Interrupted (CI's time limit, ^C) or not, the server and the snapshots leave nothing on the disk.
+// The signal may arrive more than once (from tsx, which relays it, and from the terminal or CI).
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-  process.once(signal, () => {
+  process.on(signal, () => {
     child.kill(signal);
   });
 }
