@@ -14,7 +14,6 @@ const NON_USER = new Set(['coinbase', 'latticePK', 'slave']);
 import { daysBetween, utcDay } from './analytics-world.ts';
 import { ingest } from '../../src/ingest/pipeline.ts';
 import { snapshotSeed } from './snapshots.ts';
-import type { Store } from '../../src/store/store.ts';
 import { addr, ChainBuilder, coins, type BlockBuilder } from './chain-builder.ts';
 
 export interface ExpectedActivityDay {
