@@ -24,6 +24,8 @@ const REBUILD_ABOVE = 20_000;
 /** Chains that have the leaderboard (top/burners is pos only). */
 const CHAINS: readonly ChainId[] = ['pos'];
 
+/** The batch's rows whose addresses are recomputed whole (and so skipped when days leave a window). */
+const RECOMPUTED = sql`(fees <> 0 OR tx_out <> 0 OR gas_used <> 0)`;
 
 /** Days that are inside some window for one tip day and outside it for the other. */
 function movedDays(from: string, to: string): string[] {
@@ -53,12 +55,19 @@ async function keepFeeWindows(db: Db, chain: ChainId): Promise<void> {
     await rebuild(db, chain, tipDay);
     return;
   }
+  // The tip's day moving forward (midnight on a followed chain): the days that left each window
+  // are taken off the rows they are in, so only the batch's own addresses are recomputed. Any
+  // other move (a reorg took the tip back) recomputes every address active on a day that moved.
+  const forward = state !== undefined && tipDay > state.tip_day;
+  if (forward) await dropLeavingDays(db, chain, state.tip_day, tipDay);
   const affected = await db.query<{ address: string }>(
     'rollups.fee_windows.affected',
-    sql`SELECT address FROM delta_daily WHERE fees <> 0 OR tx_out <> 0 OR gas_used <> 0
-        UNION
-        SELECT address FROM address_daily
-        WHERE chain = ${chain} AND day = ANY(${moved}::date[]) AND (fees <> 0 OR tx_out <> 0)`,
+    forward
+      ? sql`SELECT address FROM delta_daily WHERE ${RECOMPUTED}`
+      : sql`SELECT address FROM delta_daily WHERE ${RECOMPUTED}
+            UNION
+            SELECT address FROM address_daily
+            WHERE chain = ${chain} AND day = ANY(${moved}::date[]) AND (fees <> 0 OR tx_out <> 0)`,
   );
   if (affected.length > REBUILD_ABOVE) {
     await rebuild(db, chain, tipDay);
@@ -88,6 +97,35 @@ async function keepFeeWindows(db: Db, chain: ChainId): Promise<void> {
     );
   }
   await setState(db, chain, tipDay);
+}
+
+/**
+ * Takes the days that leave each window when the tip's day moves forward from `from` to `to` off
+ * the windows' rows: a row left without fees is no longer listed (fees are never negative), the
+ * others keep the rest of the window. The batch's addresses are skipped: they are recomputed whole.
+ */
+async function dropLeavingDays(db: Db, chain: ChainId, from: string, to: string): Promise<void> {
+  for (const days of FEE_WINDOW_DAYS) {
+    // The window of tip t is [t - days + 1, t]: the days [from - days + 1, to - days] leave it.
+    const first = addDays(from, -days + 1);
+    const last = addDays(to, -days);
+    const leaving = sql`SELECT address, sum(fees) AS fees, sum(gas_used) AS gas_used, sum(tx_out) AS tx_count
+                        FROM address_daily
+                        WHERE chain = ${chain} AND day BETWEEN ${first}::date AND ${last}::date AND (fees <> 0 OR tx_out <> 0 OR gas_used <> 0)
+                          AND NOT EXISTS (SELECT 1 FROM delta_daily x WHERE x.address = address_daily.address AND ${RECOMPUTED})
+                        GROUP BY address`;
+    await db.query(
+      'rollups.fee_windows.leave_empty',
+      sql`DELETE FROM address_fee_windows w USING (${leaving}) l
+          WHERE w.chain = ${chain} AND w.days = ${days} AND w.address = l.address AND w.fees <= l.fees`,
+    );
+    await db.query(
+      'rollups.fee_windows.leave',
+      sql`UPDATE address_fee_windows w SET fees = w.fees - l.fees, gas_used = w.gas_used - l.gas_used, tx_count = w.tx_count - l.tx_count
+          FROM (${leaving}) l
+          WHERE w.chain = ${chain} AND w.days = ${days} AND w.address = l.address`,
+    );
+  }
 }
 
 /** Recomputes every window of `chain` from address_daily. */

@@ -154,7 +154,8 @@ export async function insertLargest(db: Db, chain: ChainId): Promise<void> {
 /** Keeps, on each of `days` (or every day when null) and direction, the LARGEST_PER_DAY largest (the earliest on a tie). */
 export async function trimLargest(db: Db, chain: ChainId, days: string[] | null): Promise<void> {
   if (days && days.length === 0) return;
-  const which = days ? sql`AND day = ANY(${days}::date[])` : sql``;
+  // Both directions named, so that the days are found through the key (chain, direction, day, …).
+  const which = days ? sql`AND direction IN ('deposit', 'withdrawal') AND day = ANY(${days}::date[])` : sql``;
   await db.query(
     'rollups.exchange.largest.trim',
     sql`DELETE FROM exchange_largest l USING (
@@ -176,7 +177,7 @@ export async function fullDays(db: Db, chain: ChainId, days: string[]): Promise<
   const rows = await db.query<{ day: string }>(
     'rollups.exchange.largest.full_days',
     sql`SELECT DISTINCT day::text AS day FROM (
-          SELECT day FROM exchange_largest WHERE chain = ${chain} AND day = ANY(${days}::date[])
+          SELECT day FROM exchange_largest WHERE chain = ${chain} AND direction IN ('deposit', 'withdrawal') AND day = ANY(${days}::date[])
           GROUP BY day, direction HAVING count(*) >= ${LARGEST_PER_DAY}) f`,
   );
   return rows.map((r) => r.day);
@@ -185,7 +186,7 @@ export async function fullDays(db: Db, chain: ChainId, days: string[]): Promise<
 /** Recomputes `days` of exchange_largest from the raw rows up to `maxHeight`, in the present state of the venues. */
 export async function recomputeLargestDays(db: Db, chain: ChainId, days: string[], maxHeight: number): Promise<void> {
   if (days.length === 0) return;
-  await db.query('rollups.exchange.largest.clear_days', sql`DELETE FROM exchange_largest WHERE chain = ${chain} AND day = ANY(${days}::date[])`);
+  await db.query('rollups.exchange.largest.clear_days', sql`DELETE FROM exchange_largest WHERE chain = ${chain} AND direction IN ('deposit', 'withdrawal') AND day = ANY(${days}::date[])`);
   for (const day of days) {
     const [range] = await db.query<{ lo: string | number | null; hi: string | number | null }>(
       'rollups.exchange.largest.day_heights',

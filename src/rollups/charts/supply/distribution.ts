@@ -163,12 +163,16 @@ async function closePopulation(db: Db, chain: ChainId, fromDay: string, toDay: s
           AND NOT EXISTS (SELECT 1 FROM opening_balances o WHERE o.chain = ${chain} AND o.address = address_daily.address AND o.amount IS NULL)`,
   );
   await db.query('rollups.charts.population.moves_index', sql`CREATE INDEX ON population_moves (day)`);
+  // A new table has no statistics: without them the movers' lookup below was planned as a scan of
+  // the whole holder_state (seconds on M) instead of one key lookup per moved address.
+  await db.query('rollups.charts.population.moves_analyze', sql`ANALYZE population_moves`);
 
   const state = new Map<string, { balance: Limbs; last: number }>();
   for (const r of await db.query<{ a: string; b: string; d: string }>(
     'rollups.charts.population.movers',
-    sql`SELECT s.address AS a, s.balance::text AS b, s.last_day::text AS d FROM holder_state s
-        WHERE s.chain = ${chain} AND s.address IN (SELECT address FROM population_moves)`,
+    sql`SELECT s.address AS a, s.balance::text AS b, s.last_day::text AS d
+        FROM (SELECT DISTINCT address FROM population_moves) m
+        JOIN holder_state s ON s.chain = ${chain} AND s.address = m.address`,
   )) {
     state.set(r.a, { balance: parseLimbs(r.b), last: dayIndex(r.d) });
   }
