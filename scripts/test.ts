@@ -19,11 +19,30 @@ import { findPostgresBin, startLocalCluster, type LocalCluster } from '../src/st
 
 const root = path.resolve(import.meta.dirname, '..');
 const filters = process.argv.slice(2);
+
+/**
+ * The files that take a minute or more, started first: the processes share two cores, and a long
+ * file started last runs on alone while the other core idles (it cost minutes in alphabetical order).
+ */
+const SLOW_FIRST = [
+  'test/ingest/properties.test.ts',
+  'test/indexer/pow-grpc.test.ts',
+  'test/ingest/rollup-registry.test.ts',
+  'test/indexer/pow-grpc-kill.test.ts',
+  'test/ingest/exchange-venues.test.ts',
+  'test/api/analytics/timeline/timeline.test.ts',
+  'test/api/addresses/top-active.test.ts',
+];
+const slowRank = (file: string) => {
+  const rank = SLOW_FIRST.indexOf(file.split(path.sep).join('/'));
+  return rank === -1 ? SLOW_FIRST.length : rank;
+};
 const files = ['src', 'test']
   .flatMap((dir) => readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' }).map((file) => path.join(dir, file)))
   .filter((file) => file.endsWith('.test.ts'))
   .filter((file) => filters.length === 0 || filters.some((filter) => file.includes(filter)))
-  .sort();
+  .sort()
+  .sort((a, b) => slowRank(a) - slowRank(b));
 
 if (files.length === 0) {
   console.error(`no test files match ${filters.join(', ')}`);
