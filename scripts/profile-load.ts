@@ -24,7 +24,7 @@ const store = createStore(cluster ? createPostgresDriver(cluster.url) : await cr
 await migrate(store);
 const report = await loadSyntheticWorld(store, { seed: 1, powDays, posDays, scale, end: new Date('2026-11-01T00:00:00Z') });
 console.log(JSON.stringify(report.seconds), report.chains.pow.transactions + report.chains.pos.transactions, 'txs');
-const rows = [...store.stats()].sort((a, b) => b[1].totalMs - a[1].totalMs).slice(0, 25);
+const rows = [...store.stats()].sort((a, b) => b[1].totalMs - a[1].totalMs).slice(0, Number(process.env.TOP ?? 25));
 for (const [label, s] of rows) console.log(label.padEnd(45), String(Math.round(s.totalMs)).padStart(8), 'ms', String(s.count).padStart(7));
 await store.close();
 await cluster?.stop();
