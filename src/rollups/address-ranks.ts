@@ -230,22 +230,38 @@ async function addGramTransitions(
     });
   }
   if (grams.length === 0) return;
-  const updated = await db.query<{ population: string; gram: string; addresses: number }>(
+  const rows = sql`SELECT ${chain}, population, gram, addresses
+                   FROM unnest(${populations}::text[], ${grams}::text[], ${counts}::bigint[]) AS u(population, gram, addresses)`;
+  // A first load counts every gram at once (about 130,000 rows): into an empty table they go as a
+  // plain insert, at half the cost of a merge that then reads them all back.
+  if (grams.length >= FIRST_LOAD_GRAMS && (await gramsEmpty(db, chain))) {
+    await db.query('rollups.ranks.grams_first', sql`INSERT INTO address_grams (chain, population, gram, addresses) ${rows}`);
+    return;
+  }
+  // Only the grams that fell to zero come back: they are removed.
+  const emptied = await db.query<{ population: string; gram: string }>(
     'rollups.ranks.grams',
-    sql`INSERT INTO address_grams AS g (chain, population, gram, addresses)
-        SELECT ${chain}, population, gram, addresses
-        FROM unnest(${populations}::text[], ${grams}::text[], ${counts}::bigint[]) AS u(population, gram, addresses)
-        ON CONFLICT (chain, population, gram) DO UPDATE SET addresses = g.addresses + excluded.addresses
-        RETURNING population, gram, addresses`,
+    sql`WITH merged AS (
+          INSERT INTO address_grams AS g (chain, population, gram, addresses) ${rows}
+          ON CONFLICT (chain, population, gram) DO UPDATE SET addresses = g.addresses + excluded.addresses
+          RETURNING population, gram, addresses)
+        SELECT population, gram FROM merged WHERE addresses = 0`,
   );
-  const empty = updated.filter((g) => Number(g.addresses) === 0);
-  if (empty.length > 0) {
+  if (emptied.length > 0) {
     await db.query(
       'rollups.ranks.grams_empty',
-      sql`DELETE FROM address_grams g USING unnest(${empty.map((e) => e.population)}::text[], ${empty.map((e) => e.gram)}::text[]) AS u(population, gram)
+      sql`DELETE FROM address_grams g USING unnest(${emptied.map((e) => e.population)}::text[], ${emptied.map((e) => e.gram)}::text[]) AS u(population, gram)
           WHERE g.chain = ${chain} AND g.population = u.population AND g.gram = u.gram AND g.addresses = 0`,
     );
   }
+}
+
+/** Gram counts in one step from which an empty table is worth checking for (a followed block brings a few hundred). */
+const FIRST_LOAD_GRAMS = 10_000;
+
+async function gramsEmpty(db: Db, chain: ChainId): Promise<boolean> {
+  const [row] = await db.query<{ empty: boolean }>('rollups.ranks.grams_none', sql`SELECT NOT EXISTS (SELECT 1 FROM address_grams WHERE chain = ${chain}) AS empty`);
+  return row?.empty ?? false;
 }
 
 const putBack = (db: Db, step: RollupStep) => applyRanksAfter(db, step.chain, step.carried.get('address_ranks') as RanksCapture);
