@@ -14,6 +14,7 @@ export async function openStore(config: Config, role: StoreRole, options: StoreO
       statementTimeoutMs: role === 'api' ? config.statementTimeoutMs : undefined,
       applicationName: `quarry-${role}`,
       prepare: role === 'api',
+      parallel: role !== 'api',
     });
     return createStore(driver, options);
   }

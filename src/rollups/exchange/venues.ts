@@ -193,6 +193,10 @@ export async function rebuildExchangeRollups(db: Db, chain: ChainId): Promise<vo
         WHERE w.chain = ${chain} AND w.role = 'deposit_relay' AND w.confirmed
         GROUP BY w.exchange`,
   );
+  // The tables were rewritten whole (after a bulk load's ANALYZE, on the demo's first start and a
+  // labels import): without statistics the whales' exchange flow read every venue flow of its
+  // window through the key's chain prefix instead of each whale's range (5 ms, not 0.4).
+  for (const table of [...TABLES, 'exchange_wallets']) await db.query('rollups.exchange.rebuild.analyze', sql`ANALYZE ${raw(table)}`);
 }
 
 export const exchangeVenues: Rollup = {
