@@ -6,7 +6,7 @@ import type { ChainId } from '../chain/chains.ts';
 import type { StakingDayRow, ValidatorRow } from '../chain/model.ts';
 import sql from 'sql-template-tag';
 import type { Db, Store } from '../store/store.ts';
-import { rebuildExchangeRollups } from '../rollups/exchange/venues.ts';
+import { analyzeExchangeTables, rebuildExchangeRollups } from '../rollups/exchange/venues.ts';
 import type { CuratedRecord } from './labels-file.ts';
 import { upsertRows } from './raw-store.ts';
 
@@ -130,6 +130,7 @@ export async function importCurated(store: Store, records: CuratedRecord[], opti
     // table, say, before a first import), it looped over the moves once per wallet.
     await tx.query('curated.import.analyze', sql`ANALYZE exchange_wallets`);
     for (const chain of chains) await rebuildExchangeRollups(tx, chain);
+    await analyzeExchangeTables(tx);
   });
   return result;
 }

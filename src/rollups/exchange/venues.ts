@@ -184,6 +184,9 @@ export async function rebuildExchangeRollups(db: Db, chain: ChainId): Promise<vo
   await classify(db, chain, everything);
   await addFlows(db, chain, 1);
   await insertLargest(db, chain);
+  // The trim joins the chain's rows with themselves: planned from statistics that miss them (taken
+  // before this rebuild, or another chain's), it ran as a loop over every row per row.
+  await db.query('rollups.exchange.rebuild.analyze_largest', sql`ANALYZE exchange_largest`);
   await trimLargest(db, chain, null);
   await db.query(
     'rollups.exchange.rebuild.relays',
@@ -193,10 +196,17 @@ export async function rebuildExchangeRollups(db: Db, chain: ChainId): Promise<vo
         WHERE w.chain = ${chain} AND w.role = 'deposit_relay' AND w.confirmed
         GROUP BY w.exchange`,
   );
-  // The tables were rewritten whole (after a bulk load's ANALYZE, on the demo's first start and a
-  // labels import): without statistics the whales' exchange flow read every venue flow of its
-  // window through the key's chain prefix instead of each whale's range (5 ms, not 0.4).
-  for (const table of [...TABLES, 'exchange_wallets']) await db.query('rollups.exchange.rebuild.analyze', sql`ANALYZE ${raw(table)}`);
+}
+
+/**
+ * After the rebuilds of a labels import (the demo's first start included, after its bulk load's
+ * ANALYZE): the tables were rewritten whole, and without statistics the whales' exchange flow read
+ * every venue flow of its window through the key's chain prefix instead of each whale's range
+ * (5 ms, not 0.4). Not between two chains' rebuilds: the first chain's statistics would tell the
+ * second's statements that it has no rows.
+ */
+export async function analyzeExchangeTables(db: Db): Promise<void> {
+  for (const table of [...TABLES, 'exchange_wallets']) await db.query('rollups.exchange.analyze', sql`ANALYZE ${raw(table)}`);
 }
 
 export const exchangeVenues: Rollup = {
