@@ -6,7 +6,7 @@ import type { ApiContext, RouteApp } from '../../context.ts';
 import { Day, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { percentOf } from '../../amounts.ts';
 import { SeriesQuery, seriesWindow, zeroFill } from '../series.ts';
-import { ageDays, holdersByLastDay } from './population.ts';
+import { ageDays, dayNumber, holdersByLastDay } from './population.ts';
 
 const AgeItem = Type.Object({
   day: Day,
@@ -55,8 +55,9 @@ export function ageDailyRoute(app: RouteApp, ctx: ApiContext): void {
       ]);
       const byDay = new Map<string, Cells>(rows.map((r) => [r.day, r.h.map((h, i) => ({ holders: Number(h), balance: BigInt(r.b[i]!) }))]));
       const today = emptyCells();
+      const todayNumber = dayNumber(range.to);
       for (const c of open) {
-        const cell = today[ageBucketOf(ageDays(c.day, range.to))]!;
+        const cell = today[ageBucketOf(ageDays(c, todayNumber))]!;
         cell.holders += c.holders;
         cell.balance += c.balance;
       }

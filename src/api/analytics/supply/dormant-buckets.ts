@@ -6,7 +6,7 @@ import type { ApiContext, RouteApp } from '../../context.ts';
 import { STANDARD_ERRORS } from '../../schemas/common.ts';
 import { percentOf } from '../../amounts.ts';
 import { AnalyticsChain, chainSpan } from '../series.ts';
-import { ageDays, holdersByLastDay } from './population.ts';
+import { ageDays, dayNumber, holdersByLastDay } from './population.ts';
 
 const DormantBuckets = Type.Object({
   items: Type.Array(
@@ -39,11 +39,11 @@ export function dormantBucketsRoute(app: RouteApp, ctx: ApiContext): void {
       const span = await chainSpan(ctx.store, chain);
       const cells = span ? await holdersByLastDay(ctx, chain) : [];
       if (!span || cells.length === 0) return { items: [], count: 0, ...envelope };
-      const today = formatDay(span.tipTs);
+      const today = dayNumber(formatDay(span.tipTs));
       const buckets = AGE_BUCKETS.map(() => ({ holders: 0, balance: 0n }));
       let supply = 0n;
       for (const c of cells) {
-        const b = buckets[ageBucketOf(ageDays(c.day, today))]!;
+        const b = buckets[ageBucketOf(ageDays(c, today))]!;
         b.holders += c.holders;
         b.balance += c.balance;
         supply += c.balance;

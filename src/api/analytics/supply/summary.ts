@@ -8,7 +8,7 @@ import type { ApiContext, RouteApp } from '../../context.ts';
 import { Amount, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { percentOf } from '../../amounts.ts';
 import { AnalyticsChain, chainSpan } from '../series.ts';
-import { ageDays, cached, holdersByLastDay, SUMMARY_CACHE_SECONDS } from './population.ts';
+import { ageDays, cached, dayNumber, holdersByLastDay, SUMMARY_CACHE_SECONDS } from './population.ts';
 
 const Summary = Type.Object({
   chain: Type.String(),
@@ -53,12 +53,13 @@ export function supplySummaryRoute(app: RouteApp, ctx: ApiContext): void {
         ]);
         let holders = 0;
         let supply = 0n;
+        const todayNumber = dayNumber(today);
         let dormant = 0;
         let dormantSupply = 0n;
         for (const c of cells) {
           holders += c.holders;
           supply += c.balance;
-          if (ageDays(c.day, today) >= DORMANT_DAYS) {
+          if (ageDays(c, todayNumber) >= DORMANT_DAYS) {
             dormant += c.holders;
             dormantSupply += c.balance;
           }
