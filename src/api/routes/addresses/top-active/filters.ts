@@ -13,16 +13,17 @@ export interface Filters {
 }
 
 /**
- * How `q` is written: `indexed` lets the trigram index find the candidates (and only it: the
- * chain test is written so that no (chain, …) index applies); `scan` checks it row by row on an
- * index read for another reason (the order, or a balance range), where it costs nothing.
+ * How `q` is written: `indexed` lets the trigram index (on lower(address)) find the candidates
+ * (and only it: the chain test is written so that no (chain, …) index applies); `scan` checks it
+ * row by row on an index read for another reason (the order, or a balance range), where it costs
+ * nothing, and is written on the column so that the trigram index cannot apply.
  */
 export type QMode = 'indexed' | 'scan';
 
 export function whereOf(f: Filters, q: QMode = 'scan'): Sql {
   const parts: Sql[] = [q === 'indexed' && f.q ? sql`chain || '' = ${f.chain}` : sql`chain = ${f.chain}`];
   if (f.minBalance !== null) parts.push(sql`balance >= ${f.minBalance.toString()}::numeric`);
-  if (f.q) parts.push(q === 'indexed' ? sql`address ILIKE ${`%${f.q}%`}` : sql`lower(address) LIKE ${`%${f.q}%`}`);
+  if (f.q) parts.push(q === 'indexed' ? sql`lower(address) LIKE ${`%${f.q}%`}` : sql`address ILIKE ${`%${f.q}%`}`);
   if (f.excluded.length > 0) parts.push(sql`address <> ALL(${f.excluded}::text[])`);
   return join(parts, ' AND ');
 }
