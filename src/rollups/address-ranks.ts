@@ -232,8 +232,8 @@ async function addGramTransitions(
   if (grams.length === 0) return;
   const rows = sql`SELECT ${chain}, population, gram, addresses
                    FROM unnest(${populations}::text[], ${grams}::text[], ${counts}::bigint[]) AS u(population, gram, addresses)`;
-  // A first load counts every gram at once (about 130,000 rows): into an empty table they go as a
-  // plain insert, at half the cost of a merge that then reads them all back.
+  // A first load counts every gram at once: into an empty table they go as a plain insert, cheaper
+  // than a merge that then reads them all back.
   if (grams.length >= FIRST_LOAD_GRAMS && (await gramsEmpty(db, chain))) {
     await db.query('rollups.ranks.grams_first', sql`INSERT INTO address_grams (chain, population, gram, addresses) ${rows}`);
     return;

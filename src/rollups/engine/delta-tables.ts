@@ -31,8 +31,8 @@ export async function writeDeltaTables(db: Db, deltas: RollupDeltas, rollups: re
   for (const rollup of rollups) {
     for (const table of rollup.deltaTables ?? []) {
       // Kept for the connection's life and emptied at every commit: created and dropped with each
-      // batch, their catalog work cost about 7 ms of a followed block's 35-60 on S. The delete
-      // matters only to a second step inside one transaction.
+      // batch, their catalog work was a large share of a followed block's upkeep (docs/ingest.md).
+      // The delete matters only to a second step inside one transaction.
       await db.query('rollups.delta.create', sql`CREATE TEMP TABLE IF NOT EXISTS ${raw(table.name)} (${raw(table.columns)}) ON COMMIT DELETE ROWS`);
       await db.query('rollups.delta.clear', sql`DELETE FROM ${raw(table.name)}`);
       const label = table.name.replace('delta_', '');

@@ -201,8 +201,8 @@ export async function rebuildExchangeRollups(db: Db, chain: ChainId): Promise<vo
 /**
  * After the rebuilds of a labels import (the demo's first start included, after its bulk load's
  * ANALYZE): the tables were rewritten whole, and without statistics the whales' exchange flow read
- * every venue flow of its window through the key's chain prefix instead of each whale's range
- * (5 ms, not 0.4). Not between two chains' rebuilds: the first chain's statistics would tell the
+ * every venue flow of its window through the key's chain prefix instead of each whale's range.
+ * Not between two chains' rebuilds: the first chain's statistics would tell the
  * second's statements that it has no rows.
  */
 export async function analyzeExchangeTables(db: Db): Promise<void> {

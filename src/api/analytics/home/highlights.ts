@@ -85,7 +85,7 @@ async function newestWhale(db: Db, chain: ChainId) {
         WHERE w.appeared IS NOT NULL AND NOT (w.address = ANY(${[...SENTINELS[chain]]}::text[]))
         ORDER BY w.appeared DESC, w.address LIMIT 1`,
     // Planned with the threshold's value: a plan kept for any value guesses a third of the chain's
-    // addresses above it and scans them all (27 ms on S); with it, a short range of the balance index.
+    // addresses above it and scans them all; with it, a short range of the balance index.
   );
   return row ? { address: row.address, balance: row.balance, first_seen: formatTimestamp(Number(row.appeared)) } : null;
 }

@@ -178,7 +178,7 @@ export function tierTotals(chain: ChainId, sorted: SortedBalances): { cohort: st
  */
 export interface LastDayCell {
   day: string;
-  /** `day` in days since 1970-01-01, read once with the cell: a five-year history has 1,825 of them per request. */
+  /** `day` in days since 1970-01-01, read once with the cell: there is a cell per day of history, and requests are many. */
   dayNumber: number;
   holders: number;
   balance: bigint;
