@@ -53,7 +53,8 @@ export function targetRows(results: BenchResults): TargetRow[] {
         note,
       });
     };
-    group('Addresses API, ordinary and busiest address, every endpoint', ['address', 'endpoint'], 'p99 ≤ 10 ms');
+    group('Addresses API, ordinary and busiest address, every endpoint', ['address'], 'p99 ≤ 10 ms');
+    group('Chain-wide endpoints (analytics, stats/summary, top/burners) at their default and longest windows', ['endpoint'], 'p99 ≤ 10 ms');
     group('Addresses API, offset 100,000', ['offset'], 'p99 ≤ 50 ms');
     group('Addresses API, top/active with any filter or sort', ['top-active'], 'p99 ≤ 20 ms');
     // Judged again from the cases, so that --render applies the current rule.
