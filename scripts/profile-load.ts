@@ -13,6 +13,7 @@ import { createPostgresDriver } from '../src/store/postgres.ts';
 import { migrate } from '../src/store/migrate.ts';
 import { loadSyntheticWorld } from '../src/ingest/load-synthetic.ts';
 import { startLocalCluster } from '../src/store/local-cluster.ts';
+import { printStoreStats } from './store-stats.ts';
 
 const kind = process.argv[2] ?? 'pglite';
 const powDays = Number(process.argv[3] ?? 20);
@@ -24,8 +25,7 @@ const store = createStore(cluster ? createPostgresDriver(cluster.url) : await cr
 await migrate(store);
 const report = await loadSyntheticWorld(store, { seed: 1, powDays, posDays, scale, end: new Date('2026-11-01T00:00:00Z') });
 console.log(JSON.stringify(report.seconds), report.chains.pow.transactions + report.chains.pos.transactions, 'txs');
-const rows = [...store.stats()].sort((a, b) => b[1].totalMs - a[1].totalMs).slice(0, Number(process.env.TOP ?? 25));
-for (const [label, s] of rows) console.log(label.padEnd(45), String(Math.round(s.totalMs)).padStart(8), 'ms', String(s.count).padStart(7));
+printStoreStats(store, 25);
 await store.close();
 await cluster?.stop();
 if (dataDir) rmSync(dataDir, { recursive: true, force: true });

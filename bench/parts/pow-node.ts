@@ -19,7 +19,8 @@ export type PowNodeFigures = NodeBackfillFigures;
 
 const root = path.resolve(import.meta.dirname, '../..');
 
-async function startFakeNode(options: { days: number; scale: number }): Promise<{ child: ChildProcess; address: string; height: number }> {
+/** Starts the fake QRL node of test/fakes/qrl-node as a process of its own, serving a generated pow chain. */
+export async function startFakeNode(options: { days: number; scale: number }): Promise<{ child: ChildProcess; address: string; height: number }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'test/fakes/qrl-node/main.ts'), JSON.stringify({ seed: 1, ...options })], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! });
   for await (const line of lines) {

@@ -59,7 +59,11 @@ export function createPostgresDriver(url: string, options: PostgresDriverOptions
   const poolSize = options.poolSize ?? 10;
   // JIT compiles any query the planner estimates as costly; on an API's short indexed reads
   // those estimates (a busy address) make millisecond statements hundreds of times slower.
-  const settings = ['-c TimeZone=UTC', options.jit ? '' : ' -c jit=off', options.parallel === false ? ' -c max_parallel_workers_per_gather=0' : ''].join('');
+  const settings = [
+    '-c TimeZone=UTC',
+    ...(options.jit ? [] : ['-c jit=off']),
+    ...(options.parallel === false ? ['-c max_parallel_workers_per_gather=0'] : []),
+  ].join(' ');
   const newPool = (max: number, extraSettings = '') => {
     const pool = new Pool({
       connectionString: url,

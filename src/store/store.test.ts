@@ -8,7 +8,7 @@ import { createTestDatabase, describeEachStore, dropTestDatabase, openTestStore,
 import { StoreError, StoreUnavailableError } from './errors.ts';
 import { loadMigrations, migrate, migrationStatus } from './migrate.ts';
 import { createPostgresDriver, StatementNames } from './postgres.ts';
-import { createStore } from './store.ts';
+import { createStore, type Store } from './store.ts';
 
 describeEachStore('store', (getStore, kind) => {
   it('migrates an empty store to the latest version, once', async () => {
@@ -132,6 +132,27 @@ describe('prepared statements', () => {
       assert.deepEqual(onDefault, [{ prepared: 0, mode: 'auto' }]);
     } finally {
       await store.close();
+      await dropTestDatabase(url);
+    }
+  });
+});
+
+describe('planner settings', () => {
+  it('turns parallel plans off where asked (the API), and leaves the server default elsewhere', { skip: !storeKinds().includes('postgres') }, async () => {
+    const url = await createTestDatabase();
+    const workers = (store: Store) =>
+      store.query<{ workers: string }>('test.parallel', sql`SELECT current_setting('max_parallel_workers_per_gather') AS workers`);
+    const serial = createStore(createPostgresDriver(url, { poolSize: 2, prepare: true, parallel: false }));
+    const parallel = createStore(createPostgresDriver(url, { poolSize: 1 }));
+    try {
+      // Both kinds of connection of the API's store: those that keep plans and the others.
+      assert.deepEqual(await workers(serial), [{ workers: '0' }]);
+      assert.deepEqual(await serial.query('test.parallel.kept', sql`SELECT current_setting('max_parallel_workers_per_gather') AS workers`, { reusePlan: true }), [{ workers: '0' }]);
+      const [byDefault] = await workers(parallel);
+      assert.notEqual(byDefault!.workers, '0');
+    } finally {
+      await serial.close();
+      await parallel.close();
       await dropTestDatabase(url);
     }
   });

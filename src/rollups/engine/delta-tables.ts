@@ -28,13 +28,17 @@ export async function freshRollups(db: Db, chain: ChainId, rollups: readonly Rol
  */
 export async function writeDeltaTables(db: Db, deltas: RollupDeltas, rollups: readonly Rollup[], fresh?: ReadonlySet<string>): Promise<void> {
   const analyze: string[] = [];
+  // Kept for the connection's life and emptied at every commit: created and dropped with each
+  // batch, their catalog work was a large share of a followed block's upkeep (docs/ingest.md). The
+  // delete matters only to a second step inside one transaction. One script for all of them, one
+  // round trip; names and columns come from the registry, never from input.
+  const tables = rollups.flatMap((rollup) => rollup.deltaTables ?? []);
+  await db.exec(
+    'rollups.delta.prepare',
+    tables.map((t) => `CREATE TEMP TABLE IF NOT EXISTS ${t.name} (${t.columns}) ON COMMIT DELETE ROWS; DELETE FROM ${t.name};`).join('\n'),
+  );
   for (const rollup of rollups) {
     for (const table of rollup.deltaTables ?? []) {
-      // Kept for the connection's life and emptied at every commit: created and dropped with each
-      // batch, their catalog work was a large share of a followed block's upkeep (docs/ingest.md).
-      // The delete matters only to a second step inside one transaction.
-      await db.query('rollups.delta.create', sql`CREATE TEMP TABLE IF NOT EXISTS ${raw(table.name)} (${raw(table.columns)}) ON COMMIT DELETE ROWS`);
-      await db.query('rollups.delta.clear', sql`DELETE FROM ${raw(table.name)}`);
       const label = table.name.replace('delta_', '');
       if (table.direct && fresh?.has(rollup.name)) {
         const target = rollup.tables[0]!;

@@ -2,11 +2,12 @@
 import sql from 'sql-template-tag';
 import { Type } from 'typebox';
 import { AGE_BUCKETS, ageBucketOf } from '../../../rollups/charts/supply/population.ts';
+import { dayNumber, dayStart } from '../../../time.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { Day, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { percentOf } from '../../amounts.ts';
 import { SeriesQuery, seriesWindow, zeroFill } from '../series.ts';
-import { ageDays, dayNumber, holdersByLastDay } from './population.ts';
+import { ageDays, holdersByLastDay } from './population.ts';
 
 const AgeItem = Type.Object({
   day: Day,
@@ -55,7 +56,7 @@ export function ageDailyRoute(app: RouteApp, ctx: ApiContext): void {
       ]);
       const byDay = new Map<string, Cells>(rows.map((r) => [r.day, r.h.map((h, i) => ({ holders: Number(h), balance: BigInt(r.b[i]!) }))]));
       const today = emptyCells();
-      const todayNumber = dayNumber(range.to);
+      const todayNumber = dayNumber(dayStart(range.to));
       for (const c of open) {
         const cell = today[ageBucketOf(ageDays(c, todayNumber))]!;
         cell.holders += c.holders;

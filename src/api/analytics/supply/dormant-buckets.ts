@@ -1,12 +1,12 @@
 /** GET /api/v1/analytics/supply/dormant-buckets: holders and supply share by time since last activity, now (docs/metrics.md, "Holder population"). */
 import { Type } from 'typebox';
-import { formatDay } from '../../../time.ts';
+import { dayNumber } from '../../../time.ts';
 import { AGE_BUCKETS, ageBucketOf } from '../../../rollups/charts/supply/population.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { STANDARD_ERRORS } from '../../schemas/common.ts';
 import { percentOf } from '../../amounts.ts';
 import { AnalyticsChain, chainSpan } from '../series.ts';
-import { ageDays, dayNumber, holdersByLastDay } from './population.ts';
+import { ageDays, holdersByLastDay } from './population.ts';
 
 const DormantBuckets = Type.Object({
   items: Type.Array(
@@ -39,7 +39,7 @@ export function dormantBucketsRoute(app: RouteApp, ctx: ApiContext): void {
       const span = await chainSpan(ctx.store, chain);
       const cells = span ? await holdersByLastDay(ctx, chain) : [];
       if (!span || cells.length === 0) return { items: [], count: 0, ...envelope };
-      const today = dayNumber(formatDay(span.tipTs));
+      const today = dayNumber(span.tipTs);
       const buckets = AGE_BUCKETS.map(() => ({ holders: 0, balance: 0n }));
       let supply = 0n;
       for (const c of cells) {

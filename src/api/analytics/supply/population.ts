@@ -7,7 +7,7 @@
 import sql from 'sql-template-tag';
 import { CHAIN_INFO, SENTINELS, type ChainId } from '../../../chain/chains.ts';
 import type { Db } from '../../../store/store.ts';
-import { DAY_SECONDS, dayStart, formatDay } from '../../../time.ts';
+import { dayNumber, dayStart, formatDay } from '../../../time.ts';
 import { compareLimbs, parseLimbs, SortedBalances, type Limbs } from '../../../rollups/charts/supply/balances.ts';
 import { distributionInputs, topOf, type DistributionInputs } from '../../../rollups/charts/supply/population.ts';
 import { stateDay } from '../../../rollups/charts/supply/distribution.ts';
@@ -212,13 +212,10 @@ async function readHoldersByLastDay(db: Db, chain: ChainId): Promise<LastDayCell
         ) cells
         GROUP BY day HAVING sum(holders) <> 0`,
   );
-  return rows.map((r) => ({ day: r.day, dayNumber: dayNumber(r.day), holders: Number(r.holders), balance: BigInt(r.balance) }));
+  return rows.map((r) => ({ day: r.day, dayNumber: dayNumber(dayStart(r.day)), holders: Number(r.holders), balance: BigInt(r.balance) }));
 }
 
-/** A day (`YYYY-MM-DD`) in days since 1970-01-01. */
-export const dayNumber = (day: string): number => dayStart(day) / DAY_SECONDS;
-
-/** Days from a cell's last-activity day to `today` (a dayNumber). */
+/** Days from a cell's last-activity day to `today` (a dayNumber of src/time.ts). */
 export const ageDays = (cell: Pick<LastDayCell, 'dayNumber'>, today: number): number => today - cell.dayNumber;
 
 export const tipDayOf = (tipTs: number): string => formatDay(tipTs);

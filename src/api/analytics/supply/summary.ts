@@ -2,13 +2,13 @@
 import sql from 'sql-template-tag';
 import { Type } from 'typebox';
 import { SENTINELS } from '../../../chain/chains.ts';
-import { addDays, formatDay } from '../../../time.ts';
+import { addDays, dayNumber, formatDay } from '../../../time.ts';
 import { DORMANT_DAYS } from '../../../rollups/charts/supply/population.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { Amount, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { percentOf } from '../../amounts.ts';
 import { AnalyticsChain, chainSpan } from '../series.ts';
-import { ageDays, cached, dayNumber, holdersByLastDay, SUMMARY_CACHE_SECONDS } from './population.ts';
+import { ageDays, cached, holdersByLastDay, SUMMARY_CACHE_SECONDS } from './population.ts';
 
 const Summary = Type.Object({
   chain: Type.String(),
@@ -53,7 +53,7 @@ export function supplySummaryRoute(app: RouteApp, ctx: ApiContext): void {
         ]);
         let holders = 0;
         let supply = 0n;
-        const todayNumber = dayNumber(today);
+        const todayNumber = dayNumber(span.tipTs);
         let dormant = 0;
         let dormantSupply = 0n;
         for (const c of cells) {
