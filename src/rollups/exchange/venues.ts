@@ -200,7 +200,7 @@ export async function rebuildExchangeRollups(db: Db, chain: ChainId): Promise<vo
 
 /**
  * After the rebuilds of a labels import (the demo's first start included, after its bulk load's
- * ANALYZE): the tables were rewritten whole, and without statistics the whales' exchange flow read
+ * ANALYZE) or of a partial refresh: the tables were rewritten whole, and without statistics the whales' exchange flow read
  * every venue flow of its window through the key's chain prefix instead of each whale's range.
  * Not between two chains' rebuilds: the first chain's statistics would tell the
  * second's statements that it has no rows.
@@ -215,6 +215,8 @@ export const exchangeVenues: Rollup = {
   apply,
   revert,
   async afterRefresh(db, chain, partial) {
-    if (partial) await rebuildExchangeRollups(db, chain);
+    if (!partial) return;
+    await rebuildExchangeRollups(db, chain);
+    await analyzeExchangeTables(db);
   },
 };
