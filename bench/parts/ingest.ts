@@ -10,6 +10,7 @@ import type { BlockSource, CanonicalBlock, SourceItem } from '../../src/chain/mo
 import { ingest } from '../../src/ingest/pipeline.ts';
 import { deleteRawAbove, writeRawRows } from '../../src/ingest/raw-store.ts';
 import { addBlockRows, emptyRows } from '../../src/ingest/rows.ts';
+import { rollupTimings } from '../../src/rollups/index.ts';
 import { createSyntheticWorld, type SyntheticWorld } from '../../src/sources/synthetic/index.ts';
 import type { Store } from '../../src/store/store.ts';
 import { percentile } from '../load.ts';
@@ -50,6 +51,10 @@ export interface ChainIngest {
     rollupMsPerBlock: number;
     /** Where a followed block's time goes: the largest statement labels. */
     topLabels: LabelFigure[];
+    /** ms per followed block in the rollups and charts kept for each part of the API, and in the engine's own statements. */
+    byPart?: Record<string, number>;
+    /** ms per followed block in each rollup and chart (and the engine), largest first. */
+    byRollup?: LabelFigure[];
   };
 }
 
@@ -172,6 +177,7 @@ async function measureChain(target: TierStore, store: Store, world: SyntheticWor
   // 3. One block per transaction.
   const pipelineTimes: number[] = [];
   snapshot = labelTotals(store);
+  const rollupsBefore = rollupTotals();
   let last = performance.now();
   await ingest(store, replay(world[chain], liveItems), {
     batchBlocks: 1,
@@ -204,8 +210,26 @@ async function measureChain(target: TierStore, store: Store, world: SyntheticWor
       pipelineMsPerBlock: pipelineMs,
       rollupMsPerBlock: round(pipelineMs.mean - rawMs.mean, 2),
       topLabels: topLabelsSince(snapshot, after, liveBlocks.length),
+      ...rollupCostsSince(rollupsBefore, liveBlocks.length),
     },
   };
+}
+
+function rollupTotals(): Map<string, { part: string; ms: number }> {
+  return new Map([...rollupTimings()].map(([name, t]) => [name, { part: t.part, ms: t.ms }]));
+}
+
+/** The followed blocks' time in each rollup and chart, and summed per part of the API, ms per block. */
+function rollupCostsSince(before: Map<string, { part: string; ms: number }>, blocks: number): { byPart: Record<string, number>; byRollup: LabelFigure[] } {
+  const byPart: Record<string, number> = {};
+  const byRollup: LabelFigure[] = [];
+  for (const [name, { part, ms }] of rollupTotals()) {
+    const perBlock = (ms - (before.get(name)?.ms ?? 0)) / Math.max(1, blocks);
+    byPart[part] = (byPart[part] ?? 0) + perBlock;
+    byRollup.push({ label: name, ms: round(perBlock, 2) });
+  }
+  for (const part of Object.keys(byPart)) byPart[part] = round(byPart[part]!, 2);
+  return { byPart, byRollup: byRollup.sort((a, b) => b.ms - a.ms) };
 }
 
 async function writeRaw(store: Store, blocks: CanonicalBlock[]): Promise<void> {

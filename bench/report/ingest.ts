@@ -31,6 +31,29 @@ export function renderIngest(md: Markdown, r: BenchResults): void {
       }),
     ),
   );
+  const parted = ingests.filter((t) => t.ingest!.chains.pow.live.byPart);
+  if (parted.length > 0) {
+    md.line(
+      'A followed block by part of the API: the time inside the rollups and charts kept for each part (the Addresses API; network, fees, activity and timeline; supply and holder distribution; whales and exchanges), the engine’s delta tables and day-close check, the raw rows, and the rest (reading the tip, the checkpoint, the commit). ms per block, the day close included.',
+    );
+    md.line();
+    md.table(
+      ['tier', 'store', 'chain', 'followed ms/block', 'raw rows', 'engine', 'addresses', 'network', 'supply', 'whales-exchanges', 'rest', 'largest rollups'],
+      parted.flatMap((t) =>
+        (['pow', 'pos'] as const).map((c) => {
+          const live = t.ingest!.chains[c].live;
+          const part = (name: string) => live.byPart![name] ?? 0;
+          const inRollups = Object.values(live.byPart!).reduce((a, b) => a + b, 0);
+          return [
+            t.tier, t.store, c, live.pipelineMsPerBlock.mean, live.rawMsPerBlock.mean, part('engine'), part('addresses'),
+            `**${part('network')}**`, part('supply'), `**${part('whales-exchanges')}**`,
+            Math.round((live.pipelineMsPerBlock.mean - live.rawMsPerBlock.mean - inRollups) * 100) / 100,
+            live.byRollup!.slice(0, 4).map((r) => `${r.label} ${r.ms}`).join(', '),
+          ];
+        }),
+      ),
+    );
+  }
   for (const t of ingests) {
     for (const c of ['pow', 'pos'] as const) {
       const x = t.ingest!.chains[c];

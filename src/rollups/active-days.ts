@@ -18,6 +18,7 @@ const MAX_GAP = 31;
 
 export const activeDays: Rollup = {
   name: 'active_days',
+  part: 'network',
   tables: ['address_user_days', 'chain_active_gaps'],
   // After address_daily (listed before it): reads the batch's user days from delta_daily.
   async apply(db, { chain }) {

@@ -18,6 +18,7 @@ const mergeDaily = sql`ORDER BY address, day
 
 export const addressDaily: Rollup = {
   name: 'address_daily',
+  part: 'addresses',
   tables: ['address_daily'],
   deltaTables: [
     {
@@ -64,6 +65,7 @@ export const addressDaily: Rollup = {
 
 export const addressHeatmap: Rollup = {
   name: 'address_heatmap',
+  part: 'addresses',
   tables: ['address_heatmap'],
   deltaTables: [
     {

@@ -18,6 +18,7 @@ import sql, { raw, type Sql } from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
 import type { Rollup, RollupStep } from './engine/rollup.ts';
+import { scratchTable } from './engine/scratch.ts';
 
 /** Age bucket of addresses without a first appearance: after every hour. Same as quarry_age_bucket. */
 export const NO_AGE_BUCKET = 999_999_999_999;
@@ -148,10 +149,10 @@ interface RanksCapture {
 
 /** Before address_summary changes: takes out the touched addresses and remembers which existed and held coins. */
 async function captureRanksBefore(db: Db, chain: ChainId): Promise<RanksCapture> {
-  await db.query('rollups.ranks.before_drop', sql`DROP TABLE IF EXISTS ranks_before`);
+  await scratchTable(db, 'ranks_before', 'address text, holder boolean');
   await db.query(
     'rollups.ranks.before',
-    sql`CREATE TEMP TABLE ranks_before ON COMMIT DROP AS
+    sql`INSERT INTO ranks_before (address, holder)
         SELECT s.address, coalesce(s.balance > 0, false) AS holder FROM delta_summary d
         JOIN address_summary s ON s.chain = ${chain} AND s.address = d.address`,
   );
@@ -268,6 +269,7 @@ const putBack = (db: Db, step: RollupStep) => applyRanksAfter(db, step.chain, st
 
 export const addressRanks: Rollup = {
   name: 'address_ranks',
+  part: 'addresses',
   tables: ['address_rank_buckets', 'address_grams'],
   async before(db, step) {
     step.carried.set('address_ranks', await captureRanksBefore(db, step.chain));

@@ -237,6 +237,7 @@ async function repairAddressSummary(db: Db, chain: ChainId, ancestor: number): P
 
 export const addressSummary: Rollup = {
   name: 'address_summary',
+  part: 'addresses',
   tables: ['address_summary'],
   deltaTables: [
     {

@@ -90,6 +90,7 @@ async function updateChainStats(db: Db, deltas: RollupDeltas, sign: 1 | -1, newA
 
 export const chainDaily: Rollup = {
   name: 'chain_daily',
+  part: 'network',
   tables: ['chain_daily', 'chain_stats'],
   deltaTables: [
     {

@@ -77,6 +77,7 @@ async function repairCounterparties(db: Db, chain: ChainId): Promise<void> {
 
 export const counterparties: Rollup = {
   name: 'address_counterparties',
+  part: 'addresses',
   tables: ['address_counterparties'],
   deltaTables: [
     {

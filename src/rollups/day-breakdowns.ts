@@ -26,6 +26,7 @@ function keyedSums(spec: {
   const onKeys = raw(keys.map((k) => `r.${k} = d.${k}`).join(' AND '));
   return {
     name: spec.name,
+    part: 'network',
     tables: [spec.table],
     deltaTables: [
       {

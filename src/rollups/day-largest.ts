@@ -10,6 +10,7 @@ import type { Rollup } from './engine/rollup.ts';
 
 export const dayLargest: Rollup = {
   name: 'chain_day_largest',
+  part: 'network',
   tables: ['chain_day_largest'],
   deltaTables: [
     {

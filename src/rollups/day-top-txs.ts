@@ -49,6 +49,7 @@ async function trim(db: Db, chain: ChainId, days: string[]): Promise<void> {
 
 export const dayTopTxs: Rollup = {
   name: 'chain_day_top_txs',
+  part: 'whales-exchanges',
   tables: ['chain_day_top_txs'],
   async apply(db, { chain, deltas }) {
     // A partial refresh keeps only its days: chainDaily holds exactly the days this step may write.

@@ -168,6 +168,7 @@ async function setState(db: Db, chain: ChainId, tipDay: string): Promise<void> {
 
 export const feeWindows: Rollup = {
   name: 'address_fee_windows',
+  part: 'addresses',
   tables: ['address_fee_windows', 'fee_window_state'],
   // Reads address_daily as the batch left it; on a revert, after the repair.
   apply: (db, step) => keepFeeWindows(db, step.chain),

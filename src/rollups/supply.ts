@@ -100,6 +100,7 @@ async function rebuild(db: Db, chain: ChainId): Promise<void> {
 
 export const supply: Rollup = {
   name: 'supply',
+  part: 'supply',
   tables: ['chain_migration_daily', 'chain_supply_totals'],
   async apply(db, step) {
     // A partial replay (a refresh of some addresses) sees only part of the blocks: rebuilt afterwards.

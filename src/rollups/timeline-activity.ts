@@ -15,6 +15,7 @@ import sql, { type Sql } from 'sql-template-tag';
 import { CHAIN_INFO, SENTINELS, type ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
 import type { Rollup, RollupStep } from './engine/rollup.ts';
+import { scratchTable } from './engine/scratch.ts';
 
 /** The balance thresholds of active-wallets-100 and -1000, in coins. */
 const THRESHOLDS = [100n, 1000n] as const;
@@ -102,21 +103,18 @@ const countsAfterwards = (step: RollupStep) => step.partial || step.fresh.has('a
 async function before(db: Db, step: RollupStep): Promise<void> {
   if (countsAfterwards(step)) return;
   const { chain, deltas } = step;
-  await db.query('rollups.timeline.diff_drop', sql`DROP TABLE IF EXISTS timeline_diff`);
-  await db.query(
-    'rollups.timeline.diff',
-    sql`CREATE TEMP TABLE timeline_diff (day date, addresses bigint, non_payout bigint, wallets_100 bigint, wallets_1000 bigint) ON COMMIT DROP`,
-  );
-  await db.query('rollups.timeline.payouts_drop', sql`DROP TABLE IF EXISTS timeline_payouts`);
+  await scratchTable(db, 'timeline_diff', 'day date, addresses bigint, non_payout bigint, wallets_100 bigint, wallets_1000 bigint');
+  await scratchTable(db, 'timeline_payouts', 'address text, day date, payouts int');
   await db.query(
     'rollups.timeline.batch_payouts',
-    sql`CREATE TEMP TABLE timeline_payouts ON COMMIT DROP AS ${payoutsOf(chain, sql`t.height BETWEEN ${deltas.fromHeight} AND ${deltas.toHeight}`)}`,
+    sql`INSERT INTO timeline_payouts (address, day, payouts) ${payoutsOf(chain, sql`t.height BETWEEN ${deltas.fromHeight} AND ${deltas.toHeight}`)}`,
   );
   await countPairs(db, chain, -1);
 }
 
 export const timelineActivity: Rollup = {
   name: 'timeline_activity',
+  part: 'network',
   tables: ['chain_timeline_activity', 'address_payout_days'],
   // Last in the registry: reads address_daily and address_summary as the batch leaves them.
   before,

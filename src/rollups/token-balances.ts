@@ -51,6 +51,7 @@ async function repairTokenBalances(db: Db, chain: ChainId): Promise<void> {
 
 export const tokenBalances: Rollup = {
   name: 'token_balances',
+  part: 'addresses',
   tables: ['token_balances'],
   deltaTables: [
     {

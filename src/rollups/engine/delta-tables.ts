@@ -1,6 +1,6 @@
 /**
  * Puts a batch's `RollupDeltas` into the temporary tables its rollups declared (COPY), for the SQL
- * that merges them into the rollups. The tables last until the end of the transaction.
+ * that merges them into the rollups. They are scratch tables (engine/scratch.ts), emptied at commit.
  */
 import sql, { join, raw } from 'sql-template-tag';
 import type { ChainId } from '../../chain/chains.ts';
@@ -8,8 +8,9 @@ import type { CopyValue } from '../../store/copy.ts';
 import type { Db } from '../../store/store.ts';
 import type { RollupDeltas } from './deltas.ts';
 import type { DeltaTable, Rollup } from './rollup.ts';
+import { scratchTableScript } from './scratch.ts';
 
-const columnsOf = (table: DeltaTable) => table.columns.split(',').map((column) => column.trim().split(/\s+/)[0]!);
+const columnsOf = (table: DeltaTable) => columnDefinitions(table).map((column) => column.name);
 
 /** The rollups (with delta tables) whose first table holds no row of `chain` yet. */
 export async function freshRollups(db: Db, chain: ChainId, rollups: readonly Rollup[]): Promise<Set<string>> {
@@ -23,33 +24,70 @@ export async function freshRollups(db: Db, chain: ChainId, rollups: readonly Rol
 }
 
 /**
+ * A step with at most this many delta rows in all (a followed block) writes its delta tables in one
+ * statement; a larger one by COPY, table by table, which is faster per row but a round trip each.
+ */
+const ONE_STATEMENT_ROWS = 5_000;
+
+/**
  * Writes every delta table of `rollups`. Without `fresh` (a revert) every row goes to its delta
  * table; with it, a `direct` table of a fresh rollup goes straight into the rollup's table.
  */
 export async function writeDeltaTables(db: Db, deltas: RollupDeltas, rollups: readonly Rollup[], fresh?: ReadonlySet<string>): Promise<void> {
-  const analyze: string[] = [];
-  // Kept for the connection's life and emptied at every commit: created and dropped with each
-  // batch, their catalog work was a large share of a followed block's upkeep (docs/ingest.md). The
-  // delete matters only to a second step inside one transaction. One script for all of them, one
-  // round trip; names and columns come from the registry, never from input.
+  // Scratch tables (engine/scratch.ts), all prepared in one script: one round trip.
   const tables = rollups.flatMap((rollup) => rollup.deltaTables ?? []);
-  await db.exec(
-    'rollups.delta.prepare',
-    tables.map((t) => `CREATE TEMP TABLE IF NOT EXISTS ${t.name} (${t.columns}) ON COMMIT DELETE ROWS; DELETE FROM ${t.name};`).join('\n'),
-  );
+  await db.exec('rollups.delta.prepare', tables.map((t) => scratchTableScript(t.name, t.columns)).join('\n'));
+  const pending: { table: DeltaTable; rows: CopyValue[][] }[] = [];
   for (const rollup of rollups) {
     for (const table of rollup.deltaTables ?? []) {
-      const label = table.name.replace('delta_', '');
       if (table.direct && fresh?.has(rollup.name)) {
         const target = rollup.tables[0]!;
         await db.copyRows(`rollups.direct.${target}`, target, ['chain', ...columnsOf(table)], withChain(deltas.chain, table.rows(deltas)));
       } else {
-        await db.copyRows(`rollups.delta.${label}`, table.name, columnsOf(table), table.rows(deltas));
+        pending.push({ table, rows: [...table.rows(deltas)] });
       }
-      if (table.analyze) analyze.push(table.name);
     }
   }
+  if (pending.reduce((n, p) => n + p.rows.length, 0) <= ONE_STATEMENT_ROWS) {
+    await insertInOneStatement(db, pending);
+  } else {
+    for (const { table, rows } of pending) await db.copyRows(`rollups.delta.${table.name.replace('delta_', '')}`, table.name, columnsOf(table), rows);
+  }
+  const analyze = tables.filter((table) => table.analyze).map((table) => table.name);
   if (analyze.length > 0) await db.query('rollups.delta.analyze', sql`ANALYZE ${raw(analyze.join(', '))}`);
+}
+
+/**
+ * Every table's rows in one INSERT per table, all in one statement (data-modifying CTEs): each
+ * column goes as one text array and is cast to its column's type, as COPY would read its text.
+ */
+async function insertInOneStatement(db: Db, pending: { table: DeltaTable; rows: CopyValue[][] }[]): Promise<void> {
+  const inserts = pending
+    .filter(({ rows }) => rows.length > 0)
+    .map(({ table, rows }, t) => {
+      const columns = columnDefinitions(table);
+      const arrays = columns.map((_, i) => sql`${rows.map((row) => asText(row[i]))}::text[]`);
+      const casts = columns.map((column, i) => `c${i}::${column.type}`).join(', ');
+      // Names and types come from the registry, never from input; the values are parameters.
+      return sql`${raw(`t${t}`)} AS (INSERT INTO ${raw(table.name)} (${raw(columns.map((c) => c.name).join(', '))})
+                 SELECT ${raw(casts)} FROM unnest(${join(arrays)}) AS u(${raw(columns.map((_, i) => `c${i}`).join(', '))}))`;
+    });
+  if (inserts.length > 0) await db.query('rollups.delta.rows', sql`WITH ${join(inserts)} SELECT 1`);
+}
+
+function columnDefinitions(table: DeltaTable): { name: string; type: string }[] {
+  return table.columns.split(',').map((definition) => {
+    const match = /^\s*(\w+)\s+(\w+(?: \w+)*)\s*$/.exec(definition);
+    if (!match) throw new Error(`delta table ${table.name}: cannot read the column definition "${definition}"`);
+    return { name: match[1]!, type: match[2]! };
+  });
+}
+
+/** A value as COPY's text format would give it to PostgreSQL (null stays null). */
+function asText(value: CopyValue): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'boolean') return value ? 't' : 'f';
+  return String(value);
 }
 
 function* withChain<T>(chain: ChainId, rows: Iterable<T[]>): Generator<(T | ChainId)[]> {

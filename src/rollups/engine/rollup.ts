@@ -9,6 +9,14 @@ import type { CopyValue } from '../../store/copy.ts';
 import type { Db } from '../../store/store.ts';
 import type { RollupDeltas } from './deltas.ts';
 
+/**
+ * The part of the API a rollup or chart is kept for, as the issues divide it: the Addresses API;
+ * network, fees, activity and timeline analytics; supply and holder distribution; whales and
+ * exchanges. Its upkeep is charged there (engine/run.ts times each rollup; the benchmark reports a
+ * followed block's cost per part).
+ */
+export type ApiPart = 'addresses' | 'network' | 'supply' | 'whales-exchanges';
+
 /** A temporary table (dropped at commit) that carries one batch's deltas to the rollups' SQL. */
 export interface DeltaTable {
   name: string;
@@ -44,6 +52,7 @@ export interface RollupStep {
 
 export interface Rollup {
   name: string;
+  part: ApiPart;
   /** The tables holding its rows, keyed by chain: what a whole refresh clears. */
   tables: readonly string[];
   /** Its delta tables, written before any rollup of the step runs. */
@@ -64,6 +73,7 @@ export interface Rollup {
 /** A per-day figure of a chain, stored in `table` by (chain, day), computed for closed days. */
 export interface Chart {
   name: string;
+  part: ApiPart;
   table: string;
   /** Computes (or recomputes) the closed days from `fromDay` to `toDay` inclusive. */
   close(db: Db, chain: ChainId, fromDay: string, toDay: string): Promise<void>;

@@ -2,14 +2,39 @@
  * The engine: applies and reverts a batch's deltas through every registered rollup, closes and
  * reopens the charts' days, and gives `quarry refresh` what it clears and rebuilds.
  */
-import sql, { raw } from 'sql-template-tag';
+import sql, { join, raw } from 'sql-template-tag';
 import type { ChainId } from '../../chain/chains.ts';
 import type { Db } from '../../store/store.ts';
 import { formatDay } from '../../time.ts';
 import { CHARTS, ROLLUPS } from '../registry.ts';
 import type { RollupDeltas } from './deltas.ts';
 import { freshRollups, writeDeltaTables } from './delta-tables.ts';
-import type { RollupStep } from './rollup.ts';
+import type { ApiPart, RollupStep } from './rollup.ts';
+
+/** Time spent in one rollup or chart (or in the engine's own statements), in this process. */
+export interface RollupTiming {
+  part: ApiPart | 'engine';
+  ms: number;
+  calls: number;
+}
+
+const timings = new Map<string, RollupTiming>();
+
+/** Time per rollup and chart since the process started, by name: what each part of the API costs to keep. */
+export function rollupTimings(): ReadonlyMap<string, Readonly<RollupTiming>> {
+  return timings;
+}
+
+async function timed<T>(name: string, part: RollupTiming['part'], run: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await run();
+  } finally {
+    const timing = timings.get(name) ?? timings.set(name, { part, ms: 0, calls: 0 }).get(name)!;
+    timing.ms += performance.now() - started;
+    timing.calls++;
+  }
+}
 
 function stepOf(deltas: RollupDeltas, fresh: ReadonlySet<string>, partial: boolean, ancestor: number): RollupStep {
   return { chain: deltas.chain, deltas, partial, fresh, ancestor, newAddresses: 0, removedAddresses: 0, carried: new Map() };
@@ -21,11 +46,14 @@ function stepOf(deltas: RollupDeltas, fresh: ReadonlySet<string>, partial: boole
  */
 export async function applyRollups(db: Db, deltas: RollupDeltas, options: { partial?: boolean } = {}): Promise<void> {
   if (deltas.blocks === 0) return;
-  const fresh = await freshRollups(db, deltas.chain, ROLLUPS);
-  await writeDeltaTables(db, deltas, ROLLUPS, fresh);
+  const fresh = await timed('delta_tables', 'engine', async () => {
+    const found = await freshRollups(db, deltas.chain, ROLLUPS);
+    await writeDeltaTables(db, deltas, ROLLUPS, found);
+    return found;
+  });
   const step = stepOf(deltas, fresh, options.partial ?? false, -1);
-  for (const rollup of ROLLUPS) await rollup.before?.(db, step);
-  for (const rollup of ROLLUPS) await rollup.apply(db, step);
+  for (const rollup of ROLLUPS) if (rollup.before) await timed(rollup.name, rollup.part, () => rollup.before!(db, step));
+  for (const rollup of ROLLUPS) await timed(rollup.name, rollup.part, () => rollup.apply(db, step));
 }
 
 /**
@@ -34,19 +62,19 @@ export async function applyRollups(db: Db, deltas: RollupDeltas, options: { part
  * reopens the closed days from `firstTs` (the first reverted block's time) on.
  */
 export async function revertRollups(db: Db, deltas: RollupDeltas, ancestor: number, firstTs: number, deleteRaw: () => Promise<void>): Promise<void> {
-  await writeDeltaTables(db, deltas, ROLLUPS);
+  await timed('delta_tables', 'engine', () => writeDeltaTables(db, deltas, ROLLUPS));
   const step = stepOf(deltas, new Set(), false, ancestor);
-  for (const rollup of ROLLUPS) await rollup.before?.(db, step);
-  for (const rollup of ROLLUPS) await rollup.revert?.(db, step);
+  for (const rollup of ROLLUPS) if (rollup.before) await timed(rollup.name, rollup.part, () => rollup.before!(db, step));
+  for (const rollup of ROLLUPS) if (rollup.revert) await timed(rollup.name, rollup.part, () => rollup.revert!(db, step));
   await deleteRaw();
-  for (const rollup of ROLLUPS) await rollup.repair?.(db, step);
+  for (const rollup of ROLLUPS) if (rollup.repair) await timed(rollup.name, rollup.part, () => rollup.repair!(db, step));
   await reopenDays(db, deltas.chain, formatDay(firstTs));
 }
 
 /** Computes (or recomputes) every chart's closed days from `fromDay` to `toDay` inclusive. */
 export async function closeDays(db: Db, chain: ChainId, fromDay: string, toDay: string): Promise<void> {
   if (fromDay > toDay) return;
-  for (const chart of CHARTS) await chart.close(db, chain, fromDay, toDay);
+  for (const chart of CHARTS) await timed(chart.name, chart.part, () => chart.close(db, chain, fromDay, toDay));
 }
 
 const chartTables = () => [...new Set(CHARTS.map((chart) => chart.table))];
@@ -56,16 +84,16 @@ const chartTables = () => [...new Set(CHARTS.map((chart) => chart.table))];
  * day. Closing resumes there, so days a reorg reopened close again whatever the blocks' times.
  */
 export async function firstOpenDay(db: Db, chain: ChainId): Promise<string | null> {
-  let first: string | null = null;
-  for (const table of chartTables()) {
+  // One statement for every chart table: it runs before each followed block's day close check.
+  const nextDays = chartTables().map((table) => sql`SELECT coalesce((SELECT max(day) + 1 FROM ${raw(table)} WHERE chain = ${chain}), (SELECT day FROM first)) AS day`);
+  return timed('first_open_day', 'engine', async () => {
     const [row] = await db.query<{ day: string | null }>(
       'rollups.charts.first_open',
-      sql`SELECT coalesce((SELECT max(day) + 1 FROM ${raw(table)} WHERE chain = ${chain}),
-                          (SELECT DATE '1970-01-01' + (ts / 86400)::int FROM blocks WHERE chain = ${chain} ORDER BY height LIMIT 1))::text AS day`,
+      sql`WITH first AS (SELECT DATE '1970-01-01' + (ts / 86400)::int AS day FROM blocks WHERE chain = ${chain} ORDER BY height LIMIT 1)
+          SELECT min(day)::text AS day FROM (${join(nextDays, ' UNION ALL ')}) AS days`,
     );
-    if (row?.day != null && (first === null || row.day < first)) first = row.day;
-  }
-  return first;
+    return row?.day ?? null;
+  });
 }
 
 /** Reopens the closed days from `fromDay` on (a reorg reached them): their chart rows go until they close again. */

@@ -7,6 +7,7 @@
 import sql, { type Sql } from 'sql-template-tag';
 import type { ChainId } from '../../chain/chains.ts';
 import type { Db } from '../../store/store.ts';
+import { scratchTable } from '../engine/scratch.ts';
 
 /** At most this many deposits and withdrawals are kept per UTC day (the largest-transfers limit). */
 export const LARGEST_PER_DAY = 100;
@@ -55,8 +56,7 @@ export function movesTouching(chain: ChainId, maxHeight: number): Sql {
 
 /** Fills the temporary table exchange_touch with `addresses` (or, when `sql` is given, that query's addresses). */
 export async function touch(db: Db, addresses: string[] | Sql): Promise<void> {
-  await db.query('rollups.exchange.touch.drop', sql`DROP TABLE IF EXISTS exchange_touch`);
-  await db.query('rollups.exchange.touch.create', sql`CREATE TEMP TABLE exchange_touch (address text PRIMARY KEY) ON COMMIT DROP`);
+  await scratchTable(db, 'exchange_touch', 'address text PRIMARY KEY');
   const source = Array.isArray(addresses) ? sql`SELECT DISTINCT unnest(${addresses}::text[])` : addresses;
   await db.query('rollups.exchange.touch.fill', sql`INSERT INTO exchange_touch (address) ${source}`);
   await db.query('rollups.exchange.touch.analyze', sql`ANALYZE exchange_touch`);
@@ -69,10 +69,15 @@ export async function touch(db: Db, addresses: string[] | Sql): Promise<void> {
  * withdraws from (both for a move between two venues).
  */
 export async function classify(db: Db, chain: ChainId, moves: Sql): Promise<void> {
-  await db.query('rollups.exchange.classified.drop', sql`DROP TABLE IF EXISTS exchange_classified`);
+  await scratchTable(
+    db,
+    'exchange_classified',
+    `height bigint, tx_index int, recipient_index int, tx_hash text, ts bigint, from_addr text, to_addr text, value numeric,
+     day date, from_ex text, from_relay boolean, to_ex text, to_relay boolean`,
+  );
   await db.query(
     'rollups.exchange.classify',
-    sql`CREATE TEMP TABLE exchange_classified ON COMMIT DROP AS
+    sql`INSERT INTO exchange_classified (height, tx_index, recipient_index, tx_hash, ts, from_addr, to_addr, value, day, from_ex, from_relay, to_ex, to_relay)
         SELECT m.height, m.tx_index, m.recipient_index, m.tx_hash, m.ts, m.from_addr, m.to_addr, m.value,
                DATE '1970-01-01' + (m.ts / 86400)::int AS day,
                fw.exchange AS from_ex, fw.role = 'deposit_relay' AS from_relay,

@@ -211,6 +211,7 @@ export async function analyzeExchangeTables(db: Db): Promise<void> {
 
 export const exchangeVenues: Rollup = {
   name: 'exchange_venues',
+  part: 'whales-exchanges',
   tables: TABLES,
   apply,
   revert,

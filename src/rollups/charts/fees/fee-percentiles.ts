@@ -23,6 +23,7 @@ export function feePercentilesByDay(chain: ChainId, fromDay: string, toDay: stri
 
 export const feePercentiles: Chart = {
   name: 'fee_percentiles',
+  part: 'network',
   table: 'chain_fee_daily',
   async close(db, chain, fromDay, toDay) {
     await db.query(

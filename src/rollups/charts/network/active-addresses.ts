@@ -25,6 +25,7 @@ export function activeAddressesByDay(chain: ChainId, fromDay: string, toDay: str
 /** Also the running wallet count: the last closed day's before `fromDay` (days close in order), plus the new wallets since. */
 export const activeAddresses: Chart = {
   name: 'active_addresses',
+  part: 'network',
   table: 'chain_day_metrics',
   async close(db, chain, fromDay, toDay) {
     await db.query(

@@ -4,6 +4,7 @@ import type { Chart } from '../../engine/rollup.ts';
 
 export const newAddresses: Chart = {
   name: 'new_addresses',
+  part: 'network',
   table: 'chain_day_metrics',
   async close(db, chain, fromDay, toDay) {
     await db.query(

@@ -274,6 +274,7 @@ async function closePopulation(db: Db, chain: ChainId, fromDay: string, toDay: s
 
 export const supplyDistribution: Chart = {
   name: 'supply_distribution',
+  part: 'supply',
   table: 'chain_supply_daily',
   close: closePopulation,
 };

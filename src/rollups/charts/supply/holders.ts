@@ -7,6 +7,7 @@ import type { Chart } from '../../engine/rollup.ts';
 
 export const holders: Chart = {
   name: 'holders',
+  part: 'network',
   table: 'chain_day_metrics',
   async close(db, chain, fromDay, toDay) {
     await db.query(

@@ -9,6 +9,7 @@ import type { Chart } from '../../engine/rollup.ts';
 
 export const timelineTotals: Chart = {
   name: 'timeline_totals',
+  part: 'network',
   table: 'chain_timeline_totals',
   async close(db, chain, fromDay, toDay) {
     await db.query(

@@ -1,0 +1,19 @@
+/**
+ * Scratch tables: temporary tables a rollup fills and reads within one batch (the delta tables
+ * among them). Each is created once per connection and emptied at every commit (ON COMMIT DELETE
+ * ROWS): created and dropped with each batch, their catalog work was a large share of a followed
+ * block's upkeep (docs/ingest.md). They are emptied on use as well, for a second step inside one
+ * transaction (a reorg's revert and the apply after it). Names and columns come from the code,
+ * never from input.
+ */
+import type { Db } from '../../store/store.ts';
+
+/** The statements that make `name` an empty scratch table with `columns` (as in CREATE TABLE). */
+export function scratchTableScript(name: string, columns: string): string {
+  return `CREATE TEMP TABLE IF NOT EXISTS ${name} (${columns}) ON COMMIT DELETE ROWS; DELETE FROM ${name};`;
+}
+
+/** Makes `name` an empty scratch table, in one round trip. */
+export async function scratchTable(db: Db, name: string, columns: string): Promise<void> {
+  await db.exec(`rollups.scratch.${name}`, scratchTableScript(name, columns));
+}
