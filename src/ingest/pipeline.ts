@@ -96,6 +96,8 @@ export async function ingest(store: Store, source: BlockSource, options: IngestO
   // Deltas of written blocks not yet applied to the rollups (bulk loads only).
   let deferred: RollupDeltas | null = null;
   let lastWrittenTs: number | null = null;
+  /** The rollups seen holding rows of the chain: not asked again at each batch (freshRollups). */
+  const filledRollups = new Set<string>();
   const progress: IngestProgress = { chain, height: written?.height ?? -1, blocks: 0, transactions: 0, reorgs: 0, deadLetters: 0 };
 
   const pendingHash = (height: number) => pending.find((b) => b.height === height)?.hash;
@@ -163,7 +165,7 @@ export async function ingest(store: Store, source: BlockSource, options: IngestO
       .transaction('ingest.batch', async (tx) => {
         if (toWrite.length > 0) await writeRawRows(tx, rows);
         if (applyNow && deltas) {
-          await applyRollups(tx, deltas);
+          await applyRollups(tx, deltas, { filled: filledRollups });
           if (!bulk) await closeCompletedDays(tx, chain, deltas);
         }
         await writeDeadLetters(tx, source.name, letters, stamp);
@@ -359,9 +361,8 @@ async function catchUpRollups(store: Store, chain: ChainId, source: string, chec
 
 /** Closes the days that the applied blocks completed (all days before the last block's day) and any a reorg reopened. */
 async function closeCompletedDays(tx: Db, chain: ChainId, deltas: RollupDeltas): Promise<void> {
-  const [last] = await tx.query<{ ts: number }>('ingest.last_ts', sql`SELECT ts FROM blocks WHERE chain = ${chain} AND height = ${deltas.toHeight}`);
   const firstDay = await firstOpenDay(tx, chain);
-  const lastClosed = lastClosedDay(last!.ts);
+  const lastClosed = lastClosedDay(deltas.lastTs);
   if (firstDay !== null && firstDay <= lastClosed) await closeDays(tx, chain, firstDay, lastClosed);
 }
 

@@ -18,7 +18,6 @@ import sql, { raw, type Sql } from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
 import type { Rollup, RollupStep } from './engine/rollup.ts';
-import { scratchTable } from './engine/scratch.ts';
 
 /** Age bucket of addresses without a first appearance: after every hour. Same as quarry_age_bucket. */
 export const NO_AGE_BUCKET = 999_999_999_999;
@@ -149,7 +148,6 @@ interface RanksCapture {
 
 /** Before address_summary changes: takes out the touched addresses and remembers which existed and held coins. */
 async function captureRanksBefore(db: Db, chain: ChainId): Promise<RanksCapture> {
-  await scratchTable(db, 'ranks_before', 'address text, holder boolean');
   await db.query(
     'rollups.ranks.before',
     sql`INSERT INTO ranks_before (address, holder)
@@ -271,6 +269,7 @@ export const addressRanks: Rollup = {
   name: 'address_ranks',
   part: 'addresses',
   tables: ['address_rank_buckets', 'address_grams'],
+  scratchTables: [{ name: 'ranks_before', columns: 'address text, holder boolean' }],
   async before(db, step) {
     step.carried.set('address_ranks', await captureRanksBefore(db, step.chain));
   },

@@ -15,19 +15,15 @@ import sql, { type Sql } from 'sql-template-tag';
 import { CHAIN_INFO, SENTINELS, type ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
 import type { Rollup, RollupStep } from './engine/rollup.ts';
-import { scratchTable } from './engine/scratch.ts';
 
 /** The balance thresholds of active-wallets-100 and -1000, in coins. */
 const THRESHOLDS = [100n, 1000n] as const;
 
 /** Per day, the four counts over the (address, day) pairs of delta_daily in the store's present state, times `sign`. */
-async function countPairs(db: Db, chain: ChainId, sign: 1 | -1): Promise<void> {
+function pairCounts(chain: ChainId, sign: 1 | -1): Sql {
   const unit = CHAIN_INFO[chain].unitsPerCoin;
   const [low, high] = THRESHOLDS.map((coins) => (coins * unit).toString());
-  await db.query(
-    'rollups.timeline.count_pairs',
-    sql`INSERT INTO timeline_diff (day, addresses, non_payout, wallets_100, wallets_1000)
-        SELECT day,
+  return sql`SELECT day,
                ${sign} * count(*) FILTER (WHERE tx_count > 0 OR received > 0 OR sent > 0),
                ${sign} * count(*) FILTER (WHERE user_tx_count > payouts OR sent > 0),
                ${sign} * count(*) FILTER (WHERE user_tx_count > 0 AND eod >= ${low}::numeric),
@@ -45,24 +41,33 @@ async function countPairs(db: Db, chain: ChainId, sign: 1 | -1): Promise<void> {
           LEFT JOIN address_payout_days pd ON pd.chain = ${chain} AND pd.address = p.address AND pd.day = p.day
           WHERE p.address <> ALL(${[...SENTINELS[chain]]}::text[])
         ) pairs
-        GROUP BY day`,
-  );
+        GROUP BY day`;
 }
 
-/** Adds the counted differences to chain_timeline_activity; days left at zero lose their row. */
+/**
+ * Adds to chain_timeline_activity the counts of the present state less those of the state before
+ * (timeline_diff, from `before`); days left at zero lose their row.
+ */
 async function mergeDiff(db: Db, chain: ChainId): Promise<void> {
-  await db.query(
+  const emptied = await db.query<{ day: string }>(
     'rollups.timeline.merge',
-    sql`INSERT INTO chain_timeline_activity AS t (chain, day, addresses, non_payout, wallets_100, wallets_1000)
-        SELECT ${chain}, day, sum(addresses), sum(non_payout), sum(wallets_100), sum(wallets_1000) FROM timeline_diff GROUP BY day
-        ON CONFLICT (chain, day) DO UPDATE SET
-          addresses = t.addresses + excluded.addresses, non_payout = t.non_payout + excluded.non_payout,
-          wallets_100 = t.wallets_100 + excluded.wallets_100, wallets_1000 = t.wallets_1000 + excluded.wallets_1000`,
+    sql`WITH merged AS (
+          INSERT INTO chain_timeline_activity AS t (chain, day, addresses, non_payout, wallets_100, wallets_1000)
+          SELECT ${chain}, day, sum(addresses), sum(non_payout), sum(wallets_100), sum(wallets_1000)
+          FROM (SELECT day, addresses, non_payout, wallets_100, wallets_1000 FROM timeline_diff UNION ALL ${pairCounts(chain, 1)}) d
+          GROUP BY day
+          ON CONFLICT (chain, day) DO UPDATE SET
+            addresses = t.addresses + excluded.addresses, non_payout = t.non_payout + excluded.non_payout,
+            wallets_100 = t.wallets_100 + excluded.wallets_100, wallets_1000 = t.wallets_1000 + excluded.wallets_1000
+          RETURNING day, addresses = 0 AND non_payout = 0 AND wallets_100 = 0 AND wallets_1000 = 0 AS empty)
+        SELECT day::text AS day FROM merged WHERE empty`,
   );
+  if (emptied.length === 0) return;
   await db.query(
     'rollups.timeline.remove_empty',
-    sql`DELETE FROM chain_timeline_activity t USING (SELECT DISTINCT day FROM timeline_diff) d
-        WHERE t.chain = ${chain} AND t.day = d.day AND t.addresses = 0 AND t.non_payout = 0 AND t.wallets_100 = 0 AND t.wallets_1000 = 0`,
+    sql`DELETE FROM chain_timeline_activity t
+        WHERE t.chain = ${chain} AND t.day = ANY(${emptied.map((e) => e.day)}::date[])
+          AND t.addresses = 0 AND t.non_payout = 0 AND t.wallets_100 = 0 AND t.wallets_1000 = 0`,
   );
 }
 
@@ -79,7 +84,10 @@ function payoutsOf(chain: ChainId, where: Sql) {
              GROUP BY 1, 2`;
 }
 
-async function mergePayouts(db: Db, chain: ChainId, sign: 1 | -1): Promise<void> {
+/** Adds (or subtracts) timeline_payouts, the batch's payouts, to address_payout_days. */
+async function mergePayouts(db: Db, step: RollupStep, sign: 1 | -1): Promise<void> {
+  const { chain } = step;
+  if (step.carried.get('timeline_activity') === 0) return; // the batch has none
   await db.query(
     'rollups.timeline.payouts',
     sql`INSERT INTO address_payout_days AS p (chain, address, day, payouts)
@@ -103,19 +111,25 @@ const countsAfterwards = (step: RollupStep) => step.partial || step.fresh.has('a
 async function before(db: Db, step: RollupStep): Promise<void> {
   if (countsAfterwards(step)) return;
   const { chain, deltas } = step;
-  await scratchTable(db, 'timeline_diff', 'day date, addresses bigint, non_payout bigint, wallets_100 bigint, wallets_1000 bigint');
-  await scratchTable(db, 'timeline_payouts', 'address text, day date, payouts int');
-  await db.query(
+  const [payouts] = await db.query<{ n: number }>(
     'rollups.timeline.batch_payouts',
-    sql`INSERT INTO timeline_payouts (address, day, payouts) ${payoutsOf(chain, sql`t.height BETWEEN ${deltas.fromHeight} AND ${deltas.toHeight}`)}`,
+    sql`WITH batch AS (
+          INSERT INTO timeline_payouts (address, day, payouts) ${payoutsOf(chain, sql`t.height BETWEEN ${deltas.fromHeight} AND ${deltas.toHeight}`)}
+          RETURNING 1)
+        SELECT count(*)::int AS n FROM batch`,
   );
-  await countPairs(db, chain, -1);
+  step.carried.set('timeline_activity', payouts!.n);
+  await db.query('rollups.timeline.count_pairs', sql`INSERT INTO timeline_diff (day, addresses, non_payout, wallets_100, wallets_1000) ${pairCounts(chain, -1)}`);
 }
 
 export const timelineActivity: Rollup = {
   name: 'timeline_activity',
   part: 'network',
   tables: ['chain_timeline_activity', 'address_payout_days'],
+  scratchTables: [
+    { name: 'timeline_diff', columns: 'day date, addresses bigint, non_payout bigint, wallets_100 bigint, wallets_1000 bigint' },
+    { name: 'timeline_payouts', columns: 'address text, day date, payouts int' },
+  ],
   // Last in the registry: reads address_daily and address_summary as the batch leaves them.
   before,
   async apply(db, step) {
@@ -124,13 +138,11 @@ export const timelineActivity: Rollup = {
       await rebuildTimelineActivity(db, step.chain);
       return;
     }
-    await mergePayouts(db, step.chain, 1);
-    await countPairs(db, step.chain, 1);
+    await mergePayouts(db, step, 1);
     await mergeDiff(db, step.chain);
   },
   async repair(db, step) {
-    await mergePayouts(db, step.chain, -1);
-    await countPairs(db, step.chain, 1);
+    await mergePayouts(db, step, -1);
     await mergeDiff(db, step.chain);
   },
   async afterRefresh(db, chain, partial) {

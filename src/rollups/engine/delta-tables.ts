@@ -12,14 +12,21 @@ import { scratchTableScript } from './scratch.ts';
 
 const columnsOf = (table: DeltaTable) => columnDefinitions(table).map((column) => column.name);
 
-/** The rollups (with delta tables) whose first table holds no row of `chain` yet. */
-export async function freshRollups(db: Db, chain: ChainId, rollups: readonly Rollup[]): Promise<Set<string>> {
-  const candidates = rollups.filter((rollup) => rollup.deltaTables?.length);
+/**
+ * The rollups (with delta tables) whose first table holds no row of `chain` yet. `filled` names
+ * (as `chain:rollup`) those already seen holding rows, which are not asked again and are added to:
+ * the question costs a scan past the other chain's rows, and its answer only decides between a
+ * plain insert and a merge, which is right for an empty table too.
+ */
+export async function freshRollups(db: Db, chain: ChainId, rollups: readonly Rollup[], filled = new Set<string>()): Promise<Set<string>> {
+  const candidates = rollups.filter((rollup) => rollup.deltaTables?.length && !filled.has(`${chain}:${rollup.name}`));
+  if (candidates.length === 0) return new Set();
   // Table names come from the registry, never from input.
   const [fresh] = await db.query<Record<string, boolean>>(
     'rollups.delta.fresh',
     sql`SELECT ${join(candidates.map((rollup, i) => sql`NOT EXISTS (SELECT 1 FROM ${raw(rollup.tables[0]!)} WHERE chain = ${chain}) AS ${raw(`r${i}`)}`))}`,
   );
+  for (const [i, rollup] of candidates.entries()) if (!fresh![`r${i}`]) filled.add(`${chain}:${rollup.name}`);
   return new Set(candidates.filter((_, i) => fresh![`r${i}`]).map((rollup) => rollup.name));
 }
 
@@ -30,13 +37,14 @@ export async function freshRollups(db: Db, chain: ChainId, rollups: readonly Rol
 const ONE_STATEMENT_ROWS = 5_000;
 
 /**
- * Writes every delta table of `rollups`. Without `fresh` (a revert) every row goes to its delta
+ * Writes every delta table of `rollups` (and empties their other scratch tables). Without `fresh` (a revert) every row goes to its delta
  * table; with it, a `direct` table of a fresh rollup goes straight into the rollup's table.
  */
 export async function writeDeltaTables(db: Db, deltas: RollupDeltas, rollups: readonly Rollup[], fresh?: ReadonlySet<string>): Promise<void> {
-  // Scratch tables (engine/scratch.ts), all prepared in one script: one round trip.
+  // Scratch tables (engine/scratch.ts), the rollups' own among them, all prepared in one script: one round trip.
   const tables = rollups.flatMap((rollup) => rollup.deltaTables ?? []);
-  await db.exec('rollups.delta.prepare', tables.map((t) => scratchTableScript(t.name, t.columns)).join('\n'));
+  const scratch = [...tables, ...rollups.flatMap((rollup) => rollup.scratchTables ?? [])];
+  await db.exec('rollups.delta.prepare', scratch.map((t) => scratchTableScript(t.name, t.columns)).join('\n'));
   const pending: { table: DeltaTable; rows: CopyValue[][] }[] = [];
   for (const rollup of rollups) {
     for (const table of rollup.deltaTables ?? []) {

@@ -188,6 +188,8 @@ export class RollupDeltas {
   private height = -1;
   fromHeight = Infinity;
   toHeight = -Infinity;
+  /** Time of the block at toHeight. */
+  lastTs = -Infinity;
 
   /**
    * @param previousTs time of the block below the first one added (for block intervals), or
@@ -210,6 +212,7 @@ export class RollupDeltas {
     const { height, timestamp: ts } = block;
     this.blocks++;
     this.fromHeight = Math.min(this.fromHeight, height);
+    if (height > this.toHeight) this.lastTs = ts;
     this.toHeight = Math.max(this.toHeight, height);
     const day = dayNumber(ts);
 

@@ -17,11 +17,15 @@ import type { RollupDeltas } from './deltas.ts';
  */
 export type ApiPart = 'addresses' | 'network' | 'supply' | 'whales-exchanges';
 
-/** A temporary table (dropped at commit) that carries one batch's deltas to the rollups' SQL. */
-export interface DeltaTable {
+/** A temporary table a rollup fills and reads within one step (engine/scratch.ts): empty when the step begins. */
+export interface ScratchTable {
   name: string;
   /** Column definitions, as in CREATE TABLE. */
   columns: string;
+}
+
+/** A scratch table that carries one batch's deltas to the rollups' SQL, filled before any rollup runs. */
+export interface DeltaTable extends ScratchTable {
   rows(deltas: RollupDeltas): Iterable<CopyValue[]>;
   /**
    * When the owning rollup's table holds no row of the chain yet (a first load), the rows go
@@ -57,6 +61,8 @@ export interface Rollup {
   tables: readonly string[];
   /** Its delta tables, written before any rollup of the step runs. */
   deltaTables?: readonly DeltaTable[];
+  /** Its other scratch tables, prepared (empty) with the delta tables, in the same round trip. */
+  scratchTables?: readonly ScratchTable[];
   /** Before any rollup changes (apply and revert). */
   before?(db: Db, step: RollupStep): Promise<void>;
   apply(db: Db, step: RollupStep): Promise<void>;

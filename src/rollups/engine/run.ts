@@ -43,11 +43,12 @@ function stepOf(deltas: RollupDeltas, fresh: ReadonlySet<string>, partial: boole
 /**
  * Adds `deltas` (of blocks whose raw rows are written) to every rollup. A `partial` delta (a
  * refresh of some addresses) leaves out the chain-wide counters, which the refresh recomputes.
+ * `filled`: the rollups a caller applying batch after batch has seen holding rows (freshRollups).
  */
-export async function applyRollups(db: Db, deltas: RollupDeltas, options: { partial?: boolean } = {}): Promise<void> {
+export async function applyRollups(db: Db, deltas: RollupDeltas, options: { partial?: boolean; filled?: Set<string> } = {}): Promise<void> {
   if (deltas.blocks === 0) return;
   const fresh = await timed('delta_tables', 'engine', async () => {
-    const found = await freshRollups(db, deltas.chain, ROLLUPS);
+    const found = await freshRollups(db, deltas.chain, ROLLUPS, options.filled);
     await writeDeltaTables(db, deltas, ROLLUPS, found);
     return found;
   });

@@ -7,13 +7,17 @@
  * never from input.
  */
 import type { Db } from '../../store/store.ts';
+import type { ScratchTable } from './rollup.ts';
 
 /** The statements that make `name` an empty scratch table with `columns` (as in CREATE TABLE). */
 export function scratchTableScript(name: string, columns: string): string {
   return `CREATE TEMP TABLE IF NOT EXISTS ${name} (${columns}) ON COMMIT DELETE ROWS; DELETE FROM ${name};`;
 }
 
-/** Makes `name` an empty scratch table, in one round trip. */
-export async function scratchTable(db: Db, name: string, columns: string): Promise<void> {
-  await db.exec(`rollups.scratch.${name}`, scratchTableScript(name, columns));
+/**
+ * Makes `tables` empty scratch tables, in one round trip: for use outside a rollup step (a step
+ * prepares those its rollups declare).
+ */
+export async function prepareScratchTables(db: Db, tables: readonly ScratchTable[]): Promise<void> {
+  await db.exec(`rollups.scratch.${tables.map((t) => t.name).join('.')}`, tables.map((t) => scratchTableScript(t.name, t.columns)).join('\n'));
 }

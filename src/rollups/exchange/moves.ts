@@ -7,7 +7,20 @@
 import sql, { type Sql } from 'sql-template-tag';
 import type { ChainId } from '../../chain/chains.ts';
 import type { Db } from '../../store/store.ts';
-import { scratchTable } from '../engine/scratch.ts';
+import type { ScratchTable } from '../engine/rollup.ts';
+
+/**
+ * The exchange rollups' scratch tables: the moves being classified, the addresses a flip touches.
+ * A rollup step prepares them; the rebuild prepares them itself.
+ */
+export const EXCHANGE_SCRATCH: readonly ScratchTable[] = [
+  {
+    name: 'exchange_classified',
+    columns: `height bigint, tx_index int, recipient_index int, tx_hash text, ts bigint, from_addr text, to_addr text, value numeric,
+              day date, from_ex text, from_relay boolean, to_ex text, to_relay boolean`,
+  },
+  { name: 'exchange_touch', columns: 'address text PRIMARY KEY' },
+];
 
 /** At most this many deposits and withdrawals are kept per UTC day (the largest-transfers limit). */
 export const LARGEST_PER_DAY = 100;
@@ -54,9 +67,9 @@ export function movesTouching(chain: ChainId, maxHeight: number): Sql {
              WHERE ${okRecipient}`;
 }
 
-/** Fills the temporary table exchange_touch with `addresses` (or, when `sql` is given, that query's addresses). */
+/** Fills the scratch table exchange_touch with `addresses` (or, when `sql` is given, that query's addresses). */
 export async function touch(db: Db, addresses: string[] | Sql): Promise<void> {
-  await scratchTable(db, 'exchange_touch', 'address text PRIMARY KEY');
+  await db.query('rollups.exchange.touch.clear', sql`DELETE FROM exchange_touch`);
   const source = Array.isArray(addresses) ? sql`SELECT DISTINCT unnest(${addresses}::text[])` : addresses;
   await db.query('rollups.exchange.touch.fill', sql`INSERT INTO exchange_touch (address) ${source}`);
   await db.query('rollups.exchange.touch.analyze', sql`ANALYZE exchange_touch`);
@@ -69,15 +82,12 @@ export async function touch(db: Db, addresses: string[] | Sql): Promise<void> {
  * withdraws from (both for a move between two venues).
  */
 export async function classify(db: Db, chain: ChainId, moves: Sql): Promise<void> {
-  await scratchTable(
-    db,
-    'exchange_classified',
-    `height bigint, tx_index int, recipient_index int, tx_hash text, ts bigint, from_addr text, to_addr text, value numeric,
-     day date, from_ex text, from_relay boolean, to_ex text, to_relay boolean`,
-  );
+  // The earlier classification of the step (a flip classifies twice) is deleted by the same
+  // statement: its sub-statements share one snapshot, so the delete sees only the old rows.
   await db.query(
     'rollups.exchange.classify',
-    sql`INSERT INTO exchange_classified (height, tx_index, recipient_index, tx_hash, ts, from_addr, to_addr, value, day, from_ex, from_relay, to_ex, to_relay)
+    sql`WITH cleared AS (DELETE FROM exchange_classified)
+        INSERT INTO exchange_classified (height, tx_index, recipient_index, tx_hash, ts, from_addr, to_addr, value, day, from_ex, from_relay, to_ex, to_relay)
         SELECT m.height, m.tx_index, m.recipient_index, m.tx_hash, m.ts, m.from_addr, m.to_addr, m.value,
                DATE '1970-01-01' + (m.ts / 86400)::int AS day,
                fw.exchange AS from_ex, fw.role = 'deposit_relay' AS from_relay,

@@ -15,7 +15,8 @@ import sql, { raw, type Sql } from 'sql-template-tag';
 import type { ChainId } from '../../chain/chains.ts';
 import type { Db } from '../../store/store.ts';
 import type { Rollup, RollupStep } from '../engine/rollup.ts';
-import { addFlows, classify, fullDays, insertLargest, movesInRange, movesTouching, recomputeLargestDays, touch, trimLargest } from './moves.ts';
+import { prepareScratchTables } from '../engine/scratch.ts';
+import { addFlows, classify, EXCHANGE_SCRATCH, fullDays, insertLargest, movesInRange, movesTouching, recomputeLargestDays, touch, trimLargest } from './moves.ts';
 
 const TABLES = ['exchange_relay_evidence', 'exchange_flow_daily', 'exchange_address_flow_daily', 'exchange_largest', 'exchange_venue_relays'] as const;
 
@@ -166,6 +167,7 @@ async function revert(db: Db, step: RollupStep): Promise<void> {
  * of curated data and a refresh of a range run. Relays are confirmed by the rule from scratch.
  */
 export async function rebuildExchangeRollups(db: Db, chain: ChainId): Promise<void> {
+  await prepareScratchTables(db, EXCHANGE_SCRATCH);
   for (const table of TABLES) await db.query('rollups.exchange.rebuild.clear', sql`DELETE FROM ${raw(table)} WHERE chain = ${chain}`);
   await db.query('rollups.exchange.rebuild.unconfirm', sql`UPDATE exchange_wallets SET confirmed = false WHERE chain = ${chain} AND role = 'deposit_relay' AND confirmed`);
   const [top] = await db.query<{ h: string | number | null }>('rollups.exchange.top', sql`SELECT max(height) AS h FROM blocks WHERE chain = ${chain}`);
@@ -213,6 +215,7 @@ export const exchangeVenues: Rollup = {
   name: 'exchange_venues',
   part: 'whales-exchanges',
   tables: TABLES,
+  scratchTables: EXCHANGE_SCRATCH,
   apply,
   revert,
   async afterRefresh(db, chain, partial) {
