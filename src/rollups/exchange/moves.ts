@@ -99,71 +99,74 @@ export async function classify(db: Db, chain: ChainId, moves: Sql): Promise<void
   );
 }
 
-/** Adds (sign 1) or subtracts (-1) the flows of exchange_classified to the per-venue days (and the per-address ones); returns the venue days touched. */
+/**
+ * Adds (sign 1) or subtracts (-1) the flows of exchange_classified to the per-venue days and to the
+ * per-address days of the side that is not an exchange address (the sender of a deposit, the
+ * recipient of a withdrawal; a transfer between two venues has no such side), in one statement.
+ * Adding also puts the moves into exchange_largest (trimLargest then keeps the largest). Returns
+ * the venue days touched.
+ */
 export async function addFlows(db: Db, chain: ChainId, sign: 1 | -1): Promise<string[]> {
-  const rows = await db.query<{ day: string }>(
+  const rows = await db.query<{ venue: boolean; address: string | null; day: string }>(
     'rollups.exchange.flows',
-    sql`INSERT INTO exchange_flow_daily AS f (chain, exchange, day, deposits, withdrawals, deposit_txs, withdrawal_txs)
-        SELECT ${chain}, exchange, day, ${sign} * sum(dep), ${sign} * sum(wd), ${sign} * sum(dc), ${sign} * sum(wc)
-        FROM (SELECT to_ex AS exchange, day, value AS dep, 0 AS wd, 1 AS dc, 0 AS wc FROM exchange_classified WHERE to_ex IS NOT NULL
-              UNION ALL
-              SELECT from_ex, day, 0, value, 0, 1 FROM exchange_classified WHERE from_ex IS NOT NULL) x
-        GROUP BY exchange, day
-        ON CONFLICT (chain, exchange, day) DO UPDATE SET deposits = f.deposits + excluded.deposits, withdrawals = f.withdrawals + excluded.withdrawals,
-          deposit_txs = f.deposit_txs + excluded.deposit_txs, withdrawal_txs = f.withdrawal_txs + excluded.withdrawal_txs
-        RETURNING day::text AS day`,
+    sql`WITH venue AS (
+          INSERT INTO exchange_flow_daily AS f (chain, exchange, day, deposits, withdrawals, deposit_txs, withdrawal_txs)
+          SELECT ${chain}, exchange, day, ${sign} * sum(dep), ${sign} * sum(wd), ${sign} * sum(dc), ${sign} * sum(wc)
+          FROM (SELECT to_ex AS exchange, day, value AS dep, 0 AS wd, 1 AS dc, 0 AS wc FROM exchange_classified WHERE to_ex IS NOT NULL
+                UNION ALL
+                SELECT from_ex, day, 0, value, 0, 1 FROM exchange_classified WHERE from_ex IS NOT NULL) x
+          GROUP BY exchange, day
+          ON CONFLICT (chain, exchange, day) DO UPDATE SET deposits = f.deposits + excluded.deposits, withdrawals = f.withdrawals + excluded.withdrawals,
+            deposit_txs = f.deposit_txs + excluded.deposit_txs, withdrawal_txs = f.withdrawal_txs + excluded.withdrawal_txs
+          RETURNING day),
+        address AS (
+          INSERT INTO exchange_address_flow_daily AS f (chain, address, day, deposits, withdrawals, deposit_txs, withdrawal_txs)
+          SELECT ${chain}, address, day, ${sign} * sum(dep), ${sign} * sum(wd), ${sign} * sum(dc), ${sign} * sum(wc)
+          FROM (SELECT from_addr AS address, day, value AS dep, 0 AS wd, 1 AS dc, 0 AS wc FROM exchange_classified WHERE to_ex IS NOT NULL AND from_ex IS NULL
+                UNION ALL
+                SELECT to_addr, day, 0, value, 0, 1 FROM exchange_classified WHERE from_ex IS NOT NULL AND to_ex IS NULL) x
+          GROUP BY address, day
+          ON CONFLICT (chain, address, day) DO UPDATE SET deposits = f.deposits + excluded.deposits, withdrawals = f.withdrawals + excluded.withdrawals,
+            deposit_txs = f.deposit_txs + excluded.deposit_txs, withdrawal_txs = f.withdrawal_txs + excluded.withdrawal_txs
+          RETURNING address, day, deposit_txs = 0 AND withdrawal_txs = 0 AS emptied)
+        ${sign > 0 ? sql`, largest AS (${largestInsert(chain)})` : sql``}
+        SELECT DISTINCT true AS venue, NULL AS address, day::text AS day FROM venue
+        UNION ALL
+        -- Only a subtraction can leave a row at zero.
+        SELECT false, address, day::text FROM address WHERE emptied`,
   );
-  const days = [...new Set(rows.map((r) => r.day))];
+  const days = rows.filter((r) => r.venue).map((r) => r.day);
+  const emptied = rows.filter((r) => !r.venue);
   if (sign < 0 && days.length > 0) {
     await db.query(
       'rollups.exchange.flows.prune',
       sql`DELETE FROM exchange_flow_daily WHERE chain = ${chain} AND day = ANY(${days}::date[]) AND deposit_txs = 0 AND withdrawal_txs = 0`,
     );
   }
-  await addAddressFlows(db, chain, sign);
-  return days;
-}
-
-/**
- * Adds (or subtracts) the flows of exchange_classified to the per-address days of the side that is
- * not an exchange address: the sender of a deposit, the recipient of a withdrawal (a transfer
- * between two venues has no such side).
- */
-async function addAddressFlows(db: Db, chain: ChainId, sign: 1 | -1): Promise<void> {
-  const rows = await db.query<{ address: string; day: string }>(
-    'rollups.exchange.address_flows',
-    sql`INSERT INTO exchange_address_flow_daily AS f (chain, address, day, deposits, withdrawals, deposit_txs, withdrawal_txs)
-        SELECT ${chain}, address, day, ${sign} * sum(dep), ${sign} * sum(wd), ${sign} * sum(dc), ${sign} * sum(wc)
-        FROM (SELECT from_addr AS address, day, value AS dep, 0 AS wd, 1 AS dc, 0 AS wc FROM exchange_classified WHERE to_ex IS NOT NULL AND from_ex IS NULL
-              UNION ALL
-              SELECT to_addr, day, 0, value, 0, 1 FROM exchange_classified WHERE from_ex IS NOT NULL AND to_ex IS NULL) x
-        GROUP BY address, day
-        ON CONFLICT (chain, address, day) DO UPDATE SET deposits = f.deposits + excluded.deposits, withdrawals = f.withdrawals + excluded.withdrawals,
-          deposit_txs = f.deposit_txs + excluded.deposit_txs, withdrawal_txs = f.withdrawal_txs + excluded.withdrawal_txs
-        ${sign < 0 ? sql`RETURNING address, day::text AS day` : sql``}`,
-  );
-  // Only a subtraction can leave a row at zero.
-  if (rows.length > 0) {
+  if (emptied.length > 0) {
     await db.query(
       'rollups.exchange.address_flows.prune',
-      sql`DELETE FROM exchange_address_flow_daily f USING unnest(${rows.map((r) => r.address)}::text[], ${rows.map((r) => r.day)}::date[]) AS k(address, day)
+      sql`DELETE FROM exchange_address_flow_daily f USING unnest(${emptied.map((r) => r.address)}::text[], ${emptied.map((r) => r.day)}::date[]) AS k(address, day)
           WHERE f.chain = ${chain} AND f.address = k.address AND f.day = k.day AND f.deposit_txs = 0 AND f.withdrawal_txs = 0`,
     );
   }
+  return days;
 }
 
 /** The deposits and withdrawals of exchange_classified as rows of exchange_largest (all of them; trim keeps the largest). */
-export async function insertLargest(db: Db, chain: ChainId): Promise<void> {
-  await db.query(
-    'rollups.exchange.largest.insert',
-    sql`INSERT INTO exchange_largest (chain, day, direction, height, tx_index, recipient_index, value, tx_hash, ts, from_addr, to_addr, exchange, via_relay)
-        SELECT ${chain}, day, 'deposit', height, tx_index, recipient_index, value, tx_hash, ts, from_addr, to_addr, to_ex, to_relay
-        FROM exchange_classified WHERE to_ex IS NOT NULL
-        UNION ALL
-        SELECT ${chain}, day, 'withdrawal', height, tx_index, recipient_index, value, tx_hash, ts, from_addr, to_addr, from_ex, from_relay
-        FROM exchange_classified WHERE from_ex IS NOT NULL
-        ON CONFLICT DO NOTHING`,
-  );
+function largestInsert(chain: ChainId): Sql {
+  return sql`INSERT INTO exchange_largest (chain, day, direction, height, tx_index, recipient_index, value, tx_hash, ts, from_addr, to_addr, exchange, via_relay)
+             SELECT ${chain}, day, 'deposit', height, tx_index, recipient_index, value, tx_hash, ts, from_addr, to_addr, to_ex, to_relay
+             FROM exchange_classified WHERE to_ex IS NOT NULL
+             UNION ALL
+             SELECT ${chain}, day, 'withdrawal', height, tx_index, recipient_index, value, tx_hash, ts, from_addr, to_addr, from_ex, from_relay
+             FROM exchange_classified WHERE from_ex IS NOT NULL
+             ON CONFLICT DO NOTHING`;
+}
+
+/** Puts the moves of exchange_classified into exchange_largest, without their flows (a day recomputed). */
+async function insertLargest(db: Db, chain: ChainId): Promise<void> {
+  await db.query('rollups.exchange.largest.insert', largestInsert(chain));
 }
 
 /** Keeps, on each of `days` (or every day when null) and direction, the LARGEST_PER_DAY largest (the earliest on a tie). */

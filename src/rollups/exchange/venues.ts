@@ -16,7 +16,7 @@ import type { ChainId } from '../../chain/chains.ts';
 import type { Db } from '../../store/store.ts';
 import type { Rollup, RollupStep } from '../engine/rollup.ts';
 import { prepareScratchTables } from '../engine/scratch.ts';
-import { addFlows, classify, EXCHANGE_SCRATCH, fullDays, insertLargest, movesInRange, movesTouching, recomputeLargestDays, touch, trimLargest } from './moves.ts';
+import { addFlows, classify, EXCHANGE_SCRATCH, fullDays, movesInRange, movesTouching, recomputeLargestDays, touch, trimLargest } from './moves.ts';
 
 const TABLES = ['exchange_relay_evidence', 'exchange_flow_daily', 'exchange_address_flow_daily', 'exchange_largest', 'exchange_venue_relays'] as const;
 
@@ -28,20 +28,33 @@ async function hasVenues(db: Db, chain: ChainId): Promise<boolean> {
 /** The rule: a relay is confirmed when it has forwarded to its own venue's wallets and sent nothing anywhere else. */
 const RULE = sql`coalesce(e.forwards > 0 AND e.strays = 0, false)`;
 
-/** Adds (or subtracts) to the relay evidence what the relays among the senders of `moves` sent; returns those relays. */
-async function addEvidence(db: Db, chain: ChainId, moves: Sql, sign: 1 | -1): Promise<string[]> {
+/**
+ * Adds (or subtracts) to the relay evidence what the relays among the senders of `moves` sent;
+ * returns those relays. With `relayBalances`, in the same statement, also the balance change of
+ * delta_summary's confirmed relays to their venues' relay totals (a batch, not a rebuild).
+ */
+async function addEvidence(db: Db, chain: ChainId, moves: Sql, sign: 1 | -1, options: { relayBalances?: boolean } = {}): Promise<string[]> {
+  const relayBalances = sql`INSERT INTO exchange_venue_relays AS v (chain, exchange, relays, relay_balance)
+        SELECT ${chain}, w.exchange, 0, ${sign} * coalesce(sum(d.balance), 0)
+        FROM delta_summary d
+        JOIN exchange_wallets w ON w.chain = ${chain} AND w.address = d.address AND w.role = 'deposit_relay' AND w.confirmed
+        GROUP BY w.exchange
+        ON CONFLICT (chain, exchange) DO UPDATE SET relay_balance = v.relay_balance + excluded.relay_balance`;
   const rows = await db.query<{ address: string }>(
     'rollups.exchange.evidence',
-    sql`INSERT INTO exchange_relay_evidence AS e (chain, address, forwards, strays)
-        SELECT ${chain}, m.from_addr,
-               ${sign} * count(*) FILTER (WHERE tw.role IN ('hot', 'cold') AND tw.exchange = fw.exchange),
-               ${sign} * count(*) FILTER (WHERE NOT coalesce(tw.role IN ('hot', 'cold') AND tw.exchange = fw.exchange, false))
-        FROM (${moves}) m
-        JOIN exchange_wallets fw ON fw.chain = ${chain} AND fw.address = m.from_addr AND fw.role = 'deposit_relay'
-        LEFT JOIN exchange_wallets tw ON tw.chain = ${chain} AND tw.address = m.to_addr
-        GROUP BY m.from_addr
-        ON CONFLICT (chain, address) DO UPDATE SET forwards = e.forwards + excluded.forwards, strays = e.strays + excluded.strays
-        RETURNING address`,
+    sql`WITH ${options.relayBalances ? sql`balances AS (${relayBalances}),` : sql``}
+        evidence AS (
+          INSERT INTO exchange_relay_evidence AS e (chain, address, forwards, strays)
+          SELECT ${chain}, m.from_addr,
+                 ${sign} * count(*) FILTER (WHERE tw.role IN ('hot', 'cold') AND tw.exchange = fw.exchange),
+                 ${sign} * count(*) FILTER (WHERE NOT coalesce(tw.role IN ('hot', 'cold') AND tw.exchange = fw.exchange, false))
+          FROM (${moves}) m
+          JOIN exchange_wallets fw ON fw.chain = ${chain} AND fw.address = m.from_addr AND fw.role = 'deposit_relay'
+          LEFT JOIN exchange_wallets tw ON tw.chain = ${chain} AND tw.address = m.to_addr
+          GROUP BY m.from_addr
+          ON CONFLICT (chain, address) DO UPDATE SET forwards = e.forwards + excluded.forwards, strays = e.strays + excluded.strays
+          RETURNING address)
+        SELECT address FROM evidence`,
   );
   const relays = rows.map((r) => r.address);
   if (sign < 0 && relays.length > 0) {
@@ -63,19 +76,6 @@ async function flipsAmong(db: Db, chain: ChainId, relays: string[]): Promise<str
         WHERE w.chain = ${chain} AND w.address = ANY(${relays}::text[]) AND w.role = 'deposit_relay' AND w.confirmed <> ${RULE}`,
   );
   return rows.map((r) => r.address);
-}
-
-/** Adds (or subtracts) the balance change of delta_summary's confirmed relays to their venues' relay totals. */
-async function addRelayDeltas(db: Db, chain: ChainId, sign: 1 | -1): Promise<void> {
-  await db.query(
-    'rollups.exchange.relay_deltas',
-    sql`INSERT INTO exchange_venue_relays AS v (chain, exchange, relays, relay_balance)
-        SELECT ${chain}, w.exchange, 0, ${sign} * coalesce(sum(d.balance), 0)
-        FROM delta_summary d
-        JOIN exchange_wallets w ON w.chain = ${chain} AND w.address = d.address AND w.role = 'deposit_relay' AND w.confirmed
-        GROUP BY w.exchange
-        ON CONFLICT (chain, exchange) DO UPDATE SET relay_balance = v.relay_balance + excluded.relay_balance`,
-  );
 }
 
 /**
@@ -112,36 +112,36 @@ async function flip(db: Db, chain: ChainId, flipped: string[], maxHeight: number
   );
   await classify(db, chain, movesTouching(chain, maxHeight));
   const after = await addFlows(db, chain, 1);
-  await insertLargest(db, chain);
   await trimLargest(db, chain, after);
   return full;
 }
 
 /**
- * After `quarry refresh` cleared the tables, the evidence is gone: no relay can be confirmed (the
- * replay confirms them again). Served by a partial index, so a no-op costs nothing.
+ * Whether `chain` has curated venues. First, in the same statement: after `quarry refresh` cleared
+ * the tables, the evidence is gone and no relay can be confirmed (the replay confirms them again);
+ * served by a partial index, so the no-op costs nothing.
  */
-async function resetIfCleared(db: Db, chain: ChainId): Promise<void> {
-  await db.query(
+async function resetIfClearedAndHasVenues(db: Db, chain: ChainId): Promise<boolean> {
+  const [row] = await db.query<{ any: boolean }>(
     'rollups.exchange.reset',
-    sql`UPDATE exchange_wallets SET confirmed = false
-        WHERE chain = ${chain} AND role = 'deposit_relay' AND confirmed
-          AND NOT EXISTS (SELECT 1 FROM exchange_relay_evidence WHERE chain = ${chain})`,
+    sql`WITH reset AS (
+          UPDATE exchange_wallets SET confirmed = false
+          WHERE chain = ${chain} AND role = 'deposit_relay' AND confirmed
+            AND NOT EXISTS (SELECT 1 FROM exchange_relay_evidence WHERE chain = ${chain}))
+        SELECT EXISTS (SELECT 1 FROM exchange_wallets WHERE chain = ${chain}) AS any`,
   );
+  return row!.any;
 }
 
 async function apply(db: Db, step: RollupStep): Promise<void> {
   const { chain, deltas } = step;
   // A refresh of a range rebuilds these tables whole afterwards (afterRefresh).
-  if (step.partial || deltas.blocks === 0 || !(await hasVenues(db, chain))) return;
-  await resetIfCleared(db, chain);
-  await addRelayDeltas(db, chain, 1);
+  if (step.partial || deltas.blocks === 0 || !(await resetIfClearedAndHasVenues(db, chain))) return;
   const batch = movesInRange(chain, deltas.fromHeight, deltas.toHeight);
-  const flipped = await flipsAmong(db, chain, await addEvidence(db, chain, batch, 1));
+  const flipped = await flipsAmong(db, chain, await addEvidence(db, chain, batch, 1, { relayBalances: true }));
   const full = await flip(db, chain, flipped, deltas.fromHeight - 1);
   await classify(db, chain, batch);
   const days = await addFlows(db, chain, 1);
-  await insertLargest(db, chain);
   await recomputeLargestDays(db, chain, full, deltas.toHeight);
   await trimLargest(db, chain, days);
 }
@@ -156,8 +156,7 @@ async function revert(db: Db, step: RollupStep): Promise<void> {
   // A day that was full may have held back a transfer below the reverted ones: recomputed.
   const full = await fullDays(db, chain, days);
   await db.query('rollups.exchange.largest.revert', sql`DELETE FROM exchange_largest WHERE chain = ${chain} AND height > ${ancestor}::bigint`);
-  await addRelayDeltas(db, chain, -1);
-  const flipped = await flipsAmong(db, chain, await addEvidence(db, chain, reverted, -1));
+  const flipped = await flipsAmong(db, chain, await addEvidence(db, chain, reverted, -1, { relayBalances: true }));
   const flippedFull = await flip(db, chain, flipped, ancestor);
   await recomputeLargestDays(db, chain, [...new Set([...full, ...flippedFull])], ancestor);
 }
@@ -185,7 +184,6 @@ export async function rebuildExchangeRollups(db: Db, chain: ChainId): Promise<vo
   );
   await classify(db, chain, everything);
   await addFlows(db, chain, 1);
-  await insertLargest(db, chain);
   // The trim joins the chain's rows with themselves: planned from statistics that miss them (taken
   // before this rebuild, or another chain's), it ran as a loop over every row per row.
   await db.query('rollups.exchange.rebuild.analyze_largest', sql`ANALYZE exchange_largest`);
