@@ -20,25 +20,24 @@ export const activeDays: Rollup = {
   name: 'active_days',
   part: 'network',
   tables: ['address_user_days', 'chain_active_gaps'],
-  // After address_daily (listed before it): reads the batch's user days from delta_daily.
+  // After address_daily (listed before it): reads the batch's user days from delta_daily. One
+  // statement: the gaps are counted from address_user_days as it was before it (its snapshot).
   async apply(db, { chain }) {
     await db.query(
-      'rollups.active_days.gaps',
-      sql`INSERT INTO chain_active_gaps AS g (chain, day, gap, addresses)
-          SELECT ${chain}, day, CASE WHEN prev IS NULL THEN 0 ELSE least(day - prev, ${MAX_GAP}) END, count(*)
-          FROM (
-            SELECT d.address, d.day, coalesce(lag(d.day) OVER (PARTITION BY d.address ORDER BY d.day), u.last_day) AS prev
-            FROM delta_daily d
-            LEFT JOIN address_user_days u ON u.chain = ${chain} AND u.address = d.address
-            WHERE d.user_tx_count > 0
-          ) days
-          WHERE prev IS NULL OR prev < day
-          GROUP BY 2, 3
-          ON CONFLICT (chain, day, gap) DO UPDATE SET addresses = g.addresses + excluded.addresses`,
-    );
-    await db.query(
       'rollups.active_days.apply',
-      sql`INSERT INTO address_user_days AS u (chain, address, first_day, last_day)
+      sql`WITH gaps AS (
+            INSERT INTO chain_active_gaps AS g (chain, day, gap, addresses)
+            SELECT ${chain}, day, CASE WHEN prev IS NULL THEN 0 ELSE least(day - prev, ${MAX_GAP}) END, count(*)
+            FROM (
+              SELECT d.address, d.day, coalesce(lag(d.day) OVER (PARTITION BY d.address ORDER BY d.day), u.last_day) AS prev
+              FROM delta_daily d
+              LEFT JOIN address_user_days u ON u.chain = ${chain} AND u.address = d.address
+              WHERE d.user_tx_count > 0
+            ) days
+            WHERE prev IS NULL OR prev < day
+            GROUP BY 2, 3
+            ON CONFLICT (chain, day, gap) DO UPDATE SET addresses = g.addresses + excluded.addresses)
+          INSERT INTO address_user_days AS u (chain, address, first_day, last_day)
           SELECT ${chain}, address, min(day), max(day) FROM delta_daily WHERE user_tx_count > 0 GROUP BY address
           ON CONFLICT (chain, address) DO UPDATE SET first_day = least(u.first_day, excluded.first_day), last_day = greatest(u.last_day, excluded.last_day)`,
     );

@@ -3,7 +3,7 @@
  * value (the candidates of chain_day_largest: coinbase, admin transactions, mints and reverted
  * transactions excluded; value > 0), for /whales/biggest. The day's top K of all its transactions
  * is the top K of (the kept rows ∪ a batch's candidates), so a batch inserts its own top K per day
- * and trims its days back to K. A revert recomputes the reverted blocks' days from the raw rows
+ * (those that beat a full day's K-th) and trims the days it leaves over K back to K. A revert recomputes the reverted blocks' days from the raw rows
  * that remain. Reads the batch's transactions from the raw rows (written before the rollups).
  */
 import sql, { type Sql } from 'sql-template-tag';
@@ -18,11 +18,18 @@ export const TOP_TXS_PER_DAY = 100;
 /** `transactions t` rows that are candidates (docs/metrics.md, "Whales", /whales/biggest). */
 const candidate = sql`t.value > 0 AND t.status IS DISTINCT FROM 0 AND NOT t.mints AND NOT (t.tx_type = ANY(${[...NON_USER_TX_TYPES]}::text[]))`;
 
-/** Inserts the top K per day of the candidates `where` selects, among the given days. */
-async function insertTop(db: Db, label: string, chain: ChainId, days: string[], where: Sql): Promise<void> {
-  await db.query(
+/**
+ * Inserts the top K per day of the candidates `where` selects, among the given days; returns the
+ * days left holding more than K rows. With `beatKept` (blocks after every kept row) only the
+ * candidates above a full day's K-th row go in: a later one with the same value ranks below it.
+ */
+async function insertTop(db: Db, label: string, chain: ChainId, days: string[], where: Sql, beatKept = false): Promise<string[]> {
+  const kth = sql`(SELECT k.value FROM chain_day_top_txs k WHERE k.chain = ${chain} AND k.day = x.day
+                   ORDER BY k.value DESC, k.height, k.tx_index OFFSET ${TOP_TXS_PER_DAY - 1} LIMIT 1)`;
+  const over = await db.query<{ day: string }>(
     label,
-    sql`INSERT INTO chain_day_top_txs (chain, day, height, tx_index, value, tx_hash, from_addr, to_addr, ts, tx_type)
+    sql`WITH inserted AS (
+        INSERT INTO chain_day_top_txs (chain, day, height, tx_index, value, tx_hash, from_addr, to_addr, ts, tx_type)
         SELECT ${chain}, day, height, tx_index, value, tx_hash, from_addr, to_addr, ts, tx_type FROM (
           SELECT DATE '1970-01-01' + (t.ts / 86400)::int AS day, t.height, t.tx_index, t.value, t.tx_hash, t.from_addr,
                  coalesce(t.to_addr, t.contract_address) AS to_addr, t.ts, t.tx_type,
@@ -30,9 +37,14 @@ async function insertTop(db: Db, label: string, chain: ChainId, days: string[], 
           FROM transactions t
           WHERE t.chain = ${chain} AND ${where} AND ${candidate}
         ) x
-        WHERE x.r <= ${TOP_TXS_PER_DAY} AND x.day = ANY(${days}::date[])
-        ON CONFLICT (chain, height, tx_index) DO NOTHING`,
+        WHERE x.r <= ${TOP_TXS_PER_DAY} AND x.day = ANY(${days}::date[]) ${beatKept ? sql`AND x.value > coalesce(${kth}, -1)` : sql``}
+        ON CONFLICT (chain, height, tx_index) DO NOTHING
+        RETURNING day)
+      -- The kept rows as the statement found them, plus those it inserted.
+      SELECT day::text AS day FROM inserted i GROUP BY day
+      HAVING count(*) + (SELECT count(*) FROM chain_day_top_txs k WHERE k.chain = ${chain} AND k.day = i.day) > ${TOP_TXS_PER_DAY}`,
   );
+  return over.map((r) => r.day);
 }
 
 /** Keeps only the top K rows of each of `days`. */
@@ -55,8 +67,8 @@ export const dayTopTxs: Rollup = {
     // A partial refresh keeps only its days: chainDaily holds exactly the days this step may write.
     const days = [...deltas.chainDaily.keys()];
     if (days.length === 0) return;
-    await insertTop(db, 'rollups.day_top_txs.apply', chain, days, sql`t.height BETWEEN ${deltas.fromHeight} AND ${deltas.toHeight}`);
-    await trim(db, chain, days);
+    const over = await insertTop(db, 'rollups.day_top_txs.apply', chain, days, sql`t.height BETWEEN ${deltas.fromHeight} AND ${deltas.toHeight}`, true);
+    if (over.length > 0) await trim(db, chain, over);
   },
   async repair(db, { chain, deltas }) {
     // The reverted blocks' days, recomputed from what remains of them (their raw rows are gone).
