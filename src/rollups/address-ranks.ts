@@ -148,13 +148,15 @@ interface RanksCapture {
 
 /** Before address_summary changes: takes out the touched addresses and remembers which existed and held coins. */
 async function captureRanksBefore(db: Db, chain: ChainId): Promise<RanksCapture> {
-  await db.query(
-    'rollups.ranks.before',
-    sql`INSERT INTO ranks_before (address, holder)
-        SELECT s.address, coalesce(s.balance > 0, false) AS holder FROM delta_summary d
-        JOIN address_summary s ON s.chain = ${chain} AND s.address = d.address`,
+  // One statement: which addresses existed and held coins, and their contributions taken out.
+  const removed = await db.query<BucketCount>(
+    'rollups.ranks.remove',
+    sql`WITH before AS (
+          INSERT INTO ranks_before (address, holder)
+          SELECT s.address, coalesce(s.balance > 0, false) AS holder FROM delta_summary d
+          JOIN address_summary s ON s.chain = ${chain} AND s.address = d.address)
+        ${contributions(chain, -1, 'delta_summary')}`,
   );
-  const removed = await db.query<BucketCount>('rollups.ranks.remove', contributions(chain, -1, 'delta_summary'));
   return { zeroed: removed.filter((b) => Number(b.addresses) === 0) };
 }
 
