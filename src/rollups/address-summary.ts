@@ -7,7 +7,7 @@
  * figures, then repairs what cannot be subtracted (last activity, first activity that fell inside
  * the reverted range) from the remaining raw rows.
  */
-import sql, { empty } from 'sql-template-tag';
+import sql, { empty, type Sql } from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
 import { rowsOf } from './engine/delta-tables.ts';
@@ -19,10 +19,8 @@ import type { Rollup } from './engine/rollup.ts';
  * applying (balances are those below the delta), -1 before reverting (balances include it, so the
  * starting point is the balance less the delta).
  */
-async function holderTransitions(db: Db, chain: ChainId, sign: 1 | -1): Promise<void> {
-  await db.query(
-    'rollups.summary.holders',
-    sql`INSERT INTO chain_daily AS c (chain, day, holders_delta)
+function holderTransitions(chain: ChainId, sign: 1 | -1): Sql {
+  return sql`INSERT INTO chain_daily AS c (chain, day, holders_delta)
         SELECT ${chain}, day,
                (${sign} * (count(*) FILTER (WHERE before <= 0 AND after > 0) - count(*) FILTER (WHERE before > 0 AND after <= 0)))::int
         FROM (
@@ -39,8 +37,7 @@ async function holderTransitions(db: Db, chain: ChainId, sign: 1 | -1): Promise<
           ) r
         ) t
         GROUP BY day
-        ON CONFLICT (chain, day) DO UPDATE SET holders_delta = c.holders_delta + excluded.holders_delta`,
-  );
+        ON CONFLICT (chain, day) DO UPDATE SET holders_delta = c.holders_delta + excluded.holders_delta`;
 }
 
 /**
@@ -48,15 +45,16 @@ async function holderTransitions(db: Db, chain: ChainId, sign: 1 | -1): Promise<
  * inserted as they are, without looking for conflicts.
  */
 async function applyAddressSummary(db: Db, chain: ChainId, options: { holders: boolean; fresh: boolean }): Promise<{ newAddresses: number }> {
-  if (options.holders) await holderTransitions(db, chain, 1);
+  // One statement: the holder transitions and the count of new addresses read address_summary as
+  // it was before the merge (the statement's snapshot).
   const [counted] = await db.query<{ n: number }>(
-    'rollups.summary.count_new',
-    sql`SELECT count(*)::int AS n FROM delta_summary d
-        WHERE NOT EXISTS (SELECT 1 FROM address_summary s WHERE s.chain = ${chain} AND s.address = d.address)`,
-  );
-  await db.query(
     'rollups.summary.apply',
-    sql`INSERT INTO address_summary AS s (
+    sql`WITH ${options.holders ? sql`holders AS (${holderTransitions(chain, 1)}),` : sql``}
+        counted AS (
+          SELECT count(*)::int AS n FROM delta_summary d
+          WHERE NOT EXISTS (SELECT 1 FROM address_summary s WHERE s.chain = ${chain} AND s.address = d.address)),
+        merged AS (
+        INSERT INTO address_summary AS s (
           chain, address, balance, total_received, total_sent, total_fees_paid, fees_burned, gas_used,
           tx_count, tx_received_count, tx_sent_count, first_seen, first_height, first_tx, last_seen, last_height, last_tx,
           funded_by, funded_tx, funded_at, funded_height, withdrawal_count, withdrawal_total,
@@ -68,7 +66,8 @@ async function applyAddressSummary(db: Db, chain: ChainId, options: { holders: b
           internal_tx_count, internal_received, internal_sent, deployed_count, is_contract,
           master_address, slave_count, ots_used, ots_max_index
         FROM delta_summary
-        ${options.fresh ? empty : mergeSummary}`,
+        ${options.fresh ? empty : mergeSummary})
+        SELECT n FROM counted`,
   );
   return { newAddresses: counted?.n ?? 0 };
 }
@@ -109,7 +108,7 @@ const mergeSummary = sql`ORDER BY address
 
 /** Subtracts delta_summary. Call `repairAddressSummary` once the reverted raw rows are gone. */
 async function revertAddressSummary(db: Db, chain: ChainId): Promise<void> {
-  await holderTransitions(db, chain, -1);
+  await db.query('rollups.summary.holders', holderTransitions(chain, -1));
   await db.query(
     'rollups.summary.revert',
     sql`UPDATE address_summary s SET

@@ -12,7 +12,7 @@
 import sql from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
-import { tipTime } from './tip.ts';
+import { tipTime, tipTimeSql } from './tip.ts';
 import type { Rollup } from './engine/rollup.ts';
 import { addDays, formatDay } from '../time.ts';
 
@@ -43,13 +43,16 @@ function movedDays(from: string, to: string): string[] {
 /** Brings the windows of `chain` up to date after a batch (delta_daily holds the batch's addresses). */
 async function keepFeeWindows(db: Db, chain: ChainId): Promise<void> {
   if (!CHAINS.includes(chain)) return;
-  const tip = await tipTime(db, chain, 'rollups.fee_windows.tip');
-  if (tip === null) {
+  const [row] = await db.query<{ tip: number | null; tip_day: string | null }>(
+    'rollups.fee_windows.state',
+    sql`SELECT ${tipTimeSql(chain)} AS tip, (SELECT tip_day::text FROM fee_window_state WHERE chain = ${chain}) AS tip_day`,
+  );
+  if (row?.tip == null) {
     await clear(db, chain);
     return;
   }
-  const tipDay = formatDay(tip);
-  const [state] = await db.query<{ tip_day: string }>('rollups.fee_windows.state', sql`SELECT tip_day FROM fee_window_state WHERE chain = ${chain}`);
+  const tipDay = formatDay(row.tip);
+  const state = row.tip_day === null ? undefined : { tip_day: row.tip_day };
   const moved = state ? movedDays(state.tip_day, tipDay) : null;
   if (moved === null || moved.length > 2 * LONGEST) {
     await rebuild(db, chain, tipDay);
@@ -96,7 +99,7 @@ async function keepFeeWindows(db: Db, chain: ChainId): Promise<void> {
           HAVING sum(d.fees) > 0`,
     );
   }
-  await setState(db, chain, tipDay);
+  if (state?.tip_day !== tipDay) await setState(db, chain, tipDay);
 }
 
 /**
