@@ -37,8 +37,9 @@ export async function freshRollups(db: Db, chain: ChainId, rollups: readonly Rol
 const ONE_STATEMENT_ROWS = 5_000;
 
 /**
- * Writes every delta table of `rollups` (and empties their other scratch tables). Without `fresh` (a revert) every row goes to its delta
- * table; with it, a `direct` table of a fresh rollup goes straight into the rollup's table.
+ * Writes every delta table of `rollups` (and empties their other scratch tables). Without `fresh`
+ * (a revert) every row goes to its delta table; with it, a `direct` table of a fresh rollup goes
+ * straight into the rollup's table.
  */
 export async function writeDeltaTables(db: Db, deltas: RollupDeltas, rollups: readonly Rollup[], fresh?: ReadonlySet<string>): Promise<void> {
   // Scratch tables (engine/scratch.ts), the rollups' own among them, all prepared in one script: one round trip.
