@@ -103,11 +103,12 @@ export async function classify(db: Db, chain: ChainId, moves: Sql): Promise<void
  * Adds (sign 1) or subtracts (-1) the flows of exchange_classified to the per-venue days and to the
  * per-address days of the side that is not an exchange address (the sender of a deposit, the
  * recipient of a withdrawal; a transfer between two venues has no such side), in one statement.
- * Adding also puts the moves into exchange_largest (trimLargest then keeps the largest). Returns
- * the venue days touched.
+ * Adding also puts the moves that can be among a day's largest into exchange_largest
+ * (largestInsert). Returns the venue days touched and the days of exchange_largest left holding
+ * more than LARGEST_PER_DAY rows in a direction (for trimLargest).
  */
-export async function addFlows(db: Db, chain: ChainId, sign: 1 | -1): Promise<string[]> {
-  const rows = await db.query<{ venue: boolean; address: string | null; day: string }>(
+export async function addFlows(db: Db, chain: ChainId, sign: 1 | -1): Promise<{ days: string[]; overfull: string[] }> {
+  const rows = await db.query<{ kind: 'venue' | 'address' | 'overfull'; address: string | null; day: string }>(
     'rollups.exchange.flows',
     sql`WITH venue AS (
           INSERT INTO exchange_flow_daily AS f (chain, exchange, day, deposits, withdrawals, deposit_txs, withdrawal_txs)
@@ -130,13 +131,15 @@ export async function addFlows(db: Db, chain: ChainId, sign: 1 | -1): Promise<st
             deposit_txs = f.deposit_txs + excluded.deposit_txs, withdrawal_txs = f.withdrawal_txs + excluded.withdrawal_txs
           RETURNING address, day, deposit_txs = 0 AND withdrawal_txs = 0 AS emptied)
         ${sign > 0 ? sql`, largest AS (${largestInsert(chain)})` : sql``}
-        SELECT DISTINCT true AS venue, NULL AS address, day::text AS day FROM venue
+        SELECT DISTINCT 'venue' AS kind, NULL AS address, day::text AS day FROM venue
         UNION ALL
         -- Only a subtraction can leave a row at zero.
-        SELECT false, address, day::text FROM address WHERE emptied`,
+        SELECT 'address', address, day::text FROM address WHERE emptied
+        ${sign > 0 ? sql`UNION ALL SELECT 'overfull', NULL, day FROM (${overfullDays(chain)}) o` : sql``}`,
   );
-  const days = rows.filter((r) => r.venue).map((r) => r.day);
-  const emptied = rows.filter((r) => !r.venue);
+  const days = rows.filter((r) => r.kind === 'venue').map((r) => r.day);
+  const overfull = [...new Set(rows.filter((r) => r.kind === 'overfull').map((r) => r.day))];
+  const emptied = rows.filter((r) => r.kind === 'address');
   if (sign < 0 && days.length > 0) {
     await db.query(
       'rollups.exchange.flows.prune',
@@ -150,30 +153,52 @@ export async function addFlows(db: Db, chain: ChainId, sign: 1 | -1): Promise<st
           WHERE f.chain = ${chain} AND f.address = k.address AND f.day = k.day AND f.deposit_txs = 0 AND f.withdrawal_txs = 0`,
     );
   }
-  return days;
+  return { days, overfull };
 }
 
-/** The deposits and withdrawals of exchange_classified as rows of exchange_largest (all of them; trim keeps the largest). */
+/**
+ * The deposits and withdrawals of exchange_classified that can be among their day's largest, into
+ * exchange_largest: at most LARGEST_PER_DAY per day and direction, and on a day already holding
+ * that many, only those not below its smallest kept row (an equal one may rank above it: trimLargest
+ * decides). Returns the direction and day of each row inserted (a data-modifying CTE's RETURNING).
+ */
 function largestInsert(chain: ChainId): Sql {
+  const kth = sql`(SELECT k.value FROM exchange_largest k WHERE k.chain = ${chain} AND k.direction = x.direction AND k.day = x.day
+                   ORDER BY k.value DESC, k.height, k.tx_index, k.recipient_index OFFSET ${LARGEST_PER_DAY - 1} LIMIT 1)`;
   return sql`INSERT INTO exchange_largest (chain, day, direction, height, tx_index, recipient_index, value, tx_hash, ts, from_addr, to_addr, exchange, via_relay)
-             SELECT ${chain}, day, 'deposit', height, tx_index, recipient_index, value, tx_hash, ts, from_addr, to_addr, to_ex, to_relay
-             FROM exchange_classified WHERE to_ex IS NOT NULL
-             UNION ALL
-             SELECT ${chain}, day, 'withdrawal', height, tx_index, recipient_index, value, tx_hash, ts, from_addr, to_addr, from_ex, from_relay
-             FROM exchange_classified WHERE from_ex IS NOT NULL
-             ON CONFLICT DO NOTHING`;
+             SELECT ${chain}, day, direction, height, tx_index, recipient_index, value, tx_hash, ts, from_addr, to_addr, exchange, via_relay
+             FROM (
+               SELECT m.*, row_number() OVER (PARTITION BY direction, day ORDER BY value DESC, height, tx_index, recipient_index) AS r
+               FROM (SELECT day, 'deposit' AS direction, height, tx_index, recipient_index, value, tx_hash, ts, from_addr, to_addr, to_ex AS exchange, to_relay AS via_relay
+                     FROM exchange_classified WHERE to_ex IS NOT NULL
+                     UNION ALL
+                     SELECT day, 'withdrawal', height, tx_index, recipient_index, value, tx_hash, ts, from_addr, to_addr, from_ex, from_relay
+                     FROM exchange_classified WHERE from_ex IS NOT NULL) m
+             ) x
+             WHERE x.r <= ${LARGEST_PER_DAY} AND x.value >= coalesce(${kth}, 0)
+             ON CONFLICT DO NOTHING
+             RETURNING direction, day`;
 }
 
-/** Puts the moves of exchange_classified into exchange_largest, without their flows (a day recomputed). */
-async function insertLargest(db: Db, chain: ChainId): Promise<void> {
-  await db.query('rollups.exchange.largest.insert', largestInsert(chain));
+/** Of the rows `largest` (largestInsert's CTE) inserted, the days now holding more than LARGEST_PER_DAY in their direction. */
+function overfullDays(chain: ChainId): Sql {
+  return sql`SELECT DISTINCT day::text AS day FROM (
+               SELECT l.direction, l.day FROM largest l GROUP BY l.direction, l.day
+               HAVING count(*) + (SELECT count(*) FROM exchange_largest k WHERE k.chain = ${chain} AND k.direction = l.direction AND k.day = l.day) > ${LARGEST_PER_DAY}
+             ) o`;
 }
 
-/** Keeps, on each of `days` (or every day when null) and direction, the LARGEST_PER_DAY largest (the earliest on a tie). */
-export async function trimLargest(db: Db, chain: ChainId, days: string[] | null): Promise<void> {
-  if (days && days.length === 0) return;
+/** Puts the moves of exchange_classified that can be among their day's largest into exchange_largest, without their flows; returns the days left over the limit. */
+async function insertLargest(db: Db, chain: ChainId): Promise<string[]> {
+  const rows = await db.query<{ day: string }>('rollups.exchange.largest.insert', sql`WITH largest AS (${largestInsert(chain)}) ${overfullDays(chain)}`);
+  return rows.map((r) => r.day);
+}
+
+/** Keeps, on each of `days` and direction, the LARGEST_PER_DAY largest (the earliest on a tie). */
+export async function trimLargest(db: Db, chain: ChainId, days: string[]): Promise<void> {
+  if (days.length === 0) return;
   // Both directions named, so that the days are found through the key (chain, direction, day, …).
-  const which = days ? sql`AND direction IN ('deposit', 'withdrawal') AND day = ANY(${days}::date[])` : sql``;
+  const which = sql`AND direction IN ('deposit', 'withdrawal') AND day = ANY(${days}::date[])`;
   await db.query(
     'rollups.exchange.largest.trim',
     sql`DELETE FROM exchange_largest l USING (

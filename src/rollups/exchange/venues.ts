@@ -88,7 +88,7 @@ async function flip(db: Db, chain: ChainId, flipped: string[], maxHeight: number
   if (flipped.length === 0) return [];
   await touch(db, flipped);
   await classify(db, chain, movesTouching(chain, maxHeight));
-  const before = await addFlows(db, chain, -1);
+  const { days: before } = await addFlows(db, chain, -1);
   const full = await fullDays(db, chain, before);
   await db.query(
     'rollups.exchange.flip.largest_out',
@@ -111,8 +111,8 @@ async function flip(db: Db, chain: ChainId, flipped: string[], maxHeight: number
     sql`UPDATE exchange_wallets SET confirmed = NOT confirmed WHERE chain = ${chain} AND address = ANY(${flipped}::text[])`,
   );
   await classify(db, chain, movesTouching(chain, maxHeight));
-  const after = await addFlows(db, chain, 1);
-  await trimLargest(db, chain, after);
+  const { overfull } = await addFlows(db, chain, 1);
+  await trimLargest(db, chain, overfull);
   return full;
 }
 
@@ -141,9 +141,9 @@ async function apply(db: Db, step: RollupStep): Promise<void> {
   const flipped = await flipsAmong(db, chain, await addEvidence(db, chain, batch, 1, { relayBalances: true }));
   const full = await flip(db, chain, flipped, deltas.fromHeight - 1);
   await classify(db, chain, batch);
-  const days = await addFlows(db, chain, 1);
+  const { overfull } = await addFlows(db, chain, 1);
   await recomputeLargestDays(db, chain, full, deltas.toHeight);
-  await trimLargest(db, chain, days);
+  await trimLargest(db, chain, overfull);
 }
 
 async function revert(db: Db, step: RollupStep): Promise<void> {
@@ -152,7 +152,7 @@ async function revert(db: Db, step: RollupStep): Promise<void> {
   // The reverted blocks' raw rows are still there: they are the heights above the ancestor.
   const reverted = movesInRange(chain, ancestor + 1, deltas.toHeight);
   await classify(db, chain, reverted);
-  const days = await addFlows(db, chain, -1);
+  const { days } = await addFlows(db, chain, -1);
   // A day that was full may have held back a transfer below the reverted ones: recomputed.
   const full = await fullDays(db, chain, days);
   await db.query('rollups.exchange.largest.revert', sql`DELETE FROM exchange_largest WHERE chain = ${chain} AND height > ${ancestor}::bigint`);
@@ -183,11 +183,8 @@ export async function rebuildExchangeRollups(db: Db, chain: ChainId): Promise<vo
         WHERE w.chain = ${chain} AND w.role = 'deposit_relay' AND e.chain = w.chain AND e.address = w.address AND ${RULE}`,
   );
   await classify(db, chain, everything);
+  // Each day's largest go in ranked (largestInsert): the cleared table ends at most full, no trim.
   await addFlows(db, chain, 1);
-  // The trim joins the chain's rows with themselves: planned from statistics that miss them (taken
-  // before this rebuild, or another chain's), it ran as a loop over every row per row.
-  await db.query('rollups.exchange.rebuild.analyze_largest', sql`ANALYZE exchange_largest`);
-  await trimLargest(db, chain, null);
   await db.query(
     'rollups.exchange.rebuild.relays',
     sql`INSERT INTO exchange_venue_relays (chain, exchange, relays, relay_balance)
