@@ -28,10 +28,16 @@ try {
         let started = performance.now();
         await supplyDistribution.close(tx, chain, addDays(day, -1), addDays(day, -1));
         const cold = performance.now() - started;
+        const before = new Map([...store.stats()].map(([label, s]) => [label, s.totalMs]));
         started = performance.now();
         await supplyDistribution.close(tx, chain, day, day);
         const warm = performance.now() - started;
         console.log(`${chain} ${day}: cold close (state taken back, balances read) ${cold.toFixed(1)} ms; warm close of the next day ${warm.toFixed(1)} ms`);
+        const statements = [...store.stats()]
+          .map(([label, s]) => ({ label, ms: s.totalMs - (before.get(label) ?? 0) }))
+          .filter((s) => s.ms >= 1 && !s.label.endsWith('(transaction)'))
+          .sort((a, b) => b.ms - a.ms);
+        console.log(`  warm close by statement: ${statements.map((s) => `${s.label.replace('rollups.charts.population.', '')} ${s.ms.toFixed(0)}`).join(', ')} ms`);
         throw ROLLBACK;
       })
       .catch((error: unknown) => {

@@ -3,7 +3,7 @@
  * from the curated venues in the window (docs/metrics.md, "Exchanges"), from exchange_largest (at
  * most 100 per day and direction: a bounded slice of the window's days).
  */
-import sql from 'sql-template-tag';
+import sql, { join } from 'sql-template-tag';
 import { Type } from 'typebox';
 import { formatTimestamp } from '../../../time.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
@@ -67,14 +67,23 @@ export function exchangeLargestTransfersRoute(app: RouteApp, ctx: ApiContext): v
       const envelope = { chain, network: ctx.network(chain), days, direction, exchange_labeled: exchangeLabeled };
       if (!exchangeLabeled || !range) return { items: [], count: 0, ...envelope };
       const directions = direction === 'both' ? ['deposit', 'withdrawal'] : [direction];
+      // Each direction read largest first through (chain, direction, value DESC), the window's days
+      // as a filter: about limit × (days held / days in the window) rows, where reading the window's
+      // days (up to 100 rows each) and sorting them grew with the window. Planned for the values
+      // given: a generic plan cannot tell a window of a few days from the whole history.
+      const byDirection = directions.map(
+        (d) => sql`(SELECT tx_hash, height, tx_index, recipient_index, ts, from_addr, to_addr, value, direction, exchange, via_relay
+                    FROM exchange_largest
+                    WHERE chain = ${chain} AND direction = ${d} AND day BETWEEN ${range.from}::date AND ${range.to}::date
+                    ORDER BY value DESC, height, tx_index, recipient_index
+                    LIMIT ${limit})`,
+      );
       const rows = await ctx.store.query<{ tx_hash: string; height: string | number; ts: string | number; from_addr: string; to_addr: string; value: string; direction: 'deposit' | 'withdrawal'; exchange: string; via_relay: boolean }>(
         'analytics.exchange.largest',
         sql`SELECT tx_hash, height, ts, from_addr, to_addr, value::text AS value, direction, exchange, via_relay
-            FROM exchange_largest
-            WHERE chain = ${chain} AND direction = ANY(${directions}::text[]) AND day BETWEEN ${range.from}::date AND ${range.to}::date
-            ORDER BY exchange_largest.value DESC, height, tx_index, recipient_index, direction
+            FROM (${join(byDirection, ' UNION ALL ')}) x
+            ORDER BY x.value DESC, height, tx_index, recipient_index, direction
             LIMIT ${limit}`,
-        { reusePlan: true }, // at most 100 rows per day and direction of the window
       );
       const items = rows.map((r) => ({
         tx_hash: r.tx_hash,

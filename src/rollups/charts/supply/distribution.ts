@@ -19,8 +19,6 @@ import { AGE_BUCKETS, ageBucketOf, distributionInputs } from './population.ts';
 const CHUNK_DAYS = 16;
 /** A state at most this many days ahead is taken back (a reorg); further (a refresh) it is built afresh. */
 const REWIND_DAYS = 31;
-/** Rows written per statement. */
-const WRITE_ROWS = 20_000;
 
 const dayIndex = (day: string) => dayStart(day) / DAY_SECONDS;
 
@@ -167,12 +165,22 @@ async function closePopulation(db: Db, chain: ChainId, fromDay: string, toDay: s
   // the whole holder_state (seconds on M) instead of one key lookup per moved address.
   await db.query('rollups.charts.population.moves_analyze', sql`ANALYZE population_moves`);
 
+  // The moved addresses' state before the days (for the figures below) and, in the same statement
+  // and one pass over their rows, their state at the end of toDay: the balance plus what the days
+  // moved, the last activity their last day with a move.
   const state = new Map<string, { balance: Limbs; last: number }>();
   for (const r of await db.query<{ a: string; b: string; d: string }>(
     'rollups.charts.population.movers',
-    sql`SELECT s.address AS a, s.balance::text AS b, s.last_day::text AS d
-        FROM (SELECT DISTINCT address FROM population_moves) m
-        JOIN holder_state s ON s.chain = ${chain} AND s.address = m.address`,
+    sql`WITH moved AS MATERIALIZED (
+          SELECT address, sum(net::numeric) AS net, max(day) AS last FROM population_moves GROUP BY address),
+        old AS MATERIALIZED (
+          SELECT m.address, m.net, m.last, s.balance, s.last_day
+          FROM moved m LEFT JOIN holder_state s ON s.chain = ${chain} AND s.address = m.address),
+        written AS (
+          INSERT INTO holder_state AS h (chain, address, balance, last_day)
+          SELECT ${chain}, address, coalesce(balance, 0) + net, last FROM old
+          ON CONFLICT (chain, address) DO UPDATE SET balance = excluded.balance, last_day = excluded.last_day)
+        SELECT address AS a, balance::text AS b, last_day::text AS d FROM old WHERE balance IS NOT NULL`,
   )) {
     state.set(r.a, { balance: parseLimbs(r.b), last: dayIndex(r.d) });
   }
@@ -244,21 +252,7 @@ async function closePopulation(db: Db, chain: ChainId, fromDay: string, toDay: s
     );
   }
 
-  // The state at the end of toDay: the moved addresses' rows, and the age cells.
-  const touched = [...state.entries()];
-  await db.query(
-    'rollups.charts.population.state_remove',
-    sql`DELETE FROM holder_state s USING (SELECT DISTINCT address FROM population_moves) m WHERE s.chain = ${chain} AND s.address = m.address`,
-  );
-  for (let i = 0; i < touched.length; i += WRITE_ROWS) {
-    const part = touched.slice(i, i + WRITE_ROWS);
-    await db.query(
-      'rollups.charts.population.state_write',
-      sql`INSERT INTO holder_state (chain, address, balance, last_day)
-          SELECT ${chain}, a, b, d FROM unnest(${part.map(([a]) => a)}::text[], ${part.map(([, s]) => limbsToBigInt(s.balance).toString())}::numeric[],
-                                              ${part.map(([, s]) => dayName(s.last))}::date[]) AS u(a, b, d)`,
-    );
-  }
+  // The state at the end of toDay: the moved addresses' rows are written (movers, above); the age cells.
   await db.query('rollups.charts.population.ages_clear', sql`DELETE FROM holder_state_ages WHERE chain = ${chain}`);
   const cells = [...ages.entries()];
   if (cells.length > 0) {
