@@ -104,10 +104,10 @@ export async function classify(db: Db, chain: ChainId, moves: Sql): Promise<void
  * per-address days of the side that is not an exchange address (the sender of a deposit, the
  * recipient of a withdrawal; a transfer between two venues has no such side), in one statement.
  * Adding also puts the moves that can be among a day's largest into exchange_largest
- * (largestInsert). Returns the venue days touched and the days of exchange_largest left holding
+ * (largestInsert; `rebuild`: into a chain whose exchange tables were just cleared). Returns the venue days touched and the days of exchange_largest left holding
  * more than LARGEST_PER_DAY rows in a direction (for trimLargest).
  */
-export async function addFlows(db: Db, chain: ChainId, sign: 1 | -1): Promise<{ days: string[]; overfull: string[] }> {
+export async function addFlows(db: Db, chain: ChainId, sign: 1 | -1, options: { rebuild?: boolean } = {}): Promise<{ days: string[]; overfull: string[] }> {
   const rows = await db.query<{ kind: 'venue' | 'address' | 'overfull'; address: string | null; day: string }>(
     'rollups.exchange.flows',
     sql`WITH venue AS (
@@ -130,7 +130,7 @@ export async function addFlows(db: Db, chain: ChainId, sign: 1 | -1): Promise<{ 
           ON CONFLICT (chain, address, day) DO UPDATE SET deposits = f.deposits + excluded.deposits, withdrawals = f.withdrawals + excluded.withdrawals,
             deposit_txs = f.deposit_txs + excluded.deposit_txs, withdrawal_txs = f.withdrawal_txs + excluded.withdrawal_txs
           RETURNING address, day, deposit_txs = 0 AND withdrawal_txs = 0 AS emptied)
-        ${sign > 0 ? sql`, largest AS (${largestInsert(chain)})` : sql``}
+        ${sign > 0 ? sql`, largest AS (${largestInsert(chain, { empty: options.rebuild })})` : sql``}
         SELECT DISTINCT 'venue' AS kind, NULL AS address, day::text AS day FROM venue
         UNION ALL
         -- Only a subtraction can leave a row at zero.
@@ -161,8 +161,10 @@ export async function addFlows(db: Db, chain: ChainId, sign: 1 | -1): Promise<{ 
  * exchange_largest: at most LARGEST_PER_DAY per day and direction, and on a day already holding
  * that many, only those not below its smallest kept row (an equal one may rank above it: trimLargest
  * decides). Returns the direction and day of each row inserted (a data-modifying CTE's RETURNING).
+ * Into days known to be empty (a rebuild) the floor is not looked for: per candidate it cost more
+ * than the rest of the statement.
  */
-function largestInsert(chain: ChainId): Sql {
+function largestInsert(chain: ChainId, options: { empty?: boolean } = {}): Sql {
   const kth = sql`(SELECT k.value FROM exchange_largest k WHERE k.chain = ${chain} AND k.direction = x.direction AND k.day = x.day
                    ORDER BY k.value DESC, k.height, k.tx_index, k.recipient_index OFFSET ${LARGEST_PER_DAY - 1} LIMIT 1)`;
   return sql`INSERT INTO exchange_largest (chain, day, direction, height, tx_index, recipient_index, value, tx_hash, ts, from_addr, to_addr, exchange, via_relay)
@@ -175,7 +177,7 @@ function largestInsert(chain: ChainId): Sql {
                      SELECT day, 'withdrawal', height, tx_index, recipient_index, value, tx_hash, ts, from_addr, to_addr, from_ex, from_relay
                      FROM exchange_classified WHERE from_ex IS NOT NULL) m
              ) x
-             WHERE x.r <= ${LARGEST_PER_DAY} AND x.value >= coalesce(${kth}, 0)
+             WHERE x.r <= ${LARGEST_PER_DAY} ${options.empty ? sql`` : sql`AND x.value >= coalesce(${kth}, 0)`}
              ON CONFLICT DO NOTHING
              RETURNING direction, day`;
 }

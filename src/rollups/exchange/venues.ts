@@ -184,7 +184,7 @@ export async function rebuildExchangeRollups(db: Db, chain: ChainId): Promise<vo
   );
   await classify(db, chain, everything);
   // Each day's largest go in ranked (largestInsert): the cleared table ends at most full, no trim.
-  await addFlows(db, chain, 1);
+  await addFlows(db, chain, 1, { rebuild: true });
   await db.query(
     'rollups.exchange.rebuild.relays',
     sql`INSERT INTO exchange_venue_relays (chain, exchange, relays, relay_balance)
