@@ -12,9 +12,9 @@ import sql from 'sql-template-tag';
 import type { SourceItem } from '../src/chain/model.ts';
 import type { ChainId } from '../src/chain/chains.ts';
 import { ingest } from '../src/ingest/pipeline.ts';
-import { rollupTimings } from '../src/rollups/index.ts';
 import { createSyntheticWorld } from '../src/sources/synthetic/index.ts';
 import { openBenchServer } from '../bench/cluster.ts';
+import { replay, rollupCostsSince, rollupTotals } from '../bench/parts/ingest.ts';
 import { tierStore } from '../bench/stores.ts';
 import { TIERS, type TierName } from '../bench/tiers.ts';
 
@@ -33,15 +33,14 @@ const server = await openBenchServer();
     const items: SourceItem[] = [];
     for await (const item of world[chain].blocks(Number(tip!.height) + 1)) items.push(item);
     const split = items.length - followed;
-    const source = (list: SourceItem[]) => ({ ...world[chain], async *blocks() { yield* list; } });
-    await ingest(store, source(items.slice(0, split)), {});
+    await ingest(store, replay(world[chain], items.slice(0, split)), {});
     const serverStats = process.env.PGSS === '1';
     if (serverStats) await store.exec('profile.pgss', 'CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset()');
-    const rollupsBefore = new Map([...rollupTimings()].map(([name, t]) => [name, t.ms]));
+    const rollupsBefore = rollupTotals();
     const before = new Map([...store.stats()].map(([label, s]) => [label, { ...s }]));
     const times: number[] = [];
     let last = performance.now();
-    await ingest(store, source(items.slice(split)), {
+    await ingest(store, replay(world[chain], items.slice(split)), {
       batchBlocks: 1,
       onProgress: () => {
         const now = performance.now();
@@ -52,11 +51,9 @@ const server = await openBenchServer();
     const blocks = times.length;
     const mean = times.reduce((a, b) => a + b, 0) / blocks;
     console.log(`${tier.name} ${chain}: ${blocks} followed blocks, ${mean.toFixed(2)} ms per block`);
-    const byRollup = [...rollupTimings()].map(([name, t]) => ({ name, part: t.part, ms: (t.ms - (rollupsBefore.get(name) ?? 0)) / blocks })).sort((a, b) => b.ms - a.ms);
-    const byPart = new Map<string, number>();
-    for (const r of byRollup) byPart.set(r.part, (byPart.get(r.part) ?? 0) + r.ms);
-    console.log(`by part: ${[...byPart].map(([part, ms]) => `${part} ${ms.toFixed(2)}`).join(', ')} ms per block`);
-    console.log(`by rollup: ${byRollup.map((r) => `${r.name} ${r.ms.toFixed(2)}`).join(', ')}`);
+    const { byPart, byRollup } = rollupCostsSince(rollupsBefore, blocks);
+    console.log(`by part: ${Object.entries(byPart).map(([part, ms]) => `${part} ${ms}`).join(', ')} ms per block`);
+    console.log(`by rollup: ${byRollup.map((r) => `${r.label} ${r.ms}`).join(', ')}`);
     const rows = [...store.stats()]
       .filter(([label]) => label !== 'profile.pgss')
       .map(([label, s]) => ({ label, ms: (s.totalMs - (before.get(label)?.totalMs ?? 0)) / blocks, calls: (s.count - (before.get(label)?.count ?? 0)) / blocks }))
@@ -66,14 +63,15 @@ const server = await openBenchServer();
     console.log(`statements per block: ${statements.reduce((n, r) => n + r.calls, 0).toFixed(1)}, their ms per block: ${statements.reduce((n, r) => n + r.ms, 0).toFixed(2)}`);
     for (const r of rows.slice(0, Number(process.env.TOP ?? 80))) console.log(r.label.padEnd(52), r.ms.toFixed(3).padStart(8), 'ms', r.calls.toFixed(2).padStart(7), 'calls');
     if (serverStats) {
-      const top = await store.query<{ query: string; calls: number; plan: number; exec: number }>(
+      const top = await store.query<{ query: string; calls: number; plan: number; exec: number; all_plan: number; all_exec: number; all_calls: number }>(
         'profile.pgss',
-        sql`SELECT left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 110) AS query, calls, total_plan_time AS plan, total_exec_time AS exec
+        sql`SELECT left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 110) AS query, calls, total_plan_time AS plan, total_exec_time AS exec,
+                   sum(total_plan_time) OVER () AS all_plan, sum(total_exec_time) OVER () AS all_exec, sum(calls) OVER ()::float8 AS all_calls
             FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
             ORDER BY total_plan_time + total_exec_time DESC LIMIT 60`,
       );
-      const sum = await store.query<{ plan: number; exec: number; calls: number }>('profile.pgss', sql`SELECT sum(total_plan_time) AS plan, sum(total_exec_time) AS exec, sum(calls) AS calls FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`);
-      console.log(`server: plan ${(sum[0]!.plan / blocks).toFixed(2)} ms, exec ${(sum[0]!.exec / blocks).toFixed(2)} ms, ${(sum[0]!.calls / blocks).toFixed(1)} statements per block`);
+      const all = top[0];
+      if (all) console.log(`server: plan ${(all.all_plan / blocks).toFixed(2)} ms, exec ${(all.all_exec / blocks).toFixed(2)} ms, ${(all.all_calls / blocks).toFixed(1)} statements per block`);
       for (const r of top) console.log((r.plan / blocks).toFixed(3).padStart(7), (r.exec / blocks).toFixed(3).padStart(7), String(r.calls).padStart(5), r.query);
     }
   } finally {

@@ -215,12 +215,13 @@ async function measureChain(target: TierStore, store: Store, world: SyntheticWor
   };
 }
 
-function rollupTotals(): Map<string, { part: string; ms: number }> {
+/** Each rollup's and chart's time so far (rollupTimings), for rollupCostsSince. */
+export function rollupTotals(): Map<string, { part: string; ms: number }> {
   return new Map([...rollupTimings()].map(([name, t]) => [name, { part: t.part, ms: t.ms }]));
 }
 
 /** The followed blocks' time in each rollup and chart, and summed per part of the API, ms per block. */
-function rollupCostsSince(before: Map<string, { part: string; ms: number }>, blocks: number): { byPart: Record<string, number>; byRollup: LabelFigure[] } {
+export function rollupCostsSince(before: Map<string, { part: string; ms: number }>, blocks: number): { byPart: Record<string, number>; byRollup: LabelFigure[] } {
   const byPart: Record<string, number> = {};
   const byRollup: LabelFigure[] = [];
   for (const [name, { part, ms }] of rollupTotals()) {
@@ -273,7 +274,7 @@ function splitIndex(items: SourceItem[], height: number): number {
 }
 
 /** A source that replays generated items from memory; reorg look-ups go to the generator. */
-function replay(source: BlockSource, items: SourceItem[]): BlockSource {
+export function replay(source: BlockSource, items: SourceItem[]): BlockSource {
   return {
     chain: source.chain,
     name: source.name,

@@ -104,8 +104,9 @@ export async function classify(db: Db, chain: ChainId, moves: Sql): Promise<void
  * per-address days of the side that is not an exchange address (the sender of a deposit, the
  * recipient of a withdrawal; a transfer between two venues has no such side), in one statement.
  * Adding also puts the moves that can be among a day's largest into exchange_largest
- * (largestInsert; `rebuild`: into a chain whose exchange tables were just cleared). Returns the venue days touched and the days of exchange_largest left holding
- * more than LARGEST_PER_DAY rows in a direction (for trimLargest).
+ * (largestInsert; `rebuild`: into a chain whose exchange tables were just cleared). Returns the
+ * venue days touched and the days of exchange_largest left holding more than LARGEST_PER_DAY rows
+ * in a direction (for trimLargest).
  */
 export async function addFlows(db: Db, chain: ChainId, sign: 1 | -1, options: { rebuild?: boolean } = {}): Promise<{ days: string[]; overfull: string[] }> {
   const rows = await db.query<{ kind: 'venue' | 'address' | 'overfull'; address: string | null; day: string }>(
@@ -130,7 +131,7 @@ export async function addFlows(db: Db, chain: ChainId, sign: 1 | -1, options: { 
           ON CONFLICT (chain, address, day) DO UPDATE SET deposits = f.deposits + excluded.deposits, withdrawals = f.withdrawals + excluded.withdrawals,
             deposit_txs = f.deposit_txs + excluded.deposit_txs, withdrawal_txs = f.withdrawal_txs + excluded.withdrawal_txs
           RETURNING address, day, deposit_txs = 0 AND withdrawal_txs = 0 AS emptied)
-        ${sign > 0 ? sql`, largest AS (${largestInsert(chain, { empty: options.rebuild })})` : sql``}
+        ${sign > 0 ? sql`, largest AS (${largestInsert(chain, { empty: options.rebuild })} RETURNING direction, day)` : sql``}
         SELECT DISTINCT 'venue' AS kind, NULL AS address, day::text AS day FROM venue
         UNION ALL
         -- Only a subtraction can leave a row at zero.
@@ -160,9 +161,8 @@ export async function addFlows(db: Db, chain: ChainId, sign: 1 | -1, options: { 
  * The deposits and withdrawals of exchange_classified that can be among their day's largest, into
  * exchange_largest: at most LARGEST_PER_DAY per day and direction, and on a day already holding
  * that many, only those not below its smallest kept row (an equal one may rank above it: trimLargest
- * decides). Returns the direction and day of each row inserted (a data-modifying CTE's RETURNING).
- * Into days known to be empty (a rebuild) the floor is not looked for: per candidate it cost more
- * than the rest of the statement.
+ * decides). Into days known to be empty (cleared by a rebuild or a recomputation) the floor is not
+ * looked for: per candidate it cost more than the rest of the statement.
  */
 function largestInsert(chain: ChainId, options: { empty?: boolean } = {}): Sql {
   const kth = sql`(SELECT k.value FROM exchange_largest k WHERE k.chain = ${chain} AND k.direction = x.direction AND k.day = x.day
@@ -178,11 +178,13 @@ function largestInsert(chain: ChainId, options: { empty?: boolean } = {}): Sql {
                      FROM exchange_classified WHERE from_ex IS NOT NULL) m
              ) x
              WHERE x.r <= ${LARGEST_PER_DAY} ${options.empty ? sql`` : sql`AND x.value >= coalesce(${kth}, 0)`}
-             ON CONFLICT DO NOTHING
-             RETURNING direction, day`;
+             ON CONFLICT DO NOTHING`;
 }
 
-/** Of the rows `largest` (largestInsert's CTE) inserted, the days now holding more than LARGEST_PER_DAY in their direction. */
+/**
+ * Of the rows `largest` (largestInsert's CTE, returning their direction and day) inserted, the
+ * days now holding more than LARGEST_PER_DAY in their direction.
+ */
 function overfullDays(chain: ChainId): Sql {
   return sql`SELECT DISTINCT day::text AS day FROM (
                SELECT l.direction, l.day FROM largest l GROUP BY l.direction, l.day
@@ -190,10 +192,9 @@ function overfullDays(chain: ChainId): Sql {
              ) o`;
 }
 
-/** Puts the moves of exchange_classified that can be among their day's largest into exchange_largest, without their flows; returns the days left over the limit. */
-async function insertLargest(db: Db, chain: ChainId): Promise<string[]> {
-  const rows = await db.query<{ day: string }>('rollups.exchange.largest.insert', sql`WITH largest AS (${largestInsert(chain)}) ${overfullDays(chain)}`);
-  return rows.map((r) => r.day);
+/** Puts the largest moves of exchange_classified into days of exchange_largest just cleared, without their flows. */
+async function insertLargestIntoCleared(db: Db, chain: ChainId): Promise<void> {
+  await db.query('rollups.exchange.largest.insert', largestInsert(chain, { empty: true }));
 }
 
 /** Keeps, on each of `days` and direction, the LARGEST_PER_DAY largest (the earliest on a tie). */
@@ -241,7 +242,7 @@ export async function recomputeLargestDays(db: Db, chain: ChainId, days: string[
     );
     if (range?.lo == null || range.hi == null) continue;
     await classify(db, chain, movesInRange(chain, Number(range.lo), Number(range.hi)));
-    await insertLargest(db, chain);
+    await insertLargestIntoCleared(db, chain);
   }
   await trimLargest(db, chain, days);
 }

@@ -20,8 +20,11 @@ import { addFlows, classify, EXCHANGE_SCRATCH, fullDays, movesInRange, movesTouc
 
 const TABLES = ['exchange_relay_evidence', 'exchange_flow_daily', 'exchange_address_flow_daily', 'exchange_largest', 'exchange_venue_relays'] as const;
 
+/** Whether `chain` has curated venues. */
+const anyVenue = (chain: ChainId) => sql`EXISTS (SELECT 1 FROM exchange_wallets WHERE chain = ${chain})`;
+
 async function hasVenues(db: Db, chain: ChainId): Promise<boolean> {
-  const [row] = await db.query<{ any: boolean }>('rollups.exchange.any', sql`SELECT EXISTS (SELECT 1 FROM exchange_wallets WHERE chain = ${chain}) AS any`);
+  const [row] = await db.query<{ any: boolean }>('rollups.exchange.any', sql`SELECT ${anyVenue(chain)} AS any`);
   return row!.any;
 }
 
@@ -128,7 +131,7 @@ async function resetIfClearedAndHasVenues(db: Db, chain: ChainId): Promise<boole
           UPDATE exchange_wallets SET confirmed = false
           WHERE chain = ${chain} AND role = 'deposit_relay' AND confirmed
             AND NOT EXISTS (SELECT 1 FROM exchange_relay_evidence WHERE chain = ${chain}))
-        SELECT EXISTS (SELECT 1 FROM exchange_wallets WHERE chain = ${chain}) AS any`,
+        SELECT ${anyVenue(chain)} AS any`,
   );
   return row!.any;
 }
