@@ -7,11 +7,11 @@
  *
  * A batch changes an address's figures of a day only on the days it has deltas for: blocks arrive
  * in order, so an address's end-of-day balance of an earlier day never changes. Each (address, day)
- * of the batch is counted in the state before it (`before`) and after it (`apply`, or `repair` on a
- * reorg), and the difference is added. The end-of-day balance is the address's balance less what
- * its later days (at most the batch's) moved.
+ * of the batch is counted in the state after it (`apply`, or `repair` on a reorg) and in the state
+ * before it, which is the state after less the batch's deltas, and the difference is added. The
+ * end-of-day balance is the address's balance less what its later days (at most the batch's) moved.
  */
-import sql, { type Sql } from 'sql-template-tag';
+import sql, { join, raw, type Sql } from 'sql-template-tag';
 import { CHAIN_INFO, SENTINELS, type ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
 import type { Rollup, RollupStep } from './engine/rollup.ts';
@@ -19,43 +19,65 @@ import type { Rollup, RollupStep } from './engine/rollup.ts';
 /** The balance thresholds of active-wallets-100 and -1000, in coins. */
 const THRESHOLDS = [100n, 1000n] as const;
 
-/** Per day, the four counts over the (address, day) pairs of delta_daily in the store's present state, times `sign`. */
-function pairCounts(chain: ChainId, sign: 1 | -1): Sql {
+/**
+ * Per day, the four counts over the (address, day) pairs of delta_daily after the batch less the
+ * same counts before it. The state before is the state after less the batch's own deltas (`sign`
+ * +1 when the batch was applied, -1 when it was reverted): delta_daily for the day's row,
+ * delta_summary for the balance, timeline_payouts for the payouts. So the rows are looked up once,
+ * after the batch, instead of once before and once after.
+ */
+function pairCountChanges(chain: ChainId, sign: 1 | -1): Sql {
   const unit = CHAIN_INFO[chain].unitsPerCoin;
   const [low, high] = THRESHOLDS.map((coins) => (coins * unit).toString());
-  return sql`SELECT day,
-               ${sign} * count(*) FILTER (WHERE tx_count > 0 OR received > 0 OR sent > 0),
-               ${sign} * count(*) FILTER (WHERE user_tx_count > payouts OR sent > 0),
-               ${sign} * count(*) FILTER (WHERE user_tx_count > 0 AND eod >= ${low}::numeric),
-               ${sign} * count(*) FILTER (WHERE user_tx_count > 0 AND eod >= ${high}::numeric)
+  const counts = (prefix: '' | 'old_') => {
+    const col = (name: string) => raw(`${prefix}${name}`);
+    return [
+      sql`count(*) FILTER (WHERE ${col('tx_count')} > 0 OR ${col('received')} > 0 OR ${col('sent')} > 0)`,
+      sql`count(*) FILTER (WHERE ${col('user_tx_count')} > ${col('payouts')} OR ${col('sent')} > 0)`,
+      sql`count(*) FILTER (WHERE ${col('user_tx_count')} > 0 AND ${col('eod')} >= ${low}::numeric)`,
+      sql`count(*) FILTER (WHERE ${col('user_tx_count')} > 0 AND ${col('eod')} >= ${high}::numeric)`,
+    ];
+  };
+  const [after, before] = [counts(''), counts('old_')];
+  return sql`SELECT day, ${join(after.map((a, i) => sql`${a} - ${before[i]!}`))}
         FROM (
-          SELECT p.day, coalesce(a.tx_count, 0) AS tx_count, coalesce(a.received, 0) AS received, coalesce(a.sent, 0) AS sent,
-                 coalesce(a.user_tx_count, 0) AS user_tx_count, coalesce(pd.payouts, 0) AS payouts,
+          SELECT *,
                  -- The address's later days are all the batch's (blocks arrive in order): what they moved is summed over delta_daily's rows.
                  -- An unknown balance (NULL) reaches no threshold.
-                 CASE WHEN s.address IS NULL THEN 0 ELSE s.balance END - coalesce(sum(coalesce(a.received - a.sent - a.fees, 0))
-                   OVER (PARTITION BY p.address ORDER BY p.day ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING), 0) AS eod
-          FROM delta_daily p
-          LEFT JOIN address_daily a ON a.chain = ${chain} AND a.address = p.address AND a.day = p.day
-          LEFT JOIN address_summary s ON s.chain = ${chain} AND s.address = p.address
-          LEFT JOIN address_payout_days pd ON pd.chain = ${chain} AND pd.address = p.address AND pd.day = p.day
-          WHERE p.address <> ALL(${[...SENTINELS[chain]]}::text[])
+                 balance - coalesce(sum(received - sent - fees) OVER later, 0) AS eod,
+                 old_balance - coalesce(sum(old_received - old_sent - old_fees) OVER later, 0) AS old_eod
+          FROM (
+            SELECT p.address, p.day,
+                   coalesce(a.tx_count, 0) AS tx_count, coalesce(a.received, 0) AS received, coalesce(a.sent, 0) AS sent,
+                   coalesce(a.fees, 0) AS fees, coalesce(a.user_tx_count, 0) AS user_tx_count, coalesce(pd.payouts, 0) AS payouts,
+                   coalesce(a.tx_count, 0) - ${sign} * p.tx_count AS old_tx_count, coalesce(a.received, 0) - ${sign} * p.received AS old_received,
+                   coalesce(a.sent, 0) - ${sign} * p.sent AS old_sent, coalesce(a.fees, 0) - ${sign} * p.fees AS old_fees,
+                   coalesce(a.user_tx_count, 0) - ${sign} * p.user_tx_count AS old_user_tx_count,
+                   coalesce(pd.payouts, 0) - ${sign} * coalesce(tp.payouts, 0) AS old_payouts,
+                   CASE WHEN s.address IS NULL THEN 0 ELSE s.balance END AS balance,
+                   CASE WHEN s.address IS NULL THEN 0 ELSE s.balance END - ${sign} * CASE WHEN ds.address IS NULL THEN 0 ELSE ds.balance END AS old_balance
+            FROM delta_daily p
+            LEFT JOIN address_daily a ON a.chain = ${chain} AND a.address = p.address AND a.day = p.day
+            LEFT JOIN address_summary s ON s.chain = ${chain} AND s.address = p.address
+            LEFT JOIN address_payout_days pd ON pd.chain = ${chain} AND pd.address = p.address AND pd.day = p.day
+            LEFT JOIN delta_summary ds ON ds.address = p.address
+            LEFT JOIN timeline_payouts tp ON tp.address = p.address AND tp.day = p.day
+            WHERE p.address <> ALL(${[...SENTINELS[chain]]}::text[])
+          ) rows
+          WINDOW later AS (PARTITION BY address ORDER BY day ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING)
         ) pairs
         GROUP BY day`;
 }
 
-/**
- * Adds to chain_timeline_activity the counts of the present state less those of the state before
- * (timeline_diff, from `before`); days left at zero lose their row.
- */
-async function mergeDiff(db: Db, chain: ChainId): Promise<void> {
+/** Adds the batch's change of the counts to chain_timeline_activity; days left at zero lose their row. */
+async function mergeCounts(db: Db, chain: ChainId, sign: 1 | -1): Promise<void> {
   const emptied = await db.query<{ day: string }>(
     'rollups.timeline.merge',
     sql`WITH merged AS (
           INSERT INTO chain_timeline_activity AS t (chain, day, addresses, non_payout, wallets_100, wallets_1000)
-          SELECT ${chain}, day, sum(addresses), sum(non_payout), sum(wallets_100), sum(wallets_1000)
-          FROM (SELECT day, addresses, non_payout, wallets_100, wallets_1000 FROM timeline_diff UNION ALL ${pairCounts(chain, 1)}) d
-          GROUP BY day
+          SELECT ${chain}, day, addresses, non_payout, wallets_100, wallets_1000
+          FROM (${pairCountChanges(chain, sign)}) AS d(day, addresses, non_payout, wallets_100, wallets_1000)
+          WHERE addresses <> 0 OR non_payout <> 0 OR wallets_100 <> 0 OR wallets_1000 <> 0
           ON CONFLICT (chain, day) DO UPDATE SET
             addresses = t.addresses + excluded.addresses, non_payout = t.non_payout + excluded.non_payout,
             wallets_100 = t.wallets_100 + excluded.wallets_100, wallets_1000 = t.wallets_1000 + excluded.wallets_1000
@@ -119,7 +141,6 @@ async function before(db: Db, step: RollupStep): Promise<void> {
         SELECT count(*)::int AS n FROM batch`,
   );
   step.carried.set('timeline_activity', payouts!.n);
-  await db.query('rollups.timeline.count_pairs', sql`INSERT INTO timeline_diff (day, addresses, non_payout, wallets_100, wallets_1000) ${pairCounts(chain, -1)}`);
 }
 
 export const timelineActivity: Rollup = {
@@ -127,7 +148,6 @@ export const timelineActivity: Rollup = {
   part: 'network',
   tables: ['chain_timeline_activity', 'address_payout_days'],
   scratchTables: [
-    { name: 'timeline_diff', columns: 'day date, addresses bigint, non_payout bigint, wallets_100 bigint, wallets_1000 bigint' },
     { name: 'timeline_payouts', columns: 'address text, day date, payouts int' },
   ],
   // Last in the registry: reads address_daily and address_summary as the batch leaves them.
@@ -139,11 +159,11 @@ export const timelineActivity: Rollup = {
       return;
     }
     await mergePayouts(db, step, 1);
-    await mergeDiff(db, step.chain);
+    await mergeCounts(db, step.chain, 1);
   },
   async repair(db, step) {
     await mergePayouts(db, step, -1);
-    await mergeDiff(db, step.chain);
+    await mergeCounts(db, step.chain, -1);
   },
   async afterRefresh(db, chain, partial) {
     if (partial) await rebuildTimelineActivity(db, chain);
