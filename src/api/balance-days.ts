@@ -9,7 +9,7 @@
 import sql from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
-import { addDays } from '../time.ts';
+import { eachDay } from '../time.ts';
 
 /** One address_daily row. */
 export interface FlowDay {
@@ -61,12 +61,14 @@ export function netOf(days: readonly FlowDay[] | undefined): bigint {
  */
 export function endOfDayBalances(current: bigint, days: readonly FlowDay[] | undefined, from: string, to: string): { day: string; row: FlowDay | null; balance: bigint }[] {
   const byDay = new Map((days ?? []).map((d) => [d.day, d]));
-  const out: { day: string; row: FlowDay | null; balance: bigint }[] = [];
+  const window = eachDay(from, to);
+  const out = new Array<{ day: string; row: FlowDay | null; balance: bigint }>(window.length);
   let balance = current;
-  for (let day = to; day >= from; day = addDays(day, -1)) {
+  for (let i = window.length - 1; i >= 0; i--) {
+    const day = window[i]!;
     const row = byDay.get(day) ?? null;
-    out.push({ day, row, balance });
+    out[i] = { day, row, balance };
     balance -= row?.net ?? 0n;
   }
-  return out.reverse();
+  return out;
 }

@@ -7,7 +7,7 @@ import sql from 'sql-template-tag';
 import { Type } from 'typebox';
 import type { ChainId } from '../../chain/chains.ts';
 import type { Db } from '../../store/store.ts';
-import { addDays, formatDay } from '../../time.ts';
+import { addDays, eachDay, formatDay } from '../../time.ts';
 import { parseWindow, type WindowOptions } from '../params/window.ts';
 import { CHAINS } from '../../chain/chains.ts';
 import { StringEnum, WindowQuery } from '../schemas/common.ts';
@@ -69,6 +69,6 @@ export async function seriesWindow(db: Db, chain: ChainId, rawWindow: string | u
 /** Every day from `from` to `to`, each from `rows` (keyed by day) or `zero(day)` when the day has none. */
 export function zeroFill<T>(range: { from: string; to: string }, rows: Map<string, T>, zero: (day: string) => T): T[] {
   const out: T[] = [];
-  for (let day = range.from; day <= range.to; day = addDays(day, 1)) out.push(rows.get(day) ?? zero(day));
+  for (const day of eachDay(range.from, range.to)) out.push(rows.get(day) ?? zero(day));
   return out;
 }

@@ -3,7 +3,7 @@ import sql from 'sql-template-tag';
 import { Type } from 'typebox';
 import { CHAIN_INFO, type ChainId } from '../../../chain/chains.ts';
 import type { Db } from '../../../store/store.ts';
-import { addDays } from '../../../time.ts';
+import { eachDay } from '../../../time.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { formatUnits, percentOf } from '../../amounts.ts';
 import { Day, STANDARD_ERRORS } from '../../schemas/common.ts';
@@ -79,7 +79,7 @@ async function executionSupply(db: Db, chain: ChainId, range: { from: string; to
     if (r.day >= range.from) break;
     supply += byDay.get(r.day)!;
   }
-  for (let day = range.from; day <= range.to; day = addDays(day, 1)) {
+  for (const day of eachDay(range.from, range.to)) {
     supply += byDay.get(day) ?? 0n;
     out.set(day, supply);
   }

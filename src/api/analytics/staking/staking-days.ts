@@ -7,7 +7,7 @@ import sql from 'sql-template-tag';
 import { Type } from 'typebox';
 import type { ChainId } from '../../../chain/chains.ts';
 import type { Db } from '../../../store/store.ts';
-import { addDays } from '../../../time.ts';
+import { addDays, eachDay } from '../../../time.ts';
 import { WindowQuery } from '../../schemas/common.ts';
 import { AnalyticsChain, windowDaysOf } from '../series.ts';
 
@@ -79,7 +79,7 @@ export async function stakingDays(db: Db, chain: ChainId, range: { from: string;
 /** The days of the range that have a row, oldest first. */
 export function presentDays<T>(range: { from: string; to: string }, rows: Map<string, T>): T[] {
   const out: T[] = [];
-  for (let day = range.from; day <= range.to; day = addDays(day, 1)) {
+  for (const day of eachDay(range.from, range.to)) {
     const row = rows.get(day);
     if (row) out.push(row);
   }

@@ -6,7 +6,7 @@ import { Type } from 'typebox';
 import { CHAINS, type ChainId } from '../../../chain/chains.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { Day, STANDARD_ERRORS } from '../../schemas/common.ts';
-import { addDays } from '../../../time.ts';
+import { eachDay } from '../../../time.ts';
 import { chainEnds, coinsOf, mintedDays, supplyTotals, type MintedDay } from './minted-days.ts';
 
 const CombinedItem = Type.Object({
@@ -50,7 +50,7 @@ export function supplyCombinedCurveRoute(app: RouteApp, ctx: ApiContext): void {
       const items: Array<Type.Static<typeof CombinedItem>> = [];
       // A chain's cumulative figure carries past its latest day (the other chain's tip may be later).
       const last: Record<ChainId, bigint> = { pow: 0n, pos: 0n };
-      for (let day = from; day <= to; day = addDays(day, 1)) {
+      for (const day of eachDay(from, to)) {
         const figures = {} as Record<ChainId, { minted: number; cumulative: number }>;
         for (const chain of CHAINS) {
           const d = series.get(chain)?.get(day);

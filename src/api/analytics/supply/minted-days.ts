@@ -6,7 +6,7 @@
 import sql from 'sql-template-tag';
 import { CHAIN_INFO, PLANCK_PER_SHOR, type ChainId } from '../../../chain/chains.ts';
 import type { Db } from '../../../store/store.ts';
-import { addDays, formatDay } from '../../../time.ts';
+import { eachDay, formatDay } from '../../../time.ts';
 import { formatUnits } from '../../amounts.ts';
 
 /** A chain's first and latest indexed blocks. */
@@ -102,7 +102,7 @@ export async function mintedDays(db: Db, chain: ChainId, ends: ChainEnds, totals
   }
   let cumulative = totals.genesis + totals.minted - fromOn;
   const out: MintedDay[] = [];
-  for (let day = from; day <= to; day = addDays(day, 1)) {
+  for (const day of eachDay(from, to)) {
     const d = byDay.get(day) ?? { day, blockCount: 0, minted: 0n, feeBurned: 0n, migrationBurned: 0n, migrationMinted: 0n };
     cumulative += d.minted;
     out.push({ ...d, cumulative });

@@ -8,7 +8,7 @@ import { Type, type Static } from 'typebox';
 import { CHAIN_INFO, PLANCK_PER_SHOR, type ChainId } from '../../../chain/chains.ts';
 import { POW_EMISSION_SUPPLY_SHOR, POW_GENESIS_SUPPLY_SHOR } from '../../../chain/pow-emission.ts';
 import type { Db } from '../../../store/store.ts';
-import { addDays } from '../../../time.ts';
+import { addDays, dayIndex } from '../../../time.ts';
 import { formatUnits, percentOf } from '../../amounts.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { Amount, Nullable, STANDARD_ERRORS } from '../../schemas/common.ts';
@@ -132,8 +132,7 @@ async function emissionWindow(db: Db, chain: ChainId, ends: ChainEnds): Promise<
   const start = addDays(ends.tipDay, -EMISSION_DAYS);
   const from = start < ends.firstDay ? ends.firstDay : start;
   const to = addDays(ends.tipDay, -1);
-  let days = 0;
-  for (let day = from; day <= to; day = addDays(day, 1)) days++;
+  const days = Math.max(0, dayIndex(to) - dayIndex(from) + 1);
   const [row] = await db.query<{ minted: string; burned: string; migration_minted: string }>(
     'analytics.supply.emission_window',
     sql`SELECT (SELECT coalesce(sum(minted), 0) FROM chain_daily WHERE chain = ${chain} AND day BETWEEN ${from}::date AND ${to}::date)::text AS minted,

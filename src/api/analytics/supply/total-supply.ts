@@ -6,7 +6,7 @@ import { Type } from 'typebox';
 import { CHAINS, type ChainId } from '../../../chain/chains.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { Amount, Day, STANDARD_ERRORS, WindowQuery } from '../../schemas/common.ts';
-import { addDays } from '../../../time.ts';
+import { addDays, eachDay } from '../../../time.ts';
 import { windowDaysOf } from '../series.ts';
 import { chainEnds, inShor, mintedDays, supplyTotals, type ChainEnds, type MintedDay } from './minted-days.ts';
 
@@ -59,7 +59,7 @@ export function totalSupplyRoute(app: RouteApp, ctx: ApiContext): void {
         series.set(chain, new Map(list.map((d) => [d.day, d])));
       }
       const items: Array<Type.Static<typeof TotalSupplyItem>> = [];
-      for (let day = from; day <= to; day = addDays(day, 1)) {
+      for (const day of eachDay(from, to)) {
         const pow = series.get('pow')?.get(day);
         const pos = series.get('pos')?.get(day);
         items.push({

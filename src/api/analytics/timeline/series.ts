@@ -7,10 +7,10 @@ import sql from 'sql-template-tag';
 import { CHAIN_INFO, type ChainId } from '../../../chain/chains.ts';
 import { activeAddressesByDay } from '../../../rollups/charts/network/active-addresses.ts';
 import type { Db } from '../../../store/store.ts';
-import { addDays, formatDay, lastClosedDay } from '../../../time.ts';
+import { addDays, eachDay, formatDay, lastClosedDay } from '../../../time.ts';
 import { formatUnits } from '../../amounts.ts';
 import { chainDays, type ChainDay } from '../chain-days.ts';
-import { zeroFill, type ChainSpan } from '../series.ts';
+import type { ChainSpan } from '../series.ts';
 
 export const TIMELINE_METRICS = [
   'transactions', 'blocks', 'gas', 'wallets', 'active-wallets', 'active-wallets-100', 'active-wallets-1000', 'supply',
@@ -108,7 +108,7 @@ async function activeWallets(db: Db, chain: ChainId, span: ChainSpan, range: Ran
     );
     for (const r of live) values.set(r.day, Number(r.dau));
   }
-  return zeroFill(range, values, () => 0).map((value, i) => ({ date: addDays(range.from, i), value }));
+  return eachDay(range.from, range.to).map((date) => ({ date, value: values.get(date) ?? 0 }));
 }
 
 /** The per-day counts of chain_timeline_activity (kept for every day, the open one included). */
@@ -123,7 +123,7 @@ async function activity(db: Db, chain: ChainId, metric: TimelineMetric, range: R
     metric as 'active-addresses'
   ];
   const values = new Map(rows.map((r) => [r.day, Number(r[column])]));
-  return zeroFill(range, values, () => 0).map((value, i) => ({ date: addDays(range.from, i), value }));
+  return eachDay(range.from, range.to).map((date) => ({ date, value: values.get(date) ?? 0 }));
 }
 
 /**
@@ -162,7 +162,7 @@ async function cumulative(db: Db, chain: ChainId, metric: 'wallets' | 'supply', 
       );
       for (const r of live) added.set(r.day, BigInt(r.minted));
     }
-    for (let day = open.from; day <= open.to; day = addDays(day, 1)) {
+    for (const day of eachDay(open.from, open.to)) {
       running += added.get(day) ?? 0n;
       totals.set(day, running);
     }
@@ -172,7 +172,7 @@ async function cumulative(db: Db, chain: ChainId, metric: 'wallets' | 'supply', 
   // Closed days without a row cannot occur (every closed day has one); carry the previous total.
   const out: DayValue[] = [];
   let last = 0n;
-  for (let day = range.from; day <= range.to; day = addDays(day, 1)) {
+  for (const day of eachDay(range.from, range.to)) {
     last = totals.get(day) ?? last;
     out.push({ date: day, value: toNumber(last) });
   }

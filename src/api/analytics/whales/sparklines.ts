@@ -28,6 +28,16 @@ const SparklinesResponse = Type.Object({
   ...ThresholdFields,
 });
 
+/** A day's point with its balance as text, converted again only when it changed (most days move nothing). */
+function balanceText(): (point: { day: string; balance: bigint }) => { day: string; balance: string } {
+  let last: bigint | null = null;
+  let text = '';
+  return ({ day, balance }) => {
+    if (balance !== last) [last, text] = [balance, balance.toString()];
+    return { day, balance: text };
+  };
+}
+
 export function whalesSparklinesRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/analytics/whales/sparklines',
@@ -52,7 +62,7 @@ export function whalesSparklinesRoute(app: RouteApp, ctx: ApiContext): void {
       const items = range
         ? whales.map((w) => ({
             address: w.address,
-            series: endOfDayBalances(w.balance, flows.get(w.address), range.from, range.to).map((p) => ({ day: p.day, balance: p.balance.toString() })),
+            series: endOfDayBalances(w.balance, flows.get(w.address), range.from, range.to).map(balanceText()),
           }))
         : [];
       return { items, count: items.length, chain, network: ctx.network(chain), days, ...thresholdEcho(threshold) };

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import sql, { bulk } from 'sql-template-tag';
 import { SENTINELS, type ChainId } from '../../../chain/chains.ts';
 import type { Db } from '../../../store/store.ts';
-import { addDays, DAY_SECONDS, dayName, dayStart } from '../../../time.ts';
+import { addDays, eachDay, dayIndex, dayName } from '../../../time.ts';
 import type { Chart } from '../../engine/rollup.ts';
 import { addLimbs, compareLimbs, isPositive, limbsToBigInt, parseLimbs, SortedBalances, type Limbs } from './balances.ts';
 import { AGE_BUCKETS, ageBucketOf, distributionInputs } from './population.ts';
@@ -19,8 +19,6 @@ import { AGE_BUCKETS, ageBucketOf, distributionInputs } from './population.ts';
 const CHUNK_DAYS = 16;
 /** A state at most this many days ahead is taken back (a reorg); further (a refresh) it is built afresh. */
 const REWIND_DAYS = 31;
-
-const dayIndex = (day: string) => dayStart(day) / DAY_SECONDS;
 
 interface AgeCell {
   holders: number;
@@ -197,7 +195,7 @@ async function closePopulation(db: Db, chain: ChainId, fromDay: string, toDay: s
     )) {
       moves.set(r.d, r.m);
     }
-    for (let day = chunk; day <= chunkEnd; day = addDays(day, 1)) {
+    for (const day of eachDay(chunk, chunkEnd)) {
       const d = dayIndex(day);
       const removed: Limbs[] = [];
       const added: Limbs[] = [];
