@@ -2,11 +2,11 @@
 import sql from 'sql-template-tag';
 import { Type } from 'typebox';
 import { AGE_BUCKETS, ageBucketOf } from '../../../rollups/charts/supply/population.ts';
-import { dayNumber, dayStart } from '../../../time.ts';
+import { dayNumber, dayStart, eachDay } from '../../../time.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { Day, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { percentOf } from '../../amounts.ts';
-import { SeriesQuery, seriesWindow, zeroFill } from '../series.ts';
+import { SeriesQuery, seriesWindow } from '../series.ts';
 import { ageDays, holdersByLastDay } from './population.ts';
 
 const AgeItem = Type.Object({
@@ -63,14 +63,12 @@ export function ageDailyRoute(app: RouteApp, ctx: ApiContext): void {
         cell.balance += c.balance;
       }
       byDay.set(range.to, today);
-      const items = zeroFill(range, byDay, () => emptyCells()).flatMap((cells, i) => {
+      const items = eachDay(range.from, range.to).flatMap((day) => {
+        const cells = byDay.get(day) ?? emptyCells();
         const supply = cells.reduce((s, c) => s + c.balance, 0n);
-        const day = dayAt(range.from, i);
         return cells.map((c, b) => ({ day, bucket: AGE_BUCKETS[b]!.label, balance_pct: percentOf(c.balance, supply), holders: c.holders }));
       });
       return { items, count: items.length, ...envelope };
     },
   );
 }
-
-const dayAt = (from: string, i: number) => new Date(Date.parse(`${from}T00:00:00Z`) + i * 86_400_000).toISOString().slice(0, 10);
