@@ -163,22 +163,19 @@ async function closePopulation(db: Db, chain: ChainId, fromDay: string, toDay: s
   // the whole holder_state (seconds on M) instead of one key lookup per moved address.
   await db.query('rollups.charts.population.moves_analyze', sql`ANALYZE population_moves`);
 
-  // The moved addresses' state before the days (for the figures below) and, in the same statement
-  // and one pass over their rows, their state at the end of toDay: the balance plus what the days
-  // moved, the last activity their last day with a move.
+  // The moved addresses' state at the end of toDay (the balance plus what the days moved, the last
+  // activity their last day with a move), written in one upsert that returns the state it replaced
+  // (kept in prev_balance and prev_last_day: migration 0077) for the figures below.
   const state = new Map<string, { balance: Limbs; last: number }>();
   for (const r of await db.query<{ a: string; b: string; d: string }>(
     'rollups.charts.population.movers',
-    sql`WITH moved AS MATERIALIZED (
-          SELECT address, sum(net::numeric) AS net, max(day) AS last FROM population_moves GROUP BY address),
-        old AS MATERIALIZED (
-          SELECT m.address, m.net, m.last, s.balance, s.last_day
-          FROM moved m LEFT JOIN holder_state s ON s.chain = ${chain} AND s.address = m.address),
-        written AS (
+    sql`WITH written AS (
           INSERT INTO holder_state AS h (chain, address, balance, last_day)
-          SELECT ${chain}, address, coalesce(balance, 0) + net, last FROM old
-          ON CONFLICT (chain, address) DO UPDATE SET balance = excluded.balance, last_day = excluded.last_day)
-        SELECT address AS a, balance::text AS b, last_day::text AS d FROM old WHERE balance IS NOT NULL`,
+          SELECT ${chain}, address, sum(net::numeric), max(day) FROM population_moves GROUP BY address
+          ON CONFLICT (chain, address) DO UPDATE SET prev_balance = h.balance, prev_last_day = h.last_day,
+            balance = h.balance + excluded.balance, last_day = excluded.last_day
+          RETURNING address, prev_balance, prev_last_day)
+        SELECT address AS a, prev_balance::text AS b, prev_last_day::text AS d FROM written WHERE prev_balance IS NOT NULL`,
   )) {
     state.set(r.a, { balance: parseLimbs(r.b), last: dayIndex(r.d) });
   }
