@@ -26,6 +26,8 @@ export interface Config {
   dbPoolSize: number;
   /** Upper bound on one API query, in milliseconds. */
   statementTimeoutMs: number;
+  /** Bytes of analytics answers kept per database snapshot (src/api/plugins/snapshot-cache.ts); 0 keeps none. */
+  responseCacheBytes: number;
   /** Origins browsers may call the API from: any (`*`), a list, or `off` (no CORS headers). */
   corsOrigins: '*' | 'off' | string[];
   /** Key of the cursor integrity check; cursors survive restarts and replicas that share it. */
@@ -78,6 +80,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     dbPoolSize: read('QUARRY_DB_POOL_SIZE', 10, (raw) => integerIn(raw, 1, 1000)),
     statementTimeoutMs: read('QUARRY_STATEMENT_TIMEOUT_MS', 10_000, (raw) => integerIn(raw, 100, 3_600_000)),
+    responseCacheBytes: read('QUARRY_RESPONSE_CACHE_MB', 64, (raw) => integerIn(raw, 0, 65_536)) * 1024 * 1024,
     corsOrigins: read<Config['corsOrigins']>('QUARRY_CORS_ORIGINS', '*', parseOrigins),
     cursorSecret: read('QUARRY_CURSOR_SECRET', DEFAULT_CURSOR_SECRET, (raw) =>
       raw.length >= 8 ? raw : '!must be at least 8 characters',

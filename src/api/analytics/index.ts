@@ -51,6 +51,10 @@ import { dormantBucketsRoute } from './supply/dormant-buckets.ts';
 
 export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
+    // Every analytics answer is kept per database snapshot unless its route reads the clock.
+    app.addHook('onRoute', (route) => {
+      route.config = { snapshotCache: true, ...route.config };
+    });
     blockSizeRoute(app, ctx);
     blockTimesRoute(app, ctx);
     transactionsByTypeRoute(app, ctx);

@@ -92,6 +92,8 @@ export function dashboardSummaryRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/analytics/dashboard/summary',
     {
+      // It reads the clock (`generated_at`, a lag or a window up to now): computed at every request.
+      config: { snapshotCache: false },
       schema: {
         tags: ['analytics'],
         operationId: 'getDashboardSummary',

@@ -50,6 +50,8 @@ export function networkHealthRoute(app: RouteApp, ctx: ApiContext, options: Heal
   app.get(
     '/analytics/network/health',
     {
+      // It reads the clock (`generated_at`, a lag or a window up to now): computed at every request.
+      config: { snapshotCache: false },
       schema: {
         tags: ['analytics'],
         operationId: 'getNetworkHealth',

@@ -63,6 +63,8 @@ export function networkTpsRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/analytics/network/tps',
     {
+      // It reads the clock (`generated_at`, a lag or a window up to now): computed at every request.
+      config: { snapshotCache: false },
       schema: {
         tags: ['analytics'],
         operationId: 'getNetworkTps',
