@@ -27,6 +27,12 @@ export interface CaseResult {
   problem?: string;
   bytes?: number;
   single?: LoadResult;
+  /**
+   * One connection again with `Cache-Control: no-cache`: every answer computed anew, as the first
+   * request after each block is (src/api/plugins/snapshot-cache.ts); `single` gets the answers the
+   * API keeps between blocks where the route allows it.
+   */
+  computed?: LoadResult;
   loaded?: LoadResult;
   /**
    * The latency target judged on p99 of one connection: the time a request takes on a server that
@@ -204,8 +210,9 @@ async function measureCase(base: string, headers: Record<string, string>, c: Api
   // Warm the path (plans, caches, connections of the pool) before anything is kept.
   await runLoad(url, { connections: options.connections, amount: options.connections * 3, headers });
   result.single = await runLoad(url, { connections: 1, seconds: options.seconds, headers });
+  result.computed = await runLoad(url, { connections: 1, seconds: options.seconds, headers: { ...headers, 'cache-control': 'no-cache' } });
   result.loaded = await runLoad(url, { connections: options.connections, seconds: options.seconds, headers });
-  const failures = result.single.non2xx + result.single.errors + result.loaded.non2xx + result.loaded.errors;
+  const failures = [result.single, result.computed, result.loaded].reduce((n, load) => n + load.non2xx + load.errors, 0);
   if (failures > 0) {
     result.status = 'failed';
     result.problem = `${failures} answers were not 2xx or failed: ${JSON.stringify({ ...result.single.statuses, ...result.loaded.statuses })}`;

@@ -19,7 +19,8 @@ export interface HistoryLine {
   loadAverage: number[];
   figures: Record<string, number>;
   /** Per API case id: p50 at one connection and p99 under load, ms. */
-  cases: Record<string, [p50Single: number, p99Loaded: number]>;
+  /** Older lines have no computed p50 (before answers were kept between blocks). */
+  cases: Record<string, [p50Single: number, p99Loaded: number, p50Computed?: number]>;
 }
 
 /** The lines a run adds: only what it measured (a reused build is not measured again). */
@@ -50,7 +51,7 @@ export function historyLines(r: BenchResults): HistoryLine[] {
           'API worst p99 ms (1 conn)': worst,
           'API peak RSS MB': t.api?.server.peakRssMb,
         },
-        Object.fromEntries((t.api?.cases ?? []).flatMap((c) => (c.single && c.loaded ? [[c.id, [c.single.p50, c.loaded.p99]]] : []))),
+        Object.fromEntries((t.api?.cases ?? []).flatMap((c) => (c.single && c.loaded ? [[c.id, c.computed ? [c.single.p50, c.loaded.p99, c.computed.p50] : [c.single.p50, c.loaded.p99]]] : []))),
       ),
     );
   }
