@@ -1,5 +1,5 @@
 /**
- * Answers kept per database snapshot (docs/api.md, "Answers kept between blocks"). An analytics
+ * Answers kept per database snapshot (docs/api-conventions.md, "Caching and limits"). An analytics
  * answer is a function of its URL and of the data its queries see, and what queries see changes
  * only when a write commits, which changes the snapshot PostgreSQL reports (pg_current_snapshot():
  * the next transaction id and those still in progress). So a request whose URL was answered under
@@ -7,9 +7,10 @@
  * makes every kept answer unreachable: answers stay exact and current to the latest block, and a
  * ten-year chart costs its computation once per block instead of once per request.
  *
- * A request with `Cache-Control: no-cache` is computed anew (and kept). Routes opt in with `config.snapshotCache` (the analytics group sets it for its routes); those
- * that read the clock (health's lag, `generated_at`) leave it off. Registered before compression
- * and ETags, so it keeps the serialized JSON and its ETag, and a hit is compressed like any answer.
+ * Routes opt in with `config.snapshotCache` (the analytics group sets it for its routes); those
+ * that read the clock (health's lag, `generated_at`) leave it off. A request with
+ * `Cache-Control: no-cache` is computed anew (and kept). Registered before compression and ETags,
+ * so it keeps the serialized JSON and its ETag, and a hit is compressed like any answer.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
