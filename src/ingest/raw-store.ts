@@ -52,15 +52,17 @@ const PAYLOAD_LIMIT = 16_384;
 
 /** Records dead letters; the same (chain, source, height, item) is recorded once. */
 export async function writeDeadLetters(db: Db, source: string, letters: DeadLetter[], now: number): Promise<void> {
-  for (const letter of letters) {
-    const payload = safeJson(letter.payload).slice(0, PAYLOAD_LIMIT);
-    await db.query(
-      'ingest.dead_letter',
-      sql`INSERT INTO dead_letters (chain, source, height, item, error, payload, created_ts)
-          VALUES (${letter.chain}, ${source}, ${letter.height}, ${letter.item}, ${letter.error.slice(0, 2000)}, ${payload}, ${now})
-          ON CONFLICT DO NOTHING`,
-    );
-  }
+  if (letters.length === 0) return;
+  // One statement for the batch's letters: a node backfill can meet hundreds in one batch.
+  await db.query(
+    'ingest.dead_letter',
+    sql`INSERT INTO dead_letters (chain, source, height, item, error, payload, created_ts)
+        SELECT chain, ${source}, height, item, error, payload, ${now}
+        FROM unnest(${letters.map((l) => l.chain)}::text[], ${letters.map((l) => l.height)}::bigint[], ${letters.map((l) => l.item ?? null)}::text[],
+                    ${letters.map((l) => l.error.slice(0, 2000))}::text[], ${letters.map((l) => safeJson(l.payload).slice(0, PAYLOAD_LIMIT))}::text[])
+             AS u(chain, height, item, error, payload)
+        ON CONFLICT DO NOTHING`,
+  );
 }
 
 function safeJson(value: unknown): string {
