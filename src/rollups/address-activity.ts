@@ -16,6 +16,9 @@ const mergeDaily = sql`ORDER BY address, day
           tx_in = a.tx_in + excluded.tx_in, tx_out = a.tx_out + excluded.tx_out, tx_count = a.tx_count + excluded.tx_count,
           user_tx_count = a.user_tx_count + excluded.user_tx_count`;
 
+/** Rows of one step past which address_daily's statistics are taken again (a bulk step; a followed block has hundreds). */
+const ANALYZE_DAILY_ROWS = 200_000;
+
 export const addressDaily: Rollup = {
   name: 'address_daily',
   part: 'addresses',
@@ -31,7 +34,7 @@ export const addressDaily: Rollup = {
       analyze: true,
     },
   ],
-  async apply(db, { chain, fresh }) {
+  async apply(db, { chain, fresh, deltas }) {
     // Into a table with no row of the chain the rows go in without looking for conflicts.
     await db.query(
       'rollups.daily.apply',
@@ -39,6 +42,12 @@ export const addressDaily: Rollup = {
           SELECT ${chain}, address, day, received, sent, fees, fees_burned, gas_used, tx_in, tx_out, tx_count, user_tx_count FROM delta_daily
           ${fresh.has('address_daily') ? empty : mergeDaily}`,
     );
+    // A bulk step adds its chain's rows by the million; the rollups after this one read address_daily by
+    // chain and day, and statistics from before the step (autovacuum's, at whatever moment it came)
+    // can count the chain's rows as none and plan nested loops over them.
+    let rows = 0;
+    for (const days of deltas.daily.values()) rows += days.size;
+    if (rows >= ANALYZE_DAILY_ROWS) await db.query('rollups.daily.analyze', sql`ANALYZE address_daily`);
   },
   async revert(db, { chain }) {
     await db.query(
