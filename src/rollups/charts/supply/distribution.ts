@@ -159,8 +159,7 @@ async function closePopulation(db: Db, chain: ChainId, fromDay: string, toDay: s
           AND NOT EXISTS (SELECT 1 FROM opening_balances o WHERE o.chain = ${chain} AND o.address = address_daily.address AND o.amount IS NULL)`,
   );
   await db.query('rollups.charts.population.moves_index', sql`CREATE INDEX ON population_moves (day)`);
-  // A new table has no statistics: without them the movers' lookup below was planned as a scan of
-  // the whole holder_state (seconds on M) instead of one key lookup per moved address.
+  // A new table has no statistics: the statements below plan their grouping of the day's moves with them.
   await db.query('rollups.charts.population.moves_analyze', sql`ANALYZE population_moves`);
 
   // The moved addresses' state at the end of toDay (the balance plus what the days moved, the last
