@@ -21,7 +21,7 @@ import { registerAuth } from './plugins/auth.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerCaching } from './plugins/caching.ts';
 import { registerCors } from './plugins/cors.ts';
-import { registerSnapshotCache } from './plugins/snapshot-cache.ts';
+import { etagHash, registerSnapshotCache } from './plugins/snapshot-cache.ts';
 import { healthRoutes } from './routes/health.ts';
 import { addressRoutes } from './routes/addresses/index.ts';
 import { analyticsRoutes } from './analytics/index.ts';
@@ -83,7 +83,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // Before compression and ETags: it keeps the JSON as serialized (plugins/snapshot-cache.ts).
   registerSnapshotCache(app, deps.store, deps.config.responseCacheBytes);
   await app.register(compress, { global: true, threshold: 1024 });
-  await app.register(etag);
+  await app.register(etag, { hashFn: etagHash });
   await registerOpenApi(app);
 
   await app.register(healthRoutes(ctx));

@@ -30,8 +30,12 @@ interface Kept {
   etag: string;
 }
 
-/** The same ETag @fastify/etag gives (sha1, base64, quoted): a hit is not hashed again. */
-const etagOf = (body: string) => `"${createHash('sha1').update(body).digest('base64')}"`;
+/**
+ * The hash of every ETag the API sends: @fastify/etag is registered with it (app.ts), and a kept
+ * answer carries the ETag made from it, so a hit is not hashed again and matches a miss's.
+ */
+export const etagHash = (body: string | Buffer) => createHash('sha1').update(body).digest('base64');
+const etagOf = (body: string) => `"${etagHash(body)}"`;
 
 export function registerSnapshotCache(app: FastifyInstance, store: Store, maxBytes: number): void {
   if (maxBytes <= 0) return;
