@@ -62,7 +62,6 @@ async function keepFeeWindows(db: Db, chain: ChainId): Promise<void> {
   // are taken off the rows they are in, so only the batch's own addresses are recomputed. Any
   // other move (a reorg took the tip back) recomputes every address active on a day that moved.
   const forward = state !== undefined && tipDay > state.tip_day;
-  if (forward) await dropLeavingDays(db, chain, state.tip_day, tipDay);
   const affected = await db.query<{ address: string }>(
     'rollups.fee_windows.affected',
     forward
@@ -72,10 +71,13 @@ async function keepFeeWindows(db: Db, chain: ChainId): Promise<void> {
             SELECT address FROM address_daily
             WHERE chain = ${chain} AND day = ANY(${moved}::date[]) AND (fees <> 0 OR tx_out <> 0)`,
   );
+  // Asked before the leaving days are taken off: a bulk step's batch rebuilds, and taking days off
+  // rows that are rebuilt anyway would be wasted (and slow) work.
   if (affected.length > REBUILD_ABOVE) {
     await rebuild(db, chain, tipDay);
     return;
   }
+  if (forward) await dropLeavingDays(db, chain, state.tip_day, tipDay);
   if (affected.length > 0) {
     const addresses = affected.map((a) => a.address);
     const windows = [...FEE_WINDOW_DAYS];
