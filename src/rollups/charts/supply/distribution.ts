@@ -58,17 +58,24 @@ async function rewindState(db: Db, chain: ChainId, day: string): Promise<void> {
   await db.query('rollups.charts.population.rewind_drop', sql`DROP TABLE IF EXISTS population_rewind`);
   await db.query(
     'rollups.charts.population.rewind',
+    // What the later days moved is summed in one pass over their rows: per address, the planner
+    // read them through the day index, all of them for each address (minutes on M).
     sql`CREATE TEMP TABLE population_rewind ON COMMIT DROP AS
-        WITH affected AS (
-          SELECT address FROM address_daily WHERE chain = ${chain} AND day > ${day}::date AND address <> ALL(${sentinels}::text[])
+        WITH later AS (
+          SELECT address, sum(received - sent - fees) AS moved FROM address_daily
+          WHERE chain = ${chain} AND day > ${day}::date AND address <> ALL(${sentinels}::text[])
+          GROUP BY address),
+        affected AS (
+          SELECT address FROM later
           UNION
           SELECT address FROM holder_state WHERE chain = ${chain} AND last_day > ${day}::date)
         SELECT a.address,
-               coalesce((SELECT balance FROM address_summary s WHERE s.chain = ${chain} AND s.address = a.address), 0)
-                 - coalesce((SELECT sum(received - sent - fees) FROM address_daily d WHERE d.chain = ${chain} AND d.address = a.address AND d.day > ${day}::date), 0) AS balance,
+               coalesce(s.balance, 0) - coalesce(l.moved, 0) AS balance,
                (SELECT max(day) FROM address_daily d WHERE d.chain = ${chain} AND d.address = a.address AND d.day <= ${day}::date
                   AND (tx_count > 0 OR received > 0 OR sent > 0 OR fees > 0)) AS last_day
         FROM affected a
+        LEFT JOIN later l ON l.address = a.address
+        LEFT JOIN address_summary s ON s.chain = ${chain} AND s.address = a.address
         WHERE NOT EXISTS (SELECT 1 FROM opening_balances o WHERE o.chain = ${chain} AND o.address = a.address AND o.amount IS NULL)`,
   );
   await db.query(
