@@ -39,7 +39,9 @@ export const activeDays: Rollup = {
             ON CONFLICT (chain, day, gap) DO UPDATE SET addresses = g.addresses + excluded.addresses)
           INSERT INTO address_user_days AS u (chain, address, first_day, last_day)
           SELECT ${chain}, address, min(day), max(day) FROM delta_daily WHERE user_tx_count > 0 GROUP BY address
-          ON CONFLICT (chain, address) DO UPDATE SET first_day = least(u.first_day, excluded.first_day), last_day = greatest(u.last_day, excluded.last_day)`,
+          ON CONFLICT (chain, address) DO UPDATE SET first_day = least(u.first_day, excluded.first_day), last_day = greatest(u.last_day, excluded.last_day)
+          -- Most of a followed block's addresses were already active that day: no new row version for them.
+          WHERE u.first_day > excluded.first_day OR u.last_day < excluded.last_day`,
     );
   },
   // address_daily has been reverted by now: a delta day with user activity that no longer has any was removed.

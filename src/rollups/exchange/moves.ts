@@ -79,14 +79,16 @@ export async function touch(db: Db, addresses: string[] | Sql): Promise<void> {
  * Puts `moves` that are flows in the present state of exchange_wallets into the temporary table
  * exchange_classified: a move with a confirmed address of a venue on one side and not an address
  * of the same venue on the other. `to_ex` is the venue it deposits into, `from_ex` the one it
- * withdraws from (both for a move between two venues).
+ * withdraws from (both for a move between two venues). Returns how many: with none, the statements
+ * that read the table have nothing to do (most followed blocks, and a relay's moves before it is
+ * confirmed).
  */
-export async function classify(db: Db, chain: ChainId, moves: Sql): Promise<void> {
+export async function classify(db: Db, chain: ChainId, moves: Sql): Promise<number> {
   // The earlier classification of the step (a flip classifies twice) is deleted by the same
   // statement: its sub-statements share one snapshot, so the delete sees only the old rows.
-  await db.query(
+  const [row] = await db.query<{ flows: number }>(
     'rollups.exchange.classify',
-    sql`WITH cleared AS (DELETE FROM exchange_classified)
+    sql`WITH cleared AS (DELETE FROM exchange_classified), classified AS (
         INSERT INTO exchange_classified (height, tx_index, recipient_index, tx_hash, ts, from_addr, to_addr, value, day, from_ex, from_relay, to_ex, to_relay)
         SELECT m.height, m.tx_index, m.recipient_index, m.tx_hash, m.ts, m.from_addr, m.to_addr, m.value,
                DATE '1970-01-01' + (m.ts / 86400)::int AS day,
@@ -95,8 +97,11 @@ export async function classify(db: Db, chain: ChainId, moves: Sql): Promise<void
         FROM (${moves}) m
         LEFT JOIN exchange_wallets fw ON fw.chain = ${chain} AND fw.address = m.from_addr AND fw.confirmed
         LEFT JOIN exchange_wallets tw ON tw.chain = ${chain} AND tw.address = m.to_addr AND tw.confirmed
-        WHERE (fw.exchange IS NOT NULL OR tw.exchange IS NOT NULL) AND fw.exchange IS DISTINCT FROM tw.exchange`,
+        WHERE (fw.exchange IS NOT NULL OR tw.exchange IS NOT NULL) AND fw.exchange IS DISTINCT FROM tw.exchange
+        RETURNING 1)
+        SELECT count(*)::int AS flows FROM classified`,
   );
+  return row!.flows;
 }
 
 /**
@@ -241,8 +246,7 @@ export async function recomputeLargestDays(db: Db, chain: ChainId, days: string[
             AND ts >= (${day}::date - DATE '1970-01-01')::bigint * 86400 AND ts < (${day}::date - DATE '1970-01-01' + 1)::bigint * 86400`,
     );
     if (range?.lo == null || range.hi == null) continue;
-    await classify(db, chain, movesInRange(chain, Number(range.lo), Number(range.hi)));
-    await insertLargestIntoCleared(db, chain);
+    if ((await classify(db, chain, movesInRange(chain, Number(range.lo), Number(range.hi)))) > 0) await insertLargestIntoCleared(db, chain);
   }
   await trimLargest(db, chain, days);
 }

@@ -90,14 +90,17 @@ async function flipsAmong(db: Db, chain: ChainId, relays: string[]): Promise<str
 async function flip(db: Db, chain: ChainId, flipped: string[], maxHeight: number): Promise<string[]> {
   if (flipped.length === 0) return [];
   await touch(db, flipped);
-  await classify(db, chain, movesTouching(chain, maxHeight));
-  const { days: before } = await addFlows(db, chain, -1);
-  const full = await fullDays(db, chain, before);
-  await db.query(
-    'rollups.exchange.flip.largest_out',
-    sql`DELETE FROM exchange_largest l USING exchange_classified c
-        WHERE l.chain = ${chain} AND l.day = c.day AND l.height = c.height AND l.tx_index = c.tx_index AND l.recipient_index = c.recipient_index`,
-  );
+  let full: string[] = [];
+  // With no flow among their moves (usual for a relay confirmed for the first time), nothing is taken out.
+  if ((await classify(db, chain, movesTouching(chain, maxHeight))) > 0) {
+    const { days: before } = await addFlows(db, chain, -1);
+    full = await fullDays(db, chain, before);
+    await db.query(
+      'rollups.exchange.flip.largest_out',
+      sql`DELETE FROM exchange_largest l USING exchange_classified c
+          WHERE l.chain = ${chain} AND l.day = c.day AND l.height = c.height AND l.tx_index = c.tx_index AND l.recipient_index = c.recipient_index`,
+    );
+  }
   await db.query(
     'rollups.exchange.flip.relays',
     sql`INSERT INTO exchange_venue_relays AS v (chain, exchange, relays, relay_balance)
@@ -113,9 +116,10 @@ async function flip(db: Db, chain: ChainId, flipped: string[], maxHeight: number
     'rollups.exchange.flip',
     sql`UPDATE exchange_wallets SET confirmed = NOT confirmed WHERE chain = ${chain} AND address = ANY(${flipped}::text[])`,
   );
-  await classify(db, chain, movesTouching(chain, maxHeight));
-  const { overfull } = await addFlows(db, chain, 1);
-  await trimLargest(db, chain, overfull);
+  if ((await classify(db, chain, movesTouching(chain, maxHeight))) > 0) {
+    const { overfull } = await addFlows(db, chain, 1);
+    await trimLargest(db, chain, overfull);
+  }
   return full;
 }
 
@@ -143,8 +147,7 @@ async function apply(db: Db, step: RollupStep): Promise<void> {
   const batch = movesInRange(chain, deltas.fromHeight, deltas.toHeight);
   const flipped = await flipsAmong(db, chain, await addEvidence(db, chain, batch, 1, { relayBalances: true }));
   const full = await flip(db, chain, flipped, deltas.fromHeight - 1);
-  await classify(db, chain, batch);
-  const { overfull } = await addFlows(db, chain, 1);
+  const { overfull } = (await classify(db, chain, batch)) > 0 ? await addFlows(db, chain, 1) : { overfull: [] };
   await recomputeLargestDays(db, chain, full, deltas.toHeight);
   await trimLargest(db, chain, overfull);
 }
@@ -154,8 +157,7 @@ async function revert(db: Db, step: RollupStep): Promise<void> {
   if (deltas.blocks === 0 || !(await hasVenues(db, chain))) return;
   // The reverted blocks' raw rows are still there: they are the heights above the ancestor.
   const reverted = movesInRange(chain, ancestor + 1, deltas.toHeight);
-  await classify(db, chain, reverted);
-  const { days } = await addFlows(db, chain, -1);
+  const { days } = (await classify(db, chain, reverted)) > 0 ? await addFlows(db, chain, -1) : { days: [] };
   // A day that was full may have held back a transfer below the reverted ones: recomputed.
   const full = await fullDays(db, chain, days);
   await db.query('rollups.exchange.largest.revert', sql`DELETE FROM exchange_largest WHERE chain = ${chain} AND height > ${ancestor}::bigint`);
