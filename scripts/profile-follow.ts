@@ -51,9 +51,10 @@ const server = await openBenchServer();
     const blocks = times.length;
     const mean = times.reduce((a, b) => a + b, 0) / blocks;
     console.log(`${tier.name} ${chain}: ${blocks} followed blocks, ${mean.toFixed(2)} ms per block`);
-    const { byPart, byRollup } = rollupCostsSince(rollupsBefore, blocks);
-    console.log(`by part: ${Object.entries(byPart).map(([part, ms]) => `${part} ${ms}`).join(', ')} ms per block`);
+    const { byPart, byRollup, dayClose } = rollupCostsSince(rollupsBefore, blocks);
+    console.log(`by part: ${Object.entries(byPart).map(([part, ms]) => `${part} ${ms}`).join(', ')} ms per block (day closes apart)`);
     console.log(`by rollup: ${byRollup.map((r) => `${r.label} ${r.ms}`).join(', ')}`);
+    console.log(`day closes: ${dayClose.closes}, ${dayClose.ms} ms each: ${dayClose.byChart.map((c) => `${c.label} ${c.ms}`).join(', ')}`);
     const rows = [...store.stats()]
       .filter(([label]) => label !== 'profile.pgss')
       .map(([label, s]) => ({ label, ms: (s.totalMs - (before.get(label)?.totalMs ?? 0)) / blocks, calls: (s.count - (before.get(label)?.count ?? 0)) / blocks }))

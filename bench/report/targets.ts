@@ -13,6 +13,8 @@ export interface TargetRow {
 }
 
 const GENERATOR_TARGET = 100_000;
+/** The pause a followed chain takes at midnight (issues 14 and 15). */
+const DAY_CLOSE_TARGET_MS = 2000;
 
 export function targetRows(results: BenchResults): TargetRow[] {
   const rows: TargetRow[] = [];
@@ -46,6 +48,18 @@ export function targetRows(results: BenchResults): TargetRow[] {
           note,
         });
       }
+    }
+    const closes = live && (['pow', 'pos'] as const).filter((c) => (live[c].live.dayClose?.closes ?? 0) > 0);
+    if (live && closes && closes.length > 0) {
+      const ms = closes.map((c) => live[c].live.dayClose!.ms);
+      rows.push({
+        target: 'closing a UTC day while following (every chart)',
+        scope,
+        value: closes.map((c, i) => `${c} ${fmt(ms[i]!)} ms`).join(', '),
+        limit: `≤ ${fmt(DAY_CLOSE_TARGET_MS)} ms`,
+        pass: Math.max(...ms) <= DAY_CLOSE_TARGET_MS,
+        note,
+      });
     }
     if (!t.api) continue;
     const measured = t.api.cases.filter((c) => c.target && c.status !== 'route missing' && c.status !== 'skipped');
