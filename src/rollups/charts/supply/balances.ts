@@ -102,7 +102,16 @@ export class SortedBalances {
     this.l3[i] = v[3];
   }
 
-  /** A copy without one occurrence of each of `removed` and with `added` (both ascending). */
+  /** How `x` compares with the balance at `i` (negative: below it). */
+  private compareAt(x: Limbs, i: number): number {
+    return x[3] - this.l3[i]! || x[2] - this.l2[i]! || x[1] - this.l1[i]! || x[0] - this.l0[i]!;
+  }
+
+  /**
+   * A copy without one occurrence of each of `removed` and with `added` (both ascending). Reads
+   * the limbs in place: a day's merge passes over every holder, and a list per holder would be
+   * a million allocations a day.
+   */
   update(removed: Limbs[], added: Limbs[]): SortedBalances {
     const n = this.n - removed.length + added.length;
     const out = new SortedBalances(n, new Float64Array(n), new Float64Array(n), new Float64Array(n), new Float64Array(n));
@@ -110,13 +119,16 @@ export class SortedBalances {
     let a = 0;
     let o = 0;
     for (let i = 0; i < this.n; i++) {
-      const v = this.at(i);
-      if (r < removed.length && compareLimbs(removed[r]!, v) === 0) {
+      if (r < removed.length && this.compareAt(removed[r]!, i) === 0) {
         r++;
         continue;
       }
-      while (a < added.length && compareLimbs(added[a]!, v) < 0) out.set(o++, added[a++]!);
-      out.set(o++, v);
+      while (a < added.length && this.compareAt(added[a]!, i) < 0) out.set(o++, added[a++]!);
+      out.l0[o] = this.l0[i]!;
+      out.l1[o] = this.l1[i]!;
+      out.l2[o] = this.l2[i]!;
+      out.l3[o] = this.l3[i]!;
+      o++;
     }
     while (a < added.length) out.set(o++, added[a++]!);
     if (r !== removed.length || o !== n) throw new Error('holder balances: a removed balance was not held');
@@ -140,12 +152,17 @@ export interface BalanceScan {
 /** Sums over `s` in one pass, with the prefix sums at `ranks` (each 0..n). */
 export function scanBalances(s: SortedBalances, ranks: Iterable<number>): BalanceScan {
   const n = s.n;
-  const wanted = new Set<number>(ranks);
+  // The ranks in order, met one after another as the pass counts holders.
+  const wanted = [...new Set(ranks)].sort((x, y) => x - y);
+  let next = 0;
   const prefix = new Map<number, bigint>();
   const sum = new Float64Array(6);
   const pair = new Float64Array(10);
   const sq = new Float64Array(12);
-  if (wanted.has(0)) prefix.set(0, 0n);
+  while (next < wanted.length && wanted[next]! <= 0) {
+    if (wanted[next] === 0) prefix.set(0, 0n);
+    next++;
+  }
   for (let i = 0; i < n; i++) {
     const a0 = s.l0[i]!, a1 = s.l1[i]!, a2 = s.l2[i]!, a3 = s.l3[i]!;
     sum[0]! += a0; sum[1]! += a1; sum[2]! += a2; sum[3]! += a3;
@@ -162,7 +179,10 @@ export function scanBalances(s: SortedBalances, ranks: Iterable<number>): Balanc
     carry(sq);
     if ((i & 15) === 15) carry(pair);
     if ((i & 1023) === 1023) carry(sum);
-    if (wanted.has(i + 1)) prefix.set(i + 1, limbsToBigInt(sum));
+    if (next < wanted.length && wanted[next] === i + 1) {
+      prefix.set(i + 1, limbsToBigInt(sum));
+      next++;
+    }
   }
   const supply = limbsToBigInt(sum);
   return { holders: n, supply, pairDiff: limbsToBigInt(pair), sumSq: limbsToBigInt(sq), prefix, nakamoto: nakamotoOf(s, supply) };
