@@ -14,7 +14,8 @@ import type { ChainId } from '../src/chain/chains.ts';
 import { ingest } from '../src/ingest/pipeline.ts';
 import { createSyntheticWorld } from '../src/sources/synthetic/index.ts';
 import { openBenchServer } from '../bench/cluster.ts';
-import { replay, rollupCostsSince, rollupTotals } from '../bench/parts/ingest.ts';
+import { followOneByOne, replay, rollupTotals } from '../bench/parts/ingest.ts';
+import { labelTotalsOf, printFollowed } from './followed-report.ts';
 import { tierStore } from '../bench/stores.ts';
 import { TIERS, type TierName } from '../bench/tiers.ts';
 
@@ -36,33 +37,10 @@ const server = await openBenchServer();
     await ingest(store, replay(world[chain], items.slice(0, split)), {});
     const serverStats = process.env.PGSS === '1';
     if (serverStats) await store.exec('profile.pgss', 'CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset()');
-    const rollupsBefore = rollupTotals();
-    const before = new Map([...store.stats()].map(([label, s]) => [label, { ...s }]));
-    const times: number[] = [];
-    let last = performance.now();
-    await ingest(store, replay(world[chain], items.slice(split)), {
-      batchBlocks: 1,
-      onProgress: () => {
-        const now = performance.now();
-        times.push(now - last);
-        last = now;
-      },
-    });
+    const before = { labels: labelTotalsOf(store), rollups: rollupTotals() };
+    const times = await followOneByOne(store, world[chain], items.slice(split));
     const blocks = times.length;
-    const mean = times.reduce((a, b) => a + b, 0) / blocks;
-    console.log(`${tier.name} ${chain}: ${blocks} followed blocks, ${mean.toFixed(2)} ms per block`);
-    const { byPart, byRollup, dayClose } = rollupCostsSince(rollupsBefore, blocks);
-    console.log(`by part: ${Object.entries(byPart).map(([part, ms]) => `${part} ${ms}`).join(', ')} ms per block (day closes apart)`);
-    console.log(`by rollup: ${byRollup.map((r) => `${r.label} ${r.ms}`).join(', ')}`);
-    console.log(`day closes: ${dayClose.closes}, ${dayClose.ms} ms each: ${dayClose.byChart.map((c) => `${c.label} ${c.ms}`).join(', ')}`);
-    const rows = [...store.stats()]
-      .filter(([label]) => label !== 'profile.pgss')
-      .map(([label, s]) => ({ label, ms: (s.totalMs - (before.get(label)?.totalMs ?? 0)) / blocks, calls: (s.count - (before.get(label)?.count ?? 0)) / blocks }))
-      .filter((r) => r.calls > 0)
-      .sort((a, b) => b.ms - a.ms);
-    const statements = rows.filter((r) => !r.label.endsWith('(transaction)'));
-    console.log(`statements per block: ${statements.reduce((n, r) => n + r.calls, 0).toFixed(1)}, their ms per block: ${statements.reduce((n, r) => n + r.ms, 0).toFixed(2)}`);
-    for (const r of rows.slice(0, Number(process.env.TOP ?? 80))) console.log(r.label.padEnd(52), r.ms.toFixed(3).padStart(8), 'ms', r.calls.toFixed(2).padStart(7), 'calls');
+    printFollowed(`${tier.name} ${chain}`, store, before, times, ['profile.pgss']);
     if (serverStats) {
       const top = await store.query<{ query: string; calls: number; plan: number; exec: number; all_plan: number; all_exec: number; all_calls: number }>(
         'profile.pgss',

@@ -13,13 +13,13 @@ import type { ChainId } from '../src/chain/chains.ts';
 import type { SourceItem } from '../src/chain/model.ts';
 import { writeCheckpoint } from '../src/ingest/checkpoint.ts';
 import { loadBlocks } from '../src/ingest/load-blocks.ts';
-import { ingest } from '../src/ingest/pipeline.ts';
 import { deleteRawAbove } from '../src/ingest/raw-store.ts';
 import { revertRollups, RollupDeltas } from '../src/rollups/index.ts';
 import { createSyntheticWorld } from '../src/sources/synthetic/index.ts';
 import { createPostgresDriver } from '../src/store/postgres.ts';
-import { createStore, type Store } from '../src/store/store.ts';
-import { replay, rollupCostsSince, rollupTotals } from '../bench/parts/ingest.ts';
+import { createStore } from '../src/store/store.ts';
+import { followOneByOne, rollupTotals } from '../bench/parts/ingest.ts';
+import { labelTotalsOf, printFollowed, statementsSince } from './followed-report.ts';
 import { TIERS, type TierName } from '../bench/tiers.ts';
 
 const [url, tierName = 'M', chainName = 'pow', n = '60'] = process.argv.slice(2);
@@ -28,14 +28,6 @@ const tier = TIERS[tierName as TierName];
 const chain = chainName as ChainId;
 const count = Number(n);
 const store = createStore(createPostgresDriver(url, { poolSize: 2 }));
-
-/** Statement labels' total ms since `before`, largest first. */
-function statementsSince(db: Store, before: Map<string, { totalMs: number; count: number }>, per: number) {
-  return [...db.stats()]
-    .map(([label, s]) => ({ label, ms: (s.totalMs - (before.get(label)?.totalMs ?? 0)) / per, calls: (s.count - (before.get(label)?.count ?? 0)) / per }))
-    .filter((r) => r.calls > 0 && !r.label.endsWith('(transaction)'))
-    .sort((a, b) => b.ms - a.ms);
-}
 
 try {
   const world = createSyntheticWorld(tier.world);
@@ -51,32 +43,14 @@ try {
     await revertRollups(tx, deltas, ancestor, reverted[0]!.timestamp, () => deleteRawAbove(tx, chain, ancestor));
     await writeCheckpoint(tx, chain, checkpoint?.source ?? world[chain].name, { height: ancestor, hash: below!.hash, rollupsHeight: ancestor }, Date.now());
   });
-  const reverted = statementsSince(store, new Map(), 1).slice(0, 8);
+  const reverted = statementsSince(store, new Map(), 1).filter((r) => !r.label.endsWith('(transaction)')).slice(0, 8);
   console.log(`${tier.name} ${chain}: ${count} blocks taken back in ${(performance.now() - started).toFixed(0)} ms; ${reverted.map((r) => `${r.label} ${r.ms.toFixed(0)}`).join(', ')} ms`);
 
   const items: SourceItem[] = [];
   for await (const item of world[chain].blocks(ancestor + 1)) items.push(item);
-  const rollupsBefore = rollupTotals();
-  const before = new Map([...store.stats()].map(([label, s]) => [label, { ...s }]));
-  const times: number[] = [];
-  let last = performance.now();
-  await ingest(store, replay(world[chain], items), {
-    batchBlocks: 1,
-    onProgress: () => {
-      const now = performance.now();
-      times.push(now - last);
-      last = now;
-    },
-  });
-  const blocks = times.length;
-  console.log(`followed ${blocks} blocks, ${(times.reduce((a, b) => a + b, 0) / blocks).toFixed(2)} ms per block`);
-  const { byPart, byRollup, dayClose } = rollupCostsSince(rollupsBefore, blocks);
-  console.log(`by part: ${Object.entries(byPart).map(([part, ms]) => `${part} ${ms}`).join(', ')} ms per block (day closes apart)`);
-  console.log(`by rollup: ${byRollup.map((r) => `${r.label} ${r.ms}`).join(', ')}`);
-  console.log(`day closes: ${dayClose.closes}, ${dayClose.ms} ms each: ${dayClose.byChart.map((c) => `${c.label} ${c.ms}`).join(', ')}`);
-  for (const r of statementsSince(store, before, blocks).slice(0, Number(process.env.TOP ?? 50))) {
-    console.log(r.label.padEnd(52), r.ms.toFixed(3).padStart(8), 'ms', r.calls.toFixed(2).padStart(7), 'calls');
-  }
+  const before = { labels: labelTotalsOf(store), rollups: rollupTotals() };
+  const times = await followOneByOne(store, world[chain], items);
+  printFollowed(`${tier.name} ${chain}`, store, before, times);
 } finally {
   await store.close();
 }

@@ -178,18 +178,9 @@ async function measureChain(target: TierStore, store: Store, world: SyntheticWor
   log(`${name}: ${pipeline.txPerSecond} tx/s through the pipeline (raw rows only: ${rawOnly.txPerSecond} tx/s), ${batchedBlocks.length} blocks`);
 
   // 3. One block per transaction.
-  const pipelineTimes: number[] = [];
   snapshot = labelTotals(store);
   const rollupsBefore = rollupTotals();
-  let last = performance.now();
-  await ingest(store, replay(world[chain], liveItems), {
-    batchBlocks: 1,
-    onProgress: () => {
-      const now = performance.now();
-      pipelineTimes.push(now - last);
-      last = now;
-    },
-  });
+  const pipelineTimes = await followOneByOne(store, world[chain], liveItems);
   after = labelTotals(store);
   const end = canonical.at(-1)!;
   const tip = await storedTip(store, chain);
@@ -312,6 +303,21 @@ function splitIndex(items: SourceItem[], height: number): number {
 }
 
 /** A source that replays generated items from memory; reorg look-ups go to the generator. */
+/** Writes `items` (from `source`) one block per transaction, as when following a node: each block's ms. */
+export async function followOneByOne(store: Store, source: BlockSource, items: SourceItem[]): Promise<number[]> {
+  const times: number[] = [];
+  let last = performance.now();
+  await ingest(store, replay(source, items), {
+    batchBlocks: 1,
+    onProgress: () => {
+      const now = performance.now();
+      times.push(now - last);
+      last = now;
+    },
+  });
+  return times;
+}
+
 export function replay(source: BlockSource, items: SourceItem[]): BlockSource {
   return {
     chain: source.chain,
