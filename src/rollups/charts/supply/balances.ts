@@ -159,9 +159,8 @@ export function scanBalances(s: SortedBalances, ranks: Iterable<number>): Balanc
   const sum = new Float64Array(6);
   const pair = new Float64Array(10);
   const sq = new Float64Array(12);
-  while (next < wanted.length && wanted[next]! <= 0) {
+  for (; next < wanted.length && wanted[next]! <= 0; next++) {
     if (wanted[next] === 0) prefix.set(0, 0n);
-    next++;
   }
   for (let i = 0; i < n; i++) {
     const a0 = s.l0[i]!, a1 = s.l1[i]!, a2 = s.l2[i]!, a3 = s.l3[i]!;
@@ -179,9 +178,8 @@ export function scanBalances(s: SortedBalances, ranks: Iterable<number>): Balanc
     carry(sq);
     if ((i & 15) === 15) carry(pair);
     if ((i & 1023) === 1023) carry(sum);
-    if (next < wanted.length && wanted[next] === i + 1) {
-      prefix.set(i + 1, limbsToBigInt(sum));
-      next++;
+    for (; next < wanted.length && wanted[next]! <= i + 1; next++) {
+      if (wanted[next] === i + 1) prefix.set(i + 1, limbsToBigInt(sum));
     }
   }
   const supply = limbsToBigInt(sum);
