@@ -2,7 +2,7 @@
  * What profile-follow.ts and profile-refollow.ts print about followed blocks: the mean, the time by
  * part of the API and by rollup (day closes apart), and every statement label's ms and calls per block.
  */
-import { rollupCostsSince, type rollupTotals } from '../bench/parts/ingest.ts';
+import { rollupCostsSince, type RollupTotals } from '../bench/parts/ingest.ts';
 import type { Store } from '../src/store/store.ts';
 
 export type LabelTotals = Map<string, { totalMs: number; count: number }>;
@@ -20,7 +20,7 @@ export function statementsSince(store: Store, before: LabelTotals, per: number):
     .sort((a, b) => b.ms - a.ms);
 }
 
-export function printFollowed(title: string, store: Store, before: { labels: LabelTotals; rollups: ReturnType<typeof rollupTotals> }, times: number[], skip: string[] = []): void {
+export function printFollowed(title: string, store: Store, before: { labels: LabelTotals; rollups: RollupTotals }, times: number[], skip: string[] = []): void {
   const blocks = times.length;
   console.log(`${title}: ${blocks} followed blocks, ${(times.reduce((a, b) => a + b, 0) / blocks).toFixed(2)} ms per block`);
   const { byPart, byRollup, dayClose } = rollupCostsSince(before.rollups, blocks);

@@ -218,10 +218,11 @@ export interface DayCloseFigures {
   byChart: LabelFigure[];
 }
 
-type Totals = Map<string, { part: string; ms: number; calls: number }>;
+/** Each rollup's and chart's time and calls so far, by name. */
+export type RollupTotals = Map<string, { part: string; ms: number; calls: number }>;
 
 /** Each rollup's and chart's time so far (rollupTimings), for rollupCostsSince. */
-export function rollupTotals(): Totals {
+export function rollupTotals(): RollupTotals {
   return new Map([...rollupTimings()].map(([name, t]) => [name, { part: t.part, ms: t.ms, calls: t.calls }]));
 }
 
@@ -233,7 +234,7 @@ const CHART_NAMES = new Set(CHARTS.map((chart) => chart.name));
  * block; the pause at midnight), and a benchmark's few dozen followed blocks crossing one
  * midnight would spread a close over far fewer blocks than a day has.
  */
-export function rollupCostsSince(before: Totals, blocks: number): { byPart: Record<string, number>; byRollup: LabelFigure[]; dayClose: DayCloseFigures } {
+export function rollupCostsSince(before: RollupTotals, blocks: number): { byPart: Record<string, number>; byRollup: LabelFigure[]; dayClose: DayCloseFigures } {
   const byPart: Record<string, number> = {};
   const byRollup: LabelFigure[] = [];
   const closeParts: Record<string, number> = {};

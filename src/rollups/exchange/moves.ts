@@ -79,11 +79,9 @@ export async function touch(db: Db, addresses: string[] | Sql): Promise<void> {
  * Puts `moves` that are flows in the present state of exchange_wallets into the temporary table
  * exchange_classified: a move with a confirmed address of a venue on one side and not an address
  * of the same venue on the other. `to_ex` is the venue it deposits into, `from_ex` the one it
- * withdraws from (both for a move between two venues). Returns how many: with none, the statements
- * that read the table have nothing to do (most followed blocks, and a relay's moves before it is
- * confirmed).
+ * withdraws from (both for a move between two venues). Returns how many.
  */
-export async function classify(db: Db, chain: ChainId, moves: Sql): Promise<number> {
+async function classify(db: Db, chain: ChainId, moves: Sql): Promise<number> {
   // The earlier classification of the step (a flip classifies twice) is deleted by the same
   // statement: its sub-statements share one snapshot, so the delete sees only the old rows.
   const [row] = await db.query<{ flows: number }>(
@@ -105,15 +103,25 @@ export async function classify(db: Db, chain: ChainId, moves: Sql): Promise<numb
 }
 
 /**
- * Adds (sign 1) or subtracts (-1) the flows of exchange_classified to the per-venue days and to the
- * per-address days of the side that is not an exchange address (the sender of a deposit, the
- * recipient of a withdrawal; a transfer between two venues has no such side), in one statement.
- * Adding also puts the moves that can be among a day's largest into exchange_largest
- * (largestInsert; `rebuild`: into a chain whose exchange tables were just cleared). Returns the
- * venue days touched and the days of exchange_largest left holding more than LARGEST_PER_DAY rows
- * in a direction (for trimLargest).
+ * Classifies `moves` (into exchange_classified, where they stay for the caller) and adds (sign 1)
+ * or subtracts (-1) their flows to the per-venue days and to the per-address days of the side that
+ * is not an exchange address (the sender of a deposit, the recipient of a withdrawal; a transfer
+ * between two venues has no such side), in one statement. Adding also puts the moves that can be
+ * among a day's largest into exchange_largest (largestInsert; `rebuild`: into a chain whose
+ * exchange tables were just cleared). Returns how many flows there were, the venue days touched
+ * and the days of exchange_largest left holding more than LARGEST_PER_DAY rows in a direction (for
+ * trimLargest). Moves without a flow (most followed blocks; a relay's moves before its first
+ * confirmation) cost the classification only.
  */
-export async function addFlows(db: Db, chain: ChainId, sign: 1 | -1, options: { rebuild?: boolean } = {}): Promise<{ days: string[]; overfull: string[] }> {
+export async function addFlows(
+  db: Db,
+  chain: ChainId,
+  moves: Sql,
+  sign: 1 | -1,
+  options: { rebuild?: boolean } = {},
+): Promise<{ flows: number; days: string[]; overfull: string[] }> {
+  const flows = await classify(db, chain, moves);
+  if (flows === 0) return { flows, days: [], overfull: [] };
   const rows = await db.query<{ kind: 'venue' | 'address' | 'overfull'; address: string | null; day: string }>(
     'rollups.exchange.flows',
     sql`WITH venue AS (
@@ -159,7 +167,7 @@ export async function addFlows(db: Db, chain: ChainId, sign: 1 | -1, options: { 
           WHERE f.chain = ${chain} AND f.address = k.address AND f.day = k.day AND f.deposit_txs = 0 AND f.withdrawal_txs = 0`,
     );
   }
-  return { days, overfull };
+  return { flows, days, overfull };
 }
 
 /**

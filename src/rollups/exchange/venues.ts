@@ -16,7 +16,7 @@ import type { ChainId } from '../../chain/chains.ts';
 import type { Db } from '../../store/store.ts';
 import type { Rollup, RollupStep } from '../engine/rollup.ts';
 import { prepareScratchTables } from '../engine/scratch.ts';
-import { addFlows, classify, EXCHANGE_SCRATCH, fullDays, movesInRange, movesTouching, recomputeLargestDays, touch, trimLargest } from './moves.ts';
+import { addFlows, EXCHANGE_SCRATCH, fullDays, movesInRange, movesTouching, recomputeLargestDays, touch, trimLargest } from './moves.ts';
 
 const TABLES = ['exchange_relay_evidence', 'exchange_flow_daily', 'exchange_address_flow_daily', 'exchange_largest', 'exchange_venue_relays'] as const;
 
@@ -90,11 +90,9 @@ async function flipsAmong(db: Db, chain: ChainId, relays: string[]): Promise<str
 async function flip(db: Db, chain: ChainId, flipped: string[], maxHeight: number): Promise<string[]> {
   if (flipped.length === 0) return [];
   await touch(db, flipped);
-  let full: string[] = [];
-  // With no flow among their moves (usual for a relay confirmed for the first time), nothing is taken out.
-  if ((await classify(db, chain, movesTouching(chain, maxHeight))) > 0) {
-    const { days: before } = await addFlows(db, chain, -1);
-    full = await fullDays(db, chain, before);
+  const before = await addFlows(db, chain, movesTouching(chain, maxHeight), -1);
+  const full = await fullDays(db, chain, before.days);
+  if (before.flows > 0) {
     await db.query(
       'rollups.exchange.flip.largest_out',
       sql`DELETE FROM exchange_largest l USING exchange_classified c
@@ -116,10 +114,8 @@ async function flip(db: Db, chain: ChainId, flipped: string[], maxHeight: number
     'rollups.exchange.flip',
     sql`UPDATE exchange_wallets SET confirmed = NOT confirmed WHERE chain = ${chain} AND address = ANY(${flipped}::text[])`,
   );
-  if ((await classify(db, chain, movesTouching(chain, maxHeight))) > 0) {
-    const { overfull } = await addFlows(db, chain, 1);
-    await trimLargest(db, chain, overfull);
-  }
+  const { overfull } = await addFlows(db, chain, movesTouching(chain, maxHeight), 1);
+  await trimLargest(db, chain, overfull);
   return full;
 }
 
@@ -147,7 +143,7 @@ async function apply(db: Db, step: RollupStep): Promise<void> {
   const batch = movesInRange(chain, deltas.fromHeight, deltas.toHeight);
   const flipped = await flipsAmong(db, chain, await addEvidence(db, chain, batch, 1, { relayBalances: true }));
   const full = await flip(db, chain, flipped, deltas.fromHeight - 1);
-  const { overfull } = (await classify(db, chain, batch)) > 0 ? await addFlows(db, chain, 1) : { overfull: [] };
+  const { overfull } = await addFlows(db, chain, batch, 1);
   await recomputeLargestDays(db, chain, full, deltas.toHeight);
   await trimLargest(db, chain, overfull);
 }
@@ -157,7 +153,7 @@ async function revert(db: Db, step: RollupStep): Promise<void> {
   if (deltas.blocks === 0 || !(await hasVenues(db, chain))) return;
   // The reverted blocks' raw rows are still there: they are the heights above the ancestor.
   const reverted = movesInRange(chain, ancestor + 1, deltas.toHeight);
-  const { days } = (await classify(db, chain, reverted)) > 0 ? await addFlows(db, chain, -1) : { days: [] };
+  const { days } = await addFlows(db, chain, reverted, -1);
   // A day that was full may have held back a transfer below the reverted ones: recomputed.
   const full = await fullDays(db, chain, days);
   await db.query('rollups.exchange.largest.revert', sql`DELETE FROM exchange_largest WHERE chain = ${chain} AND height > ${ancestor}::bigint`);
@@ -187,9 +183,8 @@ export async function rebuildExchangeRollups(db: Db, chain: ChainId): Promise<vo
     sql`UPDATE exchange_wallets w SET confirmed = true FROM exchange_relay_evidence e
         WHERE w.chain = ${chain} AND w.role = 'deposit_relay' AND e.chain = w.chain AND e.address = w.address AND ${RULE}`,
   );
-  await classify(db, chain, everything);
   // Each day's largest go in ranked (largestInsert): the cleared table ends at most full, no trim.
-  await addFlows(db, chain, 1, { rebuild: true });
+  await addFlows(db, chain, everything, 1, { rebuild: true });
   await db.query(
     'rollups.exchange.rebuild.relays',
     sql`INSERT INTO exchange_venue_relays (chain, exchange, relays, relay_balance)
