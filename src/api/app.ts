@@ -6,7 +6,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import compress from '@fastify/compress';
 import etag from '@fastify/etag';
 import type { Config } from '../config/env.ts';
 import type { KeyVerifier } from '../auth/keys.ts';
@@ -21,6 +20,7 @@ import { registerAuth } from './plugins/auth.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerCaching } from './plugins/caching.ts';
 import { registerCors } from './plugins/cors.ts';
+import { registerCompression } from './plugins/compression.ts';
 import { etagHash, registerSnapshotCache } from './plugins/snapshot-cache.ts';
 import { healthRoutes } from './routes/health.ts';
 import { addressRoutes } from './routes/addresses/index.ts';
@@ -82,7 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await registerCors(app, deps.config.corsOrigins);
   // Before compression and ETags: it keeps the JSON as serialized (plugins/snapshot-cache.ts).
   registerSnapshotCache(app, deps.store, deps.config.responseCacheBytes);
-  await app.register(compress, { global: true, threshold: 1024 });
+  await registerCompression(app);
   await app.register(etag, { hashFn: etagHash });
   await registerOpenApi(app);
 

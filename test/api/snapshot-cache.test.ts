@@ -1,10 +1,12 @@
 /**
  * Analytics answers kept per database snapshot (src/api/plugins/snapshot-cache.ts): a repeated
  * request runs no query of its route, a committed block makes the next answer include it, routes
- * that read the clock are computed every time, and the cache can be turned off.
+ * that read the clock are computed every time, compressed forms are kept with the answer, and the
+ * cache can be turned off.
  */
 import assert from 'node:assert/strict';
-import { it } from 'node:test';
+import { it, mock } from 'node:test';
+import zlib from 'node:zlib';
 import { ingest } from '../../src/ingest/pipeline.ts';
 import type { Store } from '../../src/store/store.ts';
 import { AUTH, buildTestApp } from '../support/app.ts';
@@ -59,6 +61,56 @@ describeEachStore('answers kept per database snapshot', (_getStore, kind) => {
       await health();
       assert.ok(statements(store) > beforeHealth, 'health ran its queries again');
     } finally {
+      await t.close();
+      await store.close();
+    }
+  });
+
+  it('keeps the compressed forms a client asks for: the same answer, compressed once', async () => {
+    const store = await openTestStore(kind);
+    // Counted from before the app exists: @fastify/compress takes zlib's functions when registered.
+    const gzips = mock.method(zlib, 'gzipSync');
+    const t = await buildTestApp(store, { QUARRY_RATE_LIMIT_MAX: '100000' });
+    try {
+      const chain = 'pos';
+      const [alice, bob] = [addr(chain, 'zip alice'), addr(chain, 'zip bob')];
+      const builder = new ChainBuilder(chain, Date.UTC(2026, 2, 1, 12) / 1000, 12);
+      builder.block((b) => b.genesis([{ address: alice, amount: coins(chain, 1000) }]));
+      // A block a day for 40 days: an answer well over the compression threshold (1 KiB).
+      for (let day = 0; day < 40; day++) builder.block((b) => b.transfer(alice, bob, coins(chain, 1)), { gap: 7200 });
+      await ingest(store, builder.source());
+
+      const url = '/api/v1/analytics/block-size?chain=pos&window=3650d';
+      const get = (headers: Record<string, string> = {}) => t.app.inject({ url, headers: { ...AUTH, ...headers } });
+      const plain = await get();
+      assert.equal(plain.statusCode, 200, plain.body);
+      assert.equal(plain.headers['content-encoding'], undefined);
+      assert.ok(plain.rawPayload.length > 1024, `an answer of ${plain.rawPayload.length} bytes`);
+
+      const gzip = await get({ 'accept-encoding': 'gzip, deflate' });
+      assert.equal(gzip.headers['content-encoding'], 'gzip');
+      assert.match(String(gzip.headers['vary']), /accept-encoding/);
+      assert.equal(zlib.gunzipSync(gzip.rawPayload).toString(), plain.body);
+      assert.equal(gzip.headers['etag'], plain.headers['etag']);
+      assert.equal(Number(gzip.headers['content-length']), gzip.rawPayload.length);
+
+      const before = statements(store);
+      const compressions = gzips.mock.callCount();
+      const again = await get({ 'accept-encoding': 'gzip, deflate' });
+      assert.equal(statements(store), before, 'the repeated request ran no query of its route');
+      assert.equal(gzips.mock.callCount(), compressions, 'nor compressed it again');
+      assert.ok(again.rawPayload.equals(gzip.rawPayload));
+      assert.equal((await get({ 'accept-encoding': 'gzip', 'if-none-match': String(plain.headers['etag']) })).statusCode, 304);
+
+      // Brotli is preferred when accepted as much as gzip, as @fastify/compress chooses.
+      const br = await get({ 'accept-encoding': 'gzip, deflate, br' });
+      assert.equal(br.headers['content-encoding'], 'br');
+      assert.equal(zlib.brotliDecompressSync(br.rawPayload).toString(), plain.body);
+      assert.equal((await get({ 'accept-encoding': 'br;q=0.1, gzip' })).headers['content-encoding'], 'gzip');
+      assert.equal((await get({ 'accept-encoding': 'identity' })).headers['content-encoding'], undefined);
+      assert.equal((await get()).body, plain.body);
+    } finally {
+      gzips.mock.restore();
       await t.close();
       await store.close();
     }

@@ -10,12 +10,14 @@
  * Routes opt in with `config.snapshotCache` (the analytics group sets it for its routes); those
  * that read the clock (health's lag, `generated_at`) leave it off. A request with
  * `Cache-Control: no-cache` is computed anew (and kept). Registered before compression and ETags,
- * so it keeps the serialized JSON and its ETag, and a hit is compressed like any answer.
+ * so it keeps the serialized JSON and its ETag; it also keeps each compressed form of it that a
+ * client asked for (plugins/compression.ts), so a hit is not compressed again either.
  */
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import sql from 'sql-template-tag';
 import type { Store } from '../../store/store.ts';
+import { acceptedEncoding, COMPRESSION_THRESHOLD, compressBody, type Encoding } from './compression.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -26,9 +28,16 @@ declare module 'fastify' {
 
 interface Kept {
   body: string;
+  /** The body's length in UTF-8, as the compression threshold counts it. */
+  bodyBytes: number;
   contentType: string;
   etag: string;
+  /** The body compressed, per encoding a client accepted. */
+  encoded: Map<Encoding, Buffer>;
 }
+
+/** What a kept answer holds, in bytes (the JSON counted by its length, as the budget always was). */
+const sizeOf = (kept: Kept) => kept.body.length + [...kept.encoded.values()].reduce((n, b) => n + b.length, 0);
 
 /**
  * The hash of every ETag the API sends: @fastify/etag is registered with it (app.ts), and a kept
@@ -63,8 +72,35 @@ export function registerSnapshotCache(app: FastifyInstance, store: Store, maxByt
     }
     kept.delete(request.url);
     kept.set(request.url, hit);
-    return reply.header('content-type', hit.contentType).header('etag', hit.etag).send(hit.body);
+    return reply.header('content-type', hit.contentType).header('etag', hit.etag).send(bodyFor(request, reply, hit));
   });
+
+  function evict(): void {
+    for (const [url, old] of kept) {
+      if (bytes <= maxBytes) break;
+      kept.delete(url);
+      bytes -= sizeOf(old);
+    }
+  }
+
+  /**
+   * The kept answer in the encoding the client accepts, compressed on first demand and kept with
+   * it (the compression plugin passes a body that has its Content-Encoding through).
+   */
+  function bodyFor(request: FastifyRequest, reply: FastifyReply, entry: Kept): string | Buffer {
+    const encoding = entry.bodyBytes >= COMPRESSION_THRESHOLD ? acceptedEncoding(request) : undefined;
+    if (encoding === undefined) return entry.body;
+    let encoded = entry.encoded.get(encoding);
+    if (!encoded) {
+      encoded = compressBody(encoding, entry.body);
+      entry.encoded.set(encoding, encoded);
+      bytes += encoded.length;
+      evict();
+    }
+    const vary = reply.getHeader('vary');
+    reply.header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding').header('content-encoding', encoding);
+    return encoded;
+  }
 
   app.addHook('onSend', async (request, reply, payload) => {
     const miss = pending.get(request);
@@ -73,14 +109,18 @@ export function registerSnapshotCache(app: FastifyInstance, store: Store, maxByt
     reply.header('etag', etag);
     // An answer computed while the snapshot moved on is for no later request: not kept.
     if (miss.snapshot !== snapshot || payload.length > maxBytes) return payload;
-    bytes -= kept.get(miss.url)?.body.length ?? 0;
-    kept.set(miss.url, { body: payload, contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'), etag });
+    const replaced = kept.get(miss.url);
+    if (replaced) bytes -= sizeOf(replaced);
+    const entry: Kept = {
+      body: payload,
+      bodyBytes: Buffer.byteLength(payload),
+      contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
+      etag,
+      encoded: new Map(),
+    };
+    kept.set(miss.url, entry);
     bytes += payload.length;
-    for (const [url, old] of kept) {
-      if (bytes <= maxBytes) break;
-      kept.delete(url);
-      bytes -= old.body.length;
-    }
-    return payload;
+    evict();
+    return bodyFor(request, reply, entry);
   });
 }
