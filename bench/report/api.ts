@@ -13,8 +13,9 @@ export function renderApi(md: Markdown, t: TierResult): void {
   );
   md.line();
   md.line(
-    'One connection twice: as requests come (the analytics answers the API keeps between blocks are sent again, docs/api-conventions.md), ' +
-      'then with `Cache-Control: no-cache`, every answer computed anew as the first request after each block is ("computed"). Targets are judged on the first.',
+    'One connection three times: as requests come (the analytics answers the API keeps between blocks are sent again, docs/api-conventions.md), ' +
+      'then with `Cache-Control: no-cache`, every answer computed anew as the first request after each block is ("computed"), ' +
+      'then as a browser asks, with `Accept-Encoding: gzip, deflate, br` ("compressed"; bytes per answer, headers included). Targets are judged on the first and the last.',
   );
   md.line();
   const missing = [...new Set(a.cases.filter((c) => c.status === 'route missing').map((c) => c.route))];
@@ -23,12 +24,13 @@ export function renderApi(md: Markdown, t: TierResult): void {
   md.line();
   const shown = a.cases.filter((c) => c.status !== 'route missing');
   md.table(
-    ['case', 'bytes', 'p50 / p99 ms, 1 conn', 'computed p50 / p99 ms, 1 conn', `p50 / p99 ms, ${a.connections} conn`, 'req/s', 'target', 'result', 'vs static'],
+    ['case', 'bytes', 'p50 / p99 ms, 1 conn', 'computed p50 / p99 ms, 1 conn', 'compressed p50 / p99 ms, 1 conn (bytes)', `p50 / p99 ms, ${a.connections} conn`, 'req/s', 'target', 'result', 'vs static'],
     shown.map((c) => [
       c.id + (c.note ? ` — ${c.note}` : ''),
       c.bytes ? fmt(c.bytes) : '',
       c.single ? `${c.single.p50} / ${c.single.p99}` : '',
       c.computed ? `${c.computed.p50} / ${c.computed.p99}` : '',
+      c.compressed ? `${c.compressed.p50} / ${c.compressed.p99} (${fmt(c.compressed.bytesPerResponse)})` : '',
       c.loaded ? `${c.loaded.p50} / ${c.loaded.p99}` : '',
       c.loaded ? fmt(c.loaded.rps) : '',
       c.target ? `≤ ${c.target.ms}` : '',

@@ -5,6 +5,8 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { RESULTS_DIR } from '../proc.ts';
+import type { LoadResult } from '../load.ts';
+import { worstP99 } from '../parts/api.ts';
 import type { BenchResults } from '../results.ts';
 
 export const HISTORY_FILE = path.join(RESULTS_DIR, 'history.jsonl');
@@ -18,9 +20,20 @@ export interface HistoryLine {
   dirty: boolean;
   loadAverage: number[];
   figures: Record<string, number>;
-  /** Per API case id: p50 at one connection and p99 under load, ms. */
-  /** Older lines have no computed p50 (before answers were kept between blocks). */
-  cases: Record<string, [p50Single: number, p99Loaded: number, p50Computed?: number]>;
+  /**
+   * Per API case id: p50 at one connection and p99 under load, ms; then p50 computed anew and p50
+   * compressed. Older lines lack the last two (before answers were kept between blocks, and before
+   * the compressed load).
+   */
+  cases: Record<string, CaseFigures>;
+}
+
+type CaseFigures = [p50Single: number, p99Loaded: number, p50Computed?: number, p50Compressed?: number];
+
+/** A case's line figures (the benchmark measures the computed load before the compressed one). */
+function caseFigures(single: LoadResult, loaded: LoadResult, computed?: LoadResult, compressed?: LoadResult): CaseFigures {
+  if (!computed) return [single.p50, loaded.p99];
+  return compressed ? [single.p50, loaded.p99, computed.p50, compressed.p50] : [single.p50, loaded.p99, computed.p50];
 }
 
 /** The lines a run adds: only what it measured (a reused build is not measured again). */
@@ -37,7 +50,7 @@ export function historyLines(r: BenchResults): HistoryLine[] {
   const lines: HistoryLine[] = [];
   for (const t of r.tiers) {
     const judged = (t.api?.cases ?? []).filter((c) => c.target && c.status === 'measured' && c.single);
-    const worst = judged.length > 0 ? Math.max(...judged.map((c) => c.single!.p99)) : undefined;
+    const worst = judged.length > 0 ? Math.max(...judged.map(worstP99)) : undefined;
     lines.push(
       line(
         `${t.tier} ${t.store}`,
@@ -47,11 +60,11 @@ export function historyLines(r: BenchResults): HistoryLine[] {
           'pow ms per followed block': t.ingest?.chains.pow.live.pipelineMsPerBlock.mean,
           'pos ms per followed block': t.ingest?.chains.pos.live.pipelineMsPerBlock.mean,
           'COPY ceiling rows/s (server)': t.copy?.server?.rowsPerSecond,
-          'API cases within target (1 conn)': t.api ? judged.filter((c) => c.single!.p99 <= c.target!.ms).length : undefined,
+          'API cases within target (1 conn)': t.api ? judged.filter((c) => worstP99(c) <= c.target!.ms).length : undefined,
           'API worst p99 ms (1 conn)': worst,
           'API peak RSS MB': t.api?.server.peakRssMb,
         },
-        Object.fromEntries((t.api?.cases ?? []).flatMap((c) => (c.single && c.loaded ? [[c.id, c.computed ? [c.single.p50, c.loaded.p99, c.computed.p50] : [c.single.p50, c.loaded.p99]]] : []))),
+        Object.fromEntries((t.api?.cases ?? []).flatMap((c) => (c.single && c.loaded ? [[c.id, caseFigures(c.single, c.loaded, c.computed, c.compressed)]] : []))),
       ),
     );
   }
