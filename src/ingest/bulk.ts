@@ -23,6 +23,8 @@ const BULK_TABLES = [
 interface IndexDefinition {
   name: string;
   definition: string;
+  /** Its table (markers written before it was kept lack it: their indexes are built last). */
+  table?: string;
 }
 
 export interface BulkLoad {
@@ -49,7 +51,7 @@ export async function beginBulkLoad(store: Store, logger?: Logger): Promise<Bulk
     await store.transaction('ingest.bulk.begin', async (tx) => {
       const indexes = await tx.query<IndexDefinition>(
         'ingest.bulk.indexes',
-        sql`SELECT i.indexname AS name, i.indexdef AS definition FROM pg_indexes i
+        sql`SELECT i.indexname AS name, i.indexdef AS definition, i.tablename AS "table" FROM pg_indexes i
             WHERE i.schemaname = 'public' AND i.tablename = ANY(${BULK_TABLES}::text[])
               AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname AND c.contype = 'p')
             ORDER BY i.indexname`,
@@ -75,21 +77,59 @@ export async function beginBulkLoad(store: Store, logger?: Logger): Promise<Bulk
       const indexes = JSON.parse(marker.value) as IndexDefinition[];
       for (const chain of CHAINS) await closeAllDays(store, chain, logger);
       const started = performance.now();
-      for (const index of indexes) {
+      const byTableSize = await largestTablesFirst(store, indexes);
+      await eachAtOnce(store, byTableSize, async (index) => {
         await store.transaction('ingest.bulk.create_index', async (tx) => {
           if (tx.kind === 'postgres') await tx.exec('ingest.bulk.memory', `SET LOCAL maintenance_work_mem = '512MB'`);
           await tx.exec(`ingest.bulk.create_index.${index.name}`, index.definition.replace(/^CREATE (UNIQUE )?INDEX /, 'CREATE $1INDEX IF NOT EXISTS '));
         });
-      }
+      });
       logger?.info({ indexes: indexes.length, ms: Math.round(performance.now() - started) }, 'bulk load: indexes rebuilt');
       await store.query('ingest.bulk.unmark', sql`DELETE FROM chain_settings WHERE chain = ${MARKER.chain} AND key = ${MARKER.key}`);
       // VACUUM sets the visibility map, so index-only scans can skip the heap; the embedded store is
-      // small enough to do without.
-      await store.exec('ingest.bulk.analyze', store.kind === 'postgres' ? 'VACUUM ANALYZE' : 'ANALYZE');
-      // PGlite has no background checkpointer: recycle the load's WAL now.
-      if (store.kind === 'pglite') await store.exec('ingest.bulk.checkpoint', 'CHECKPOINT');
+      // small enough to do without, and has one connection.
+      if (store.kind === 'postgres') {
+        const vacuumed = performance.now();
+        const tables = await store.query<{ name: string }>(
+          'ingest.bulk.tables',
+          sql`SELECT relname AS name FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind = 'r' ORDER BY pg_relation_size(oid) DESC`,
+        );
+        // Names come from the catalog, quoted.
+        await eachAtOnce(store, tables, (table) => store.exec('ingest.bulk.vacuum', `VACUUM (ANALYZE) "${table.name}"`));
+        logger?.info({ tables: tables.length, ms: Math.round(performance.now() - vacuumed) }, 'bulk load: tables vacuumed and analyzed');
+      } else {
+        await store.exec('ingest.bulk.analyze', 'ANALYZE');
+        // PGlite has no background checkpointer: recycle the load's WAL now.
+        await store.exec('ingest.bulk.checkpoint', 'CHECKPOINT');
+      }
     },
   };
+}
+
+/**
+ * Index builds and VACUUMs at once on PostgreSQL: each is one backend on one core, so two keep a
+ * second core busy (the server may give a big build parallel workers too). The embedded store has
+ * one connection: one at a time.
+ */
+const FINISH_CONCURRENCY = 2;
+
+async function eachAtOnce<T>(store: Store, items: readonly T[], run: (item: T) => Promise<unknown>): Promise<void> {
+  const queue = [...items];
+  const worker = async () => {
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await run(item);
+  };
+  await Promise.all(Array.from({ length: store.kind === 'postgres' ? FINISH_CONCURRENCY : 1 }, worker));
+}
+
+/** The indexes, those of the largest tables first: the longest builds start first, and the two queues end together. */
+async function largestTablesFirst(store: Store, indexes: IndexDefinition[]): Promise<IndexDefinition[]> {
+  const sizes = await store.query<{ name: string; bytes: string }>(
+    'ingest.bulk.table_sizes',
+    sql`SELECT relname AS name, pg_relation_size(oid)::text AS bytes FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relname = ANY(${BULK_TABLES}::text[])`,
+  );
+  const bytes = new Map(sizes.map((row) => [row.name, Number(row.bytes)]));
+  const sizeOf = (index: IndexDefinition) => (index.table === undefined ? 0 : (bytes.get(index.table) ?? 0));
+  return [...indexes].sort((a, b) => sizeOf(b) - sizeOf(a));
 }
 
 /** Computes the metrics of every closed day of `chain` (all but the tip's day). */

@@ -198,17 +198,28 @@ async function readHoldersByLastDay(db: Db, chain: ChainId): Promise<LastDayCell
   const sentinels = [...SENTINELS[chain]];
   const rows = await db.query<{ day: string; holders: string; balance: string }>(
     'analytics.supply.last_days',
+    // The age cells at the end of the state's day, and for each address that moved since: out of
+    // the cell it was in then (its balance then is today's less what it moved since; its last day
+    // then, from address_daily), into the cell of its last move. holder_state itself is not read:
+    // it is unlogged (migration 0079), which a streaming replica cannot read.
     sql`WITH moved AS (
-          SELECT address, max(day) AS last FROM address_daily
+          SELECT address, max(day) AS last, sum(received - sent - fees) AS net FROM address_daily
           WHERE chain = ${chain} AND day > ${since}::date AND address <> ALL(${sentinels}::text[])
             AND (tx_count > 0 OR received > 0 OR sent > 0 OR fees > 0)
-          GROUP BY address)
+            AND NOT EXISTS (SELECT 1 FROM opening_balances o WHERE o.chain = ${chain} AND o.address = address_daily.address AND o.amount IS NULL)
+          GROUP BY address),
+        now AS (
+          SELECT m.address, m.last, s.balance, s.balance - m.net AS was FROM moved m
+          JOIN address_summary s ON s.chain = ${chain} AND s.address = m.address)
         SELECT day::text AS day, sum(holders)::text AS holders, sum(balance)::text AS balance FROM (
           SELECT last_day AS day, holders, balance FROM holder_state_ages WHERE chain = ${chain}
           UNION ALL
-          SELECT h.last_day, -1, -h.balance FROM moved m JOIN holder_state h ON h.chain = ${chain} AND h.address = m.address WHERE h.balance > 0
+          SELECT (SELECT max(d.day) FROM address_daily d
+                  WHERE d.chain = ${chain} AND d.address = n.address AND d.day <= ${since}::date
+                    AND (d.tx_count > 0 OR d.received > 0 OR d.sent > 0 OR d.fees > 0)), -1, -n.was
+          FROM now n WHERE n.was > 0
           UNION ALL
-          SELECT m.last, 1, s.balance FROM moved m JOIN address_summary s ON s.chain = ${chain} AND s.address = m.address WHERE s.balance > 0
+          SELECT last, 1, balance FROM now WHERE balance > 0
         ) cells
         GROUP BY day HAVING sum(holders) <> 0`,
   );

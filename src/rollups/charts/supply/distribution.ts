@@ -106,15 +106,25 @@ async function setStateDay(db: Db, chain: ChainId, day: string): Promise<string>
   return token;
 }
 
-async function stateMeta(db: Db, chain: ChainId): Promise<{ day: string; token: string } | null> {
-  const [row] = await db.query<{ day: string; token: string }>(
+async function stateMeta(db: Db, chain: ChainId): Promise<{ day: string; token: string; rows: boolean } | null> {
+  const [row] = await db.query<{ day: string; token: string; rows: boolean }>(
     'rollups.charts.population.state_day',
-    sql`SELECT day::text AS day, token FROM holder_state_meta WHERE chain = ${chain}`,
+    sql`SELECT day::text AS day, token, EXISTS (SELECT 1 FROM holder_state h WHERE h.chain = m.chain) AS rows FROM holder_state_meta m WHERE chain = ${chain}`,
   );
   return row ?? null;
 }
 
-/** The day holder_state describes the end of, or null. */
+/**
+ * The state the close may start from: none when holder_state has no row of the chain while its
+ * day is recorded. holder_state is unlogged (migration 0079), and a server crash empties it; a
+ * state without any address is rebuilt as cheaply.
+ */
+async function startingState(db: Db, chain: ChainId): Promise<{ day: string; token: string } | null> {
+  const meta = await stateMeta(db, chain);
+  return meta?.rows ? meta : null;
+}
+
+/** The day holder_state_ages (logged) describes the end of, or null: the API's starting point. */
 export async function stateDay(db: Db, chain: ChainId): Promise<string | null> {
   return (await stateMeta(db, chain))?.day ?? null;
 }
@@ -129,7 +139,7 @@ const memory = new Map<ChainId, { token: string; sorted: SortedBalances; ages: M
 
 async function closePopulation(db: Db, chain: ChainId, fromDay: string, toDay: string): Promise<void> {
   const before = addDays(fromDay, -1);
-  const meta = await stateMeta(db, chain);
+  const meta = await startingState(db, chain);
   const kept = memory.get(chain);
   memory.delete(chain);
   let sorted: SortedBalances;
