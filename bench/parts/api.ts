@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { ChainId } from '../../src/chain/chains.ts';
 import type { NotableAccounts } from '../../src/sources/synthetic/index.ts';
-import { runLoad, STATIC_PREFIX, type LoadResult } from '../load.ts';
+import { runLoad, runSequential, STATIC_PREFIX, type LoadResult } from '../load.ts';
 import { freePort, loadAverage, log, memoryOf, ROOT, round, startNode, waitFor, type Child } from '../proc.ts';
 import type { TierStore } from '../stores.ts';
 import { buildCases, casePath, ROUTES, type ApiCase, type CaseInputs, type RouteName, type Target } from './api-cases.ts';
@@ -222,7 +222,7 @@ async function measureCase(base: string, headers: Record<string, string>, c: Api
   await runLoad(url, { connections: options.connections, amount: options.connections * 3, headers });
   result.single = await runLoad(url, { connections: 1, seconds: options.seconds, headers });
   result.computed = await runLoad(url, { connections: 1, seconds: options.seconds, headers: { ...headers, 'cache-control': 'no-cache' } });
-  result.compressed = await runLoad(url, { connections: 1, seconds: options.seconds, headers: { ...headers, ...AS_A_BROWSER } });
+  result.compressed = await runSequential(url, { seconds: options.seconds, headers: { ...headers, ...AS_A_BROWSER } });
   result.loaded = await runLoad(url, { connections: options.connections, seconds: options.seconds, headers });
   const failures = [result.single, result.computed, result.compressed, result.loaded].reduce((n, load) => n + load.non2xx + load.errors, 0);
   if (failures > 0) {
