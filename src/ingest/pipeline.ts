@@ -16,7 +16,7 @@ import type { ChainId } from '../chain/chains.ts';
 import type { BlockSource, CanonicalBlock, SourceItem } from '../chain/model.ts';
 import type { Db, Store } from '../store/store.ts';
 import { lastClosedDay } from '../time.ts';
-import { applyRollups, closeDays, firstOpenDay, revertRollups, RollupDeltas } from '../rollups/index.ts';
+import { applyRollups, closeDays, firstOpenDay, revertRollups, RollupDeltas, warmCharts } from '../rollups/index.ts';
 import { readCheckpoint, storedHashes, writeCheckpoint, type StoredCheckpoint } from './checkpoint.ts';
 import { loadBlocks } from './load-blocks.ts';
 import { deleteRawAbove, writeDeadLetters, writeRawRows, type DeadLetter } from './raw-store.ts';
@@ -87,6 +87,8 @@ export async function ingest(store: Store, source: BlockSource, options: IngestO
 
   let written: StoredCheckpoint | null = await readCheckpoint(store, chain, source.name);
   if (written && written.rollupsHeight < written.height) written = await catchUpRollups(store, chain, source.name, written, now());
+  // Block by block, days close as midnights pass: the charts load what they keep between closes first.
+  if (!bulk) await warmCharts(store, chain);
   // The last block accepted (written or pending); hash '' after an undecodable block.
   let tip: { height: number; hash: string } | null = written;
   let pending: CanonicalBlock[] = [];

@@ -83,4 +83,9 @@ export interface Chart {
   table: string;
   /** Computes (or recomputes) the closed days from `fromDay` to `toDay` inclusive. */
   close(db: Db, chain: ChainId, fromDay: string, toDay: string): Promise<void>;
+  /**
+   * Loads what the chart keeps in the process between closes, before a run starts following, so
+   * that its first midnight costs what every later one does.
+   */
+  warm?(db: Db, chain: ChainId): Promise<void>;
 }

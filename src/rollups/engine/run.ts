@@ -78,6 +78,14 @@ export async function closeDays(db: Db, chain: ChainId, fromDay: string, toDay: 
   for (const chart of CHARTS) await timed(chart.name, chart.part, () => chart.close(db, chain, fromDay, toDay));
 }
 
+/**
+ * Lets every chart load what it keeps in the process between closes (Chart.warm). Not in the
+ * rollup timings: it is a run's start, not upkeep of blocks or a day's close.
+ */
+export async function warmCharts(db: Db, chain: ChainId): Promise<void> {
+  for (const chart of CHARTS) await chart.warm?.(db, chain);
+}
+
 const chartTables = () => [...new Set(CHARTS.map((chart) => chart.table))];
 
 /**

@@ -137,6 +137,33 @@ export async function stateDay(db: Db, chain: ChainId): Promise<string | null> {
  */
 const memory = new Map<ChainId, { token: string; sorted: SortedBalances; ages: Map<number, AgeCell> }>();
 
+/** The state's sorted balances and age cells, read back from holder_state and holder_state_ages. */
+async function readState(db: Db, chain: ChainId): Promise<{ sorted: SortedBalances; ages: Map<number, AgeCell> }> {
+  const balances = await db.query<{ b: string }>(
+    'rollups.charts.population.balances',
+    sql`SELECT balance::text AS b FROM holder_state WHERE chain = ${chain} AND balance > 0 ORDER BY balance`,
+  );
+  const ages = new Map<number, AgeCell>();
+  for (const r of await db.query<{ d: string; h: number; b: string }>(
+    'rollups.charts.population.ages',
+    sql`SELECT last_day::text AS d, holders AS h, balance::text AS b FROM holder_state_ages WHERE chain = ${chain}`,
+  )) {
+    ages.set(dayIndex(r.d), { holders: Number(r.h), balance: parseLimbs(r.b) });
+  }
+  return { sorted: SortedBalances.of(balances.map((r) => parseLimbs(r.b))), ages };
+}
+
+/**
+ * Before a run follows the chain: the state's balances read into the process now, unless they are
+ * there already, so that the first midnight's close is warm too (reading them back is most of a
+ * cold close: seconds on M).
+ */
+async function warmPopulation(db: Db, chain: ChainId): Promise<void> {
+  const meta = await startingState(db, chain);
+  if (!meta || memory.get(chain)?.token === meta.token) return;
+  memory.set(chain, { token: meta.token, ...(await readState(db, chain)) });
+}
+
 async function closePopulation(db: Db, chain: ChainId, fromDay: string, toDay: string): Promise<void> {
   const before = addDays(fromDay, -1);
   const meta = await startingState(db, chain);
@@ -150,18 +177,7 @@ async function closePopulation(db: Db, chain: ChainId, fromDay: string, toDay: s
     // A later state goes back by the days reopened; none (or an earlier one) is built afresh.
     if (meta && meta.day > before && meta.day <= addDays(before, REWIND_DAYS)) await rewindState(db, chain, before);
     else if (meta?.day !== before) await rebuildState(db, chain, before);
-    const balances = await db.query<{ b: string }>(
-      'rollups.charts.population.balances',
-      sql`SELECT balance::text AS b FROM holder_state WHERE chain = ${chain} AND balance > 0 ORDER BY balance`,
-    );
-    sorted = SortedBalances.of(balances.map((r) => parseLimbs(r.b)));
-    ages = new Map<number, AgeCell>();
-    for (const r of await db.query<{ d: string; h: number; b: string }>(
-      'rollups.charts.population.ages',
-      sql`SELECT last_day::text AS d, holders AS h, balance::text AS b FROM holder_state_ages WHERE chain = ${chain}`,
-    )) {
-      ages.set(dayIndex(r.d), { holders: Number(r.h), balance: parseLimbs(r.b) });
-    }
+    ({ sorted, ages } = await readState(db, chain));
   }
 
   // The moves of the days to close, once, indexed by day (address_daily's own index is dropped in a bulk load).
@@ -284,4 +300,5 @@ export const supplyDistribution: Chart = {
   part: 'supply',
   table: 'chain_supply_daily',
   close: closePopulation,
+  warm: warmPopulation,
 };
