@@ -58,11 +58,17 @@ export async function runLoad(url: string, options: LoadOptions): Promise<LoadRe
     bytes += resBytes;
   });
   const result = await instance;
-  const elapsed = Math.max(0.001, (lastAnswer - started) / 1000);
+  return summarize({ connections: options.connections, latencies, statuses, bytes, errors: result.errors + result.timeouts, seconds: (lastAnswer - started) / 1000 });
+}
+
+/** A load's figures from every response time (ms), status count and byte count. */
+function summarize(load: { connections: number; latencies: number[]; statuses: Record<string, number>; bytes: number; errors: number; seconds: number }): LoadResult {
+  const { latencies, statuses } = load;
+  const elapsed = Math.max(0.001, load.seconds);
   latencies.sort((a, b) => a - b);
   const non2xx = Object.entries(statuses).reduce((n, [code, count]) => (code.startsWith('2') ? n : n + count), 0);
   return {
-    connections: options.connections,
+    connections: load.connections,
     requests: latencies.length,
     seconds: round(elapsed, 2),
     rps: Math.round(latencies.length / elapsed),
@@ -72,9 +78,9 @@ export async function runLoad(url: string, options: LoadOptions): Promise<LoadRe
     max: round(latencies.at(-1) ?? 0, 2),
     mean: round(latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length), 2),
     non2xx,
-    errors: result.errors + result.timeouts,
+    errors: load.errors,
     statuses,
-    bytesPerResponse: Math.round(bytes / Math.max(1, latencies.length)),
+    bytesPerResponse: Math.round(load.bytes / Math.max(1, latencies.length)),
   };
 }
 
@@ -114,25 +120,8 @@ export async function runSequential(url: string, options: { seconds: number; hea
   } finally {
     agent.destroy();
   }
-  const elapsed = Math.max(0.001, (performance.now() - started) / 1000);
-  latencies.sort((a, b) => a - b);
-  const non2xx = Object.entries(statuses).reduce((n, [code, count]) => (code.startsWith('2') ? n : n + count), 0);
-  return {
-    connections: 1,
-    requests: latencies.length,
-    seconds: round(elapsed, 2),
-    rps: Math.round(latencies.length / elapsed),
-    p50: round(percentile(latencies, 50), 2),
-    p90: round(percentile(latencies, 90), 2),
-    p99: round(percentile(latencies, 99), 2),
-    max: round(latencies.at(-1) ?? 0, 2),
-    mean: round(latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length), 2),
-    non2xx,
-    errors,
-    statuses,
-    // Body bytes only (autocannon's figure includes the headers).
-    bytesPerResponse: Math.round(bytes / Math.max(1, latencies.length)),
-  };
+  // Body bytes only (autocannon's figure includes the headers).
+  return summarize({ connections: 1, latencies, statuses, bytes, errors, seconds: (performance.now() - started) / 1000 });
 }
 
 /** Nearest-rank percentile of sorted values (0 for none). */
