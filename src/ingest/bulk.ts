@@ -116,9 +116,17 @@ const FINISH_CONCURRENCY = 2;
 async function eachAtOnce<T>(store: Store, items: readonly T[], run: (item: T) => Promise<unknown>): Promise<void> {
   const queue = [...items];
   const worker = async () => {
-    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await run(item);
+    try {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await run(item);
+    } catch (error) {
+      queue.length = 0; // the other worker stops after its current item
+      throw error;
+    }
   };
-  await Promise.all(Array.from({ length: store.kind === 'postgres' ? FINISH_CONCURRENCY : 1 }, worker));
+  // Every worker settles before the failure is thrown: nothing is left running on the store.
+  const settled = await Promise.allSettled(Array.from({ length: store.kind === 'postgres' ? FINISH_CONCURRENCY : 1 }, worker));
+  const failed = settled.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /** The indexes, those of the largest tables first: the longest builds start first, and the two queues end together. */
