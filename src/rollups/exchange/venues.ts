@@ -21,7 +21,12 @@ import { addFlows, EXCHANGE_SCRATCH, fullDays, movesInRange, movesTouching, reco
 const TABLES = ['exchange_relay_evidence', 'exchange_flow_daily', 'exchange_address_flow_daily', 'exchange_largest', 'exchange_venue_relays'] as const;
 
 /** Whether `chain` has curated venues. */
-const anyVenue = (chain: ChainId) => sql`EXISTS (SELECT 1 FROM exchange_wallets WHERE chain = ${chain})`;
+/**
+ * Whether `chain` has any exchange wallet, through the key's index. Not `EXISTS`: for it the planner
+ * scans the table, expecting a match at once, and on M reads past every pow row (most of the table,
+ * loaded first) on each pos block.
+ */
+const anyVenue = (chain: ChainId) => sql`coalesce((SELECT true FROM exchange_wallets WHERE chain = ${chain} ORDER BY address LIMIT 1), false)`;
 
 async function hasVenues(db: Db, chain: ChainId): Promise<boolean> {
   const [row] = await db.query<{ any: boolean }>('rollups.exchange.any', sql`SELECT ${anyVenue(chain)} AS any`);
