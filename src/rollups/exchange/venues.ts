@@ -20,9 +20,8 @@ import { addFlows, EXCHANGE_SCRATCH, fullDays, movesInRange, movesTouching, reco
 
 const TABLES = ['exchange_relay_evidence', 'exchange_flow_daily', 'exchange_address_flow_daily', 'exchange_largest', 'exchange_venue_relays'] as const;
 
-/** Whether `chain` has curated venues. */
 /**
- * Whether `chain` has any exchange wallet, through the key's index. Not `EXISTS`: for it the planner
+ * Whether `chain` has curated venues (any exchange wallet), through the key's index. Not `EXISTS`: for it the planner
  * scans the table, expecting a match at once, and on M reads past every pow row (most of the table,
  * loaded first) on each pos block.
  */
