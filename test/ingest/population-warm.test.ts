@@ -10,6 +10,7 @@ import { ingest } from '../../src/ingest/pipeline.ts';
 import { refreshRollups } from '../../src/ingest/refresh.ts';
 import type { Store } from '../../src/store/store.ts';
 import { addr, ChainBuilder, coins } from '../support/chain-builder.ts';
+import { figures, holdersByDay } from '../support/expected-population.ts';
 import { describeEachStore, openTestStore } from '../support/stores.ts';
 
 const BALANCES = 'rollups.charts.population.balances';
@@ -50,6 +51,12 @@ describeEachStore('the population state loaded when a run starts', (_getStore, k
       assert.equal(count(store, BALANCES), balances + 1, 'and not again by the close');
 
       const followed = await supplyDays(store);
+      // Each closed day against the holders summed from the blocks themselves (every day but the tip's).
+      const expected = [...holdersByDay(chain, builder.blocks)].slice(0, -1).map(([day, holders]) => {
+        const f = figures(holders.map((h) => h.balance));
+        return { day, holders: f.holders, supply: f.supply.toString(), top10: f.top(10).toString() };
+      });
+      assert.deepEqual(followed, expected);
       await refreshRollups(store, chain);
       assert.deepEqual(followed, await supplyDays(store));
       assert.ok(followed.length >= 4);

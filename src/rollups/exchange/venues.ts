@@ -21,9 +21,9 @@ import { addFlows, EXCHANGE_SCRATCH, fullDays, movesInRange, movesTouching, reco
 const TABLES = ['exchange_relay_evidence', 'exchange_flow_daily', 'exchange_address_flow_daily', 'exchange_largest', 'exchange_venue_relays'] as const;
 
 /**
- * Whether `chain` has curated venues (any exchange wallet), through the key's index. Not `EXISTS`: for it the planner
- * scans the table, expecting a match at once, and on M reads past every pow row (most of the table,
- * loaded first) on each pos block.
+ * Whether `chain` has curated venues (any exchange wallet), through the key's index. Not `EXISTS`:
+ * for it the planner scans the table, expecting a match at once, and on M read past every pow row
+ * (most of the table, loaded first) on each pos block.
  */
 const anyVenue = (chain: ChainId) => sql`coalesce((SELECT true FROM exchange_wallets WHERE chain = ${chain} ORDER BY address LIMIT 1), false)`;
 
