@@ -41,12 +41,35 @@ async function revertCounterparties(db: Db, chain: ChainId): Promise<void> {
   );
 }
 
-/** After the raw rows are deleted: the last interaction of each touched pair, from what remains. */
+/**
+ * After the raw rows are deleted: the last interaction of each touched pair that is left, from what
+ * remains. Each way two addresses meet is probed newest first through the indexes of the pair's
+ * quieter address and stops at the first match, so a pair costs the rows since its previous
+ * interaction, not its whole history. The raw row's other side is read by primary key in a scalar
+ * subquery, never flattened into a join: joined, the planner walked the busier address's whole
+ * history for every pair. A transaction with one recipient also has it as `to_addr` (the model's
+ * rule), so only multi-recipient sends need their recipients probed.
+ */
 async function repairCounterparties(db: Db, chain: ChainId): Promise<void> {
-  // Probe through the quieter address of each pair: its indexes hold few rows.
   await db.query(
     'rollups.counterparties.repair_last',
-    sql`UPDATE address_counterparties c SET last_ts = l.ts
+    sql`UPDATE address_counterparties c SET last_ts = greatest(
+          (SELECT ts FROM transactions WHERE chain = ${chain} AND from_addr = q.quiet AND coalesce(to_addr, contract_address) = q.other
+           ORDER BY height DESC, tx_index DESC LIMIT 1),
+          (SELECT ts FROM transactions WHERE chain = ${chain} AND to_addr = q.quiet AND from_addr = q.other
+           ORDER BY height DESC, tx_index DESC LIMIT 1),
+          (SELECT ts FROM transactions WHERE chain = ${chain} AND contract_address = q.quiet AND from_addr = q.other
+           ORDER BY height DESC, tx_index DESC LIMIT 1),
+          (SELECT (SELECT ts FROM transactions t WHERE t.chain = r.chain AND t.height = r.height AND t.tx_index = r.tx_index)
+           FROM tx_recipients r
+           WHERE r.chain = ${chain} AND r.to_addr = q.quiet
+             AND (SELECT from_addr FROM transactions t WHERE t.chain = r.chain AND t.height = r.height AND t.tx_index = r.tx_index) = q.other
+           ORDER BY r.height DESC, r.tx_index DESC LIMIT 1),
+          (SELECT t.ts FROM transactions t
+           WHERE t.chain = ${chain} AND t.from_addr = q.quiet AND t.recipient_count > 1
+             AND (SELECT true FROM tx_recipients r
+                  WHERE r.chain = t.chain AND r.height = t.height AND r.tx_index = t.tx_index AND r.to_addr = q.other LIMIT 1)
+           ORDER BY t.height DESC, t.tx_index DESC LIMIT 1))
         FROM delta_pairs d
         CROSS JOIN LATERAL (
           SELECT CASE WHEN coalesce((SELECT tx_count FROM address_summary WHERE chain = ${chain} AND address = d.address), 0)
@@ -56,21 +79,6 @@ async function repairCounterparties(db: Db, chain: ChainId): Promise<void> {
                          <= coalesce((SELECT tx_count FROM address_summary WHERE chain = ${chain} AND address = d.counterparty), 0)
                       THEN d.counterparty ELSE d.address END AS other
         ) q
-        CROSS JOIN LATERAL (
-          SELECT max(ts) AS ts FROM (
-            SELECT ts FROM transactions WHERE chain = ${chain} AND from_addr = q.quiet AND coalesce(to_addr, contract_address) = q.other
-            UNION ALL
-            SELECT ts FROM transactions WHERE chain = ${chain} AND to_addr = q.quiet AND from_addr = q.other
-            UNION ALL
-            SELECT ts FROM transactions WHERE chain = ${chain} AND contract_address = q.quiet AND from_addr = q.other
-            UNION ALL
-            SELECT t.ts FROM tx_recipients r JOIN transactions t ON t.chain = r.chain AND t.height = r.height AND t.tx_index = r.tx_index
-            WHERE r.chain = ${chain} AND r.to_addr = q.quiet AND t.from_addr = q.other
-            UNION ALL
-            SELECT t.ts FROM transactions t JOIN tx_recipients r ON r.chain = t.chain AND r.height = t.height AND r.tx_index = t.tx_index
-            WHERE t.chain = ${chain} AND t.from_addr = q.quiet AND r.to_addr = q.other
-          ) remaining
-        ) l
         WHERE c.chain = ${chain} AND c.address = d.address AND c.counterparty = d.counterparty`,
   );
 }
