@@ -24,11 +24,14 @@ const candidate = sql`t.value > 0 AND t.status IS DISTINCT FROM 0 AND NOT t.mint
  * candidates above a full day's K-th row go in: a later one with the same value ranks below it.
  */
 async function insertTop(db: Db, label: string, chain: ChainId, days: string[], where: Sql, beatKept = false): Promise<string[]> {
-  const kth = sql`(SELECT k.value FROM chain_day_top_txs k WHERE k.chain = ${chain} AND k.day = x.day
-                   ORDER BY k.value DESC, k.height, k.tx_index OFFSET ${TOP_TXS_PER_DAY - 1} LIMIT 1)`;
+  // Each day's K-th kept value, looked up once per day rather than once per candidate.
+  const floors = sql`floors AS MATERIALIZED (
+        SELECT d.day, (SELECT k.value FROM chain_day_top_txs k WHERE k.chain = ${chain} AND k.day = d.day
+                       ORDER BY k.value DESC, k.height, k.tx_index OFFSET ${TOP_TXS_PER_DAY - 1} LIMIT 1) AS value
+        FROM unnest(${days}::date[]) AS d(day)),`;
   const over = await db.query<{ day: string }>(
     label,
-    sql`WITH inserted AS (
+    sql`WITH ${beatKept ? floors : sql``} inserted AS (
         INSERT INTO chain_day_top_txs (chain, day, height, tx_index, value, tx_hash, from_addr, to_addr, ts, tx_type)
         SELECT ${chain}, day, height, tx_index, value, tx_hash, from_addr, to_addr, ts, tx_type FROM (
           SELECT DATE '1970-01-01' + (t.ts / 86400)::int AS day, t.height, t.tx_index, t.value, t.tx_hash, t.from_addr,
@@ -37,7 +40,8 @@ async function insertTop(db: Db, label: string, chain: ChainId, days: string[], 
           FROM transactions t
           WHERE t.chain = ${chain} AND ${where} AND ${candidate}
         ) x
-        WHERE x.r <= ${TOP_TXS_PER_DAY} AND x.day = ANY(${days}::date[]) ${beatKept ? sql`AND x.value > coalesce(${kth}, -1)` : sql``}
+        WHERE x.r <= ${TOP_TXS_PER_DAY} AND x.day = ANY(${days}::date[])
+          ${beatKept ? sql`AND x.value > coalesce((SELECT f.value FROM floors f WHERE f.day = x.day), -1)` : sql``}
         ON CONFLICT (chain, height, tx_index) DO NOTHING
         RETURNING day)
       -- The kept rows as the statement found them, plus those it inserted.

@@ -4,22 +4,21 @@
  * A move is a top-level transfer of value > 0 to a recipient, not reverted and not a mint; each
  * recipient of a multi-recipient pow transfer is one move (`recipient_index`, -1 for the single one).
  */
-import sql, { type Sql } from 'sql-template-tag';
+import sql, { join, raw, type Sql } from 'sql-template-tag';
 import type { ChainId } from '../../chain/chains.ts';
 import type { Db } from '../../store/store.ts';
 import type { ScratchTable } from '../engine/rollup.ts';
 
 /**
- * The exchange rollups' scratch tables: the moves being classified, the addresses a flip touches.
- * A rollup step prepares them; the rebuild prepares them itself.
+ * The exchange rollups' scratch table: the moves being classified, each with the sign its flows
+ * take. A rollup step prepares it; the rebuild prepares it itself.
  */
 export const EXCHANGE_SCRATCH: readonly ScratchTable[] = [
   {
     name: 'exchange_classified',
     columns: `height bigint, tx_index int, recipient_index int, tx_hash text, ts bigint, from_addr text, to_addr text, value numeric,
-              day date, from_ex text, from_relay boolean, to_ex text, to_relay boolean`,
+              day date, from_ex text, from_relay boolean, to_ex text, to_relay boolean, sign int`,
   },
-  { name: 'exchange_touch', columns: 'address text PRIMARY KEY' },
 ];
 
 /** At most this many deposits and withdrawals are kept per UTC day (the largest-transfers limit). */
@@ -40,124 +39,139 @@ export function movesInRange(chain: ChainId, from: number, to: number): Sql {
 }
 
 /**
- * Every move up to height `maxHeight` that one of the addresses of the temporary table
- * `exchange_touch (address)` sent or received, through the per-address indexes.
+ * Every move up to height `maxHeight` that one of `addresses` sent or received, through the
+ * per-address indexes.
  */
-export function movesTouching(chain: ChainId, maxHeight: number): Sql {
+export function movesTouching(chain: ChainId, addresses: string[], maxHeight: number): Sql {
   const ok = sql`t.value > 0 AND t.status IS DISTINCT FROM 0 AND NOT t.mints AND t.height <= ${maxHeight}::bigint`;
   const okRecipient = sql`r.amount > 0 AND t.to_addr IS NULL AND t.status IS DISTINCT FROM 0 AND NOT t.mints AND r.height <= ${maxHeight}::bigint`;
+  const touched = sql`unnest(${addresses}::text[]) AS a(address)`;
   return sql`SELECT t.height, t.tx_index, -1 AS recipient_index, t.tx_hash, t.ts, t.from_addr, t.to_addr, t.value
-             FROM exchange_touch a JOIN transactions t ON t.chain = ${chain} AND t.from_addr = a.address
+             FROM ${touched} JOIN transactions t ON t.chain = ${chain} AND t.from_addr = a.address
              WHERE t.to_addr IS NOT NULL AND ${ok}
              UNION
              SELECT t.height, t.tx_index, -1, t.tx_hash, t.ts, t.from_addr, t.to_addr, t.value
-             FROM exchange_touch a JOIN transactions t ON t.chain = ${chain} AND t.to_addr = a.address
+             FROM ${touched} JOIN transactions t ON t.chain = ${chain} AND t.to_addr = a.address
              WHERE ${ok}
              UNION
              SELECT r.height, r.tx_index, r.recipient_index, t.tx_hash, t.ts, t.from_addr, r.to_addr, r.amount
-             FROM exchange_touch a
+             FROM ${touched}
              JOIN transactions t ON t.chain = ${chain} AND t.from_addr = a.address
              JOIN tx_recipients r ON r.chain = t.chain AND r.height = t.height AND r.tx_index = t.tx_index
              WHERE ${okRecipient}
              UNION
              SELECT r.height, r.tx_index, r.recipient_index, t.tx_hash, t.ts, t.from_addr, r.to_addr, r.amount
-             FROM exchange_touch a
+             FROM ${touched}
              JOIN tx_recipients r ON r.chain = ${chain} AND r.to_addr = a.address
              JOIN transactions t ON t.chain = r.chain AND t.height = r.height AND t.tx_index = r.tx_index
              WHERE ${okRecipient}`;
 }
 
-/** Fills the scratch table exchange_touch with `addresses` (or, when `sql` is given, that query's addresses). */
-export async function touch(db: Db, addresses: string[] | Sql): Promise<void> {
-  await db.query('rollups.exchange.touch.clear', sql`DELETE FROM exchange_touch`);
-  const source = Array.isArray(addresses) ? sql`SELECT DISTINCT unnest(${addresses}::text[])` : addresses;
-  await db.query('rollups.exchange.touch.fill', sql`INSERT INTO exchange_touch (address) ${source}`);
-  await db.query('rollups.exchange.touch.analyze', sql`ANALYZE exchange_touch`);
-}
+/**
+ * Moves to classify and how their flows count: added (`sign` 1) or taken out (-1) in the present
+ * state of the venues, or, with `beforeFlips`, in the state before the confirmations of the
+ * flipped relays were turned; `reclassify` takes them out in the state before the flips and puts
+ * them back in the present one (the moves of the flipped relays themselves).
+ */
+export type MovesPart = { moves: Sql; sign: 1 | -1; beforeFlips?: boolean } | { moves: Sql; reclassify: true };
 
 /**
- * Puts `moves` that are flows in the present state of exchange_wallets into the temporary table
- * exchange_classified: a move with a confirmed address of a venue on one side and not an address
- * of the same venue on the other. `to_ex` is the venue it deposits into, `from_ex` the one it
- * withdraws from (both for a move between two venues). Returns how many.
+ * Puts the moves of `parts` that are flows into the temporary table exchange_classified, each with
+ * the sign its flows take: a move with a confirmed address of a venue on one side and not an
+ * address of the same venue on the other. `to_ex` is the venue it deposits into, `from_ex` the one
+ * it withdraws from (both for a move between two venues). A relay of `flipped` counts as confirmed
+ * before the flips when it is not now, and the other way round. Returns how many flows there are,
+ * and how many of them are taken out.
  */
-async function classify(db: Db, chain: ChainId, moves: Sql): Promise<number> {
-  // The earlier classification of the step (a flip classifies twice) is deleted by the same
+async function classify(db: Db, chain: ChainId, parts: MovesPart[], flipped: string[]): Promise<{ flows: number; out: number }> {
+  const confirmed = (wallet: 'fw' | 'tw') =>
+    flipped.length === 0 ? sql`${raw(wallet)}.confirmed` : sql`${raw(wallet)}.confirmed <> (s.before AND ${raw(wallet)}.address = ANY(${flipped}::text[]))`;
+  const selects = parts.map((part) => {
+    const states = 'reclassify' in part ? sql`VALUES (-1, true), (1, false)` : sql`VALUES (${part.sign}::int, ${Boolean(part.beforeFlips)}::boolean)`;
+    return sql`SELECT m.height, m.tx_index, m.recipient_index, m.tx_hash, m.ts, m.from_addr, m.to_addr, m.value,
+                      DATE '1970-01-01' + (m.ts / 86400)::int AS day,
+                      fw.exchange AS from_ex, fw.role = 'deposit_relay' AS from_relay,
+                      tw.exchange AS to_ex, tw.role = 'deposit_relay' AS to_relay, s.sign
+               FROM (${part.moves}) m
+               CROSS JOIN (${states}) AS s(sign, before)
+               LEFT JOIN exchange_wallets fw ON fw.chain = ${chain} AND fw.address = m.from_addr AND ${confirmed('fw')}
+               LEFT JOIN exchange_wallets tw ON tw.chain = ${chain} AND tw.address = m.to_addr AND ${confirmed('tw')}
+               WHERE (fw.exchange IS NOT NULL OR tw.exchange IS NOT NULL) AND fw.exchange IS DISTINCT FROM tw.exchange`;
+  });
+  // The step's earlier classification (a recomputed day classifies again) is deleted by the same
   // statement: its sub-statements share one snapshot, so the delete sees only the old rows.
-  const [row] = await db.query<{ flows: number }>(
+  const [row] = await db.query<{ flows: number; out: number }>(
     'rollups.exchange.classify',
     sql`WITH cleared AS (DELETE FROM exchange_classified), classified AS (
-        INSERT INTO exchange_classified (height, tx_index, recipient_index, tx_hash, ts, from_addr, to_addr, value, day, from_ex, from_relay, to_ex, to_relay)
-        SELECT m.height, m.tx_index, m.recipient_index, m.tx_hash, m.ts, m.from_addr, m.to_addr, m.value,
-               DATE '1970-01-01' + (m.ts / 86400)::int AS day,
-               fw.exchange AS from_ex, fw.role = 'deposit_relay' AS from_relay,
-               tw.exchange AS to_ex, tw.role = 'deposit_relay' AS to_relay
-        FROM (${moves}) m
-        LEFT JOIN exchange_wallets fw ON fw.chain = ${chain} AND fw.address = m.from_addr AND fw.confirmed
-        LEFT JOIN exchange_wallets tw ON tw.chain = ${chain} AND tw.address = m.to_addr AND tw.confirmed
-        WHERE (fw.exchange IS NOT NULL OR tw.exchange IS NOT NULL) AND fw.exchange IS DISTINCT FROM tw.exchange
-        RETURNING 1)
-        SELECT count(*)::int AS flows FROM classified`,
+        INSERT INTO exchange_classified (height, tx_index, recipient_index, tx_hash, ts, from_addr, to_addr, value, day, from_ex, from_relay, to_ex, to_relay, sign)
+        ${join(selects, ' UNION ALL ')}
+        RETURNING sign)
+        SELECT count(*)::int AS flows, count(*) FILTER (WHERE sign < 0)::int AS out FROM classified`,
   );
-  return row!.flows;
+  return row!;
 }
 
 /**
- * Classifies `moves` (into exchange_classified, where they stay for the caller) and adds (sign 1)
- * or subtracts (-1) their flows to the per-venue days and to the per-address days of the side that
- * is not an exchange address (the sender of a deposit, the recipient of a withdrawal; a transfer
- * between two venues has no such side), in one statement. Adding also puts the moves that can be
- * among a day's largest into exchange_largest (largestInsert; `rebuild`: into a chain whose
- * exchange tables were just cleared). Returns how many flows there were, the venue days touched
- * and the days of exchange_largest left holding more than LARGEST_PER_DAY rows in a direction (for
- * trimLargest). Moves without a flow (most followed blocks; a relay's moves before its first
- * confirmation) cost the classification only.
+ * Classifies the moves of `parts` (into exchange_classified, where they stay for the caller) and
+ * adds their flows, each with its sign, to the per-venue days and to the per-address days of the
+ * side that is not an exchange address (the sender of a deposit, the recipient of a withdrawal; a
+ * transfer between two venues has no such side). The moves taken out leave exchange_largest first;
+ * the days they leave that held LARGEST_PER_DAY in a direction are returned as `full` (a transfer
+ * held back there may now belong: the caller recomputes them). The moves added that can be among a
+ * day's largest go into exchange_largest (largestInsert; `rebuild`: into a chain whose exchange
+ * tables were just cleared). Returns how many flows there were and the days of exchange_largest
+ * left holding more than LARGEST_PER_DAY rows in a direction (for trimLargest). Moves without a
+ * flow (most followed blocks; a relay's moves before its first confirmation) cost the
+ * classification only.
  */
 export async function addFlows(
   db: Db,
   chain: ChainId,
-  moves: Sql,
-  sign: 1 | -1,
+  parts: MovesPart[],
+  flipped: string[] = [],
   options: { rebuild?: boolean } = {},
-): Promise<{ flows: number; days: string[]; overfull: string[] }> {
-  const flows = await classify(db, chain, moves);
-  if (flows === 0) return { flows, days: [], overfull: [] };
+): Promise<{ flows: number; full: string[]; overfull: string[] }> {
+  const { flows, out } = await classify(db, chain, parts, flipped);
+  if (flows === 0) return { flows, full: [], overfull: [] };
+  const full = out > 0 ? await takeOutLargest(db, chain) : [];
+  const added = flows > out;
+  const signed = (column: string) => sql`sum(sign * ${raw(column)})`;
   const rows = await db.query<{ kind: 'venue' | 'address' | 'overfull'; address: string | null; day: string }>(
     'rollups.exchange.flows',
     sql`WITH venue AS (
           INSERT INTO exchange_flow_daily AS f (chain, exchange, day, deposits, withdrawals, deposit_txs, withdrawal_txs)
-          SELECT ${chain}, exchange, day, ${sign} * sum(dep), ${sign} * sum(wd), ${sign} * sum(dc), ${sign} * sum(wc)
-          FROM (SELECT to_ex AS exchange, day, value AS dep, 0 AS wd, 1 AS dc, 0 AS wc FROM exchange_classified WHERE to_ex IS NOT NULL
+          SELECT ${chain}, exchange, day, ${signed('dep')}, ${signed('wd')}, ${signed('dc')}, ${signed('wc')}
+          FROM (SELECT to_ex AS exchange, day, sign, value AS dep, 0 AS wd, 1 AS dc, 0 AS wc FROM exchange_classified WHERE to_ex IS NOT NULL
                 UNION ALL
-                SELECT from_ex, day, 0, value, 0, 1 FROM exchange_classified WHERE from_ex IS NOT NULL) x
+                SELECT from_ex, day, sign, 0, value, 0, 1 FROM exchange_classified WHERE from_ex IS NOT NULL) x
           GROUP BY exchange, day
           ON CONFLICT (chain, exchange, day) DO UPDATE SET deposits = f.deposits + excluded.deposits, withdrawals = f.withdrawals + excluded.withdrawals,
             deposit_txs = f.deposit_txs + excluded.deposit_txs, withdrawal_txs = f.withdrawal_txs + excluded.withdrawal_txs
-          RETURNING day),
+          RETURNING day, deposit_txs = 0 AND withdrawal_txs = 0 AS emptied),
         address AS (
           INSERT INTO exchange_address_flow_daily AS f (chain, address, day, deposits, withdrawals, deposit_txs, withdrawal_txs)
-          SELECT ${chain}, address, day, ${sign} * sum(dep), ${sign} * sum(wd), ${sign} * sum(dc), ${sign} * sum(wc)
-          FROM (SELECT from_addr AS address, day, value AS dep, 0 AS wd, 1 AS dc, 0 AS wc FROM exchange_classified WHERE to_ex IS NOT NULL AND from_ex IS NULL
+          SELECT ${chain}, address, day, ${signed('dep')}, ${signed('wd')}, ${signed('dc')}, ${signed('wc')}
+          FROM (SELECT from_addr AS address, day, sign, value AS dep, 0 AS wd, 1 AS dc, 0 AS wc FROM exchange_classified WHERE to_ex IS NOT NULL AND from_ex IS NULL
                 UNION ALL
-                SELECT to_addr, day, 0, value, 0, 1 FROM exchange_classified WHERE from_ex IS NOT NULL AND to_ex IS NULL) x
+                SELECT to_addr, day, sign, 0, value, 0, 1 FROM exchange_classified WHERE from_ex IS NOT NULL AND to_ex IS NULL) x
           GROUP BY address, day
           ON CONFLICT (chain, address, day) DO UPDATE SET deposits = f.deposits + excluded.deposits, withdrawals = f.withdrawals + excluded.withdrawals,
             deposit_txs = f.deposit_txs + excluded.deposit_txs, withdrawal_txs = f.withdrawal_txs + excluded.withdrawal_txs
           RETURNING address, day, deposit_txs = 0 AND withdrawal_txs = 0 AS emptied)
-        ${sign > 0 ? sql`, largest AS (${largestInsert(chain, { empty: options.rebuild })} RETURNING direction, day)` : sql``}
-        SELECT DISTINCT 'venue' AS kind, NULL AS address, day::text AS day FROM venue
+        ${added ? sql`, largest AS (${largestInsert(chain, { empty: options.rebuild })} RETURNING direction, day)` : sql``}
+        -- Only a move taken out can leave a row at zero.
+        SELECT DISTINCT 'venue' AS kind, NULL AS address, day::text AS day FROM venue WHERE emptied
         UNION ALL
-        -- Only a subtraction can leave a row at zero.
         SELECT 'address', address, day::text FROM address WHERE emptied
-        ${sign > 0 ? sql`UNION ALL SELECT 'overfull', NULL, day FROM (${overfullDays(chain)}) o` : sql``}`,
+        ${added ? sql`UNION ALL SELECT 'overfull', NULL, day FROM (${overfullDays(chain)}) o` : sql``}`,
   );
-  const days = rows.filter((r) => r.kind === 'venue').map((r) => r.day);
+  const emptiedDays = rows.filter((r) => r.kind === 'venue').map((r) => r.day);
   const overfull = [...new Set(rows.filter((r) => r.kind === 'overfull').map((r) => r.day))];
   const emptied = rows.filter((r) => r.kind === 'address');
-  if (sign < 0 && days.length > 0) {
+  if (emptiedDays.length > 0) {
     await db.query(
       'rollups.exchange.flows.prune',
-      sql`DELETE FROM exchange_flow_daily WHERE chain = ${chain} AND day = ANY(${days}::date[]) AND deposit_txs = 0 AND withdrawal_txs = 0`,
+      sql`DELETE FROM exchange_flow_daily WHERE chain = ${chain} AND day = ANY(${emptiedDays}::date[]) AND deposit_txs = 0 AND withdrawal_txs = 0`,
     );
   }
   if (emptied.length > 0) {
@@ -167,7 +181,27 @@ export async function addFlows(
           WHERE f.chain = ${chain} AND f.address = k.address AND f.day = k.day AND f.deposit_txs = 0 AND f.withdrawal_txs = 0`,
     );
   }
-  return { flows, days, overfull };
+  return { flows, full, overfull };
+}
+
+/**
+ * Takes the moves of exchange_classified taken out (sign -1) out of exchange_largest; returns the
+ * days they leave that held LARGEST_PER_DAY rows in a direction before (one statement, one
+ * snapshot: the count is the one before the delete).
+ */
+async function takeOutLargest(db: Db, chain: ChainId): Promise<string[]> {
+  const rows = await db.query<{ day: string }>(
+    'rollups.exchange.largest.out',
+    sql`WITH gone AS (
+          DELETE FROM exchange_largest l USING exchange_classified c
+          WHERE c.sign < 0 AND l.chain = ${chain} AND l.direction IN ('deposit', 'withdrawal') AND l.day = c.day
+            AND l.height = c.height AND l.tx_index = c.tx_index AND l.recipient_index = c.recipient_index)
+        SELECT DISTINCT day::text AS day FROM (
+          SELECT day FROM exchange_largest
+          WHERE chain = ${chain} AND direction IN ('deposit', 'withdrawal') AND day IN (SELECT day FROM exchange_classified WHERE sign < 0)
+          GROUP BY day, direction HAVING count(*) >= ${LARGEST_PER_DAY}) f`,
+  );
+  return rows.map((r) => r.day);
 }
 
 /**
@@ -185,10 +219,10 @@ function largestInsert(chain: ChainId, options: { empty?: boolean } = {}): Sql {
              FROM (
                SELECT m.*, row_number() OVER (PARTITION BY direction, day ORDER BY value DESC, height, tx_index, recipient_index) AS r
                FROM (SELECT day, 'deposit' AS direction, height, tx_index, recipient_index, value, tx_hash, ts, from_addr, to_addr, to_ex AS exchange, to_relay AS via_relay
-                     FROM exchange_classified WHERE to_ex IS NOT NULL
+                     FROM exchange_classified WHERE to_ex IS NOT NULL AND sign > 0
                      UNION ALL
                      SELECT day, 'withdrawal', height, tx_index, recipient_index, value, tx_hash, ts, from_addr, to_addr, from_ex, from_relay
-                     FROM exchange_classified WHERE from_ex IS NOT NULL) m
+                     FROM exchange_classified WHERE from_ex IS NOT NULL AND sign > 0) m
              ) x
              WHERE x.r <= ${LARGEST_PER_DAY} ${options.empty ? sql`` : sql`AND x.value >= coalesce(${kth}, 0)`}
              ON CONFLICT DO NOTHING`;
@@ -227,21 +261,6 @@ export async function trimLargest(db: Db, chain: ChainId, days: string[]): Promi
   );
 }
 
-/**
- * Of `days`, those holding LARGEST_PER_DAY rows in a direction: only there can taking rows out
- * leave out a transfer that belongs (one trimmed earlier); a day with fewer holds all its flows.
- */
-export async function fullDays(db: Db, chain: ChainId, days: string[]): Promise<string[]> {
-  if (days.length === 0) return [];
-  const rows = await db.query<{ day: string }>(
-    'rollups.exchange.largest.full_days',
-    sql`SELECT DISTINCT day::text AS day FROM (
-          SELECT day FROM exchange_largest WHERE chain = ${chain} AND direction IN ('deposit', 'withdrawal') AND day = ANY(${days}::date[])
-          GROUP BY day, direction HAVING count(*) >= ${LARGEST_PER_DAY}) f`,
-  );
-  return rows.map((r) => r.day);
-}
-
 /** Recomputes `days` of exchange_largest from the raw rows up to `maxHeight`, in the present state of the venues. */
 export async function recomputeLargestDays(db: Db, chain: ChainId, days: string[], maxHeight: number): Promise<void> {
   if (days.length === 0) return;
@@ -254,7 +273,8 @@ export async function recomputeLargestDays(db: Db, chain: ChainId, days: string[
             AND ts >= (${day}::date - DATE '1970-01-01')::bigint * 86400 AND ts < (${day}::date - DATE '1970-01-01' + 1)::bigint * 86400`,
     );
     if (range?.lo == null || range.hi == null) continue;
-    if ((await classify(db, chain, movesInRange(chain, Number(range.lo), Number(range.hi)))) > 0) await insertLargestIntoCleared(db, chain);
+    const { flows } = await classify(db, chain, [{ moves: movesInRange(chain, Number(range.lo), Number(range.hi)), sign: 1 }], []);
+    if (flows > 0) await insertLargestIntoCleared(db, chain);
   }
   await trimLargest(db, chain, days);
 }

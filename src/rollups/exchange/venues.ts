@@ -16,7 +16,7 @@ import type { ChainId } from '../../chain/chains.ts';
 import type { Db } from '../../store/store.ts';
 import type { Rollup, RollupStep } from '../engine/rollup.ts';
 import { prepareScratchTables } from '../engine/scratch.ts';
-import { addFlows, EXCHANGE_SCRATCH, fullDays, movesInRange, movesTouching, recomputeLargestDays, touch, trimLargest } from './moves.ts';
+import { addFlows, EXCHANGE_SCRATCH, movesInRange, movesTouching, recomputeLargestDays, trimLargest, type MovesPart } from './moves.ts';
 
 const TABLES = ['exchange_relay_evidence', 'exchange_flow_daily', 'exchange_address_flow_daily', 'exchange_largest', 'exchange_venue_relays'] as const;
 
@@ -36,21 +36,15 @@ async function hasVenues(db: Db, chain: ChainId): Promise<boolean> {
 const RULE = sql`coalesce(e.forwards > 0 AND e.strays = 0, false)`;
 
 /**
- * Adds (or subtracts) to the relay evidence what the relays among the senders of `moves` sent;
- * returns those relays. With `relayBalances`, in the same statement, also the balance change of
- * delta_summary's confirmed relays to their venues' relay totals (a batch, not a rebuild).
+ * Adds (or subtracts) to the relay evidence what the relays among the senders of `moves` sent. With
+ * `flip`, in the same statement (one snapshot: every part reads the flags as they were), turns the
+ * confirmation of the relays whose flag now disagrees with the rule, and adds to the venues' relay
+ * totals the balance change of delta_summary's confirmed relays (a batch, not a rebuild) and the
+ * flipped relays and their balances. Returns the flipped relays: the caller reclassifies their
+ * moves (`flipParts`).
  */
-async function addEvidence(db: Db, chain: ChainId, moves: Sql, sign: 1 | -1, options: { relayBalances?: boolean } = {}): Promise<string[]> {
-  const relayBalances = sql`INSERT INTO exchange_venue_relays AS v (chain, exchange, relays, relay_balance)
-        SELECT ${chain}, w.exchange, 0, ${sign} * coalesce(sum(d.balance), 0)
-        FROM delta_summary d
-        JOIN exchange_wallets w ON w.chain = ${chain} AND w.address = d.address AND w.role = 'deposit_relay' AND w.confirmed
-        GROUP BY w.exchange
-        ON CONFLICT (chain, exchange) DO UPDATE SET relay_balance = v.relay_balance + excluded.relay_balance`;
-  const rows = await db.query<{ address: string }>(
-    'rollups.exchange.evidence',
-    sql`WITH ${options.relayBalances ? sql`balances AS (${relayBalances}),` : sql``}
-        evidence AS (
+async function addEvidence(db: Db, chain: ChainId, moves: Sql, sign: 1 | -1, options: { flip?: boolean } = {}): Promise<string[]> {
+  const evidence = sql`evidence AS (
           INSERT INTO exchange_relay_evidence AS e (chain, address, forwards, strays)
           SELECT ${chain}, m.from_addr,
                  ${sign} * count(*) FILTER (WHERE tw.role IN ('hot', 'cold') AND tw.exchange = fw.exchange),
@@ -60,68 +54,51 @@ async function addEvidence(db: Db, chain: ChainId, moves: Sql, sign: 1 | -1, opt
           LEFT JOIN exchange_wallets tw ON tw.chain = ${chain} AND tw.address = m.to_addr
           GROUP BY m.from_addr
           ON CONFLICT (chain, address) DO UPDATE SET forwards = e.forwards + excluded.forwards, strays = e.strays + excluded.strays
-          RETURNING address)
-        SELECT address FROM evidence`,
+          RETURNING address, forwards, strays)`;
+  const flipping = sql`,
+        judged AS (
+          SELECT e.address, w.exchange, w.confirmed, w.confirmed <> ${RULE} AS flips FROM evidence e
+          JOIN exchange_wallets w ON w.chain = ${chain} AND w.address = e.address),
+        turned AS (
+          UPDATE exchange_wallets w SET confirmed = NOT w.confirmed FROM judged j
+          WHERE w.chain = ${chain} AND w.address = j.address AND j.flips),
+        totals AS (
+          INSERT INTO exchange_venue_relays AS v (chain, exchange, relays, relay_balance)
+          SELECT ${chain}, exchange, sum(relays), sum(balance) FROM (
+            SELECT w.exchange, 0 AS relays, ${sign} * d.balance AS balance
+            FROM delta_summary d
+            JOIN exchange_wallets w ON w.chain = ${chain} AND w.address = d.address AND w.role = 'deposit_relay' AND w.confirmed
+            UNION ALL
+            SELECT j.exchange, CASE WHEN j.confirmed THEN -1 ELSE 1 END, CASE WHEN j.confirmed THEN -1 ELSE 1 END * coalesce(s.balance, 0)
+            FROM judged j LEFT JOIN address_summary s ON s.chain = ${chain} AND s.address = j.address
+            WHERE j.flips) x
+          GROUP BY exchange
+          ON CONFLICT (chain, exchange) DO UPDATE SET relays = v.relays + excluded.relays, relay_balance = v.relay_balance + excluded.relay_balance
+          RETURNING relays)`;
+  const rows = await db.query<{ address: string; flips: boolean; empty: boolean; no_relays: boolean }>(
+    'rollups.exchange.evidence',
+    options.flip
+      ? sql`WITH ${evidence} ${flipping}
+            SELECT e.address, j.flips, e.forwards = 0 AND e.strays = 0 AS empty, EXISTS (SELECT 1 FROM totals WHERE relays = 0) AS no_relays
+            FROM evidence e JOIN judged j USING (address)`
+      : sql`WITH ${evidence} SELECT address, false AS flips, forwards = 0 AND strays = 0 AS empty, false AS no_relays FROM evidence`,
   );
-  const relays = rows.map((r) => r.address);
-  if (sign < 0 && relays.length > 0) {
+  const emptied = rows.filter((r) => r.empty).map((r) => r.address);
+  if (emptied.length > 0) {
     await db.query(
       'rollups.exchange.evidence.prune',
-      sql`DELETE FROM exchange_relay_evidence WHERE chain = ${chain} AND address = ANY(${relays}::text[]) AND forwards = 0 AND strays = 0`,
+      sql`DELETE FROM exchange_relay_evidence WHERE chain = ${chain} AND address = ANY(${emptied}::text[]) AND forwards = 0 AND strays = 0`,
     );
   }
-  return relays;
-}
-
-/** Of `relays`, those whose confirmed flag disagrees with the rule. */
-async function flipsAmong(db: Db, chain: ChainId, relays: string[]): Promise<string[]> {
-  if (relays.length === 0) return [];
-  const rows = await db.query<{ address: string }>(
-    'rollups.exchange.flips',
-    sql`SELECT w.address FROM exchange_wallets w
-        LEFT JOIN exchange_relay_evidence e ON e.chain = w.chain AND e.address = w.address
-        WHERE w.chain = ${chain} AND w.address = ANY(${relays}::text[]) AND w.role = 'deposit_relay' AND w.confirmed <> ${RULE}`,
-  );
-  return rows.map((r) => r.address);
-}
-
-/**
- * Flips the confirmation of `flipped` relays: their moves up to `maxHeight` leave the flows and the
- * largest transfers under the old state and come back under the new one, and their balances move
- * between the relay totals. Returns the days whose largest transfers were full (LARGEST_PER_DAY in
- * a direction) before: the caller recomputes those from the raw rows.
- */
-async function flip(db: Db, chain: ChainId, flipped: string[], maxHeight: number): Promise<string[]> {
-  if (flipped.length === 0) return [];
-  await touch(db, flipped);
-  const before = await addFlows(db, chain, movesTouching(chain, maxHeight), -1);
-  const full = await fullDays(db, chain, before.days);
-  if (before.flows > 0) {
-    await db.query(
-      'rollups.exchange.flip.largest_out',
-      sql`DELETE FROM exchange_largest l USING exchange_classified c
-          WHERE l.chain = ${chain} AND l.day = c.day AND l.height = c.height AND l.tx_index = c.tx_index AND l.recipient_index = c.recipient_index`,
-    );
+  if (rows.some((r) => r.no_relays)) {
+    await db.query('rollups.exchange.relays.prune', sql`DELETE FROM exchange_venue_relays WHERE chain = ${chain} AND relays = 0`);
   }
-  await db.query(
-    'rollups.exchange.flip.relays',
-    sql`INSERT INTO exchange_venue_relays AS v (chain, exchange, relays, relay_balance)
-        SELECT ${chain}, w.exchange, sum(CASE WHEN w.confirmed THEN -1 ELSE 1 END),
-               sum(CASE WHEN w.confirmed THEN -1 ELSE 1 END * coalesce(s.balance, 0))
-        FROM exchange_wallets w LEFT JOIN address_summary s ON s.chain = w.chain AND s.address = w.address
-        WHERE w.chain = ${chain} AND w.address = ANY(${flipped}::text[])
-        GROUP BY w.exchange
-        ON CONFLICT (chain, exchange) DO UPDATE SET relays = v.relays + excluded.relays, relay_balance = v.relay_balance + excluded.relay_balance`,
-  );
-  await db.query('rollups.exchange.flip.prune', sql`DELETE FROM exchange_venue_relays WHERE chain = ${chain} AND relays = 0`);
-  await db.query(
-    'rollups.exchange.flip',
-    sql`UPDATE exchange_wallets SET confirmed = NOT confirmed WHERE chain = ${chain} AND address = ANY(${flipped}::text[])`,
-  );
-  const { overfull } = await addFlows(db, chain, movesTouching(chain, maxHeight), 1);
-  await trimLargest(db, chain, overfull);
-  return full;
+  return rows.filter((r) => r.flips).map((r) => r.address);
 }
+
+/** The moves of the `flipped` relays up to `maxHeight`: out in the state before the flips, back in the present one. */
+const flipParts = (chain: ChainId, flipped: string[], maxHeight: number): MovesPart[] =>
+  flipped.length === 0 ? [] : [{ moves: movesTouching(chain, flipped, maxHeight), reclassify: true }];
 
 /**
  * Whether `chain` has curated venues. First, in the same statement: after `quarry refresh` cleared
@@ -145,25 +122,23 @@ async function apply(db: Db, step: RollupStep): Promise<void> {
   // A refresh of a range rebuilds these tables whole afterwards (afterRefresh).
   if (step.partial || deltas.blocks === 0 || !(await resetIfClearedAndHasVenues(db, chain))) return;
   const batch = movesInRange(chain, deltas.fromHeight, deltas.toHeight);
-  const flipped = await flipsAmong(db, chain, await addEvidence(db, chain, batch, 1, { relayBalances: true }));
-  const full = await flip(db, chain, flipped, deltas.fromHeight - 1);
-  const { overfull } = await addFlows(db, chain, batch, 1);
+  const flipped = await addEvidence(db, chain, batch, 1, { flip: true });
+  // One classification: the flipped relays' earlier moves reclassified, the batch's moves added.
+  const { full, overfull } = await addFlows(db, chain, [...flipParts(chain, flipped, deltas.fromHeight - 1), { moves: batch, sign: 1 }], flipped);
   await recomputeLargestDays(db, chain, full, deltas.toHeight);
-  await trimLargest(db, chain, overfull);
+  await trimLargest(db, chain, overfull.filter((day) => !full.includes(day)));
 }
 
 async function revert(db: Db, step: RollupStep): Promise<void> {
   const { chain, ancestor, deltas } = step;
   if (deltas.blocks === 0 || !(await hasVenues(db, chain))) return;
-  // The reverted blocks' raw rows are still there: they are the heights above the ancestor.
+  // The reverted blocks' raw rows are still there: they are the heights above the ancestor. Their
+  // moves leave in the state they were counted in, before the flips their removal causes.
   const reverted = movesInRange(chain, ancestor + 1, deltas.toHeight);
-  const { days } = await addFlows(db, chain, reverted, -1);
-  // A day that was full may have held back a transfer below the reverted ones: recomputed.
-  const full = await fullDays(db, chain, days);
-  await db.query('rollups.exchange.largest.revert', sql`DELETE FROM exchange_largest WHERE chain = ${chain} AND height > ${ancestor}::bigint`);
-  const flipped = await flipsAmong(db, chain, await addEvidence(db, chain, reverted, -1, { relayBalances: true }));
-  const flippedFull = await flip(db, chain, flipped, ancestor);
-  await recomputeLargestDays(db, chain, [...new Set([...full, ...flippedFull])], ancestor);
+  const flipped = await addEvidence(db, chain, reverted, -1, { flip: true });
+  const { full, overfull } = await addFlows(db, chain, [{ moves: reverted, sign: -1, beforeFlips: true }, ...flipParts(chain, flipped, ancestor)], flipped);
+  await recomputeLargestDays(db, chain, full, ancestor);
+  await trimLargest(db, chain, overfull.filter((day) => !full.includes(day)));
 }
 
 /**
@@ -188,7 +163,7 @@ export async function rebuildExchangeRollups(db: Db, chain: ChainId): Promise<vo
         WHERE w.chain = ${chain} AND w.role = 'deposit_relay' AND e.chain = w.chain AND e.address = w.address AND ${RULE}`,
   );
   // Each day's largest go in ranked (largestInsert): the cleared table ends at most full, no trim.
-  await addFlows(db, chain, everything, 1, { rebuild: true });
+  await addFlows(db, chain, [{ moves: everything, sign: 1 }], [], { rebuild: true });
   await db.query(
     'rollups.exchange.rebuild.relays',
     sql`INSERT INTO exchange_venue_relays (chain, exchange, relays, relay_balance)
