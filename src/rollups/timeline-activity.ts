@@ -23,8 +23,9 @@ const THRESHOLDS = [100n, 1000n] as const;
  * Per day, the four counts over the (address, day) pairs of delta_daily after the batch less the
  * same counts before it. The state before is the state after less the batch's own deltas (`sign`
  * +1 when the batch was applied, -1 when it was reverted): delta_daily for the day's row,
- * delta_summary for the balance, timeline_payouts for the payouts. So the rows are looked up once,
- * after the batch, instead of once before and once after.
+ * delta_summary for the balance. So the rows are looked up once, after the batch, instead of once
+ * before and once after. The payouts are the other way round: address_payout_days is read as it
+ * was before the batch's payouts (timeline_payouts) are merged into it, by the same statement.
  */
 function pairCountChanges(chain: ChainId, sign: 1 | -1): Sql {
   const unit = CHAIN_INFO[chain].unitsPerCoin;
@@ -49,11 +50,12 @@ function pairCountChanges(chain: ChainId, sign: 1 | -1): Sql {
           FROM (
             SELECT p.address, p.day,
                    coalesce(a.tx_count, 0) AS tx_count, coalesce(a.received, 0) AS received, coalesce(a.sent, 0) AS sent,
-                   coalesce(a.fees, 0) AS fees, coalesce(a.user_tx_count, 0) AS user_tx_count, coalesce(pd.payouts, 0) AS payouts,
+                   coalesce(a.fees, 0) AS fees, coalesce(a.user_tx_count, 0) AS user_tx_count,
+                   coalesce(pd.payouts, 0) + ${sign} * coalesce(tp.payouts, 0) AS payouts,
                    coalesce(a.tx_count, 0) - ${sign} * p.tx_count AS old_tx_count, coalesce(a.received, 0) - ${sign} * p.received AS old_received,
                    coalesce(a.sent, 0) - ${sign} * p.sent AS old_sent, coalesce(a.fees, 0) - ${sign} * p.fees AS old_fees,
                    coalesce(a.user_tx_count, 0) - ${sign} * p.user_tx_count AS old_user_tx_count,
-                   coalesce(pd.payouts, 0) - ${sign} * coalesce(tp.payouts, 0) AS old_payouts,
+                   coalesce(pd.payouts, 0) AS old_payouts,
                    CASE WHEN s.address IS NULL THEN 0 ELSE s.balance END AS balance,
                    CASE WHEN s.address IS NULL THEN 0 ELSE s.balance END - ${sign} * CASE WHEN ds.address IS NULL THEN 0 ELSE ds.balance END AS old_balance
             FROM delta_daily p
@@ -69,11 +71,19 @@ function pairCountChanges(chain: ChainId, sign: 1 | -1): Sql {
         GROUP BY day`;
 }
 
-/** Adds the batch's change of the counts to chain_timeline_activity; days left at zero lose their row. */
+/**
+ * Adds (or subtracts) the batch's payouts, timeline_payouts, to address_payout_days, and the
+ * batch's change of the counts to chain_timeline_activity, in one statement; days left at zero lose
+ * their row, and so do payout days after a subtraction.
+ */
 async function mergeCounts(db: Db, chain: ChainId, sign: 1 | -1): Promise<void> {
   const emptied = await db.query<{ day: string }>(
     'rollups.timeline.merge',
-    sql`WITH merged AS (
+    sql`WITH payouts AS (
+          INSERT INTO address_payout_days AS p (chain, address, day, payouts)
+          SELECT ${chain}, address, day, ${sign} * payouts FROM timeline_payouts
+          ON CONFLICT (chain, address, day) DO UPDATE SET payouts = p.payouts + excluded.payouts),
+        merged AS (
           INSERT INTO chain_timeline_activity AS t (chain, day, addresses, non_payout, wallets_100, wallets_1000)
           SELECT ${chain}, day, addresses, non_payout, wallets_100, wallets_1000
           FROM (${pairCountChanges(chain, sign)}) AS d(day, addresses, non_payout, wallets_100, wallets_1000)
@@ -106,24 +116,16 @@ function payoutsOf(chain: ChainId, where: Sql) {
              GROUP BY 1, 2`;
 }
 
-/** Adds (or subtracts) timeline_payouts, the batch's payouts, to address_payout_days. */
-async function mergePayouts(db: Db, step: RollupStep, sign: 1 | -1): Promise<void> {
-  const { chain } = step;
+/** After a subtraction: the batch's payout days left at zero lose their row. */
+async function pruneReversedPayouts(db: Db, step: RollupStep): Promise<void> {
   if (step.carried.get('timeline_activity') === 0) return; // the batch has none
-  await db.query(
-    'rollups.timeline.payouts',
-    sql`INSERT INTO address_payout_days AS p (chain, address, day, payouts)
-        SELECT ${chain}, address, day, ${sign} * payouts FROM timeline_payouts
-        ON CONFLICT (chain, address, day) DO UPDATE SET payouts = p.payouts + excluded.payouts`,
-  );
-  // Adding never leaves a count at zero. Subtracting can, and only on the batch's rows: a key
-  // lookup each, not a scan of the table (which the planner chose without statistics).
-  if (sign > 0) return;
+  // Only the batch's rows can be at zero: a key lookup each, not a scan of the table (which the
+  // planner chose without statistics).
   await db.query('rollups.timeline.payouts_analyze', sql`ANALYZE timeline_payouts`);
   await db.query(
     'rollups.timeline.payouts_empty',
     sql`DELETE FROM address_payout_days p USING timeline_payouts t
-        WHERE p.chain = ${chain} AND p.address = t.address AND p.day = t.day AND p.payouts = 0`,
+        WHERE p.chain = ${step.chain} AND p.address = t.address AND p.day = t.day AND p.payouts = 0`,
   );
 }
 
@@ -158,12 +160,11 @@ export const timelineActivity: Rollup = {
       await rebuildTimelineActivity(db, step.chain);
       return;
     }
-    await mergePayouts(db, step, 1);
     await mergeCounts(db, step.chain, 1);
   },
   async repair(db, step) {
-    await mergePayouts(db, step, -1);
     await mergeCounts(db, step.chain, -1);
+    await pruneReversedPayouts(db, step);
   },
   async afterRefresh(db, chain, partial) {
     if (partial) await rebuildTimelineActivity(db, chain);
