@@ -25,7 +25,7 @@ const THRESHOLDS = [100n, 1000n] as const;
  * +1 when the batch was applied, -1 when it was reverted): delta_daily for the day's row,
  * delta_summary for the balance. So the rows are looked up once, after the batch, instead of once
  * before and once after. The payouts are the other way round: address_payout_days is read as it
- * was before the batch's payouts (timeline_payouts) are merged into it, by the same statement.
+ * was before the batch's payouts (the CTE batch_payouts) are merged into it, by the same statement.
  */
 function pairCountChanges(chain: ChainId, sign: 1 | -1): Sql {
   const unit = CHAIN_INFO[chain].unitsPerCoin;
@@ -63,7 +63,7 @@ function pairCountChanges(chain: ChainId, sign: 1 | -1): Sql {
             LEFT JOIN address_summary s ON s.chain = ${chain} AND s.address = p.address
             LEFT JOIN address_payout_days pd ON pd.chain = ${chain} AND pd.address = p.address AND pd.day = p.day
             LEFT JOIN delta_summary ds ON ds.address = p.address
-            LEFT JOIN timeline_payouts tp ON tp.address = p.address AND tp.day = p.day
+            LEFT JOIN batch_payouts tp ON tp.address = p.address AND tp.day = p.day
             WHERE p.address <> ALL(${[...SENTINELS[chain]]}::text[])
           ) rows
           WINDOW later AS (PARTITION BY address ORDER BY day ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING)
@@ -72,16 +72,17 @@ function pairCountChanges(chain: ChainId, sign: 1 | -1): Sql {
 }
 
 /**
- * Adds (or subtracts) the batch's payouts, timeline_payouts, to address_payout_days, and the
- * batch's change of the counts to chain_timeline_activity, in one statement; days left at zero lose
- * their row, and so do payout days after a subtraction.
+ * Adds (or subtracts) the batch's payouts (`batchPayouts`: address, day, payouts) to
+ * address_payout_days, and the batch's change of the counts to chain_timeline_activity, in one
+ * statement; days left at zero lose their row, and so do payout days after a subtraction.
  */
-async function mergeCounts(db: Db, chain: ChainId, sign: 1 | -1): Promise<void> {
+async function mergeCounts(db: Db, chain: ChainId, sign: 1 | -1, batchPayouts: Sql): Promise<void> {
   const emptied = await db.query<{ day: string }>(
     'rollups.timeline.merge',
-    sql`WITH payouts AS (
+    sql`WITH batch_payouts AS MATERIALIZED (${batchPayouts}),
+        payouts AS (
           INSERT INTO address_payout_days AS p (chain, address, day, payouts)
-          SELECT ${chain}, address, day, ${sign} * payouts FROM timeline_payouts
+          SELECT ${chain}, address, day, ${sign} * payouts FROM batch_payouts
           ON CONFLICT (chain, address, day) DO UPDATE SET payouts = p.payouts + excluded.payouts),
         merged AS (
           INSERT INTO chain_timeline_activity AS t (chain, day, addresses, non_payout, wallets_100, wallets_1000)
@@ -132,8 +133,9 @@ async function pruneReversedPayouts(db: Db, step: RollupStep): Promise<void> {
 /** A partial refresh rebuilds both tables afterwards; a first load counts its rows in one pass instead. */
 const countsAfterwards = (step: RollupStep) => step.partial || step.fresh.has('address_daily');
 
+/** Before a revert: the reverted blocks' payouts, read while their raw rows exist (an apply reads its own inline). */
 async function before(db: Db, step: RollupStep): Promise<void> {
-  if (countsAfterwards(step)) return;
+  if (countsAfterwards(step) || step.ancestor < 0) return;
   const { chain, deltas } = step;
   const [payouts] = await db.query<{ n: number }>(
     'rollups.timeline.batch_payouts',
@@ -160,10 +162,11 @@ export const timelineActivity: Rollup = {
       await rebuildTimelineActivity(db, step.chain);
       return;
     }
-    await mergeCounts(db, step.chain, 1);
+    const { chain, deltas } = step;
+    await mergeCounts(db, chain, 1, payoutsOf(chain, sql`t.height BETWEEN ${deltas.fromHeight} AND ${deltas.toHeight}`));
   },
   async repair(db, step) {
-    await mergeCounts(db, step.chain, -1);
+    await mergeCounts(db, step.chain, -1, sql`SELECT address, day, payouts FROM timeline_payouts`);
     await pruneReversedPayouts(db, step);
   },
   async afterRefresh(db, chain, partial) {
