@@ -5,9 +5,9 @@
  *
  * A window's figures change when an address pays fees inside it, and when the latest block's day
  * moves (days leave the window, or come back after a reorg). So after every batch (and after a
- * revert's repair) the rows of the affected addresses are recomputed from address_daily: those the
- * delta touched, and those active on a day that entered or left a window. A first run, or a jump
- * past every window, recomputes them all.
+ * revert's repair) the rows of the addresses the delta touched are recomputed from address_daily,
+ * and the days that left or came back into a window are taken off or added to the other
+ * addresses' rows. A first run, or a jump past every window, recomputes them all.
  */
 import sql from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';
@@ -58,26 +58,18 @@ async function keepFeeWindows(db: Db, chain: ChainId): Promise<void> {
     await rebuild(db, chain, tipDay);
     return;
   }
-  // The tip's day moving forward (midnight on a followed chain): the days that left each window
-  // are taken off the rows they are in, so only the batch's own addresses are recomputed. Any
-  // other move (a reorg took the tip back) recomputes every address active on a day that moved.
-  const forward = state !== undefined && tipDay > state.tip_day;
-  const affected = await db.query<{ address: string }>(
-    'rollups.fee_windows.affected',
-    forward
-      ? sql`SELECT address FROM delta_daily WHERE ${RECOMPUTED}`
-      : sql`SELECT address FROM delta_daily WHERE ${RECOMPUTED}
-            UNION
-            SELECT address FROM address_daily
-            WHERE chain = ${chain} AND day = ANY(${moved}::date[]) AND (fees <> 0 OR tx_out <> 0)`,
-  );
-  // Asked before the leaving days are taken off: a bulk step's batch rebuilds, and taking days off
-  // rows that are rebuilt anyway would be wasted (and slow) work.
+  // When the tip's day moves (midnight on a followed chain, or a reorg that takes the tip back
+  // across one), the days that leave or come back into each window are taken off or added to the
+  // rows of the other addresses: only the batch's own addresses are recomputed.
+  const affected = await db.query<{ address: string }>('rollups.fee_windows.affected', sql`SELECT address FROM delta_daily WHERE ${RECOMPUTED}`);
+  // Asked before the days are moved: a bulk step's batch rebuilds, and moving days in rows that
+  // are rebuilt anyway would be wasted (and slow) work.
   if (affected.length > REBUILD_ABOVE) {
     await rebuild(db, chain, tipDay);
     return;
   }
-  if (forward) await dropLeavingDays(db, chain, state.tip_day, tipDay);
+  if (state && tipDay > state.tip_day) await dropLeavingDays(db, chain, state.tip_day, tipDay);
+  if (state && tipDay < state.tip_day) await addReturningDays(db, chain, state.tip_day, tipDay);
   if (affected.length > 0) {
     const addresses = affected.map((a) => a.address);
     const windows = [...FEE_WINDOW_DAYS];
@@ -129,6 +121,42 @@ async function dropLeavingDays(db: Db, chain: ChainId, from: string, to: string)
       sql`UPDATE address_fee_windows w SET fees = w.fees - l.fees, gas_used = w.gas_used - l.gas_used, tx_count = w.tx_count - l.tx_count
           FROM (${leaving}) l
           WHERE w.chain = ${chain} AND w.days = ${days} AND w.address = l.address`,
+    );
+  }
+}
+
+/**
+ * Adds the days that come back into each window when a reorg takes the tip's day back from `from`
+ * to `to` to the rows of the addresses active on them. The days after `to` left with the reverted
+ * blocks, and every address that paid on them is the batch's (recomputed whole), as are the batch's
+ * addresses here. An address without a row had paid nothing in the rest of the window: if the days
+ * coming back paid fees, its row is computed whole.
+ */
+async function addReturningDays(db: Db, chain: ChainId, from: string, to: string): Promise<void> {
+  for (const days of FEE_WINDOW_DAYS) {
+    // The window of tip t is [t - days + 1, t]: the days [to - days + 1, from - days] come back into it.
+    const first = addDays(to, -days + 1);
+    const last = addDays(from, -days) < to ? addDays(from, -days) : to;
+    if (first > last) continue;
+    await db.query(
+      'rollups.fee_windows.return',
+      sql`WITH returning_days AS (
+            SELECT address, sum(fees) AS fees, sum(gas_used) AS gas_used, sum(tx_out) AS tx_count
+            FROM address_daily
+            WHERE chain = ${chain} AND day BETWEEN ${first}::date AND ${last}::date AND (fees <> 0 OR tx_out <> 0 OR gas_used <> 0)
+              AND NOT EXISTS (SELECT 1 FROM delta_daily x WHERE x.address = address_daily.address AND ${RECOMPUTED})
+            GROUP BY address),
+          added AS (
+            UPDATE address_fee_windows w SET fees = w.fees + r.fees, gas_used = w.gas_used + r.gas_used, tx_count = w.tx_count + r.tx_count
+            FROM returning_days r WHERE w.chain = ${chain} AND w.days = ${days} AND w.address = r.address)
+          -- One statement, one snapshot: the rows it finds missing are those the update above did not touch.
+          INSERT INTO address_fee_windows (chain, days, address, fees, gas_used, tx_count)
+          SELECT ${chain}, ${days}, d.address, sum(d.fees), sum(d.gas_used), sum(d.tx_out)
+          FROM returning_days r
+          JOIN address_daily d ON d.chain = ${chain} AND d.address = r.address AND d.day > ${to}::date - ${days}::int
+          WHERE r.fees > 0 AND NOT EXISTS (SELECT 1 FROM address_fee_windows x WHERE x.chain = ${chain} AND x.days = ${days} AND x.address = r.address)
+          GROUP BY d.address
+          HAVING sum(d.fees) > 0`,
     );
   }
 }
