@@ -6,7 +6,7 @@
  */
 import type { ChainId } from '../../chain/chains.ts';
 import type { CopyValue } from '../../store/copy.ts';
-import type { Db } from '../../store/store.ts';
+import type { Db, Store } from '../../store/store.ts';
 import type { RollupDeltas } from './deltas.ts';
 
 /**
@@ -85,7 +85,8 @@ export interface Chart {
   close(db: Db, chain: ChainId, fromDay: string, toDay: string): Promise<void>;
   /**
    * Loads what the chart keeps in the process between closes, before a run starts following, so
-   * that its first midnight costs what every later one does.
+   * that its first midnight costs what every later one does (the store: it may repair what it
+   * loads from, in a transaction of its own).
    */
-  warm?(db: Db, chain: ChainId): Promise<void>;
+  warm?(store: Store, chain: ChainId): Promise<void>;
 }

@@ -4,7 +4,7 @@
  */
 import sql, { join, raw } from 'sql-template-tag';
 import type { ChainId } from '../../chain/chains.ts';
-import type { Db } from '../../store/store.ts';
+import type { Db, Store } from '../../store/store.ts';
 import { formatDay } from '../../time.ts';
 import { CHARTS, ROLLUPS } from '../registry.ts';
 import type { RollupDeltas } from './deltas.ts';
@@ -82,8 +82,8 @@ export async function closeDays(db: Db, chain: ChainId, fromDay: string, toDay: 
  * Lets every chart load what it keeps in the process between closes (Chart.warm). Not in the
  * rollup timings: it is a run's start, not upkeep of blocks or a day's close.
  */
-export async function warmCharts(db: Db, chain: ChainId): Promise<void> {
-  for (const chart of CHARTS) await chart.warm?.(db, chain);
+export async function warmCharts(store: Store, chain: ChainId): Promise<void> {
+  for (const chart of CHARTS) await chart.warm?.(store, chain);
 }
 
 const chartTables = () => [...new Set(CHARTS.map((chart) => chart.table))];

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import sql, { bulk } from 'sql-template-tag';
 import { SENTINELS, type ChainId } from '../../../chain/chains.ts';
-import type { Db } from '../../../store/store.ts';
+import type { Db, Store } from '../../../store/store.ts';
 import { addDays, eachDay, dayIndex, dayName } from '../../../time.ts';
 import type { Chart } from '../../engine/rollup.ts';
 import { addLimbs, compareLimbs, isPositive, limbsToBigInt, parseLimbs, SortedBalances, type Limbs } from './balances.ts';
@@ -156,12 +156,21 @@ async function readState(db: Db, chain: ChainId): Promise<{ sorted: SortedBalanc
 /**
  * Before a run follows the chain: the state's balances read into the process now, unless they are
  * there already, so that the first midnight's close is warm too (reading them back is most of a
- * cold close).
+ * cold close). A state whose rows a server crash took (holder_state is unlogged) is rebuilt at its
+ * day first, here rather than inside the first midnight's block.
  */
-async function warmPopulation(db: Db, chain: ChainId): Promise<void> {
-  const meta = await startingState(db, chain);
-  if (!meta || memory.get(chain)?.token === meta.token) return;
-  memory.set(chain, { token: meta.token, ...(await readState(db, chain)) });
+async function warmPopulation(store: Store, chain: ChainId): Promise<void> {
+  let meta = await stateMeta(store, chain);
+  if (!meta) return;
+  if (!meta.rows) {
+    const day = meta.day;
+    await store.transaction('rollups.charts.population.restore', (tx) => rebuildState(tx, chain, day));
+    meta = await stateMeta(store, chain);
+    if (!meta) return;
+  } else if (memory.get(chain)?.token === meta.token) {
+    return;
+  }
+  memory.set(chain, { token: meta.token, ...(await readState(store, chain)) });
 }
 
 async function closePopulation(db: Db, chain: ChainId, fromDay: string, toDay: string): Promise<void> {
