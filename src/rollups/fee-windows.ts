@@ -96,33 +96,54 @@ async function keepFeeWindows(db: Db, chain: ChainId): Promise<void> {
   if (state?.tip_day !== tipDay) await setState(db, chain, tipDay);
 }
 
+/** The days one window gains or loses: the window's length, the first and last day. */
+interface DayRange {
+  days: number;
+  first: string;
+  last: string;
+}
+
+/**
+ * Fills the scratch table fee_window_days with the figures of each range's days per window and
+ * address, the batch's recomputed addresses left out, and gives it statistics: the statements that
+ * join it to address_fee_windows then plan with its real size. Planned with the statistics of a
+ * day just indexed (one row expected), the join ran as a nested loop over every row of a window
+ * for each address (minutes on M).
+ */
+async function fillWindowDays(db: Db, chain: ChainId, ranges: DayRange[]): Promise<void> {
+  await db.query('rollups.fee_windows.days_clear', sql`DELETE FROM fee_window_days`);
+  await db.query(
+    'rollups.fee_windows.days',
+    sql`INSERT INTO fee_window_days (days, address, fees, gas_used, tx_count)
+        SELECT r.days, d.address, sum(d.fees), sum(d.gas_used), sum(d.tx_out)
+        FROM unnest(${ranges.map((r) => r.days)}::int[], ${ranges.map((r) => r.first)}::date[], ${ranges.map((r) => r.last)}::date[]) AS r(days, first, last)
+        JOIN address_daily d ON d.chain = ${chain} AND d.day BETWEEN r.first AND r.last
+        WHERE (d.fees <> 0 OR d.tx_out <> 0 OR d.gas_used <> 0)
+          AND NOT EXISTS (SELECT 1 FROM delta_daily x WHERE x.address = d.address AND ${RECOMPUTED})
+        GROUP BY r.days, d.address`,
+  );
+  await db.query('rollups.fee_windows.days_analyze', sql`ANALYZE fee_window_days`);
+}
+
 /**
  * Takes the days that leave each window when the tip's day moves forward from `from` to `to` off
  * the windows' rows: a row left without fees is no longer listed (fees are never negative), the
  * others keep the rest of the window. The batch's addresses are skipped: they are recomputed whole.
  */
 async function dropLeavingDays(db: Db, chain: ChainId, from: string, to: string): Promise<void> {
-  for (const days of FEE_WINDOW_DAYS) {
-    // The window of tip t is [t - days + 1, t]: the days [from - days + 1, to - days] leave it.
-    const first = addDays(from, -days + 1);
-    const last = addDays(to, -days);
-    const leaving = sql`SELECT address, sum(fees) AS fees, sum(gas_used) AS gas_used, sum(tx_out) AS tx_count
-                        FROM address_daily
-                        WHERE chain = ${chain} AND day BETWEEN ${first}::date AND ${last}::date AND (fees <> 0 OR tx_out <> 0 OR gas_used <> 0)
-                          AND NOT EXISTS (SELECT 1 FROM delta_daily x WHERE x.address = address_daily.address AND ${RECOMPUTED})
-                        GROUP BY address`;
-    await db.query(
-      'rollups.fee_windows.leave_empty',
-      sql`DELETE FROM address_fee_windows w USING (${leaving}) l
-          WHERE w.chain = ${chain} AND w.days = ${days} AND w.address = l.address AND w.fees <= l.fees`,
-    );
-    await db.query(
-      'rollups.fee_windows.leave',
-      sql`UPDATE address_fee_windows w SET fees = w.fees - l.fees, gas_used = w.gas_used - l.gas_used, tx_count = w.tx_count - l.tx_count
-          FROM (${leaving}) l
-          WHERE w.chain = ${chain} AND w.days = ${days} AND w.address = l.address`,
-    );
-  }
+  // The window of tip t is [t - days + 1, t]: the days [from - days + 1, to - days] leave it.
+  await fillWindowDays(db, chain, FEE_WINDOW_DAYS.map((days) => ({ days, first: addDays(from, -days + 1), last: addDays(to, -days) })));
+  await db.query(
+    'rollups.fee_windows.leave_empty',
+    sql`DELETE FROM address_fee_windows w USING fee_window_days l
+        WHERE w.chain = ${chain} AND w.days = l.days AND w.address = l.address AND w.fees <= l.fees`,
+  );
+  await db.query(
+    'rollups.fee_windows.leave',
+    sql`UPDATE address_fee_windows w SET fees = w.fees - l.fees, gas_used = w.gas_used - l.gas_used, tx_count = w.tx_count - l.tx_count
+        FROM fee_window_days l
+        WHERE w.chain = ${chain} AND w.days = l.days AND w.address = l.address`,
+  );
 }
 
 /**
@@ -133,32 +154,30 @@ async function dropLeavingDays(db: Db, chain: ChainId, from: string, to: string)
  * coming back paid fees, its row is computed whole.
  */
 async function addReturningDays(db: Db, chain: ChainId, from: string, to: string): Promise<void> {
-  for (const days of FEE_WINDOW_DAYS) {
-    // The window of tip t is [t - days + 1, t]: the days [to - days + 1, from - days] come back into it.
-    const first = addDays(to, -days + 1);
+  // The window of tip t is [t - days + 1, t]: the days [to - days + 1, from - days] come back into it.
+  const ranges = FEE_WINDOW_DAYS.map((days) => {
     const last = addDays(from, -days) < to ? addDays(from, -days) : to;
-    if (first > last) continue;
-    await db.query(
-      'rollups.fee_windows.return',
-      sql`WITH returning_days AS (
-            SELECT address, sum(fees) AS fees, sum(gas_used) AS gas_used, sum(tx_out) AS tx_count
-            FROM address_daily
-            WHERE chain = ${chain} AND day BETWEEN ${first}::date AND ${last}::date AND (fees <> 0 OR tx_out <> 0 OR gas_used <> 0)
-              AND NOT EXISTS (SELECT 1 FROM delta_daily x WHERE x.address = address_daily.address AND ${RECOMPUTED})
-            GROUP BY address),
-          added AS (
-            UPDATE address_fee_windows w SET fees = w.fees + r.fees, gas_used = w.gas_used + r.gas_used, tx_count = w.tx_count + r.tx_count
-            FROM returning_days r WHERE w.chain = ${chain} AND w.days = ${days} AND w.address = r.address)
-          -- One statement, one snapshot: the rows it finds missing are those the update above did not touch.
-          INSERT INTO address_fee_windows (chain, days, address, fees, gas_used, tx_count)
-          SELECT ${chain}, ${days}, d.address, sum(d.fees), sum(d.gas_used), sum(d.tx_out)
-          FROM returning_days r
-          JOIN address_daily d ON d.chain = ${chain} AND d.address = r.address AND d.day > ${to}::date - ${days}::int
-          WHERE r.fees > 0 AND NOT EXISTS (SELECT 1 FROM address_fee_windows x WHERE x.chain = ${chain} AND x.days = ${days} AND x.address = r.address)
-          GROUP BY d.address
-          HAVING sum(d.fees) > 0`,
-    );
-  }
+    return { days, first: addDays(to, -days + 1), last };
+  }).filter((r) => r.first <= r.last);
+  if (ranges.length === 0) return;
+  await fillWindowDays(db, chain, ranges);
+  await db.query(
+    'rollups.fee_windows.return',
+    sql`UPDATE address_fee_windows w SET fees = w.fees + r.fees, gas_used = w.gas_used + r.gas_used, tx_count = w.tx_count + r.tx_count
+        FROM fee_window_days r
+        WHERE w.chain = ${chain} AND w.days = r.days AND w.address = r.address`,
+  );
+  // The rows still missing are those of addresses without one before: computed whole.
+  await db.query(
+    'rollups.fee_windows.return_new',
+    sql`INSERT INTO address_fee_windows (chain, days, address, fees, gas_used, tx_count)
+        SELECT ${chain}, r.days, d.address, sum(d.fees), sum(d.gas_used), sum(d.tx_out)
+        FROM fee_window_days r
+        JOIN address_daily d ON d.chain = ${chain} AND d.address = r.address AND d.day > ${to}::date - r.days
+        WHERE r.fees > 0 AND NOT EXISTS (SELECT 1 FROM address_fee_windows x WHERE x.chain = ${chain} AND x.days = r.days AND x.address = r.address)
+        GROUP BY r.days, d.address
+        HAVING sum(d.fees) > 0`,
+  );
 }
 
 /** Recomputes every window of `chain` from address_daily. */
@@ -203,6 +222,7 @@ export const feeWindows: Rollup = {
   name: 'address_fee_windows',
   part: 'addresses',
   tables: ['address_fee_windows', 'fee_window_state'],
+  scratchTables: [{ name: 'fee_window_days', columns: 'days int, address text, fees numeric, gas_used bigint, tx_count bigint' }],
   // Reads address_daily as the batch left it; on a revert, after the repair.
   apply: (db, step) => keepFeeWindows(db, step.chain),
   repair: (db, step) => keepFeeWindows(db, step.chain),
