@@ -74,7 +74,8 @@ function pairCountChanges(chain: ChainId, sign: 1 | -1): Sql {
 /**
  * Adds (or subtracts) the batch's payouts (`batchPayouts`: address, day, payouts) to
  * address_payout_days, and the batch's change of the counts to chain_timeline_activity, in one
- * statement; days left at zero lose their row, and so do payout days after a subtraction.
+ * statement; days the counts leave at zero lose their row (payout days a subtraction leaves at
+ * zero: pruneReversedPayouts).
  */
 async function mergeCounts(db: Db, chain: ChainId, sign: 1 | -1, batchPayouts: Sql): Promise<void> {
   const emptied = await db.query<{ day: string }>(
