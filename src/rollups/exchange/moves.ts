@@ -245,7 +245,7 @@ async function insertLargestIntoCleared(db: Db, chain: ChainId): Promise<void> {
 }
 
 /** Keeps, on each of `days` and direction, the LARGEST_PER_DAY largest (the earliest on a tie). */
-export async function trimLargest(db: Db, chain: ChainId, days: string[]): Promise<void> {
+async function trimLargest(db: Db, chain: ChainId, days: string[]): Promise<void> {
   if (days.length === 0) return;
   // Both directions named, so that the days are found through the key (chain, direction, day, …).
   const which = sql`AND direction IN ('deposit', 'withdrawal') AND day = ANY(${days}::date[])`;
@@ -261,8 +261,17 @@ export async function trimLargest(db: Db, chain: ChainId, days: string[]): Promi
   );
 }
 
+/**
+ * After addFlows: the days it reports `full` recomputed from the raw rows up to `maxHeight`, the
+ * other `overfull` days trimmed back to LARGEST_PER_DAY.
+ */
+export async function settleLargest(db: Db, chain: ChainId, { full, overfull }: { full: string[]; overfull: string[] }, maxHeight: number): Promise<void> {
+  await recomputeLargestDays(db, chain, full, maxHeight);
+  await trimLargest(db, chain, overfull.filter((day) => !full.includes(day)));
+}
+
 /** Recomputes `days` of exchange_largest from the raw rows up to `maxHeight`, in the present state of the venues. */
-export async function recomputeLargestDays(db: Db, chain: ChainId, days: string[], maxHeight: number): Promise<void> {
+async function recomputeLargestDays(db: Db, chain: ChainId, days: string[], maxHeight: number): Promise<void> {
   if (days.length === 0) return;
   await db.query('rollups.exchange.largest.clear_days', sql`DELETE FROM exchange_largest WHERE chain = ${chain} AND direction IN ('deposit', 'withdrawal') AND day = ANY(${days}::date[])`);
   for (const day of days) {

@@ -16,7 +16,7 @@ import type { ChainId } from '../../chain/chains.ts';
 import type { Db } from '../../store/store.ts';
 import type { Rollup, RollupStep } from '../engine/rollup.ts';
 import { prepareScratchTables } from '../engine/scratch.ts';
-import { addFlows, EXCHANGE_SCRATCH, movesInRange, movesTouching, recomputeLargestDays, trimLargest, type MovesPart } from './moves.ts';
+import { addFlows, EXCHANGE_SCRATCH, movesInRange, movesTouching, settleLargest, type MovesPart } from './moves.ts';
 
 const TABLES = ['exchange_relay_evidence', 'exchange_flow_daily', 'exchange_address_flow_daily', 'exchange_largest', 'exchange_venue_relays'] as const;
 
@@ -124,9 +124,8 @@ async function apply(db: Db, step: RollupStep): Promise<void> {
   const batch = movesInRange(chain, deltas.fromHeight, deltas.toHeight);
   const flipped = await addEvidence(db, chain, batch, 1, { flip: true });
   // One classification: the flipped relays' earlier moves reclassified, the batch's moves added.
-  const { full, overfull } = await addFlows(db, chain, [...flipParts(chain, flipped, deltas.fromHeight - 1), { moves: batch, sign: 1 }], flipped);
-  await recomputeLargestDays(db, chain, full, deltas.toHeight);
-  await trimLargest(db, chain, overfull.filter((day) => !full.includes(day)));
+  const flows = await addFlows(db, chain, [...flipParts(chain, flipped, deltas.fromHeight - 1), { moves: batch, sign: 1 }], flipped);
+  await settleLargest(db, chain, flows, deltas.toHeight);
 }
 
 async function revert(db: Db, step: RollupStep): Promise<void> {
@@ -136,9 +135,8 @@ async function revert(db: Db, step: RollupStep): Promise<void> {
   // moves leave in the state they were counted in, before the flips their removal causes.
   const reverted = movesInRange(chain, ancestor + 1, deltas.toHeight);
   const flipped = await addEvidence(db, chain, reverted, -1, { flip: true });
-  const { full, overfull } = await addFlows(db, chain, [{ moves: reverted, sign: -1, beforeFlips: true }, ...flipParts(chain, flipped, ancestor)], flipped);
-  await recomputeLargestDays(db, chain, full, ancestor);
-  await trimLargest(db, chain, overfull.filter((day) => !full.includes(day)));
+  const flows = await addFlows(db, chain, [{ moves: reverted, sign: -1, beforeFlips: true }, ...flipParts(chain, flipped, ancestor)], flipped);
+  await settleLargest(db, chain, flows, ancestor);
 }
 
 /**

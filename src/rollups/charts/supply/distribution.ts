@@ -25,8 +25,11 @@ interface AgeCell {
   balance: Limbs;
 }
 
-/** Makes holder_state the state at the end of `day`, from address_daily (a reorg or refresh reopened closed days). */
-async function rebuildState(db: Db, chain: ChainId, day: string): Promise<void> {
+/**
+ * Makes holder_state the state at the end of `day`, from address_daily (a reorg or refresh reopened
+ * closed days, or a server crash emptied it); returns the state's new token.
+ */
+async function rebuildState(db: Db, chain: ChainId, day: string): Promise<string> {
   await db.query('rollups.charts.population.clear_state', sql`DELETE FROM holder_state WHERE chain = ${chain}`);
   await db.query('rollups.charts.population.clear_ages', sql`DELETE FROM holder_state_ages WHERE chain = ${chain}`);
   await db.query(
@@ -46,7 +49,7 @@ async function rebuildState(db: Db, chain: ChainId, day: string): Promise<void> 
   );
   // Statistics of the rows just written, for the closes and rewinds that read them next.
   await db.query('rollups.charts.population.rebuild_analyze', sql`ANALYZE holder_state`);
-  await setStateDay(db, chain, day);
+  return setStateDay(db, chain, day);
 }
 
 /**
@@ -164,17 +167,10 @@ async function readState(db: Db, chain: ChainId): Promise<{ sorted: SortedBalanc
  * day first, here rather than inside the first midnight's block.
  */
 async function warmPopulation(store: Store, chain: ChainId): Promise<void> {
-  let meta = await stateMeta(store, chain);
-  if (!meta) return;
-  if (!meta.rows) {
-    const day = meta.day;
-    await store.transaction('rollups.charts.population.restore', (tx) => rebuildState(tx, chain, day));
-    meta = await stateMeta(store, chain);
-    if (!meta) return;
-  } else if (memory.get(chain)?.token === meta.token) {
-    return;
-  }
-  memory.set(chain, { token: meta.token, ...(await readState(store, chain)) });
+  const meta = await stateMeta(store, chain);
+  if (!meta || (meta.rows && memory.get(chain)?.token === meta.token)) return;
+  const token = meta.rows ? meta.token : await store.transaction('rollups.charts.population.restore', (tx) => rebuildState(tx, chain, meta.day));
+  memory.set(chain, { token, ...(await readState(store, chain)) });
 }
 
 async function closePopulation(db: Db, chain: ChainId, fromDay: string, toDay: string): Promise<void> {
