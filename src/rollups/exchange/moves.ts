@@ -39,13 +39,13 @@ export function movesInRange(chain: ChainId, from: number, to: number): Sql {
 }
 
 /**
- * Every move up to height `maxHeight` that one of `addresses` sent or received, through the
- * per-address indexes.
+ * Every move up to height `maxHeight` that one of `addresses` (a list, or a relation with the
+ * column `address`) sent or received, through the per-address indexes.
  */
-export function movesTouching(chain: ChainId, addresses: string[], maxHeight: number): Sql {
+export function movesTouching(chain: ChainId, addresses: string[] | Sql, maxHeight: number): Sql {
   const ok = sql`t.value > 0 AND t.status IS DISTINCT FROM 0 AND NOT t.mints AND t.height <= ${maxHeight}::bigint`;
   const okRecipient = sql`r.amount > 0 AND t.to_addr IS NULL AND t.status IS DISTINCT FROM 0 AND NOT t.mints AND r.height <= ${maxHeight}::bigint`;
-  const touched = sql`unnest(${addresses}::text[]) AS a(address)`;
+  const touched = Array.isArray(addresses) ? sql`unnest(${addresses}::text[]) AS a(address)` : sql`(${addresses}) AS a(address)`;
   return sql`SELECT t.height, t.tx_index, -1 AS recipient_index, t.tx_hash, t.ts, t.from_addr, t.to_addr, t.value
              FROM ${touched} JOIN transactions t ON t.chain = ${chain} AND t.from_addr = a.address
              WHERE t.to_addr IS NOT NULL AND ${ok}
@@ -76,16 +76,45 @@ export function movesTouching(chain: ChainId, addresses: string[], maxHeight: nu
 export type MovesPart = { moves: Sql; sign: 1 | -1; beforeFlips?: boolean } | { moves: Sql; reclassify: true };
 
 /**
- * Puts the moves of `parts` that are flows into the temporary table exchange_classified, each with
- * the sign its flows take: a move with a confirmed address of a venue on one side and not an
- * address of the same venue on the other. `to_ex` is the venue it deposits into, `from_ex` the one
- * it withdraws from (both for a move between two venues). A relay of `flipped` counts as confirmed
- * before the flips when it is not now, and the other way round. Returns how many flows there are,
- * and how many of them are taken out.
+ * Puts the moves of `parts` that are flows (classifiedMoves) into the temporary table
+ * exchange_classified, each with the sign its flows take. Returns how many flows there are, and
+ * how many of them are taken out.
  */
 async function classify(db: Db, chain: ChainId, parts: MovesPart[], flipped: string[]): Promise<{ flows: number; out: number }> {
-  const confirmed = (wallet: 'fw' | 'tw') =>
-    flipped.length === 0 ? sql`${raw(wallet)}.confirmed` : sql`${raw(wallet)}.confirmed <> (s.before AND ${raw(wallet)}.address = ANY(${flipped}::text[]))`;
+  // The step's earlier classification (a recomputed day classifies again) is deleted by the same
+  // statement: its sub-statements share one snapshot, so the delete sees only the old rows.
+  const [row] = await db.query<{ flows: number; out: number }>(
+    'rollups.exchange.classify',
+    sql`WITH cleared AS (DELETE FROM exchange_classified), classified AS (
+        INSERT INTO exchange_classified (height, tx_index, recipient_index, tx_hash, ts, from_addr, to_addr, value, day, from_ex, from_relay, to_ex, to_relay, sign)
+        ${classifiedMoves(chain, parts, { turned: flipped })}
+        RETURNING sign)
+        SELECT count(*)::int AS flows, count(*) FILTER (WHERE sign < 0)::int AS out FROM classified`,
+  );
+  return row!;
+}
+
+/**
+ * The relays whose confirmation a step flips: already turned in exchange_wallets (a list), or
+ * being turned by the statement that classifies (`turning`: a relation of their addresses; the
+ * statement's snapshot still holds the state before the flips).
+ */
+export type FlippedRelays = { turned: string[] } | { turning: Sql };
+
+/**
+ * The moves of `parts` that are flows, with the columns of exchange_classified: a move with a
+ * confirmed address of a venue on one side and not an address of the same venue on the other.
+ * `to_ex` is the venue it deposits into, `from_ex` the one it withdraws from (both for a move
+ * between two venues). A flipped relay counts as confirmed in the state a part asks for, before or
+ * after the flips, whatever state exchange_wallets holds.
+ */
+export function classifiedMoves(chain: ChainId, parts: MovesPart[], flipped: FlippedRelays): Sql {
+  const confirmed = (wallet: 'fw' | 'tw') => {
+    const w = raw(wallet);
+    if ('turning' in flipped) return sql`${w}.confirmed <> (NOT s.before AND ${w}.address IN (${flipped.turning}))`;
+    if (flipped.turned.length === 0) return sql`${w}.confirmed`;
+    return sql`${w}.confirmed <> (s.before AND ${w}.address = ANY(${flipped.turned}::text[]))`;
+  };
   const selects = parts.map((part) => {
     const states = 'reclassify' in part ? sql`VALUES (-1, true), (1, false)` : sql`VALUES (${part.sign}::int, ${Boolean(part.beforeFlips)}::boolean)`;
     return sql`SELECT m.height, m.tx_index, m.recipient_index, m.tx_hash, m.ts, m.from_addr, m.to_addr, m.value,
@@ -98,17 +127,7 @@ async function classify(db: Db, chain: ChainId, parts: MovesPart[], flipped: str
                LEFT JOIN exchange_wallets tw ON tw.chain = ${chain} AND tw.address = m.to_addr AND ${confirmed('tw')}
                WHERE (fw.exchange IS NOT NULL OR tw.exchange IS NOT NULL) AND fw.exchange IS DISTINCT FROM tw.exchange`;
   });
-  // The step's earlier classification (a recomputed day classifies again) is deleted by the same
-  // statement: its sub-statements share one snapshot, so the delete sees only the old rows.
-  const [row] = await db.query<{ flows: number; out: number }>(
-    'rollups.exchange.classify',
-    sql`WITH cleared AS (DELETE FROM exchange_classified), classified AS (
-        INSERT INTO exchange_classified (height, tx_index, recipient_index, tx_hash, ts, from_addr, to_addr, value, day, from_ex, from_relay, to_ex, to_relay, sign)
-        ${join(selects, ' UNION ALL ')}
-        RETURNING sign)
-        SELECT count(*)::int AS flows, count(*) FILTER (WHERE sign < 0)::int AS out FROM classified`,
-  );
-  return row!;
+  return join(selects, ' UNION ALL ');
 }
 
 /**
@@ -134,16 +153,30 @@ export async function addFlows(
   const { flows, out } = await classify(db, chain, parts, flipped);
   if (flows === 0) return { flows, full: [], overfull: [] };
   const full = out > 0 ? await takeOutLargest(db, chain) : [];
-  const added = flows > out;
+  const overfull = await settleFlowOutcome(
+    db,
+    chain,
+    await db.query<FlowOutcome>('rollups.exchange.flows', sql`WITH ${flowWrites(chain, raw('exchange_classified'), { largest: flows > out, rebuild: options.rebuild })} ${flowOutcome(chain, { largest: flows > out })}`),
+  );
+  return { flows, full, overfull };
+}
+
+/**
+ * The CTEs `venue`, `address` (and with `largest`, `largest`) that add the flows of the classified
+ * moves in `classified` (exchange_classified or a CTE of its columns), each with its sign, to the
+ * per-venue days and to the per-address days of the side that is not an exchange address (the
+ * sender of a deposit, the recipient of a withdrawal; a transfer between two venues has no such
+ * side), and put the moves added that can be among a day's largest into exchange_largest.
+ * `venue` and `address` return the rows they leave at zero as `emptied`.
+ */
+export function flowWrites(chain: ChainId, classified: Sql, options: { largest: boolean; rebuild?: boolean }): Sql {
   const signed = (column: string) => sql`sum(sign * ${raw(column)})`;
-  const rows = await db.query<{ kind: 'venue' | 'address' | 'overfull'; address: string | null; day: string }>(
-    'rollups.exchange.flows',
-    sql`WITH venue AS (
+  return sql`venue AS (
           INSERT INTO exchange_flow_daily AS f (chain, exchange, day, deposits, withdrawals, deposit_txs, withdrawal_txs)
           SELECT ${chain}, exchange, day, ${signed('dep')}, ${signed('wd')}, ${signed('dc')}, ${signed('wc')}
-          FROM (SELECT to_ex AS exchange, day, sign, value AS dep, 0 AS wd, 1 AS dc, 0 AS wc FROM exchange_classified WHERE to_ex IS NOT NULL
+          FROM (SELECT to_ex AS exchange, day, sign, value AS dep, 0 AS wd, 1 AS dc, 0 AS wc FROM ${classified} WHERE to_ex IS NOT NULL
                 UNION ALL
-                SELECT from_ex, day, sign, 0, value, 0, 1 FROM exchange_classified WHERE from_ex IS NOT NULL) x
+                SELECT from_ex, day, sign, 0, value, 0, 1 FROM ${classified} WHERE from_ex IS NOT NULL) x
           GROUP BY exchange, day
           ON CONFLICT (chain, exchange, day) DO UPDATE SET deposits = f.deposits + excluded.deposits, withdrawals = f.withdrawals + excluded.withdrawals,
             deposit_txs = f.deposit_txs + excluded.deposit_txs, withdrawal_txs = f.withdrawal_txs + excluded.withdrawal_txs
@@ -151,22 +184,35 @@ export async function addFlows(
         address AS (
           INSERT INTO exchange_address_flow_daily AS f (chain, address, day, deposits, withdrawals, deposit_txs, withdrawal_txs)
           SELECT ${chain}, address, day, ${signed('dep')}, ${signed('wd')}, ${signed('dc')}, ${signed('wc')}
-          FROM (SELECT from_addr AS address, day, sign, value AS dep, 0 AS wd, 1 AS dc, 0 AS wc FROM exchange_classified WHERE to_ex IS NOT NULL AND from_ex IS NULL
+          FROM (SELECT from_addr AS address, day, sign, value AS dep, 0 AS wd, 1 AS dc, 0 AS wc FROM ${classified} WHERE to_ex IS NOT NULL AND from_ex IS NULL
                 UNION ALL
-                SELECT to_addr, day, sign, 0, value, 0, 1 FROM exchange_classified WHERE from_ex IS NOT NULL AND to_ex IS NULL) x
+                SELECT to_addr, day, sign, 0, value, 0, 1 FROM ${classified} WHERE from_ex IS NOT NULL AND to_ex IS NULL) x
           GROUP BY address, day
           ON CONFLICT (chain, address, day) DO UPDATE SET deposits = f.deposits + excluded.deposits, withdrawals = f.withdrawals + excluded.withdrawals,
             deposit_txs = f.deposit_txs + excluded.deposit_txs, withdrawal_txs = f.withdrawal_txs + excluded.withdrawal_txs
           RETURNING address, day, deposit_txs = 0 AND withdrawal_txs = 0 AS emptied)
-        ${added ? sql`, largest AS (${largestInsert(chain, { empty: options.rebuild })} RETURNING direction, day)` : sql``}
-        -- Only a move taken out can leave a row at zero.
-        SELECT DISTINCT 'venue' AS kind, NULL AS address, day::text AS day FROM venue WHERE emptied
-        UNION ALL
-        SELECT 'address', address, day::text FROM address WHERE emptied
-        ${added ? sql`UNION ALL SELECT 'overfull', NULL, day FROM (${overfullDays(chain)}) o` : sql``}`,
-  );
+        ${options.largest ? sql`, largest AS (${largestInsert(chain, classified, { empty: options.rebuild })} RETURNING direction, day)` : sql``}`;
+}
+
+/** A row of flowOutcome: a flow row left at zero (`venue`: its day; `address`), or a day left overfull. */
+export interface FlowOutcome {
+  kind: string;
+  address: string | null;
+  day: string | null;
+}
+
+/** The SELECT after flowWrites that reports its rows left at zero and, with `largest`, the days left overfull. */
+export function flowOutcome(chain: ChainId, options: { largest: boolean }): Sql {
+  // Only a move taken out can leave a row at zero.
+  return sql`SELECT DISTINCT 'venue' AS kind, NULL AS address, day::text AS day FROM venue WHERE emptied
+             UNION ALL
+             SELECT 'address', address, day::text FROM address WHERE emptied
+             ${options.largest ? sql`UNION ALL SELECT 'overfull', NULL, day FROM (${overfullDays(chain)}) o` : sql``}`;
+}
+
+/** Deletes the flow rows `rows` (flowOutcome's) report at zero; returns the days reported overfull. */
+export async function settleFlowOutcome(db: Db, chain: ChainId, rows: FlowOutcome[]): Promise<string[]> {
   const emptiedDays = rows.filter((r) => r.kind === 'venue').map((r) => r.day);
-  const overfull = [...new Set(rows.filter((r) => r.kind === 'overfull').map((r) => r.day))];
   const emptied = rows.filter((r) => r.kind === 'address');
   if (emptiedDays.length > 0) {
     await db.query(
@@ -181,7 +227,7 @@ export async function addFlows(
           WHERE f.chain = ${chain} AND f.address = k.address AND f.day = k.day AND f.deposit_txs = 0 AND f.withdrawal_txs = 0`,
     );
   }
-  return { flows, full, overfull };
+  return [...new Set(rows.filter((r) => r.kind === 'overfull').map((r) => r.day!))];
 }
 
 /**
@@ -211,7 +257,7 @@ async function takeOutLargest(db: Db, chain: ChainId): Promise<string[]> {
  * decides). Into days known to be empty (cleared by a rebuild or a recomputation) the floor is not
  * looked for: per candidate it cost more than the rest of the statement.
  */
-function largestInsert(chain: ChainId, options: { empty?: boolean } = {}): Sql {
+function largestInsert(chain: ChainId, classified: Sql, options: { empty?: boolean } = {}): Sql {
   const kth = sql`(SELECT k.value FROM exchange_largest k WHERE k.chain = ${chain} AND k.direction = x.direction AND k.day = x.day
                    ORDER BY k.value DESC, k.height, k.tx_index, k.recipient_index OFFSET ${LARGEST_PER_DAY - 1} LIMIT 1)`;
   return sql`INSERT INTO exchange_largest (chain, day, direction, height, tx_index, recipient_index, value, tx_hash, ts, from_addr, to_addr, exchange, via_relay)
@@ -219,10 +265,10 @@ function largestInsert(chain: ChainId, options: { empty?: boolean } = {}): Sql {
              FROM (
                SELECT m.*, row_number() OVER (PARTITION BY direction, day ORDER BY value DESC, height, tx_index, recipient_index) AS r
                FROM (SELECT day, 'deposit' AS direction, height, tx_index, recipient_index, value, tx_hash, ts, from_addr, to_addr, to_ex AS exchange, to_relay AS via_relay
-                     FROM exchange_classified WHERE to_ex IS NOT NULL AND sign > 0
+                     FROM ${classified} WHERE to_ex IS NOT NULL AND sign > 0
                      UNION ALL
                      SELECT day, 'withdrawal', height, tx_index, recipient_index, value, tx_hash, ts, from_addr, to_addr, from_ex, from_relay
-                     FROM exchange_classified WHERE from_ex IS NOT NULL AND sign > 0) m
+                     FROM ${classified} WHERE from_ex IS NOT NULL AND sign > 0) m
              ) x
              WHERE x.r <= ${LARGEST_PER_DAY} ${options.empty ? sql`` : sql`AND x.value >= coalesce(${kth}, 0)`}
              ON CONFLICT DO NOTHING`;
@@ -241,7 +287,7 @@ function overfullDays(chain: ChainId): Sql {
 
 /** Puts the largest moves of exchange_classified into days of exchange_largest just cleared, without their flows. */
 async function insertLargestIntoCleared(db: Db, chain: ChainId): Promise<void> {
-  await db.query('rollups.exchange.largest.insert', largestInsert(chain, { empty: true }));
+  await db.query('rollups.exchange.largest.insert', largestInsert(chain, raw('exchange_classified'), { empty: true }));
 }
 
 /** Keeps, on each of `days` and direction, the LARGEST_PER_DAY largest (the earliest on a tie). */

@@ -16,7 +16,7 @@ import type { ChainId } from '../../chain/chains.ts';
 import type { Db } from '../../store/store.ts';
 import type { Rollup, RollupStep } from '../engine/rollup.ts';
 import { prepareScratchTables } from '../engine/scratch.ts';
-import { addFlows, EXCHANGE_SCRATCH, movesInRange, movesTouching, settleLargest, type MovesPart } from './moves.ts';
+import { addFlows, classifiedMoves, EXCHANGE_SCRATCH, flowOutcome, flowWrites, movesInRange, movesTouching, settleFlowOutcome, settleLargest, type FlowOutcome, type MovesPart } from './moves.ts';
 
 const TABLES = ['exchange_relay_evidence', 'exchange_flow_daily', 'exchange_address_flow_daily', 'exchange_largest', 'exchange_venue_relays'] as const;
 
@@ -36,14 +36,15 @@ async function hasVenues(db: Db, chain: ChainId): Promise<boolean> {
 const RULE = sql`coalesce(e.forwards > 0 AND e.strays = 0, false)`;
 
 /**
- * Adds (or subtracts) to the relay evidence what the relays among the senders of `moves` sent. With
- * `flip`, in the same statement (one snapshot: every part reads the flags as they were), turns the
- * confirmation of the relays whose flag now disagrees with the rule, and adds to the venues' relay
- * totals the balance change of delta_summary's confirmed relays (a batch, not a rebuild) and the
- * flipped relays and their balances. Returns the flipped relays: the caller reclassifies their
- * moves (`flipParts`).
+ * The CTE `evidence`, which adds (or subtracts) to the relay evidence what the relays among the
+ * senders of `moves` sent, returning each relay's address and counts. With `flip`, also `judged`,
+ * `turned` and `totals`: in the same statement (one snapshot: every part reads the flags as they
+ * were) the confirmation of the relays whose flag now disagrees with the rule is turned (`judged`
+ * says which `flips`), and the venues' relay totals (`totals`) gain the balance change of
+ * delta_summary's confirmed relays (a batch, not a rebuild) and the flipped relays and their
+ * balances.
  */
-async function addEvidence(db: Db, chain: ChainId, moves: Sql, sign: 1 | -1, options: { flip?: boolean } = {}): Promise<string[]> {
+function evidenceWrites(chain: ChainId, moves: Sql, sign: 1 | -1, options: { flip?: boolean }): Sql {
   const evidence = sql`evidence AS (
           INSERT INTO exchange_relay_evidence AS e (chain, address, forwards, strays)
           SELECT ${chain}, m.from_addr,
@@ -55,7 +56,8 @@ async function addEvidence(db: Db, chain: ChainId, moves: Sql, sign: 1 | -1, opt
           GROUP BY m.from_addr
           ON CONFLICT (chain, address) DO UPDATE SET forwards = e.forwards + excluded.forwards, strays = e.strays + excluded.strays
           RETURNING address, forwards, strays)`;
-  const flipping = sql`,
+  if (!options.flip) return evidence;
+  return sql`${evidence},
         judged AS (
           SELECT e.address, w.exchange, w.confirmed, w.confirmed <> ${RULE} AS flips FROM evidence e
           JOIN exchange_wallets w ON w.chain = ${chain} AND w.address = e.address),
@@ -75,13 +77,22 @@ async function addEvidence(db: Db, chain: ChainId, moves: Sql, sign: 1 | -1, opt
           GROUP BY exchange
           ON CONFLICT (chain, exchange) DO UPDATE SET relays = v.relays + excluded.relays, relay_balance = v.relay_balance + excluded.relay_balance
           RETURNING relays)`;
+}
+
+/**
+ * Adds (or subtracts) to the relay evidence what the relays among the senders of `moves` sent;
+ * with `flip`, turns the relays whose confirmation now disagrees with the rule and moves the relay
+ * totals (evidenceWrites). Returns the flipped relays: the caller reclassifies their moves
+ * (`flipParts`).
+ */
+async function addEvidence(db: Db, chain: ChainId, moves: Sql, sign: 1 | -1, options: { flip?: boolean } = {}): Promise<string[]> {
   const rows = await db.query<{ address: string; flips: boolean; empty: boolean; no_relays: boolean }>(
     'rollups.exchange.evidence',
     options.flip
-      ? sql`WITH ${evidence} ${flipping}
+      ? sql`WITH ${evidenceWrites(chain, moves, sign, options)}
             SELECT e.address, j.flips, e.forwards = 0 AND e.strays = 0 AS empty, EXISTS (SELECT 1 FROM totals WHERE relays = 0) AS no_relays
             FROM evidence e JOIN judged j USING (address)`
-      : sql`WITH ${evidence} SELECT address, false AS flips, forwards = 0 AND strays = 0 AS empty, false AS no_relays FROM evidence`,
+      : sql`WITH ${evidenceWrites(chain, moves, sign, options)} SELECT address, false AS flips, forwards = 0 AND strays = 0 AS empty, false AS no_relays FROM evidence`,
   );
   const emptied = rows.filter((r) => r.empty).map((r) => r.address);
   if (emptied.length > 0) {
@@ -90,10 +101,42 @@ async function addEvidence(db: Db, chain: ChainId, moves: Sql, sign: 1 | -1, opt
       sql`DELETE FROM exchange_relay_evidence WHERE chain = ${chain} AND address = ANY(${emptied}::text[]) AND forwards = 0 AND strays = 0`,
     );
   }
-  if (rows.some((r) => r.no_relays)) {
-    await db.query('rollups.exchange.relays.prune', sql`DELETE FROM exchange_venue_relays WHERE chain = ${chain} AND relays = 0`);
-  }
+  if (rows.some((r) => r.no_relays)) await pruneVenueRelays(db, chain);
   return rows.filter((r) => r.flips).map((r) => r.address);
+}
+
+/** Venues left without confirmed relays lose their totals row. */
+async function pruneVenueRelays(db: Db, chain: ChainId): Promise<void> {
+  await db.query('rollups.exchange.relays.prune', sql`DELETE FROM exchange_venue_relays WHERE chain = ${chain} AND relays = 0`);
+}
+
+/**
+ * A batch's moves in one statement: the relays' evidence and flips (evidenceWrites); the batch's
+ * moves classified in the state after the flips, and the flipped relays' earlier moves out in the
+ * state before them and back in the present one; their flows added. Moves taken out do not leave
+ * exchange_largest here: their days are returned `full`, to be recomputed (settleLargest) with the
+ * days left overfull.
+ */
+async function addBatch(db: Db, chain: ChainId, fromHeight: number, toHeight: number): Promise<{ full: string[]; overfull: string[] }> {
+  const flipped = sql`SELECT address FROM judged WHERE flips`;
+  const parts: MovesPart[] = [
+    { moves: sql`SELECT * FROM moves`, sign: 1 },
+    { moves: movesTouching(chain, flipped, fromHeight - 1), reclassify: true },
+  ];
+  const rows = await db.query<FlowOutcome>(
+    'rollups.exchange.batch',
+    sql`WITH moves AS MATERIALIZED (${movesInRange(chain, fromHeight, toHeight)}),
+        ${evidenceWrites(chain, sql`SELECT * FROM moves`, 1, { flip: true })},
+        classified AS MATERIALIZED (${classifiedMoves(chain, parts, { turning: flipped })}),
+        ${flowWrites(chain, raw('classified'), { largest: true })}
+        ${flowOutcome(chain, { largest: true })}
+        UNION ALL
+        SELECT DISTINCT 'full', NULL, day::text FROM classified WHERE sign < 0
+        UNION ALL
+        SELECT 'no_relays', NULL, NULL WHERE EXISTS (SELECT 1 FROM totals WHERE relays = 0)`,
+  );
+  if (rows.some((r) => r.kind === 'no_relays')) await pruneVenueRelays(db, chain);
+  return { full: rows.filter((r) => r.kind === 'full').map((r) => r.day!), overfull: await settleFlowOutcome(db, chain, rows) };
 }
 
 /** The moves of the `flipped` relays up to `maxHeight`: out in the state before the flips, back in the present one. */
@@ -121,11 +164,7 @@ async function apply(db: Db, step: RollupStep): Promise<void> {
   const { chain, deltas } = step;
   // A refresh of a range rebuilds these tables whole afterwards (afterRefresh).
   if (step.partial || deltas.blocks === 0 || !(await resetIfClearedAndHasVenues(db, chain))) return;
-  const batch = movesInRange(chain, deltas.fromHeight, deltas.toHeight);
-  const flipped = await addEvidence(db, chain, batch, 1, { flip: true });
-  // One classification: the flipped relays' earlier moves reclassified, the batch's moves added.
-  const flows = await addFlows(db, chain, [...flipParts(chain, flipped, deltas.fromHeight - 1), { moves: batch, sign: 1 }], flipped);
-  await settleLargest(db, chain, flows, deltas.toHeight);
+  await settleLargest(db, chain, await addBatch(db, chain, deltas.fromHeight, deltas.toHeight), deltas.toHeight);
 }
 
 async function revert(db: Db, step: RollupStep): Promise<void> {
