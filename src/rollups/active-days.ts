@@ -21,27 +21,30 @@ export const activeDays: Rollup = {
   part: 'network',
   tables: ['address_user_days', 'chain_active_gaps'],
   // After address_daily (listed before it): reads the batch's user days from delta_daily. One
-  // statement: the gaps are counted from address_user_days as it was before it (its snapshot).
+  // statement: the gaps are counted from address_user_days as it was before it (its snapshot),
+  // read once per address; only the addresses whose first or latest day moves are written (most of
+  // a followed block's addresses were already active that day: an upsert would lock their rows
+  // for nothing).
   async apply(db, { chain }) {
     await db.query(
       'rollups.active_days.apply',
-      sql`WITH gaps AS (
+      sql`WITH days AS MATERIALIZED (
+            SELECT d.address, d.day, u.first_day AS was_first, u.last_day AS was_last
+            FROM delta_daily d
+            LEFT JOIN address_user_days u ON u.chain = ${chain} AND u.address = d.address
+            WHERE d.user_tx_count > 0),
+          gaps AS (
             INSERT INTO chain_active_gaps AS g (chain, day, gap, addresses)
             SELECT ${chain}, day, CASE WHEN prev IS NULL THEN 0 ELSE least(day - prev, ${MAX_GAP}) END, count(*)
-            FROM (
-              SELECT d.address, d.day, coalesce(lag(d.day) OVER (PARTITION BY d.address ORDER BY d.day), u.last_day) AS prev
-              FROM delta_daily d
-              LEFT JOIN address_user_days u ON u.chain = ${chain} AND u.address = d.address
-              WHERE d.user_tx_count > 0
-            ) days
+            FROM (SELECT address, day, coalesce(lag(day) OVER (PARTITION BY address ORDER BY day), was_last) AS prev FROM days) d
             WHERE prev IS NULL OR prev < day
             GROUP BY 2, 3
             ON CONFLICT (chain, day, gap) DO UPDATE SET addresses = g.addresses + excluded.addresses)
           INSERT INTO address_user_days AS u (chain, address, first_day, last_day)
-          SELECT ${chain}, address, min(day), max(day) FROM delta_daily WHERE user_tx_count > 0 GROUP BY address
-          ON CONFLICT (chain, address) DO UPDATE SET first_day = least(u.first_day, excluded.first_day), last_day = greatest(u.last_day, excluded.last_day)
-          -- Most of a followed block's addresses were already active that day: no new row version for them.
-          WHERE u.first_day > excluded.first_day OR u.last_day < excluded.last_day`,
+          SELECT ${chain}, address, min(day), max(day) FROM days
+          GROUP BY address
+          HAVING max(was_last) IS NULL OR max(was_last) < max(day) OR min(was_first) > min(day)
+          ON CONFLICT (chain, address) DO UPDATE SET first_day = least(u.first_day, excluded.first_day), last_day = greatest(u.last_day, excluded.last_day)`,
     );
   },
   // address_daily has been reverted by now: a delta day with user activity that no longer has any was removed.
