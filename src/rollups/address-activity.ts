@@ -3,7 +3,7 @@
  * address_heatmap (logical transactions per UTC weekday and hour), merged from delta_daily and
  * delta_heatmap. Both are sums: revert subtracts and drops rows that fall to zero.
  */
-import sql, { empty } from 'sql-template-tag';
+import sql, { raw } from 'sql-template-tag';
 import { dayName } from '../time.ts';
 import { nestedRowsOf } from './engine/delta-tables.ts';
 import type { Rollup } from './engine/rollup.ts';
@@ -16,6 +16,14 @@ const mergeDaily = sql`ORDER BY address, day
           tx_in = a.tx_in + excluded.tx_in, tx_out = a.tx_out + excluded.tx_out, tx_count = a.tx_count + excluded.tx_count,
           user_tx_count = a.user_tx_count + excluded.user_tx_count`;
 
+/**
+ * daily_after: the batch's rows of address_daily as the merge leaves them (the figures the rollups
+ * after this one read per row of delta_daily), so that they need not look each row up again.
+ * Filled by `apply`; after a revert, by whoever reads it (timeline-activity.ts).
+ */
+export const DAILY_AFTER = { name: 'daily_after', columns: 'address text, day date, tx_count int, received numeric, sent numeric, fees numeric, user_tx_count int' };
+const DAILY_AFTER_COLUMNS = raw('address, day, tx_count, received, sent, fees, user_tx_count');
+
 /** Rows of one step past which address_daily's statistics are taken again (a bulk step; a followed block has hundreds). */
 const ANALYZE_DAILY_ROWS = 200_000;
 
@@ -23,6 +31,7 @@ export const addressDaily: Rollup = {
   name: 'address_daily',
   part: 'addresses',
   tables: ['address_daily'],
+  scratchTables: [DAILY_AFTER],
   deltaTables: [
     {
       name: 'delta_daily',
@@ -35,12 +44,16 @@ export const addressDaily: Rollup = {
     },
   ],
   async apply(db, { chain, fresh, deltas }) {
-    // Into a table with no row of the chain the rows go in without looking for conflicts.
+    const insert = sql`INSERT INTO address_daily AS a (chain, address, day, received, sent, fees, fees_burned, gas_used, tx_in, tx_out, tx_count, user_tx_count)
+          SELECT ${chain}, address, day, received, sent, fees, fees_burned, gas_used, tx_in, tx_out, tx_count, user_tx_count FROM delta_daily`;
+    // Into a table with no row of the chain the rows go in without looking for conflicts (and the
+    // rollups after this one rebuild from it: no daily_after).
     await db.query(
       'rollups.daily.apply',
-      sql`INSERT INTO address_daily AS a (chain, address, day, received, sent, fees, fees_burned, gas_used, tx_in, tx_out, tx_count, user_tx_count)
-          SELECT ${chain}, address, day, received, sent, fees, fees_burned, gas_used, tx_in, tx_out, tx_count, user_tx_count FROM delta_daily
-          ${fresh.has('address_daily') ? empty : mergeDaily}`,
+      fresh.has('address_daily')
+        ? insert
+        : sql`WITH merged AS (${insert} ${mergeDaily} RETURNING ${DAILY_AFTER_COLUMNS})
+              INSERT INTO daily_after (${DAILY_AFTER_COLUMNS}) SELECT ${DAILY_AFTER_COLUMNS} FROM merged`,
     );
     // A bulk step adds its chain's rows by the million; the rollups after this one read address_daily by
     // chain and day, and statistics from before the step (autovacuum's, at whatever moment it came)

@@ -66,11 +66,20 @@ async function applyAddressSummary(db: Db, chain: ChainId, options: { holders: b
           internal_tx_count, internal_received, internal_sent, deployed_count, is_contract,
           master_address, slave_count, ots_used, ots_max_index
         FROM delta_summary
-        ${options.fresh ? empty : mergeSummary})
+        ${options.fresh ? empty : sql`${mergeSummary} RETURNING address, balance`})
+        ${options.fresh ? empty : sql`, after AS (INSERT INTO summary_after (address, balance) SELECT address, balance FROM merged)`}
         SELECT n FROM counted`,
   );
   return { newAddresses: counted?.n ?? 0 };
 }
+
+/**
+ * summary_after: the batch's addresses' balances as the merge leaves them (what the rollups after
+ * this one read per address of delta_summary), so that they need not look each address up again.
+ * Filled by `apply` (not into an empty table: the rollups after it rebuild); after a revert, by
+ * whoever reads it (timeline-activity.ts).
+ */
+export const SUMMARY_AFTER = { name: 'summary_after', columns: 'address text, balance numeric' };
 
 // The merge into rows already there: sums add, first and funded keep the earlier, last takes the later.
 const mergeSummary = sql`ORDER BY address
@@ -238,6 +247,7 @@ export const addressSummary: Rollup = {
   name: 'address_summary',
   part: 'addresses',
   tables: ['address_summary'],
+  scratchTables: [SUMMARY_AFTER],
   deltaTables: [
     {
       name: 'delta_summary',

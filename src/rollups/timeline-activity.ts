@@ -21,10 +21,11 @@ const THRESHOLDS = [100n, 1000n] as const;
 
 /**
  * Per day, the four counts over the (address, day) pairs of delta_daily after the batch less the
- * same counts before it. The state before is the state after less the batch's own deltas (`sign`
- * +1 when the batch was applied, -1 when it was reverted): delta_daily for the day's row,
- * delta_summary for the balance. So the rows are looked up once, after the batch, instead of once
- * before and once after. The payouts are the other way round: address_payout_days is read as it
+ * same counts before it. The state after is the rows of address_daily and address_summary as the
+ * batch leaves them, in daily_after and summary_after (a row missing there is gone, or never
+ * was). The state before is the state after less the batch's own deltas (`sign` +1 when the batch
+ * was applied, -1 when it was reverted): delta_daily for the day's row, delta_summary for the
+ * balance. So the rows are read once, after the batch, instead of once before and once after. The payouts are the other way round: address_payout_days is read as it
  * was before the batch's payouts (the CTE batch_payouts) are merged into it, by the same statement.
  */
 function pairCountChanges(chain: ChainId, sign: 1 | -1): Sql {
@@ -59,8 +60,8 @@ function pairCountChanges(chain: ChainId, sign: 1 | -1): Sql {
                    CASE WHEN s.address IS NULL THEN 0 ELSE s.balance END AS balance,
                    CASE WHEN s.address IS NULL THEN 0 ELSE s.balance END - ${sign} * CASE WHEN ds.address IS NULL THEN 0 ELSE ds.balance END AS old_balance
             FROM delta_daily p
-            LEFT JOIN address_daily a ON a.chain = ${chain} AND a.address = p.address AND a.day = p.day
-            LEFT JOIN address_summary s ON s.chain = ${chain} AND s.address = p.address
+            LEFT JOIN daily_after a ON a.address = p.address AND a.day = p.day
+            LEFT JOIN summary_after s ON s.address = p.address
             LEFT JOIN address_payout_days pd ON pd.chain = ${chain} AND pd.address = p.address AND pd.day = p.day
             LEFT JOIN delta_summary ds ON ds.address = p.address
             LEFT JOIN batch_payouts tp ON tp.address = p.address AND tp.day = p.day
@@ -105,6 +106,22 @@ async function mergeCounts(db: Db, chain: ChainId, sign: 1 | -1, batchPayouts: S
   );
 }
 
+/**
+ * After a revert (which does not fill them): daily_after and summary_after read back from
+ * address_daily and address_summary, for the batch's rows that remain.
+ */
+async function readAfterRevert(db: Db, chain: ChainId): Promise<void> {
+  await db.query(
+    'rollups.timeline.after',
+    sql`WITH daily AS (
+          INSERT INTO daily_after (address, day, tx_count, received, sent, fees, user_tx_count)
+          SELECT p.address, p.day, a.tx_count, a.received, a.sent, a.fees, a.user_tx_count
+          FROM delta_daily p JOIN address_daily a ON a.chain = ${chain} AND a.address = p.address AND a.day = p.day)
+        INSERT INTO summary_after (address, balance)
+        SELECT d.address, s.balance FROM delta_summary d JOIN address_summary s ON s.chain = ${chain} AND s.address = d.address`,
+  );
+}
+
 /** The payouts of the raw rows between two heights: per recipient and day, multi-recipient transfers it neither sent nor signed. */
 function payoutsOf(chain: ChainId, where: Sql) {
   return sql`SELECT address, DATE '1970-01-01' + (ts / 86400)::int AS day, count(*)::int AS payouts
@@ -131,8 +148,11 @@ async function pruneReversedPayouts(db: Db, step: RollupStep): Promise<void> {
   );
 }
 
-/** A partial refresh rebuilds both tables afterwards; a first load counts its rows in one pass instead. */
-const countsAfterwards = (step: RollupStep) => step.partial || step.fresh.has('address_daily');
+/**
+ * A partial refresh rebuilds both tables afterwards; a first load counts its rows in one pass
+ * instead (and the rollups it reads fill no daily_after or summary_after into empty tables).
+ */
+const countsAfterwards = (step: RollupStep) => step.partial || step.fresh.has('address_daily') || step.fresh.has('address_summary');
 
 /** Before a revert: the reverted blocks' payouts, read while their raw rows exist (an apply reads its own inline). */
 async function before(db: Db, step: RollupStep): Promise<void> {
@@ -155,11 +175,12 @@ export const timelineActivity: Rollup = {
   scratchTables: [
     { name: 'timeline_payouts', columns: 'address text, day date, payouts int' },
   ],
-  // Last in the registry: reads address_daily and address_summary as the batch leaves them.
+  // Last in the registry: reads address_daily and address_summary as the batch leaves them
+  // (daily_after and summary_after, which their rollups fill on apply, and repair here).
   before,
   async apply(db, step) {
     if (step.partial) return;
-    if (step.fresh.has('address_daily')) {
+    if (countsAfterwards(step)) {
       await rebuildTimelineActivity(db, step.chain);
       return;
     }
@@ -167,6 +188,7 @@ export const timelineActivity: Rollup = {
     await mergeCounts(db, chain, 1, payoutsOf(chain, sql`t.height BETWEEN ${deltas.fromHeight} AND ${deltas.toHeight}`));
   },
   async repair(db, step) {
+    await readAfterRevert(db, step.chain);
     await mergeCounts(db, step.chain, -1, sql`SELECT address, day, payouts FROM timeline_payouts`);
     await pruneReversedPayouts(db, step);
   },
