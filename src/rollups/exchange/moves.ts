@@ -153,12 +153,12 @@ export async function addFlows(
   const { flows, out } = await classify(db, chain, parts, flipped);
   if (flows === 0) return { flows, full: [], overfull: [] };
   const full = out > 0 ? await takeOutLargest(db, chain) : [];
-  const overfull = await settleFlowOutcome(
-    db,
-    chain,
-    await db.query<FlowOutcome>('rollups.exchange.flows', sql`WITH ${flowWrites(chain, raw('exchange_classified'), { largest: flows > out, rebuild: options.rebuild })} ${flowOutcome(chain, { largest: flows > out })}`),
+  const largest = flows > out;
+  const rows = await db.query<FlowOutcome>(
+    'rollups.exchange.flows',
+    sql`WITH ${flowWrites(chain, raw('exchange_classified'), { largest, rebuild: options.rebuild })} ${flowOutcome(chain, { largest })}`,
   );
-  return { flows, full, overfull };
+  return { flows, full, overfull: await settleFlowOutcome(db, chain, rows) };
 }
 
 /**
