@@ -7,7 +7,7 @@
  * never read, so a batch that reaches past the days it closes changes nothing.
  */
 import { randomUUID } from 'node:crypto';
-import sql, { bulk } from 'sql-template-tag';
+import sql, { bulk, type Sql } from 'sql-template-tag';
 import { SENTINELS, type ChainId } from '../../../chain/chains.ts';
 import type { Db, Store } from '../../../store/store.ts';
 import { addDays, eachDay, dayIndex, dayName } from '../../../time.ts';
@@ -189,91 +189,117 @@ async function closePopulation(db: Db, chain: ChainId, fromDay: string, toDay: s
     ({ sorted, ages } = await readState(db, chain));
   }
 
-  // The moves of the days to close, once, indexed by day (address_daily's own index is dropped in a bulk load).
-  await db.query('rollups.charts.population.moves_drop', sql`DROP TABLE IF EXISTS population_moves`);
-  await db.query(
-    'rollups.charts.population.moves',
-    sql`CREATE TEMP TABLE population_moves ON COMMIT DROP AS
-        SELECT day, address, (received - sent - fees)::text AS net FROM address_daily
-        WHERE chain = ${chain} AND day BETWEEN ${fromDay}::date AND ${toDay}::date AND address <> ALL(${[...SENTINELS[chain]]}::text[])
-          AND (tx_count > 0 OR received > 0 OR sent > 0 OR fees > 0)
-          -- An address whose balance is unknown (docs/indexing-pow.md) is no holder of any size.
-          AND NOT EXISTS (SELECT 1 FROM opening_balances o WHERE o.chain = ${chain} AND o.address = address_daily.address AND o.amount IS NULL)`,
-  );
-  await db.query('rollups.charts.population.moves_index', sql`CREATE INDEX ON population_moves (day)`);
-  // A new table has no statistics: the statements below plan their grouping of the day's moves with them.
-  await db.query('rollups.charts.population.moves_analyze', sql`ANALYZE population_moves`);
-
-  // The moved addresses' state at the end of toDay (the balance plus what the days moved, the last
-  // activity their last day with a move), written in one upsert that returns the state it replaced
-  // (kept in prev_balance and prev_last_day: migration 0077) for the figures below. In key order:
-  // each probe of the key's index then continues where the last one ended, faster than in the
-  // aggregate's hash order (bench/results/M_population-close.txt).
-  const state = new Map<string, { balance: Limbs; last: number }>();
-  for (const r of await db.query<{ a: string; b: string; d: string }>(
-    'rollups.charts.population.movers',
-    sql`WITH written AS (
-          INSERT INTO holder_state AS h (chain, address, balance, last_day)
-          SELECT ${chain}, address, sum(net::numeric), max(day) FROM population_moves GROUP BY address ORDER BY address
-          ON CONFLICT (chain, address) DO UPDATE SET prev_balance = h.balance, prev_last_day = h.last_day,
-            balance = h.balance + excluded.balance, last_day = excluded.last_day
-          RETURNING address, prev_balance, prev_last_day)
-        SELECT address AS a, prev_balance::text AS b, prev_last_day::text AS d FROM written WHERE prev_balance IS NOT NULL`,
-  )) {
-    state.set(r.a, { balance: parseLimbs(r.b), last: dayIndex(r.d) });
-  }
-
   const rows: unknown[][] = [];
   const zero: Limbs = [0, 0, 0, 0];
-  for (let chunk = fromDay; chunk <= toDay; chunk = addDays(chunk, CHUNK_DAYS)) {
-    const chunkEnd = addDays(chunk, CHUNK_DAYS - 1) < toDay ? addDays(chunk, CHUNK_DAYS - 1) : toDay;
-    const moves = new Map<string, string>();
-    for (const r of await db.query<{ d: string; m: string }>(
-      'rollups.charts.population.day_moves',
-      sql`SELECT day::text AS d, string_agg(address || ' ' || net, ' ') AS m FROM population_moves
-          WHERE day BETWEEN ${chunk}::date AND ${chunkEnd}::date GROUP BY day`,
-    )) {
-      moves.set(r.d, r.m);
+  /** One moved address on day `d`: from the state it had (none: it held nothing) to `balance`. */
+  const move = (old: { balance: Limbs; last: number } | undefined, balance: Limbs, d: number, removed: Limbs[], added: Limbs[]) => {
+    if (old && isPositive(old.balance)) {
+      removed.push(old.balance);
+      const cell = ages.get(old.last)!;
+      cell.holders--;
+      cell.balance = addLimbs(cell.balance, [-old.balance[0], -old.balance[1], -old.balance[2], -old.balance[3]]);
+      if (cell.holders === 0) ages.delete(old.last);
     }
-    for (const day of eachDay(chunk, chunkEnd)) {
-      const d = dayIndex(day);
-      const removed: Limbs[] = [];
-      const added: Limbs[] = [];
-      const parts = moves.get(day)?.split(' ') ?? [];
-      for (let i = 0; i < parts.length; i += 2) {
-        const address = parts[i]!;
-        const old = state.get(address) ?? { balance: zero, last: d };
-        const balance = addLimbs(old.balance, parseLimbs(parts[i + 1]!));
-        if (isPositive(old.balance)) {
-          removed.push(old.balance);
-          const cell = ages.get(old.last)!;
-          cell.holders--;
-          cell.balance = addLimbs(cell.balance, [-old.balance[0], -old.balance[1], -old.balance[2], -old.balance[3]]);
-          if (cell.holders === 0) ages.delete(old.last);
-        }
-        if (isPositive(balance)) {
-          added.push(balance);
-          const cell = ages.get(d) ?? { holders: 0, balance: zero };
-          ages.set(d, { holders: cell.holders + 1, balance: addLimbs(cell.balance, balance) });
-        }
-        state.set(address, { balance, last: d });
+    if (isPositive(balance)) {
+      added.push(balance);
+      const cell = ages.get(d) ?? { holders: 0, balance: zero };
+      ages.set(d, { holders: cell.holders + 1, balance: addLimbs(cell.balance, balance) });
+    }
+  };
+  /** The day's figures, once its moves are in: the sorted balances updated by one merge. */
+  const closeDay = (day: string, d: number, removed: Limbs[], added: Limbs[]) => {
+    removed.sort(compareLimbs);
+    added.sort(compareLimbs);
+    sorted = sorted.update(removed, added);
+    const f = distributionInputs(sorted);
+    const ageHolders = AGE_BUCKETS.map(() => 0);
+    const ageBalance = AGE_BUCKETS.map(() => [0, 0, 0, 0] as Limbs);
+    for (const [last, cell] of ages) {
+      const b = ageBucketOf(d - last);
+      ageHolders[b]! += cell.holders;
+      ageBalance[b] = addLimbs(ageBalance[b]!, cell.balance);
+    }
+    rows.push([
+      chain, day, f.holders, f.supply.toString(), f.top10.toString(), f.top100.toString(), f.pairDiff.toString(), f.sumSq.toString(),
+      f.nakamoto, f.palmaTop.toString(), f.palmaBottom.toString(),
+      `{${ageHolders.join(',')}}`, `{${ageBalance.map((b) => limbsToBigInt(b).toString()).join(',')}}`,
+    ]);
+  };
+
+  // The addresses that moved: their rows of address_daily, less the sentinels and the addresses
+  // whose balance is unknown (docs/indexing-pow.md: no holder of any size).
+  const moved = (days: Sql) => sql`FROM address_daily
+        WHERE chain = ${chain} AND ${days} AND address <> ALL(${[...SENTINELS[chain]]}::text[])
+          AND (tx_count > 0 OR received > 0 OR sent > 0 OR fees > 0)
+          AND NOT EXISTS (SELECT 1 FROM opening_balances o WHERE o.chain = ${chain} AND o.address = address_daily.address AND o.amount IS NULL)`;
+  // Their state at the end of the last day closed (the balance plus what the days moved, the last
+  // activity their last day with a move), written in one upsert that returns the state it replaced
+  // (kept in prev_balance and prev_last_day: migration 0077; none for an address new to the
+  // state). In key order: each probe of the key's index then continues where the last one ended,
+  // faster than in the aggregate's hash order (bench/results/M_population-close.txt).
+  const upsert = (rowsOf: Sql) => sql`INSERT INTO holder_state AS h (chain, address, balance, last_day) ${rowsOf}
+          ON CONFLICT (chain, address) DO UPDATE SET prev_balance = h.balance, prev_last_day = h.last_day,
+            balance = h.balance + excluded.balance, last_day = excluded.last_day`;
+
+  if (fromDay === toDay) {
+    // One day (a followed chain's midnight): each moved address's state before and after comes
+    // back from the upsert of its row of the day, with no table of the moves in between.
+    const d = dayIndex(fromDay);
+    const removed: Limbs[] = [];
+    const added: Limbs[] = [];
+    for (const r of await db.query<{ p: string | null; d: string | null; b: string }>(
+      'rollups.charts.population.movers',
+      sql`WITH written AS (${upsert(sql`SELECT ${chain}, address, received - sent - fees, day ${moved(sql`day = ${fromDay}::date`)} ORDER BY address`)}
+            RETURNING prev_balance, prev_last_day, balance)
+          SELECT prev_balance::text AS p, prev_last_day::text AS d, balance::text AS b FROM written`,
+    )) {
+      move(r.p === null ? undefined : { balance: parseLimbs(r.p), last: dayIndex(r.d!) }, parseLimbs(r.b), d, removed, added);
+    }
+    closeDay(fromDay, d, removed, added);
+  } else {
+    // Several days: their moves, once, indexed by day (address_daily's own index is dropped in a bulk load).
+    await db.query('rollups.charts.population.moves_drop', sql`DROP TABLE IF EXISTS population_moves`);
+    await db.query(
+      'rollups.charts.population.moves',
+      sql`CREATE TEMP TABLE population_moves ON COMMIT DROP AS
+          SELECT day, address, (received - sent - fees)::text AS net ${moved(sql`day BETWEEN ${fromDay}::date AND ${toDay}::date`)}`,
+    );
+    await db.query('rollups.charts.population.moves_index', sql`CREATE INDEX ON population_moves (day)`);
+    // A new table has no statistics: the statements below plan their grouping of the day's moves with them.
+    await db.query('rollups.charts.population.moves_analyze', sql`ANALYZE population_moves`);
+    const state = new Map<string, { balance: Limbs; last: number }>();
+    for (const r of await db.query<{ a: string; b: string; d: string }>(
+      'rollups.charts.population.movers',
+      sql`WITH written AS (${upsert(sql`SELECT ${chain}, address, sum(net::numeric), max(day) FROM population_moves GROUP BY address ORDER BY address`)}
+            RETURNING address, prev_balance, prev_last_day)
+          SELECT address AS a, prev_balance::text AS b, prev_last_day::text AS d FROM written WHERE prev_balance IS NOT NULL`,
+    )) {
+      state.set(r.a, { balance: parseLimbs(r.b), last: dayIndex(r.d) });
+    }
+    for (let chunk = fromDay; chunk <= toDay; chunk = addDays(chunk, CHUNK_DAYS)) {
+      const chunkEnd = addDays(chunk, CHUNK_DAYS - 1) < toDay ? addDays(chunk, CHUNK_DAYS - 1) : toDay;
+      const moves = new Map<string, string>();
+      for (const r of await db.query<{ d: string; m: string }>(
+        'rollups.charts.population.day_moves',
+        sql`SELECT day::text AS d, string_agg(address || ' ' || net, ' ') AS m FROM population_moves
+            WHERE day BETWEEN ${chunk}::date AND ${chunkEnd}::date GROUP BY day`,
+      )) {
+        moves.set(r.d, r.m);
       }
-      removed.sort(compareLimbs);
-      added.sort(compareLimbs);
-      sorted = sorted.update(removed, added);
-      const f = distributionInputs(sorted);
-      const ageHolders = AGE_BUCKETS.map(() => 0);
-      const ageBalance = AGE_BUCKETS.map(() => [0, 0, 0, 0] as Limbs);
-      for (const [last, cell] of ages) {
-        const b = ageBucketOf(d - last);
-        ageHolders[b]! += cell.holders;
-        ageBalance[b] = addLimbs(ageBalance[b]!, cell.balance);
+      for (const day of eachDay(chunk, chunkEnd)) {
+        const d = dayIndex(day);
+        const removed: Limbs[] = [];
+        const added: Limbs[] = [];
+        const parts = moves.get(day)?.split(' ') ?? [];
+        for (let i = 0; i < parts.length; i += 2) {
+          const address = parts[i]!;
+          const old = state.get(address);
+          const balance = addLimbs(old?.balance ?? zero, parseLimbs(parts[i + 1]!));
+          move(old, balance, d, removed, added);
+          state.set(address, { balance, last: d });
+        }
+        closeDay(day, d, removed, added);
       }
-      rows.push([
-        chain, day, f.holders, f.supply.toString(), f.top10.toString(), f.top100.toString(), f.pairDiff.toString(), f.sumSq.toString(),
-        f.nakamoto, f.palmaTop.toString(), f.palmaBottom.toString(),
-        `{${ageHolders.join(',')}}`, `{${ageBalance.map((b) => limbsToBigInt(b).toString()).join(',')}}`,
-      ]);
     }
   }
 
