@@ -62,7 +62,14 @@ function pairCountChanges(chain: ChainId, sign: 1 | -1): Sql {
             FROM delta_daily p
             LEFT JOIN daily_after a ON a.address = p.address AND a.day = p.day
             LEFT JOIN summary_after s ON s.address = p.address
-            LEFT JOIN address_payout_days pd ON pd.chain = ${chain} AND pd.address = p.address AND pd.day = p.day
+            -- Payouts are user transactions: a day without any before the merge has no payouts row to
+            -- look up (most of a followed block's pairs are an address's first of the day). OFFSET 0
+            -- keeps that test ahead of the lookup, per pair, instead of after it.
+            LEFT JOIN LATERAL (
+              SELECT pd.payouts FROM address_payout_days pd
+              WHERE coalesce(a.user_tx_count, 0) - ${sign} * p.user_tx_count > 0
+                AND pd.chain = ${chain} AND pd.address = p.address AND pd.day = p.day
+              OFFSET 0) pd ON true
             LEFT JOIN delta_summary ds ON ds.address = p.address
             LEFT JOIN batch_payouts tp ON tp.address = p.address AND tp.day = p.day
             WHERE p.address <> ALL(${[...SENTINELS[chain]]}::text[])
