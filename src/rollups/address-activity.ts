@@ -94,7 +94,7 @@ export const addressHeatmap: Rollup = {
       name: 'delta_heatmap',
       columns: 'address text, day_of_week smallint, hour_of_day smallint, tx_in int, tx_out int, tx_total int',
       rows: (deltas) => nestedRowsOf(deltas.heatmap, (address, slot, h) => [address, Math.floor(slot / 24), slot % 24, h.txIn, h.txOut, h.txTotal]),
-      direct: true,
+      direct: 'address_heatmap',
     },
   ],
   async apply(db, { chain, fresh }) {

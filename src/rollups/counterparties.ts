@@ -95,7 +95,7 @@ export const counterparties: Rollup = {
       rows: (deltas) => nestedRowsOf(deltas.pairs, (address, counterparty, p) => [
         address, counterparty, p.txCount, p.sentCount, p.receivedCount, p.totalSent, p.totalReceived, p.lastTs,
       ]),
-      direct: true,
+      direct: 'address_counterparties',
       analyze: true,
     },
   ],

@@ -11,7 +11,7 @@ import { tokenBalances } from './token-balances.ts';
 import { chainDaily } from './chain-daily.ts';
 import { feeWindows } from './fee-windows.ts';
 import { activeDays } from './active-days.ts';
-import { feeValues, gasBuckets, hourly, txTypes } from './day-breakdowns.ts';
+import { dayBreakdowns } from './day-breakdowns.ts';
 import { dayLargest } from './day-largest.ts';
 import { dayTopTxs } from './day-top-txs.ts';
 import { activeAddresses } from './charts/network/active-addresses.ts';
@@ -26,7 +26,7 @@ import { supplyDistribution } from './charts/supply/distribution.ts';
 
 export const ROLLUPS: readonly Rollup[] = [
   addressSummary, addressRanks, addressDaily, activeDays, addressHeatmap, counterparties, tokenBalances, chainDaily, feeWindows,
-  txTypes, gasBuckets, feeValues, hourly, dayLargest, dayTopTxs,
+  dayBreakdowns, dayLargest, dayTopTxs,
   timelineActivity,
   supply,
   exchangeVenues,

@@ -58,7 +58,7 @@ export const tokenBalances: Rollup = {
       name: 'delta_tokens',
       columns: 'address text, contract text, balance numeric, transfer_count int, last_ts bigint',
       rows: (deltas) => nestedRowsOf(deltas.tokens, (address, contract, t) => [address, contract, t.balance, t.transferCount, t.lastTs]),
-      direct: true,
+      direct: 'token_balances',
       analyze: true,
     },
   ],

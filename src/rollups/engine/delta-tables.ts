@@ -50,8 +50,7 @@ export async function writeDeltaTables(db: Db, deltas: RollupDeltas, rollups: re
   for (const rollup of rollups) {
     for (const table of rollup.deltaTables ?? []) {
       if (table.direct && fresh?.has(rollup.name)) {
-        const target = rollup.tables[0]!;
-        await db.copyRows(`rollups.direct.${target}`, target, ['chain', ...columnsOf(table)], withChain(deltas.chain, table.rows(deltas)));
+        await db.copyRows(`rollups.direct.${table.direct}`, table.direct, ['chain', ...columnsOf(table)], withChain(deltas.chain, table.rows(deltas)));
       } else {
         pending.push({ table, rows: [...table.rows(deltas)] });
       }

@@ -28,11 +28,11 @@ export interface ScratchTable {
 export interface DeltaTable extends ScratchTable {
   rows(deltas: RollupDeltas): Iterable<CopyValue[]>;
   /**
-   * When the owning rollup's table holds no row of the chain yet (a first load), the rows go
-   * straight into it (same columns after `chain`) and the delta table stays empty: merging into
-   * an empty table costs several times a plain insert.
+   * The owning rollup's table these rows are merged into. When the rollup holds no row of the
+   * chain yet (a first load), the rows go straight into it (same columns after `chain`) and the
+   * delta table stays empty: merging into an empty table costs several times a plain insert.
    */
-  direct?: boolean;
+  direct?: string;
   /** Statistics for the planner: the tables the merges join on. */
   analyze?: boolean;
 }
