@@ -21,7 +21,7 @@ const mergeDaily = sql`ORDER BY address, day
  * after this one read per row of delta_daily), so that they need not look each row up again.
  * Filled by `apply`; after a revert, by whoever reads it (timeline-activity.ts).
  */
-export const DAILY_AFTER = { name: 'daily_after', columns: 'address text, day date, tx_count int, received numeric, sent numeric, fees numeric, user_tx_count int' };
+const DAILY_AFTER = { name: 'daily_after', columns: 'address text, day date, tx_count int, received numeric, sent numeric, fees numeric, user_tx_count int' };
 const DAILY_AFTER_COLUMNS = raw('address, day, tx_count, received, sent, fees, user_tx_count');
 
 /** Rows of one step past which address_daily's statistics are taken again (a bulk step; a followed block has hundreds). */

@@ -79,7 +79,7 @@ async function applyAddressSummary(db: Db, chain: ChainId, options: { holders: b
  * Filled by `apply` (not into an empty table: the rollups after it rebuild); after a revert, by
  * whoever reads it (timeline-activity.ts).
  */
-export const SUMMARY_AFTER = { name: 'summary_after', columns: 'address text, balance numeric' };
+const SUMMARY_AFTER = { name: 'summary_after', columns: 'address text, balance numeric' };
 
 // The merge into rows already there: sums add, first and funded keep the earlier, last takes the later.
 const mergeSummary = sql`ORDER BY address

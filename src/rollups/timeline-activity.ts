@@ -25,8 +25,9 @@ const THRESHOLDS = [100n, 1000n] as const;
  * batch leaves them, in daily_after and summary_after (a row missing there is gone, or never
  * was). The state before is the state after less the batch's own deltas (`sign` +1 when the batch
  * was applied, -1 when it was reverted): delta_daily for the day's row, delta_summary for the
- * balance. So the rows are read once, after the batch, instead of once before and once after. The payouts are the other way round: address_payout_days is read as it
- * was before the batch's payouts (the CTE batch_payouts) are merged into it, by the same statement.
+ * balance. So the rows are read once, after the batch, instead of once before and once after.
+ * The payouts are the other way round: address_payout_days is read as it was before the batch's
+ * payouts (the CTE batch_payouts) are merged into it, by the same statement.
  */
 function pairCountChanges(chain: ChainId, sign: 1 | -1): Sql {
   const unit = CHAIN_INFO[chain].unitsPerCoin;
