@@ -14,7 +14,7 @@ import type { ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
 import { tipTime, tipTimeSql } from './tip.ts';
 import type { Rollup } from './engine/rollup.ts';
-import { addDays, formatDay } from '../time.ts';
+import { addDays, dayIndex, formatDay } from '../time.ts';
 
 /** The windows kept, in days. */
 export const FEE_WINDOW_DAYS = [1, 7, 30, 90, 365] as const;
@@ -26,19 +26,6 @@ const CHAINS: readonly ChainId[] = ['pos'];
 
 /** The batch's rows whose addresses are recomputed whole (and so skipped when days leave a window). */
 const RECOMPUTED = sql`(fees <> 0 OR tx_out <> 0 OR gas_used <> 0)`;
-
-/** Days that are inside some window for one tip day and outside it for the other. */
-function movedDays(from: string, to: string): string[] {
-  const [lo, hi] = from < to ? [from, to] : [to, from];
-  const days = new Set<string>();
-  for (const w of FEE_WINDOW_DAYS) {
-    // Window of tip t: [t - w + 1, t]. Between lo and hi, the days [lo - w + 1, hi - w] change side.
-    for (let d = addDays(lo, -w + 1); d <= addDays(hi, -w); d = addDays(d, 1)) days.add(d);
-    // ... and the days (lo, hi] are in the later window only.
-    for (let d = addDays(lo, 1); d <= hi; d = addDays(d, 1)) days.add(d);
-  }
-  return [...days];
-}
 
 /** Brings the windows of `chain` up to date after a batch (delta_daily holds the batch's addresses). */
 async function keepFeeWindows(db: Db, chain: ChainId): Promise<void> {
@@ -52,9 +39,8 @@ async function keepFeeWindows(db: Db, chain: ChainId): Promise<void> {
     return;
   }
   const tipDay = formatDay(row.tip);
-  const state = row.tip_day === null ? undefined : { tip_day: row.tip_day };
-  const moved = state ? movedDays(state.tip_day, tipDay) : null;
-  if (moved === null || moved.length > 2 * LONGEST) {
+  const stateDay = row.tip_day;
+  if (stateDay === null || Math.abs(dayIndex(tipDay) - dayIndex(stateDay)) >= LONGEST) {
     await rebuild(db, chain, tipDay);
     return;
   }
@@ -68,32 +54,39 @@ async function keepFeeWindows(db: Db, chain: ChainId): Promise<void> {
     await rebuild(db, chain, tipDay);
     return;
   }
-  if (state && tipDay > state.tip_day) await dropLeavingDays(db, chain, state.tip_day, tipDay);
-  if (state && tipDay < state.tip_day) await addReturningDays(db, chain, state.tip_day, tipDay);
+  if (tipDay > stateDay) await dropLeavingDays(db, chain, stateDay, tipDay);
+  if (tipDay < stateDay) await addReturningDays(db, chain, stateDay, tipDay);
   if (affected.length > 0) {
     const addresses = affected.map((a) => a.address);
-    const windows = [...FEE_WINDOW_DAYS];
     // Each (window, address) pair through the primary key.
-    const pairs = windows.flatMap((days) => addresses.map((address) => [days, address] as const));
+    const pairs = FEE_WINDOW_DAYS.flatMap((days) => addresses.map((address) => [days, address] as const));
     await db.query(
       'rollups.fee_windows.clear_affected',
       sql`DELETE FROM address_fee_windows w
           USING unnest(${pairs.map((p) => p[0])}::int[], ${pairs.map((p) => p[1])}::text[]) AS u(days, address)
           WHERE w.chain = ${chain} AND w.days = u.days AND w.address = u.address`,
     );
-    await db.query(
-      'rollups.fee_windows.recompute',
-      sql`INSERT INTO address_fee_windows (chain, days, address, fees, gas_used, tx_count)
-          SELECT ${chain}, w.days, d.address, sum(d.fees), sum(d.gas_used), sum(d.tx_out)
-          FROM address_daily d
-          CROSS JOIN unnest(${windows}::int[]) AS w(days)
-          WHERE d.chain = ${chain} AND d.address = ANY(${addresses}::text[]) AND d.day > ${tipDay}::date - ${LONGEST}::int
-            AND d.day > ${tipDay}::date - w.days
-          GROUP BY w.days, d.address
-          HAVING sum(d.fees) > 0`,
-    );
+    await insertWholeRows(db, chain, tipDay, addresses);
   }
-  if (state?.tip_day !== tipDay) await setState(db, chain, tipDay);
+  if (stateDay !== tipDay) await setState(db, chain, tipDay);
+}
+
+/**
+ * Every window's rows of `addresses` (all the chain's without) computed whole from address_daily,
+ * for the tip's day `tipDay`: only addresses that paid fees in the window.
+ */
+async function insertWholeRows(db: Db, chain: ChainId, tipDay: string, addresses?: string[]): Promise<void> {
+  await db.query(
+    addresses ? 'rollups.fee_windows.recompute' : 'rollups.fee_windows.rebuild',
+    sql`INSERT INTO address_fee_windows (chain, days, address, fees, gas_used, tx_count)
+        SELECT ${chain}, w.days, d.address, sum(d.fees), sum(d.gas_used), sum(d.tx_out)
+        FROM address_daily d
+        CROSS JOIN unnest(${[...FEE_WINDOW_DAYS]}::int[]) AS w(days)
+        WHERE d.chain = ${chain} ${addresses ? sql`AND d.address = ANY(${addresses}::text[])` : sql``}
+          AND d.day > ${tipDay}::date - ${LONGEST}::int AND d.day > ${tipDay}::date - w.days
+        GROUP BY w.days, d.address
+        HAVING sum(d.fees) > 0`,
+  );
 }
 
 /** The days one window gains or loses: the window's length, the first and last day. */
@@ -190,16 +183,7 @@ async function rebuildFeeWindows(db: Db, chain: ChainId): Promise<void> {
 
 async function rebuild(db: Db, chain: ChainId, tipDay: string): Promise<void> {
   await db.query('rollups.fee_windows.clear', sql`DELETE FROM address_fee_windows WHERE chain = ${chain}`);
-  await db.query(
-    'rollups.fee_windows.rebuild',
-    sql`INSERT INTO address_fee_windows (chain, days, address, fees, gas_used, tx_count)
-        SELECT ${chain}, w.days, d.address, sum(d.fees), sum(d.gas_used), sum(d.tx_out)
-        FROM address_daily d
-        CROSS JOIN unnest(${[...FEE_WINDOW_DAYS]}::int[]) AS w(days)
-        WHERE d.chain = ${chain} AND d.day > ${tipDay}::date - ${LONGEST}::int AND d.day > ${tipDay}::date - w.days
-        GROUP BY w.days, d.address
-        HAVING sum(d.fees) > 0`,
-  );
+  await insertWholeRows(db, chain, tipDay);
   // Statistics from the start, so that the batches after read rows by their key.
   await db.query('rollups.fee_windows.analyze', sql`ANALYZE address_fee_windows`);
   await setState(db, chain, tipDay);

@@ -7,19 +7,6 @@
 import sql, { join, raw, type Sql } from 'sql-template-tag';
 import type { ChainId } from '../../chain/chains.ts';
 import type { Db } from '../../store/store.ts';
-import type { ScratchTable } from '../engine/rollup.ts';
-
-/**
- * The exchange rollups' scratch table: the moves being classified, each with the sign its flows
- * take. A rollup step prepares it; the rebuild prepares it itself.
- */
-export const EXCHANGE_SCRATCH: readonly ScratchTable[] = [
-  {
-    name: 'exchange_classified',
-    columns: `height bigint, tx_index int, recipient_index int, tx_hash text, ts bigint, from_addr text, to_addr text, value numeric,
-              day date, from_ex text, from_relay boolean, to_ex text, to_relay boolean, sign int`,
-  },
-];
 
 /** At most this many deposits and withdrawals are kept per UTC day (the largest-transfers limit). */
 export const LARGEST_PER_DAY = 100;
@@ -76,45 +63,16 @@ export function movesTouching(chain: ChainId, addresses: string[] | Sql, maxHeig
 export type MovesPart = { moves: Sql; sign: 1 | -1; beforeFlips?: boolean } | { moves: Sql; reclassify: true };
 
 /**
- * Puts the moves of `parts` that are flows (classifiedMoves) into the temporary table
- * exchange_classified, each with the sign its flows take. Returns how many flows there are, and
- * how many of them are taken out.
+ * The moves of `parts` that are flows, with their day, venues and sign: a move with a confirmed
+ * address of a venue on one side and not an address of the same venue on the other. `to_ex` is
+ * the venue it deposits into, `from_ex` the one it withdraws from (both for a move between two
+ * venues). `turning`: the relays whose confirmation the same statement turns (a relation of their
+ * addresses; the statement's snapshot holds the flags before the turn), so that each part is
+ * classified in the state it asks for, before the flips or after them.
  */
-async function classify(db: Db, chain: ChainId, parts: MovesPart[], flipped: string[]): Promise<{ flows: number; out: number }> {
-  // The step's earlier classification (a recomputed day classifies again) is deleted by the same
-  // statement: its sub-statements share one snapshot, so the delete sees only the old rows.
-  const [row] = await db.query<{ flows: number; out: number }>(
-    'rollups.exchange.classify',
-    sql`WITH cleared AS (DELETE FROM exchange_classified), classified AS (
-        INSERT INTO exchange_classified (height, tx_index, recipient_index, tx_hash, ts, from_addr, to_addr, value, day, from_ex, from_relay, to_ex, to_relay, sign)
-        ${classifiedMoves(chain, parts, { turned: flipped })}
-        RETURNING sign)
-        SELECT count(*)::int AS flows, count(*) FILTER (WHERE sign < 0)::int AS out FROM classified`,
-  );
-  return row!;
-}
-
-/**
- * The relays whose confirmation a step flips: already turned in exchange_wallets (a list), or
- * being turned by the statement that classifies (`turning`: a relation of their addresses; the
- * statement's snapshot still holds the state before the flips).
- */
-export type FlippedRelays = { turned: string[] } | { turning: Sql };
-
-/**
- * The moves of `parts` that are flows, with the columns of exchange_classified: a move with a
- * confirmed address of a venue on one side and not an address of the same venue on the other.
- * `to_ex` is the venue it deposits into, `from_ex` the one it withdraws from (both for a move
- * between two venues). A flipped relay counts as confirmed in the state a part asks for, before or
- * after the flips, whatever state exchange_wallets holds.
- */
-export function classifiedMoves(chain: ChainId, parts: MovesPart[], flipped: FlippedRelays): Sql {
-  const confirmed = (wallet: 'fw' | 'tw') => {
-    const w = raw(wallet);
-    if ('turning' in flipped) return sql`${w}.confirmed <> (NOT s.before AND ${w}.address IN (${flipped.turning}))`;
-    if (flipped.turned.length === 0) return sql`${w}.confirmed`;
-    return sql`${w}.confirmed <> (s.before AND ${w}.address = ANY(${flipped.turned}::text[]))`;
-  };
+export function classifiedMoves(chain: ChainId, parts: MovesPart[], turning?: Sql): Sql {
+  const confirmed = (wallet: 'fw' | 'tw') =>
+    turning ? sql`${raw(wallet)}.confirmed <> (NOT s.before AND ${raw(wallet)}.address IN (${turning}))` : sql`${raw(wallet)}.confirmed`;
   const selects = parts.map((part) => {
     const states = 'reclassify' in part ? sql`VALUES (-1, true), (1, false)` : sql`VALUES (${part.sign}::int, ${Boolean(part.beforeFlips)}::boolean)`;
     return sql`SELECT m.height, m.tx_index, m.recipient_index, m.tx_hash, m.ts, m.from_addr, m.to_addr, m.value,
@@ -131,45 +89,15 @@ export function classifiedMoves(chain: ChainId, parts: MovesPart[], flipped: Fli
 }
 
 /**
- * Classifies the moves of `parts` (into exchange_classified, where they stay for the caller) and
- * adds their flows, each with its sign, to the per-venue days and to the per-address days of the
- * side that is not an exchange address (the sender of a deposit, the recipient of a withdrawal; a
- * transfer between two venues has no such side). The moves taken out leave exchange_largest first;
- * the days they leave that held LARGEST_PER_DAY in a direction are returned as `full` (a transfer
- * held back there may now belong: the caller recomputes them). The moves added that can be among a
- * day's largest go into exchange_largest (largestInsert; `rebuild`: into a chain whose exchange
- * tables were just cleared). Returns how many flows there were and the days of exchange_largest
- * left holding more than LARGEST_PER_DAY rows in a direction (for trimLargest). Moves without a
- * flow (most followed blocks; a relay's moves before its first confirmation) cost the
- * classification only.
- */
-export async function addFlows(
-  db: Db,
-  chain: ChainId,
-  parts: MovesPart[],
-  flipped: string[] = [],
-  options: { rebuild?: boolean } = {},
-): Promise<{ flows: number; full: string[]; overfull: string[] }> {
-  const { flows, out } = await classify(db, chain, parts, flipped);
-  if (flows === 0) return { flows, full: [], overfull: [] };
-  const full = out > 0 ? await takeOutLargest(db, chain) : [];
-  const largest = flows > out;
-  const rows = await db.query<FlowOutcome>(
-    'rollups.exchange.flows',
-    sql`WITH ${flowWrites(chain, raw('exchange_classified'), { largest, rebuild: options.rebuild })} ${flowOutcome(chain, { largest })}`,
-  );
-  return { flows, full, overfull: await settleFlowOutcome(db, chain, rows) };
-}
-
-/**
- * The CTEs `venue`, `address` (and with `largest`, `largest`) that add the flows of the classified
- * moves in `classified` (exchange_classified or a CTE of its columns), each with its sign, to the
+ * The CTEs `venue`, `address` and `largest` that add the flows of the classified
+ * moves in the relation `classified` (classifiedMoves' columns), each with its sign, to the
  * per-venue days and to the per-address days of the side that is not an exchange address (the
  * sender of a deposit, the recipient of a withdrawal; a transfer between two venues has no such
- * side), and put the moves added that can be among a day's largest into exchange_largest.
- * `venue` and `address` return the rows they leave at zero as `emptied`.
+ * side), and put the moves added that can be among a day's largest into exchange_largest (`rebuild`:
+ * into a chain whose exchange tables were just cleared). `venue` and `address` return the rows
+ * they leave at zero as `emptied`, `largest` the direction and day of the rows it put in.
  */
-export function flowWrites(chain: ChainId, classified: Sql, options: { largest: boolean; rebuild?: boolean }): Sql {
+export function flowWrites(chain: ChainId, classified: Sql, options: { rebuild?: boolean } = {}): Sql {
   const signed = (column: string) => sql`sum(sign * ${raw(column)})`;
   return sql`venue AS (
           INSERT INTO exchange_flow_daily AS f (chain, exchange, day, deposits, withdrawals, deposit_txs, withdrawal_txs)
@@ -191,7 +119,7 @@ export function flowWrites(chain: ChainId, classified: Sql, options: { largest: 
           ON CONFLICT (chain, address, day) DO UPDATE SET deposits = f.deposits + excluded.deposits, withdrawals = f.withdrawals + excluded.withdrawals,
             deposit_txs = f.deposit_txs + excluded.deposit_txs, withdrawal_txs = f.withdrawal_txs + excluded.withdrawal_txs
           RETURNING address, day, deposit_txs = 0 AND withdrawal_txs = 0 AS emptied)
-        ${options.largest ? sql`, largest AS (${largestInsert(chain, classified, { empty: options.rebuild })} RETURNING direction, day)` : sql``}`;
+        , largest AS (${largestInsert(chain, classified, { empty: options.rebuild })} RETURNING direction, day)`;
 }
 
 /** A row of flowOutcome: a flow row left at zero (`venue`: its day; `address`), or a day left overfull. */
@@ -201,13 +129,14 @@ export interface FlowOutcome {
   day: string | null;
 }
 
-/** The SELECT after flowWrites that reports its rows left at zero and, with `largest`, the days left overfull. */
-export function flowOutcome(chain: ChainId, options: { largest: boolean }): Sql {
+/** The SELECT after flowWrites that reports the rows it left at zero and the days it left overfull. */
+export function flowOutcome(chain: ChainId): Sql {
   // Only a move taken out can leave a row at zero.
   return sql`SELECT DISTINCT 'venue' AS kind, NULL AS address, day::text AS day FROM venue WHERE emptied
              UNION ALL
              SELECT 'address', address, day::text FROM address WHERE emptied
-             ${options.largest ? sql`UNION ALL SELECT 'overfull', NULL, day FROM (${overfullDays(chain)}) o` : sql``}`;
+             UNION ALL
+             SELECT 'overfull', NULL, day FROM (${overfullDays(chain)}) o`;
 }
 
 /** Deletes the flow rows `rows` (flowOutcome's) report at zero; returns the days reported overfull. */
@@ -231,27 +160,7 @@ export async function settleFlowOutcome(db: Db, chain: ChainId, rows: FlowOutcom
 }
 
 /**
- * Takes the moves of exchange_classified taken out (sign -1) out of exchange_largest; returns the
- * days they leave that held LARGEST_PER_DAY rows in a direction before (one statement, one
- * snapshot: the count is the one before the delete).
- */
-async function takeOutLargest(db: Db, chain: ChainId): Promise<string[]> {
-  const rows = await db.query<{ day: string }>(
-    'rollups.exchange.largest.out',
-    sql`WITH gone AS (
-          DELETE FROM exchange_largest l USING exchange_classified c
-          WHERE c.sign < 0 AND l.chain = ${chain} AND l.direction IN ('deposit', 'withdrawal') AND l.day = c.day
-            AND l.height = c.height AND l.tx_index = c.tx_index AND l.recipient_index = c.recipient_index)
-        SELECT DISTINCT day::text AS day FROM (
-          SELECT day FROM exchange_largest
-          WHERE chain = ${chain} AND direction IN ('deposit', 'withdrawal') AND day IN (SELECT day FROM exchange_classified WHERE sign < 0)
-          GROUP BY day, direction HAVING count(*) >= ${LARGEST_PER_DAY}) f`,
-  );
-  return rows.map((r) => r.day);
-}
-
-/**
- * The deposits and withdrawals of exchange_classified that can be among their day's largest, into
+ * The deposits and withdrawals of `classified` (classifiedMoves' columns) that can be among their day's largest, into
  * exchange_largest: at most LARGEST_PER_DAY per day and direction, and on a day already holding
  * that many, only those not below its smallest kept row (an equal one may rank above it: trimLargest
  * decides). Into days known to be empty (cleared by a rebuild or a recomputation) the floor is not
@@ -285,11 +194,6 @@ function overfullDays(chain: ChainId): Sql {
              ) o`;
 }
 
-/** Puts the largest moves of exchange_classified into days of exchange_largest just cleared, without their flows. */
-async function insertLargestIntoCleared(db: Db, chain: ChainId): Promise<void> {
-  await db.query('rollups.exchange.largest.insert', largestInsert(chain, raw('exchange_classified'), { empty: true }));
-}
-
 /** Keeps, on each of `days` and direction, the LARGEST_PER_DAY largest (the earliest on a tie). */
 async function trimLargest(db: Db, chain: ChainId, days: string[]): Promise<void> {
   if (days.length === 0) return;
@@ -308,8 +212,9 @@ async function trimLargest(db: Db, chain: ChainId, days: string[]): Promise<void
 }
 
 /**
- * After addFlows: the days it reports `full` recomputed from the raw rows up to `maxHeight`, the
- * other `overfull` days trimmed back to LARGEST_PER_DAY.
+ * After a step's flows: the days of moves taken out (`full`: a transfer held back there may now
+ * belong) recomputed from the raw rows up to `maxHeight`, the other `overfull` days trimmed back
+ * to LARGEST_PER_DAY.
  */
 export async function settleLargest(db: Db, chain: ChainId, { full, overfull }: { full: string[]; overfull: string[] }, maxHeight: number): Promise<void> {
   await recomputeLargestDays(db, chain, full, maxHeight);
@@ -328,8 +233,8 @@ async function recomputeLargestDays(db: Db, chain: ChainId, days: string[], maxH
             AND ts >= (${day}::date - DATE '1970-01-01')::bigint * 86400 AND ts < (${day}::date - DATE '1970-01-01' + 1)::bigint * 86400`,
     );
     if (range?.lo == null || range.hi == null) continue;
-    const { flows } = await classify(db, chain, [{ moves: movesInRange(chain, Number(range.lo), Number(range.hi)), sign: 1 }], []);
-    if (flows > 0) await insertLargestIntoCleared(db, chain);
+    const classified = classifiedMoves(chain, [{ moves: movesInRange(chain, Number(range.lo), Number(range.hi)), sign: 1 }]);
+    await db.query('rollups.exchange.largest.insert', sql`WITH classified AS MATERIALIZED (${classified}) ${largestInsert(chain, raw('classified'), { empty: true })}`);
   }
   await trimLargest(db, chain, days);
 }

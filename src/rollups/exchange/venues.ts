@@ -15,8 +15,7 @@ import sql, { raw, type Sql } from 'sql-template-tag';
 import type { ChainId } from '../../chain/chains.ts';
 import type { Db } from '../../store/store.ts';
 import type { Rollup, RollupStep } from '../engine/rollup.ts';
-import { prepareScratchTables } from '../engine/scratch.ts';
-import { addFlows, classifiedMoves, EXCHANGE_SCRATCH, flowOutcome, flowWrites, movesInRange, movesTouching, settleFlowOutcome, settleLargest, type FlowOutcome, type MovesPart } from './moves.ts';
+import { classifiedMoves, flowOutcome, flowWrites, movesInRange, movesTouching, settleFlowOutcome, settleLargest, type FlowOutcome, type MovesPart } from './moves.ts';
 
 const TABLES = ['exchange_relay_evidence', 'exchange_flow_daily', 'exchange_address_flow_daily', 'exchange_largest', 'exchange_venue_relays'] as const;
 
@@ -44,7 +43,7 @@ const RULE = sql`coalesce(e.forwards > 0 AND e.strays = 0, false)`;
  * delta_summary's confirmed relays (a batch, not a rebuild) and the flipped relays and their
  * balances.
  */
-function evidenceWrites(chain: ChainId, moves: Sql, sign: 1 | -1, options: { flip?: boolean }): Sql {
+function evidenceWrites(chain: ChainId, moves: Sql, sign: 1 | -1, options: { flip?: boolean } = {}): Sql {
   const evidence = sql`evidence AS (
           INSERT INTO exchange_relay_evidence AS e (chain, address, forwards, strays)
           SELECT ${chain}, m.from_addr,
@@ -80,68 +79,51 @@ function evidenceWrites(chain: ChainId, moves: Sql, sign: 1 | -1, options: { fli
 }
 
 /**
- * Adds (or subtracts) to the relay evidence what the relays among the senders of `moves` sent;
- * with `flip`, turns the relays whose confirmation now disagrees with the rule and moves the relay
- * totals (evidenceWrites). Returns the flipped relays: the caller reclassifies their moves
- * (`flipParts`).
+ * A step's moves (`moves`, counted with `sign` in the state `part` asks for: `beforeFlips` when
+ * they leave in the state they were counted in) in one statement: the relays' evidence and the
+ * flips it decides (evidenceWrites); the moves classified, and the flipped relays' moves up to
+ * `earlierThan` out in the state before the flips and back in the present one; their flows added.
+ * Moves taken out do not leave exchange_largest here: their days are returned `full`, to be
+ * recomputed (settleLargest) with the days left overfull.
  */
-async function addEvidence(db: Db, chain: ChainId, moves: Sql, sign: 1 | -1, options: { flip?: boolean } = {}): Promise<string[]> {
-  const rows = await db.query<{ address: string; flips: boolean; empty: boolean; no_relays: boolean }>(
-    'rollups.exchange.evidence',
-    options.flip
-      ? sql`WITH ${evidenceWrites(chain, moves, sign, options)}
-            SELECT e.address, j.flips, e.forwards = 0 AND e.strays = 0 AS empty, EXISTS (SELECT 1 FROM totals WHERE relays = 0) AS no_relays
-            FROM evidence e JOIN judged j USING (address)`
-      : sql`WITH ${evidenceWrites(chain, moves, sign, options)} SELECT address, false AS flips, forwards = 0 AND strays = 0 AS empty, false AS no_relays FROM evidence`,
+async function addStep(
+  db: Db,
+  chain: ChainId,
+  step: { moves: Sql; sign: 1 | -1; beforeFlips: boolean; earlierThan: number },
+): Promise<{ full: string[]; overfull: string[] }> {
+  const flipped = sql`SELECT address FROM judged WHERE flips`;
+  const moves = sql`SELECT * FROM moves`;
+  const parts: MovesPart[] = [
+    { moves, sign: step.sign, beforeFlips: step.beforeFlips },
+    { moves: movesTouching(chain, flipped, step.earlierThan), reclassify: true },
+  ];
+  const rows = await db.query<FlowOutcome>(
+    'rollups.exchange.step',
+    sql`WITH moves AS MATERIALIZED (${step.moves}),
+        ${evidenceWrites(chain, moves, step.sign, { flip: true })},
+        classified AS MATERIALIZED (${classifiedMoves(chain, parts, flipped)}),
+        ${flowWrites(chain, raw('classified'))}
+        ${flowOutcome(chain)}
+        UNION ALL
+        SELECT DISTINCT 'full', NULL, day::text FROM classified WHERE sign < 0
+        UNION ALL
+        SELECT 'evidence', address, NULL FROM evidence WHERE forwards = 0 AND strays = 0
+        UNION ALL
+        SELECT 'no_relays', NULL, NULL WHERE EXISTS (SELECT 1 FROM totals WHERE relays = 0)`,
   );
-  const emptied = rows.filter((r) => r.empty).map((r) => r.address);
+  const emptied = rows.filter((r) => r.kind === 'evidence').map((r) => r.address);
   if (emptied.length > 0) {
     await db.query(
       'rollups.exchange.evidence.prune',
       sql`DELETE FROM exchange_relay_evidence WHERE chain = ${chain} AND address = ANY(${emptied}::text[]) AND forwards = 0 AND strays = 0`,
     );
   }
-  if (rows.some((r) => r.no_relays)) await pruneVenueRelays(db, chain);
-  return rows.filter((r) => r.flips).map((r) => r.address);
-}
-
-/** Venues left without confirmed relays lose their totals row. */
-async function pruneVenueRelays(db: Db, chain: ChainId): Promise<void> {
-  await db.query('rollups.exchange.relays.prune', sql`DELETE FROM exchange_venue_relays WHERE chain = ${chain} AND relays = 0`);
-}
-
-/**
- * A batch's moves in one statement: the relays' evidence and flips (evidenceWrites); the batch's
- * moves classified in the state after the flips, and the flipped relays' earlier moves out in the
- * state before them and back in the present one; their flows added. Moves taken out do not leave
- * exchange_largest here: their days are returned `full`, to be recomputed (settleLargest) with the
- * days left overfull.
- */
-async function addBatch(db: Db, chain: ChainId, fromHeight: number, toHeight: number): Promise<{ full: string[]; overfull: string[] }> {
-  const flipped = sql`SELECT address FROM judged WHERE flips`;
-  const parts: MovesPart[] = [
-    { moves: sql`SELECT * FROM moves`, sign: 1 },
-    { moves: movesTouching(chain, flipped, fromHeight - 1), reclassify: true },
-  ];
-  const rows = await db.query<FlowOutcome>(
-    'rollups.exchange.batch',
-    sql`WITH moves AS MATERIALIZED (${movesInRange(chain, fromHeight, toHeight)}),
-        ${evidenceWrites(chain, sql`SELECT * FROM moves`, 1, { flip: true })},
-        classified AS MATERIALIZED (${classifiedMoves(chain, parts, { turning: flipped })}),
-        ${flowWrites(chain, raw('classified'), { largest: true })}
-        ${flowOutcome(chain, { largest: true })}
-        UNION ALL
-        SELECT DISTINCT 'full', NULL, day::text FROM classified WHERE sign < 0
-        UNION ALL
-        SELECT 'no_relays', NULL, NULL WHERE EXISTS (SELECT 1 FROM totals WHERE relays = 0)`,
-  );
-  if (rows.some((r) => r.kind === 'no_relays')) await pruneVenueRelays(db, chain);
+  // Venues left without confirmed relays lose their totals row.
+  if (rows.some((r) => r.kind === 'no_relays')) {
+    await db.query('rollups.exchange.relays.prune', sql`DELETE FROM exchange_venue_relays WHERE chain = ${chain} AND relays = 0`);
+  }
   return { full: rows.filter((r) => r.kind === 'full').map((r) => r.day!), overfull: await settleFlowOutcome(db, chain, rows) };
 }
-
-/** The moves of the `flipped` relays up to `maxHeight`: out in the state before the flips, back in the present one. */
-const flipParts = (chain: ChainId, flipped: string[], maxHeight: number): MovesPart[] =>
-  flipped.length === 0 ? [] : [{ moves: movesTouching(chain, flipped, maxHeight), reclassify: true }];
 
 /**
  * Whether `chain` has curated venues. First, in the same statement: after `quarry refresh` cleared
@@ -164,7 +146,8 @@ async function apply(db: Db, step: RollupStep): Promise<void> {
   const { chain, deltas } = step;
   // A refresh of a range rebuilds these tables whole afterwards (afterRefresh).
   if (step.partial || deltas.blocks === 0 || !(await resetIfClearedAndHasVenues(db, chain))) return;
-  await settleLargest(db, chain, await addBatch(db, chain, deltas.fromHeight, deltas.toHeight), deltas.toHeight);
+  const moves = movesInRange(chain, deltas.fromHeight, deltas.toHeight);
+  await settleLargest(db, chain, await addStep(db, chain, { moves, sign: 1, beforeFlips: false, earlierThan: deltas.fromHeight - 1 }), deltas.toHeight);
 }
 
 async function revert(db: Db, step: RollupStep): Promise<void> {
@@ -172,10 +155,8 @@ async function revert(db: Db, step: RollupStep): Promise<void> {
   if (deltas.blocks === 0 || !(await hasVenues(db, chain))) return;
   // The reverted blocks' raw rows are still there: they are the heights above the ancestor. Their
   // moves leave in the state they were counted in, before the flips their removal causes.
-  const reverted = movesInRange(chain, ancestor + 1, deltas.toHeight);
-  const flipped = await addEvidence(db, chain, reverted, -1, { flip: true });
-  const flows = await addFlows(db, chain, [{ moves: reverted, sign: -1, beforeFlips: true }, ...flipParts(chain, flipped, ancestor)], flipped);
-  await settleLargest(db, chain, flows, ancestor);
+  const moves = movesInRange(chain, ancestor + 1, deltas.toHeight);
+  await settleLargest(db, chain, await addStep(db, chain, { moves, sign: -1, beforeFlips: true, earlierThan: ancestor }), ancestor);
 }
 
 /**
@@ -183,7 +164,6 @@ async function revert(db: Db, step: RollupStep): Promise<void> {
  * of curated data and a refresh of a range run. Relays are confirmed by the rule from scratch.
  */
 export async function rebuildExchangeRollups(db: Db, chain: ChainId): Promise<void> {
-  await prepareScratchTables(db, EXCHANGE_SCRATCH);
   for (const table of TABLES) await db.query('rollups.exchange.rebuild.clear', sql`DELETE FROM ${raw(table)} WHERE chain = ${chain}`);
   await db.query('rollups.exchange.rebuild.unconfirm', sql`UPDATE exchange_wallets SET confirmed = false WHERE chain = ${chain} AND role = 'deposit_relay' AND confirmed`);
   const [top] = await db.query<{ h: string | number | null }>('rollups.exchange.top', sql`SELECT max(height) AS h FROM blocks WHERE chain = ${chain}`);
@@ -192,7 +172,7 @@ export async function rebuildExchangeRollups(db: Db, chain: ChainId): Promise<vo
   // Every move of the chain, in one pass of the raw tables: the venues' addresses run to thousands
   // of relays, and reaching their moves through the per-address indexes cost several times a scan.
   const everything = movesInRange(chain, 0, tip);
-  await addEvidence(db, chain, everything, 1);
+  await db.query('rollups.exchange.rebuild.evidence', sql`WITH ${evidenceWrites(chain, everything, 1)} SELECT count(*) FROM evidence`);
   await db.query('rollups.exchange.rebuild.evidence_prune', sql`DELETE FROM exchange_relay_evidence WHERE chain = ${chain} AND forwards = 0 AND strays = 0`);
   await db.query(
     'rollups.exchange.rebuild.confirm',
@@ -200,7 +180,12 @@ export async function rebuildExchangeRollups(db: Db, chain: ChainId): Promise<vo
         WHERE w.chain = ${chain} AND w.role = 'deposit_relay' AND e.chain = w.chain AND e.address = w.address AND ${RULE}`,
   );
   // Each day's largest go in ranked (largestInsert): the cleared table ends at most full, no trim.
-  await addFlows(db, chain, [{ moves: everything, sign: 1 }], [], { rebuild: true });
+  await db.query(
+    'rollups.exchange.rebuild.flows',
+    sql`WITH classified AS MATERIALIZED (${classifiedMoves(chain, [{ moves: everything, sign: 1 }])}),
+        ${flowWrites(chain, raw('classified'), { rebuild: true })}
+        SELECT count(*) FROM largest`,
+  );
   await db.query(
     'rollups.exchange.rebuild.relays',
     sql`INSERT INTO exchange_venue_relays (chain, exchange, relays, relay_balance)
@@ -226,7 +211,6 @@ export const exchangeVenues: Rollup = {
   name: 'exchange_venues',
   part: 'whales-exchanges',
   tables: TABLES,
-  scratchTables: EXCHANGE_SCRATCH,
   apply,
   revert,
   async afterRefresh(db, chain, partial) {
