@@ -25,12 +25,18 @@ export const activeDays: Rollup = {
   // read once per address; only the addresses whose first or latest day moves are written (most of
   // a followed block's addresses were already active that day: an upsert would lock their rows
   // for nothing).
-  async apply(db, { chain }) {
+  //
+  // A day the address was already active on before the batch changes nothing (it is its latest day,
+  // and counted): only the batch's newly active days are read, those whose row in daily_after holds
+  // just the batch's user transactions (every day, when address_daily had no row of the chain).
+  async apply(db, { chain, fresh }) {
+    const newlyActive = fresh.has('address_daily') ? sql`` : sql`JOIN daily_after a ON a.address = d.address AND a.day = d.day AND a.user_tx_count = d.user_tx_count`;
     await db.query(
       'rollups.active_days.apply',
       sql`WITH days AS MATERIALIZED (
             SELECT d.address, d.day, u.first_day AS was_first, u.last_day AS was_last
             FROM delta_daily d
+            ${newlyActive}
             LEFT JOIN address_user_days u ON u.chain = ${chain} AND u.address = d.address
             WHERE d.user_tx_count > 0),
           gaps AS (
