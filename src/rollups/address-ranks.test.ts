@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import sql from 'sql-template-tag';
 import { describeEachStore } from '../../test/support/stores.ts';
-import { ageBucket, isGramText, NO_AGE_BUCKET, rankBucket, rankBucketRange } from './address-ranks.ts';
+import { addressRanks, ageBucket, GRAM_MAX, isGramText, NO_AGE_BUCKET, rankBucket, rankBucketRange } from './address-ranks.ts';
 
 const VALUES = [
   -5n, 0n, 1n, 9n, 10n, 42n, 99n, 100n, 101n, 109n, 110n, 999n, 1000n, 12_345n, 99_999n, 100_000n,
@@ -45,5 +46,39 @@ describe('rank bucket ranges', () => {
     assert.ok(!isGramText('0x12'));
     assert.ok(!isGramText('Q'));
     assert.ok(!isGramText('é'));
+  });
+});
+
+describeEachStore('address grams counted at once', (getStore) => {
+  it('hold, per population, how many addresses contain each string of one to four characters', async () => {
+    const store = getStore();
+    // Enough addresses for tens of thousands of grams: the first count of an empty table goes in whole.
+    const addresses = Array.from({ length: 400 }, (_, i) => `Q${createHash('sha256').update(String(i)).digest('hex').slice(0, 40)}`);
+    const balances = addresses.map((_, i) => (i % 3 === 0 ? '0' : String(i)));
+    await store.query('test.grams.clear', sql`DELETE FROM address_summary WHERE chain = 'pos'`);
+    await store.query('test.grams.clear', sql`DELETE FROM address_grams WHERE chain = 'pos'`);
+    await store.query(
+      'test.grams.summary',
+      sql`INSERT INTO address_summary (chain, address, balance) SELECT 'pos', a, b::numeric FROM unnest(${addresses}::text[], ${balances}::text[]) AS u(a, b)`,
+    );
+    await addressRanks.afterRefresh!(store, 'pos', false);
+
+    const expected = new Map<string, number>();
+    addresses.forEach((address, i) => {
+      const grams = new Set<string>();
+      const text = address.toLowerCase();
+      for (let n = 1; n <= GRAM_MAX; n++) for (let at = 0; at + n <= text.length; at++) grams.add(text.slice(at, at + n));
+      for (const gram of grams) {
+        for (const population of balances[i] === '0' ? ['all'] : ['all', 'holders']) {
+          expected.set(`${population} ${gram}`, (expected.get(`${population} ${gram}`) ?? 0) + 1);
+        }
+      }
+    });
+    assert.ok(expected.size > 10_000, `${expected.size} grams`);
+    const rows = await store.query<{ population: string; gram: string; addresses: number }>(
+      'test.grams.read',
+      sql`SELECT population, gram, addresses FROM address_grams WHERE chain = 'pos'`,
+    );
+    assert.deepEqual(new Map(rows.map((r) => [`${r.population} ${r.gram}`, Number(r.addresses)])), expected);
   });
 });
