@@ -70,6 +70,8 @@ export interface Rollup {
   revert?(db: Db, step: RollupStep): Promise<void>;
   /** After the reverted raw rows are deleted: what subtraction cannot restore. */
   repair?(db: Db, step: RollupStep): Promise<void>;
+  /** After a whole refresh cleared `tables`, before its replay: what the cleared rows decided elsewhere. */
+  cleared?(db: Db, chain: ChainId): Promise<void>;
   /** A refresh of a range: removes (or zeroes) the rows the range's addresses and days own. */
   clearTouched?(db: Db, chain: ChainId, touched: { addresses: string[]; days: string[] }): Promise<void>;
   /** After a refresh replayed the raw rows: what the replay does not keep (`partial`: a range only). */

@@ -117,6 +117,7 @@ export async function clearRollups(db: Db, chain: ChainId): Promise<void> {
   for (const table of [...ROLLUPS.flatMap((rollup) => rollup.tables), ...chartTables()]) {
     await db.query('refresh.clear', sql`DELETE FROM ${raw(table)} WHERE chain = ${chain}`);
   }
+  for (const rollup of ROLLUPS) await rollup.cleared?.(db, chain);
 }
 
 /** A refresh of a range: the rows its addresses and days own, and every chart day (all are closed again). */

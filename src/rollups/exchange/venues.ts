@@ -24,11 +24,17 @@ const TABLES = ['exchange_relay_evidence', 'exchange_flow_daily', 'exchange_addr
  * for it the planner scans the table, expecting a match at once, and on M read past every pow row
  * (most of the table, loaded first) on each pos block.
  */
-const anyVenue = (chain: ChainId) => sql`coalesce((SELECT true FROM exchange_wallets WHERE chain = ${chain} ORDER BY address LIMIT 1), false)`;
-
 async function hasVenues(db: Db, chain: ChainId): Promise<boolean> {
-  const [row] = await db.query<{ any: boolean }>('rollups.exchange.any', sql`SELECT ${anyVenue(chain)} AS any`);
+  const [row] = await db.query<{ any: boolean }>(
+    'rollups.exchange.any',
+    sql`SELECT coalesce((SELECT true FROM exchange_wallets WHERE chain = ${chain} ORDER BY address LIMIT 1), false) AS any`,
+  );
   return row!.any;
+}
+
+/** No relay of `chain` confirmed (its evidence is about to be counted from nothing). */
+async function unconfirmRelays(db: Db, chain: ChainId): Promise<void> {
+  await db.query('rollups.exchange.unconfirm', sql`UPDATE exchange_wallets SET confirmed = false WHERE chain = ${chain} AND role = 'deposit_relay' AND confirmed`);
 }
 
 /** The rule: a relay is confirmed when it has forwarded to its own venue's wallets and sent nothing anywhere else. */
@@ -125,34 +131,19 @@ async function addStep(
   return { full: rows.filter((r) => r.kind === 'full').map((r) => r.day!), overfull: await settleFlowOutcome(db, chain, rows) };
 }
 
-/**
- * Whether `chain` has curated venues. First, in the same statement: after `quarry refresh` cleared
- * the tables, the evidence is gone and no relay can be confirmed (the replay confirms them again);
- * served by a partial index, so the no-op costs nothing.
- */
-async function resetIfClearedAndHasVenues(db: Db, chain: ChainId): Promise<boolean> {
-  const [row] = await db.query<{ any: boolean }>(
-    'rollups.exchange.reset',
-    sql`WITH reset AS (
-          UPDATE exchange_wallets SET confirmed = false
-          WHERE chain = ${chain} AND role = 'deposit_relay' AND confirmed
-            AND NOT EXISTS (SELECT 1 FROM exchange_relay_evidence WHERE chain = ${chain}))
-        SELECT ${anyVenue(chain)} AS any`,
-  );
-  return row!.any;
-}
-
 async function apply(db: Db, step: RollupStep): Promise<void> {
   const { chain, deltas } = step;
-  // A refresh of a range rebuilds these tables whole afterwards (afterRefresh).
-  if (step.partial || deltas.blocks === 0 || !(await resetIfClearedAndHasVenues(db, chain))) return;
+  // A refresh of a range rebuilds these tables whole afterwards (afterRefresh). A chain without
+  // curated venues goes through the step all the same (its moves match no wallet): asking first
+  // would cost every block of a chain with venues a round trip.
+  if (step.partial || deltas.blocks === 0) return;
   const moves = movesInRange(chain, deltas.fromHeight, deltas.toHeight);
   await settleLargest(db, chain, await addStep(db, chain, { moves, sign: 1, beforeFlips: false, earlierThan: deltas.fromHeight - 1 }), deltas.toHeight);
 }
 
 async function revert(db: Db, step: RollupStep): Promise<void> {
   const { chain, ancestor, deltas } = step;
-  if (deltas.blocks === 0 || !(await hasVenues(db, chain))) return;
+  if (deltas.blocks === 0) return;
   // The reverted blocks' raw rows are still there: they are the heights above the ancestor. Their
   // moves leave in the state they were counted in, before the flips their removal causes.
   const moves = movesInRange(chain, ancestor + 1, deltas.toHeight);
@@ -165,7 +156,7 @@ async function revert(db: Db, step: RollupStep): Promise<void> {
  */
 export async function rebuildExchangeRollups(db: Db, chain: ChainId): Promise<void> {
   for (const table of TABLES) await db.query('rollups.exchange.rebuild.clear', sql`DELETE FROM ${raw(table)} WHERE chain = ${chain}`);
-  await db.query('rollups.exchange.rebuild.unconfirm', sql`UPDATE exchange_wallets SET confirmed = false WHERE chain = ${chain} AND role = 'deposit_relay' AND confirmed`);
+  await unconfirmRelays(db, chain);
   const [top] = await db.query<{ h: string | number | null }>('rollups.exchange.top', sql`SELECT max(height) AS h FROM blocks WHERE chain = ${chain}`);
   if (top?.h == null || !(await hasVenues(db, chain))) return;
   const tip = Number(top.h);
@@ -213,6 +204,8 @@ export const exchangeVenues: Rollup = {
   tables: TABLES,
   apply,
   revert,
+  // The evidence is gone: no relay is confirmed until the replay confirms it again.
+  cleared: unconfirmRelays,
   async afterRefresh(db, chain, partial) {
     if (!partial) return;
     await rebuildExchangeRollups(db, chain);
