@@ -1,34 +1,74 @@
 /**
  * Where `quarry index pow`'s first sync spends its time: the benchmark's fake QRL node (its own
- * process) serving a generated pow chain, indexed into a fresh database of the benchmark's
- * PostgreSQL server, with the phases of the run (the log, in seconds from the start) and the
+ * process) serving a generated pow chain, its serve rate measured as the benchmark does, then the
+ * chain indexed into a fresh database of the benchmark's PostgreSQL server, with the phases of the
+ * run (the log, in seconds from the start), the CPU seconds of the node, of this process (the
+ * indexer) and of the rest of the machine (PostgreSQL, on an otherwise idle machine), and the
  * store's time by query label.
- *   node --import tsx scripts/profile-pow-backfill.ts [days] [scale]     (LOG=silent, TOP=N)
+ *   node --max-semi-space-size=64 --import tsx scripts/profile-pow-backfill.ts [days] [scale]
+ *   (LOG=silent, TOP=N, PROF=FILE.cpuprofile: the indexer's CPU profile during the backfill)
+ * The flag is the one bin/quarry.js and `npm run bench` run with.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { pino } from 'pino';
 import { openBenchServer } from '../bench/cluster.ts';
 import { startFakeNode } from '../bench/parts/pow-node.ts';
 import { resolveIndexPowSettings } from '../src/cli/commands/index-pow.ts';
 import { indexPow } from '../src/ingest/index-pow.ts';
+import { measurePowServeRate } from '../src/sources/qrl-grpc/serve-rate.ts';
 import { migrate } from '../src/store/migrate.ts';
 import { createPostgresDriver } from '../src/store/postgres.ts';
 import { createStore } from '../src/store/store.ts';
 import { printStoreStats } from './store-stats.ts';
 
 const DATABASE = 'profile_pow_backfill';
+/** /proc counts CPU time in hundredths of a second. */
+const TICKS = 100;
+
+/** CPU seconds the whole machine has spent busy, every core. */
+function machineBusy(): number {
+  const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return (user! + nice! + system! + irq! + softirq! + steal!) / TICKS;
+}
+
+/** CPU seconds of one process, user and system. */
+function processCpu(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS;
+}
+
 const node = await startFakeNode({ days: Number(process.argv[2] ?? 2), scale: Number(process.argv[3] ?? 4000) });
 const server = await openBenchServer();
 try {
+  const serve = await measurePowServeRate(node.address, { from: 0, to: node.height });
+  console.log(`the node serves ${node.height + 1} blocks at ${Math.round(serve.blocksPerSecond)} blocks/s`);
   await server.dropDatabase(DATABASE);
   await server.createDatabase(DATABASE);
   const store = createStore(createPostgresDriver(server.urlFor(DATABASE), { poolSize: 4 }));
   try {
     await migrate(store);
+    const profiler = new Session();
+    profiler.connect();
+    if (process.env.PROF) {
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+    }
+    const cpu = { machine: machineBusy(), node: processCpu(node.child.pid!), indexer: process.cpuUsage() };
     const started = performance.now();
     const seconds = () => ((performance.now() - started) / 1000).toFixed(2);
     const logger = pino({ level: process.env.LOG ?? 'info', timestamp: () => `,"s":${seconds()}` });
     const result = await indexPow(store, resolveIndexPowSettings({ node: node.address, progress: false }, {}), { logger });
-    console.log(`${result.blocks} blocks in ${seconds()} s`);
+    const wall = (performance.now() - started) / 1000;
+    const indexerUsage = process.cpuUsage(cpu.indexer);
+    const indexer = (indexerUsage.user + indexerUsage.system) / 1e6;
+    const nodeCpu = processCpu(node.child.pid!) - cpu.node;
+    const machine = machineBusy() - cpu.machine;
+    if (process.env.PROF) writeFileSync(process.env.PROF, JSON.stringify((await profiler.post('Profiler.stop')).profile));
+    // Per block of the node's chain, as the benchmark counts (result.blocks leaves out the orphans).
+    const rate = (node.height + 1) / wall;
+    console.log(`${result.transactions} transactions in ${wall.toFixed(2)} s: ${Math.round(rate)} blocks/s, ${(rate / serve.blocksPerSecond).toFixed(2)} of the serve rate`);
+    console.log(`CPU s: node ${nodeCpu.toFixed(1)}, indexer ${indexer.toFixed(1)}, the rest (PostgreSQL) ${(machine - nodeCpu - indexer).toFixed(1)}`);
     printStoreStats(store, 30);
   } finally {
     await store.close();
