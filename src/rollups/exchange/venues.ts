@@ -131,19 +131,30 @@ async function addStep(
   return { full: rows.filter((r) => r.kind === 'full').map((r) => r.day!), overfull: await settleFlowOutcome(db, chain, rows) };
 }
 
+/**
+ * Steps of at most this many blocks (a followed chain's) go through without asking whether the
+ * chain has venues: without any, their moves match no wallet, and asking would cost every block of
+ * a chain with venues a round trip. A larger step asks first: a bulk load, before the labels are
+ * imported, would otherwise classify millions of moves against nothing.
+ */
+const UNASKED_BLOCKS = 16;
+
+/** Whether the step's moves may be flows: it is small, or the chain has venues. */
+async function mayHaveFlows(db: Db, step: RollupStep): Promise<boolean> {
+  return step.deltas.blocks <= UNASKED_BLOCKS || (await hasVenues(db, step.chain));
+}
+
 async function apply(db: Db, step: RollupStep): Promise<void> {
   const { chain, deltas } = step;
-  // A refresh of a range rebuilds these tables whole afterwards (afterRefresh). A chain without
-  // curated venues goes through the step all the same (its moves match no wallet): asking first
-  // would cost every block of a chain with venues a round trip.
-  if (step.partial || deltas.blocks === 0) return;
+  // A refresh of a range rebuilds these tables whole afterwards (afterRefresh).
+  if (step.partial || deltas.blocks === 0 || !(await mayHaveFlows(db, step))) return;
   const moves = movesInRange(chain, deltas.fromHeight, deltas.toHeight);
   await settleLargest(db, chain, await addStep(db, chain, { moves, sign: 1, beforeFlips: false, earlierThan: deltas.fromHeight - 1 }), deltas.toHeight);
 }
 
 async function revert(db: Db, step: RollupStep): Promise<void> {
   const { chain, ancestor, deltas } = step;
-  if (deltas.blocks === 0) return;
+  if (deltas.blocks === 0 || !(await mayHaveFlows(db, step))) return;
   // The reverted blocks' raw rows are still there: they are the heights above the ancestor. Their
   // moves leave in the state they were counted in, before the flips their removal causes.
   const moves = movesInRange(chain, ancestor + 1, deltas.toHeight);
