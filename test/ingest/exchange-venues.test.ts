@@ -17,7 +17,7 @@ import { ingest } from '../../src/ingest/pipeline.ts';
 import { refreshRollups } from '../../src/ingest/refresh.ts';
 import type { Store } from '../../src/store/store.ts';
 import { addr, ChainBuilder, coins, type BlockBuilder } from '../support/chain-builder.ts';
-import { confirmedVenues, flowsOf, movesOf, type CuratedWallet } from '../support/expected-exchange.ts';
+import { confirmedVenues, flowsOf, movesOf, relayEvidence, type CuratedWallet } from '../support/expected-exchange.ts';
 import { rng } from '../support/random-chain.ts';
 import { describeEachStore, openTestStore } from '../support/stores.ts';
 
@@ -85,7 +85,7 @@ async function snapshot(store: Store, chain: ChainId): Promise<Record<string, st
   return out;
 }
 
-/** The flows per venue and day, and the confirmed relays, as the store has them. */
+/** The flows per venue and day, the confirmed relays and the relays' evidence, as the store has them. */
 async function stored(store: Store, chain: ChainId) {
   const flows = await store.query<{ exchange: string; day: string; deposits: string; withdrawals: string; deposit_txs: number; withdrawal_txs: number }>(
     'test.flows',
@@ -102,7 +102,12 @@ async function stored(store: Store, chain: ChainId) {
     sql`SELECT concat_ws('|', day, direction, height, tx_index, recipient_index, value, exchange, via_relay, from_addr, to_addr) AS key
         FROM exchange_largest WHERE chain = ${chain} ORDER BY 1`,
   );
-  return { flows, addressFlows, confirmed: confirmed.map((r) => r.address), largest: largest.map((r) => r.key) };
+  // A relay whose sends all went (a reorg took them out) has no row left.
+  const evidence = await store.query<{ key: string }>(
+    'test.evidence',
+    sql`SELECT concat_ws('|', address, forwards, strays) AS key FROM exchange_relay_evidence WHERE chain = ${chain} ORDER BY 1`,
+  );
+  return { flows, addressFlows, confirmed: confirmed.map((r) => r.address), largest: largest.map((r) => r.key), evidence: evidence.map((r) => r.key) };
 }
 
 /** Deposit and withdrawal legs summed per owner (a venue, an address) and day, by owner then day, amounts as strings. */
@@ -156,7 +161,8 @@ function oracle(builder: ChainBuilder, wallets: CuratedWallet[]) {
   const largest = [...groups.values()].flatMap((list) =>
     list.sort((a, b) => (a.value !== b.value ? (a.value > b.value ? -1 : 1) : a.order[0]! - b.order[0]! || a.order[1]! - b.order[1]! || a.order[2]! - b.order[2]!)).slice(0, 100).map((r) => r.key),
   );
-  return { flows, addressFlows, confirmed, largest: largest.sort() };
+  const evidence = [...relayEvidence(wallets, moves)].map(([address, e]) => [address, e.forwards, e.strays].join('|')).sort();
+  return { flows, addressFlows, confirmed, largest: largest.sort(), evidence };
 }
 
 describeEachStore('exchange rollups and the labels import', (getStore, kind) => {

@@ -53,8 +53,8 @@ export function movesOf(blocks: CanonicalBlock[]): Move[] {
   return moves;
 }
 
-/** The venue of each confirmed address: curated hot/cold wallets, and relays that sent only to their venue's wallets (at least once). */
-export function confirmedVenues(wallets: CuratedWallet[], moves: Move[]): Map<string, { exchange: string; relay: boolean }> {
+/** Per curated relay that sent any move: how many went to a hot or cold wallet of its venue (forwards), how many elsewhere (strays). */
+export function relayEvidence(wallets: CuratedWallet[], moves: Move[]): Map<string, { forwards: number; strays: number }> {
   const byAddress = new Map(wallets.map((w) => [w.address, w]));
   const evidence = new Map<string, { forwards: number; strays: number }>();
   for (const m of moves) {
@@ -66,6 +66,12 @@ export function confirmedVenues(wallets: CuratedWallet[], moves: Move[]): Map<st
     else e.strays++;
     evidence.set(m.from, e);
   }
+  return evidence;
+}
+
+/** The venue of each confirmed address: curated hot/cold wallets, and relays that sent only to their venue's wallets (at least once). */
+export function confirmedVenues(wallets: CuratedWallet[], moves: Move[]): Map<string, { exchange: string; relay: boolean }> {
+  const evidence = relayEvidence(wallets, moves);
   const venues = new Map<string, { exchange: string; relay: boolean }>();
   for (const w of wallets) {
     const e = evidence.get(w.address);
