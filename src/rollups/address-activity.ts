@@ -17,12 +17,17 @@ const mergeDaily = sql`ORDER BY address, day
           user_tx_count = a.user_tx_count + excluded.user_tx_count`;
 
 /**
- * daily_after: the batch's rows of address_daily as the merge leaves them (the figures the rollups
- * after this one read per row of delta_daily), so that they need not look each row up again.
- * Filled by `apply`; after a revert, by whoever reads it (timeline-activity.ts).
+ * daily_after: the batch's rows of address_daily as the batch leaves them (the figures the rollups
+ * after this one read per row of delta_daily), so that they need not look each row up again:
+ * returned by `apply`'s merge (not into an empty table: the rollups after it rebuild) and by
+ * `revert`'s subtraction (less the rows it leaves empty, which go).
  */
 const DAILY_AFTER = { name: 'daily_after', columns: 'address text, day date, tx_count int, received numeric, sent numeric, fees numeric, user_tx_count int' };
-const DAILY_AFTER_COLUMNS = raw('address, day, tx_count, received, sent, fees, user_tx_count');
+const DAILY_AFTER_FIELDS = ['address', 'day', 'tx_count', 'received', 'sent', 'fees', 'user_tx_count'];
+const DAILY_AFTER_COLUMNS = raw(DAILY_AFTER_FIELDS.join(', '));
+
+/** A row of address_daily (alias `row`) with nothing left in it: a revert removes it. */
+const emptyDay = (row: string) => raw(`${row}.tx_count = 0 AND ${row}.received = 0 AND ${row}.sent = 0 AND ${row}.fees = 0`);
 
 /** Rows of one step past which address_daily's statistics are taken again (a bulk step; a followed block has hundreds). */
 const ANALYZE_DAILY_ROWS = 200_000;
@@ -65,19 +70,21 @@ export const addressDaily: Rollup = {
   async revert(db, { chain }) {
     await db.query(
       'rollups.daily.revert',
-      sql`UPDATE address_daily a SET
-            received = a.received - d.received, sent = a.sent - d.sent, fees = a.fees - d.fees,
-            fees_burned = a.fees_burned - d.fees_burned, gas_used = a.gas_used - d.gas_used,
-            tx_in = a.tx_in - d.tx_in, tx_out = a.tx_out - d.tx_out, tx_count = a.tx_count - d.tx_count,
-            user_tx_count = a.user_tx_count - d.user_tx_count
-          FROM delta_daily d
-          WHERE a.chain = ${chain} AND a.address = d.address AND a.day = d.day`,
+      sql`WITH reverted AS (
+            UPDATE address_daily a SET
+              received = a.received - d.received, sent = a.sent - d.sent, fees = a.fees - d.fees,
+              fees_burned = a.fees_burned - d.fees_burned, gas_used = a.gas_used - d.gas_used,
+              tx_in = a.tx_in - d.tx_in, tx_out = a.tx_out - d.tx_out, tx_count = a.tx_count - d.tx_count,
+              user_tx_count = a.user_tx_count - d.user_tx_count
+            FROM delta_daily d
+            WHERE a.chain = ${chain} AND a.address = d.address AND a.day = d.day
+            RETURNING ${raw(DAILY_AFTER_FIELDS.map((column) => `a.${column}`).join(', '))})
+          INSERT INTO daily_after (${DAILY_AFTER_COLUMNS}) SELECT ${DAILY_AFTER_COLUMNS} FROM reverted r WHERE NOT (${emptyDay('r')})`,
     );
     await db.query(
       'rollups.daily.remove_empty',
       sql`DELETE FROM address_daily a USING delta_daily d
-          WHERE a.chain = ${chain} AND a.address = d.address AND a.day = d.day
-            AND a.tx_count = 0 AND a.received = 0 AND a.sent = 0 AND a.fees = 0`,
+          WHERE a.chain = ${chain} AND a.address = d.address AND a.day = d.day AND ${emptyDay('a')}`,
     );
   },
   async clearTouched(db, chain, { addresses }) {

@@ -74,10 +74,10 @@ async function applyAddressSummary(db: Db, chain: ChainId, options: { holders: b
 }
 
 /**
- * summary_after: the batch's addresses' balances as the merge leaves them (what the rollups after
- * this one read per address of delta_summary), so that they need not look each address up again.
- * Filled by `apply` (not into an empty table: the rollups after it rebuild); after a revert, by
- * whoever reads it (timeline-activity.ts).
+ * summary_after: the batch's addresses' balances as the batch leaves them (what the rollups after
+ * this one read per address of delta_summary), so that they need not look each address up again:
+ * returned by `apply`'s merge (not into an empty table: the rollups after it rebuild), and written
+ * by `repair` for the addresses a revert leaves.
  */
 const SUMMARY_AFTER = { name: 'summary_after', columns: 'address text, balance numeric' };
 
@@ -232,15 +232,23 @@ async function repairAddressSummary(db: Db, chain: ChainId, ancestor: number): P
         WHERE s.chain = ${chain} AND s.address = d.address
           AND (d.is_contract OR d.master_address IS NOT NULL OR d.ots_used > 0)`,
   );
-  const removed = await db.query(
+  // The addresses left empty go; the others' balances go to summary_after (the statement reads the
+  // table as it was before its delete: the deleted ones are left out by name).
+  const [removed] = await db.query<{ n: number }>(
     'rollups.summary.remove_empty',
-    sql`DELETE FROM address_summary s USING delta_summary d
-        WHERE s.chain = ${chain} AND s.address = d.address
-          AND s.tx_count = 0 AND s.internal_tx_count = 0 AND s.withdrawal_count = 0 AND s.total_received = 0
-          AND s.slave_count = 0 AND s.master_address IS NULL AND NOT s.is_contract AND s.deployed_count = 0
-        RETURNING 1`,
+    sql`WITH removed AS (
+          DELETE FROM address_summary s USING delta_summary d
+          WHERE s.chain = ${chain} AND s.address = d.address
+            AND s.tx_count = 0 AND s.internal_tx_count = 0 AND s.withdrawal_count = 0 AND s.total_received = 0
+            AND s.slave_count = 0 AND s.master_address IS NULL AND NOT s.is_contract AND s.deployed_count = 0
+          RETURNING s.address),
+        after AS (
+          INSERT INTO summary_after (address, balance)
+          SELECT s.address, s.balance FROM delta_summary d JOIN address_summary s ON s.chain = ${chain} AND s.address = d.address
+          WHERE s.address NOT IN (SELECT address FROM removed))
+        SELECT count(*)::int AS n FROM removed`,
   );
-  return { removedAddresses: removed.length };
+  return { removedAddresses: removed!.n };
 }
 
 export const addressSummary: Rollup = {

@@ -114,22 +114,6 @@ async function mergeCounts(db: Db, chain: ChainId, sign: 1 | -1, batchPayouts: S
   );
 }
 
-/**
- * After a revert (which does not fill them): daily_after and summary_after read back from
- * address_daily and address_summary, for the batch's rows that remain.
- */
-async function readAfterRevert(db: Db, chain: ChainId): Promise<void> {
-  await db.query(
-    'rollups.timeline.after',
-    sql`WITH daily AS (
-          INSERT INTO daily_after (address, day, tx_count, received, sent, fees, user_tx_count)
-          SELECT p.address, p.day, a.tx_count, a.received, a.sent, a.fees, a.user_tx_count
-          FROM delta_daily p JOIN address_daily a ON a.chain = ${chain} AND a.address = p.address AND a.day = p.day)
-        INSERT INTO summary_after (address, balance)
-        SELECT d.address, s.balance FROM delta_summary d JOIN address_summary s ON s.chain = ${chain} AND s.address = d.address`,
-  );
-}
-
 /** The payouts of the raw rows between two heights: per recipient and day, multi-recipient transfers it neither sent nor signed. */
 function payoutsOf(chain: ChainId, where: Sql) {
   return sql`SELECT address, DATE '1970-01-01' + (ts / 86400)::int AS day, count(*)::int AS payouts
@@ -184,7 +168,7 @@ export const timelineActivity: Rollup = {
     { name: 'timeline_payouts', columns: 'address text, day date, payouts int' },
   ],
   // Last in the registry: reads address_daily and address_summary as the batch leaves them
-  // (daily_after and summary_after, which their rollups fill on apply, and repair here).
+  // (daily_after and summary_after, which their rollups fill on apply and on revert).
   before,
   async apply(db, step) {
     if (step.partial) return;
@@ -196,7 +180,6 @@ export const timelineActivity: Rollup = {
     await mergeCounts(db, chain, 1, payoutsOf(chain, sql`t.height BETWEEN ${deltas.fromHeight} AND ${deltas.toHeight}`));
   },
   async repair(db, step) {
-    await readAfterRevert(db, step.chain);
     await mergeCounts(db, step.chain, -1, sql`SELECT address, day, payouts FROM timeline_payouts`);
     await pruneReversedPayouts(db, step);
   },

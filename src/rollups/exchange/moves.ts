@@ -26,13 +26,13 @@ export function movesInRange(chain: ChainId, from: number, to: number): Sql {
 }
 
 /**
- * Every move up to height `maxHeight` that one of `addresses` (a list, or a relation with the
- * column `address`) sent or received, through the per-address indexes.
+ * Every move up to height `maxHeight` that one of `addresses` (a relation with the column
+ * `address`) sent or received, through the per-address indexes.
  */
-export function movesTouching(chain: ChainId, addresses: string[] | Sql, maxHeight: number): Sql {
+export function movesTouching(chain: ChainId, addresses: Sql, maxHeight: number): Sql {
   const ok = sql`t.value > 0 AND t.status IS DISTINCT FROM 0 AND NOT t.mints AND t.height <= ${maxHeight}::bigint`;
   const okRecipient = sql`r.amount > 0 AND t.to_addr IS NULL AND t.status IS DISTINCT FROM 0 AND NOT t.mints AND r.height <= ${maxHeight}::bigint`;
-  const touched = Array.isArray(addresses) ? sql`unnest(${addresses}::text[]) AS a(address)` : sql`(${addresses}) AS a(address)`;
+  const touched = sql`(${addresses}) AS a(address)`;
   return sql`SELECT t.height, t.tx_index, -1 AS recipient_index, t.tx_hash, t.ts, t.from_addr, t.to_addr, t.value
              FROM ${touched} JOIN transactions t ON t.chain = ${chain} AND t.from_addr = a.address
              WHERE t.to_addr IS NOT NULL AND ${ok}
