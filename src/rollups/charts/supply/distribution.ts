@@ -243,17 +243,32 @@ async function closePopulation(db: Db, chain: ChainId, fromDay: string, toDay: s
 
   if (fromDay === toDay) {
     // One day (a followed chain's midnight): each moved address's state before and after comes
-    // back from the upsert of its row of the day, with no table of the moves in between.
+    // back from the statement that writes it, with no table of the moves in between. An UPDATE of
+    // the addresses the state holds (a key probe each) and an INSERT of the others cost less than
+    // one upsert, which probes each key twice and locks each row before updating it; the answer is
+    // one text rather than a row per address, which the driver would build an object for
+    // (bench/results/M_population-close.txt).
     const d = dayIndex(fromDay);
     const removed: Limbs[] = [];
     const added: Limbs[] = [];
-    for (const r of await db.query<{ p: string | null; d: string | null; b: string }>(
+    const [answer] = await db.query<{ moves: string | null }>(
       'rollups.charts.population.movers',
-      sql`WITH written AS (${upsert(sql`SELECT ${chain}, address, received - sent - fees, day ${moved(sql`day = ${fromDay}::date`)} ORDER BY address`)}
-            RETURNING prev_balance, prev_last_day, balance)
-          SELECT prev_balance::text AS p, prev_last_day::text AS d, balance::text AS b FROM written`,
-    )) {
-      move(r.p === null ? undefined : { balance: parseLimbs(r.p), last: dayIndex(r.d!) }, parseLimbs(r.b), d, removed, added);
+      sql`WITH moves AS MATERIALIZED (SELECT address, received - sent - fees AS net ${moved(sql`day = ${fromDay}::date`)} ORDER BY address),
+          updated AS (
+            UPDATE holder_state h SET prev_balance = h.balance, prev_last_day = h.last_day, balance = h.balance + m.net, last_day = ${fromDay}::date
+            FROM moves m WHERE h.chain = ${chain} AND h.address = m.address
+            RETURNING h.address, h.prev_balance, h.prev_last_day, h.balance),
+          inserted AS (
+            INSERT INTO holder_state (chain, address, balance, last_day)
+            SELECT ${chain}, address, net, ${fromDay}::date FROM moves WHERE address NOT IN (SELECT address FROM updated)
+            RETURNING balance)
+          SELECT string_agg(m, ' ') AS moves FROM (
+            SELECT prev_balance::text || ',' || prev_last_day::text || ',' || balance::text AS m FROM updated
+            UNION ALL SELECT ',,' || balance::text FROM inserted) written`,
+    );
+    for (const m of answer?.moves?.split(' ') ?? []) {
+      const [p, last, b] = m.split(',') as [string, string, string];
+      move(p === '' ? undefined : { balance: parseLimbs(p), last: dayIndex(last) }, parseLimbs(b), d, removed, added);
     }
     closeDay(fromDay, d, removed, added);
   } else {
