@@ -64,11 +64,13 @@ function pairCountChanges(chain: ChainId, sign: 1 | -1): Sql {
             LEFT JOIN daily_after a ON a.address = p.address AND a.day = p.day
             LEFT JOIN summary_after s ON s.address = p.address
             -- Payouts are user transactions: a day without any before the merge has no payouts row to
-            -- look up (most of a followed block's pairs are an address's first of the day). OFFSET 0
-            -- keeps that test ahead of the lookup, per pair, instead of after it.
+            -- look up (most of a followed block's pairs are an address's first of the day). Nor does a
+            -- day the address sent on both before and after the batch: it counts as non-payout either
+            -- way. OFFSET 0 keeps those tests ahead of the lookup, per pair, instead of after it.
             LEFT JOIN LATERAL (
               SELECT pd.payouts FROM address_payout_days pd
               WHERE coalesce(a.user_tx_count, 0) - ${sign} * p.user_tx_count > 0
+                AND NOT (coalesce(a.sent, 0) > 0 AND coalesce(a.sent, 0) - ${sign} * p.sent > 0)
                 AND pd.chain = ${chain} AND pd.address = p.address AND pd.day = p.day
               OFFSET 0) pd ON true
             LEFT JOIN delta_summary ds ON ds.address = p.address
