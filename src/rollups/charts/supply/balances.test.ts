@@ -6,8 +6,10 @@ import { addLimbs, limbsToBigInt, parseLimbs, SortedBalances, scanBalances } fro
 const cmp = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
 
 it('parses, adds and converts signed integers exactly', () => {
+  // Small values too: up to 15 digits they are parsed as one double.
+  const value = fc.oneof(fc.bigInt({ min: -(10n ** 16n), max: 10n ** 16n }), fc.bigInt({ min: -(10n ** 27n), max: 10n ** 27n }));
   fc.assert(
-    fc.property(fc.bigInt({ min: -(10n ** 27n), max: 10n ** 27n }), fc.bigInt({ min: -(10n ** 27n), max: 10n ** 27n }), (a, b) => {
+    fc.property(value, value, (a, b) => {
       assert.equal(limbsToBigInt(parseLimbs(a.toString())), a);
       assert.equal(limbsToBigInt(addLimbs(parseLimbs(a.toString()), parseLimbs(b.toString()))), a + b);
     }),
@@ -16,7 +18,7 @@ it('parses, adds and converts signed integers exactly', () => {
 
 it('scans sorted balances: supply, pair differences, squares, prefix sums and the Nakamoto count by their definitions', () => {
   fc.assert(
-    fc.property(fc.array(fc.oneof(fc.bigInt({ min: 1n, max: 1000n }), fc.bigInt({ min: 1n, max: 10n ** 26n })), { maxLength: 300 }), (values) => {
+    fc.property(fc.array(fc.oneof(fc.bigInt({ min: 1n, max: 1000n }), fc.bigInt({ min: 1n, max: 10n ** 26n }), fc.bigInt({ min: 2n ** 95n, max: 2n ** 96n - 1n })), { maxLength: 300 }), (values) => {
       const xs = [...values].sort(cmp);
       const n = xs.length;
       const s = SortedBalances.of(xs.map((x) => parseLimbs(x.toString())));
@@ -34,6 +36,12 @@ it('scans sorted balances: supply, pair differences, squares, prefix sums and th
       assert.equal(scan.nakamoto, k);
     }),
   );
+});
+
+it('sums squares exactly at the largest balance the limbs hold (every limb at its maximum)', () => {
+  const max = 2n ** 96n - 1n;
+  const s = SortedBalances.of(Array.from({ length: 64 }, () => parseLimbs(max.toString())));
+  assert.equal(scanBalances(s, []).sumSq, 64n * max * max);
 });
 
 it('updates a sorted population by removing and adding balances', () => {

@@ -21,22 +21,35 @@ function carry(acc: number[] | Float64Array, from = 0): void {
   }
 }
 
+/** Decimal digits that always fit a double exactly (10^15 < 2^53). */
+const EXACT_DIGITS = 15;
+
 /** The limbs of a decimal integer (optionally negative). */
 export function parseLimbs(text: string): Limbs {
   const negative = text.startsWith('-');
   const digits = negative ? text.slice(1) : text;
   const l: Limbs = [0, 0, 0, 0];
-  const head = digits.length % 6 || 6;
-  for (let i = 0; i < digits.length; ) {
-    const width = i === 0 ? head : 6;
-    const chunk = Number(digits.slice(i, i + width));
-    const scale = 10 ** width;
-    l[0] = l[0] * scale + chunk;
-    l[1] *= scale;
-    l[2] *= scale;
-    l[3] *= scale;
-    carry(l);
-    i += width;
+  if (digits.length <= EXACT_DIGITS) {
+    // Most balances: the number itself, split by exact divisions.
+    let v = Number(digits);
+    for (let j = 0; j < 3; j++) {
+      l[j] = v % BASE;
+      v = (v - l[j]!) / BASE;
+    }
+    l[3] = v;
+  } else {
+    const head = digits.length % 6 || 6;
+    for (let i = 0; i < digits.length; ) {
+      const width = i === 0 ? head : 6;
+      const chunk = Number(digits.slice(i, i + width));
+      const scale = 10 ** width;
+      l[0] = l[0] * scale + chunk;
+      l[1] *= scale;
+      l[2] *= scale;
+      l[3] *= scale;
+      carry(l);
+      i += width;
+    }
   }
   if (negative) {
     l[0] = -l[0];
@@ -174,8 +187,8 @@ export function scanBalances(s: SortedBalances, ranks: Iterable<number>): Balanc
     sq[4]! += 2 * a1 * a3 + a2 * a2;
     sq[5]! += 2 * a2 * a3;
     sq[6]! += a3 * a3;
-    // Products stay below 2^50: carry before the sums can pass 2^53.
-    carry(sq);
+    // A holder adds less than 2^50 to each square limb: carried every fourth, none passes 2^53.
+    if ((i & 3) === 3) carry(sq);
     if ((i & 15) === 15) carry(pair);
     if ((i & 1023) === 1023) carry(sum);
     for (; next < wanted.length && wanted[next]! <= i + 1; next++) {
