@@ -244,8 +244,9 @@ async function closePopulation(db: Db, chain: ChainId, fromDay: string, toDay: s
   if (fromDay === toDay) {
     // One day (a followed chain's midnight): each moved address's state before and after comes
     // back from the statement that writes it, with no table of the moves in between. An UPDATE of
-    // the addresses the state holds (a key probe each) and an INSERT of the others cost less than
-    // one upsert, which probes each key twice and locks each row before updating it; the answer is
+    // the addresses the state holds (a key probe each) and an INSERT of the others: an upsert
+    // probes each key twice and locks each row before updating it, a quarter slower when the pages
+    // are in shared buffers (when they are not, reading them back costs both alike). The answer is
     // one text rather than a row per address, which the driver would build an object for
     // (bench/results/M_population-close.txt).
     const d = dayIndex(fromDay);
