@@ -22,13 +22,13 @@ import { timelineActivity } from './timeline-activity.ts';
 import { timelineTotals } from './charts/timeline/totals.ts';
 import { supply } from './supply.ts';
 import { exchangeVenues } from './exchange/venues.ts';
-import { supplyDistribution } from './charts/supply/distribution.ts';
+import { holderState, supplyDistribution } from './charts/supply/distribution.ts';
 
 export const ROLLUPS: readonly Rollup[] = [
   addressSummary, addressRanks, addressDaily, activeDays, addressHeatmap, counterparties, tokenBalances, chainDaily, feeWindows,
   dayBreakdowns, dayLargest, dayTopTxs,
   timelineActivity,
-  supply,
+  supply, holderState,
   exchangeVenues,
 ];
 

@@ -1,24 +1,22 @@
 /**
  * The holder population of each closed day (docs/metrics.md, "Holder population"): distribution
  * figures over every holder at the day's end and holders per last-activity age bucket, in
- * chain_supply_daily. Each day is computed from the state at the previous day's end (holder_state)
- * and the day's address_daily rows: only the addresses that moved change, the sorted balances are
- * updated by one merge, and the figures are read off them. The balances of address_summary are
- * never read, so a batch that reaches past the days it closes changes nothing.
- */
+ * chain_supply_daily. holder_state, kept with the blocks (holderState below), holds each address's
+ * current state and its state before its last active day; a day's close reads from it the state
+ * before and after the day of each address active that day: only those change, the sorted
+ * balances are updated by one merge, and the figures are read off them. The balances of
+ * address_summary are never read. */
 import { randomUUID } from 'node:crypto';
 import sql, { bulk, type Sql } from 'sql-template-tag';
 import { SENTINELS, type ChainId } from '../../../chain/chains.ts';
 import type { Db, Store } from '../../../store/store.ts';
 import { addDays, eachDay, dayIndex, dayName } from '../../../time.ts';
-import type { Chart } from '../../engine/rollup.ts';
+import type { Chart, Rollup } from '../../engine/rollup.ts';
 import { addLimbs, compareLimbs, isPositive, limbsToBigInt, parseLimbs, SortedBalances, type Limbs } from './balances.ts';
 import { AGE_BUCKETS, ageBucketOf, distributionInputs } from './population.ts';
 
 /** Days of moves read per statement (their text is held in memory at once). */
 const CHUNK_DAYS = 16;
-/** A state at most this many days ahead is taken back (a reorg); further (a refresh) it is built afresh. */
-const REWIND_DAYS = 31;
 
 interface AgeCell {
   holders: number;
@@ -26,82 +24,149 @@ interface AgeCell {
 }
 
 /**
- * Makes holder_state the state at the end of `day`, from address_daily (a reorg or refresh reopened
- * closed days, or a server crash emptied it); returns the state's new token.
+ * The rows of address_daily (alias `a`) that move a holder: an active day of an address other than
+ * the sentinels and the addresses whose balance is unknown (docs/indexing-pow.md: no holder of any size).
+ */
+function movedRows(chain: ChainId, days: Sql): Sql {
+  return sql`FROM address_daily a
+        WHERE a.chain = ${chain} AND ${days} AND a.address <> ALL(${[...SENTINELS[chain]]}::text[])
+          AND (a.tx_count > 0 OR a.received > 0 OR a.sent > 0 OR a.fees > 0)
+          AND NOT EXISTS (SELECT 1 FROM opening_balances o WHERE o.chain = ${chain} AND o.address = a.address AND o.amount IS NULL)`;
+}
+
+/** What the addresses moved after `day` (address, moved), from address_daily. */
+const movedAfter = (chain: ChainId, day: string) =>
+  sql`SELECT a.address, sum(a.received - a.sent - a.fees) AS moved ${movedRows(chain, sql`a.day > ${day}::date`)} GROUP BY a.address`;
+
+/** The last active day of `address` before `day` (both SQL expressions). */
+const lastActiveBefore = (chain: ChainId, address: Sql, day: Sql) =>
+  sql`(SELECT max(p.day) FROM address_daily p WHERE p.chain = ${chain} AND p.address = ${address} AND p.day < ${day}
+         AND (p.tx_count > 0 OR p.received > 0 OR p.sent > 0 OR p.fees > 0))`;
+
+/**
+ * holder_state_ages as the state at the end of `day`: each row's balance and last active day then
+ * (its own when it did not move after `day`; else its balance less what it moved since, and its
+ * last active day up to `day`).
+ */
+async function writeAgesAt(db: Db, chain: ChainId, day: string): Promise<void> {
+  await db.query('rollups.charts.population.ages_clear', sql`DELETE FROM holder_state_ages WHERE chain = ${chain}`);
+  await db.query(
+    'rollups.charts.population.ages_at',
+    sql`WITH later AS (${movedAfter(chain, day)})
+        INSERT INTO holder_state_ages (chain, last_day, holders, balance)
+        SELECT ${chain}, last_day, count(*), sum(balance) FROM (
+          SELECT h.balance - coalesce(l.moved, 0) AS balance,
+                 CASE WHEN l.address IS NULL THEN h.last_day ELSE ${lastActiveBefore(chain, sql`h.address`, sql`${addDays(day, 1)}::date`)} END AS last_day
+          FROM holder_state h LEFT JOIN later l ON l.address = h.address
+          WHERE h.chain = ${chain}) s
+        WHERE balance > 0 AND last_day IS NOT NULL
+        GROUP BY last_day`,
+  );
+}
+
+/**
+ * Builds holder_state from address_daily (the first close, a refresh, or a server crash emptied
+ * it), its age cells as at the end of `day`; returns the state's new token.
  */
 async function rebuildState(db: Db, chain: ChainId, day: string): Promise<string> {
   await db.query('rollups.charts.population.clear_state', sql`DELETE FROM holder_state WHERE chain = ${chain}`);
-  await db.query('rollups.charts.population.clear_ages', sql`DELETE FROM holder_state_ages WHERE chain = ${chain}`);
   await db.query(
     'rollups.charts.population.rebuild_state',
-    sql`INSERT INTO holder_state (chain, address, balance, last_day)
-        SELECT ${chain}, address, sum(received - sent - fees), max(day)
-        FROM address_daily
-        WHERE chain = ${chain} AND day <= ${day}::date AND address <> ALL(${[...SENTINELS[chain]]}::text[])
-          AND (tx_count > 0 OR received > 0 OR sent > 0 OR fees > 0)
-          AND NOT EXISTS (SELECT 1 FROM opening_balances o WHERE o.chain = ${chain} AND o.address = address_daily.address AND o.amount IS NULL)
+    sql`INSERT INTO holder_state (chain, address, balance, last_day, prev_balance, prev_last_day)
+        SELECT ${chain}, address, sum(net), max(day), sum(net) FILTER (WHERE day < last), max(day) FILTER (WHERE day < last)
+        FROM (SELECT a.address, a.day, a.received - a.sent - a.fees AS net, max(a.day) OVER (PARTITION BY a.address) AS last
+              ${movedRows(chain, sql`true`)}) d
         GROUP BY address`,
-  );
-  await db.query(
-    'rollups.charts.population.rebuild_ages',
-    sql`INSERT INTO holder_state_ages (chain, last_day, holders, balance)
-        SELECT ${chain}, last_day, count(*), sum(balance) FROM holder_state WHERE chain = ${chain} AND balance > 0 GROUP BY last_day`,
   );
   // Statistics of the rows just written, for the closes and rewinds that read them next.
   await db.query('rollups.charts.population.rebuild_analyze', sql`ANALYZE holder_state`);
+  await writeAgesAt(db, chain, day);
   return setStateDay(db, chain, day);
 }
 
 /**
- * Takes holder_state back from the end of a later day to the end of `day`, when closed days after
- * it were reopened. Only the addresses active after `day` (in the blocks now indexed, or in the
- * state's own last-activity days) change: their balance then is the current balance less what
- * their later days moved, their last activity the latest active day up to `day`.
+ * Takes the state's day back from a later day to `day`, when closed days after it were reopened:
+ * holder_state holds the current state whatever the day, so only the age cells change.
  */
 async function rewindState(db: Db, chain: ChainId, day: string): Promise<void> {
-  const sentinels = [...SENTINELS[chain]];
-  await db.query('rollups.charts.population.rewind_drop', sql`DROP TABLE IF EXISTS population_rewind`);
-  await db.query(
-    'rollups.charts.population.rewind',
-    // What the later days moved is summed in one pass over their rows: per address, the planner
-    // read them through the day index, all of them for each address (minutes on M). The moved
-    // and the state's later addresses meet in a full join, which no plan can make a nested loop:
-    // with the statistics of a table just rebuilt or of a day just indexed (one row expected), a
-    // left join to the sums scanned all of them for each address (166 s for a pos day on M).
-    sql`CREATE TEMP TABLE population_rewind ON COMMIT DROP AS
-        WITH later AS (
-          SELECT address, sum(received - sent - fees) AS moved FROM address_daily
-          WHERE chain = ${chain} AND day > ${day}::date AND address <> ALL(${sentinels}::text[])
-          GROUP BY address),
-        affected AS (
-          SELECT coalesce(l.address, h.address) AS address, coalesce(l.moved, 0) AS moved
-          FROM later l
-          FULL JOIN (SELECT address FROM holder_state WHERE chain = ${chain} AND last_day > ${day}::date) h ON h.address = l.address)
-        SELECT a.address,
-               coalesce(s.balance, 0) - a.moved AS balance,
-               (SELECT max(day) FROM address_daily d WHERE d.chain = ${chain} AND d.address = a.address AND d.day <= ${day}::date
-                  AND (tx_count > 0 OR received > 0 OR sent > 0 OR fees > 0)) AS last_day
-        FROM affected a
-        LEFT JOIN address_summary s ON s.chain = ${chain} AND s.address = a.address
-        WHERE NOT EXISTS (SELECT 1 FROM opening_balances o WHERE o.chain = ${chain} AND o.address = a.address AND o.amount IS NULL)`,
-  );
-  await db.query(
-    'rollups.charts.population.rewind_remove',
-    sql`DELETE FROM holder_state h USING population_rewind r WHERE h.chain = ${chain} AND h.address = r.address`,
-  );
-  await db.query(
-    'rollups.charts.population.rewind_write',
-    sql`INSERT INTO holder_state (chain, address, balance, last_day)
-        SELECT ${chain}, address, balance, last_day FROM population_rewind WHERE last_day IS NOT NULL`,
-  );
-  await db.query('rollups.charts.population.rewind_ages_clear', sql`DELETE FROM holder_state_ages WHERE chain = ${chain}`);
-  await db.query(
-    'rollups.charts.population.rewind_ages',
-    sql`INSERT INTO holder_state_ages (chain, last_day, holders, balance)
-        SELECT ${chain}, last_day, count(*), sum(balance) FROM holder_state WHERE chain = ${chain} AND balance > 0 GROUP BY last_day`,
-  );
+  await writeAgesAt(db, chain, day);
   await setStateDay(db, chain, day);
 }
+
+/**
+ * holder_state, kept with the blocks: each address's current balance and last active day, and its
+ * state at the end of the day before that last active day (prev_balance, prev_last_day; none when
+ * it has no earlier active day). Both are functions of address_daily alone, so a batch changes the
+ * rows of its own addresses only and a day's close reads, never writes, the state: the close of a
+ * followed chain's midnight reads the moved addresses' state before the day in prev_* (their last
+ * active day is the day closed). The table is kept only while it holds rows of the chain: empty
+ * (before the first close, after a refresh, or after a server crash: it is unlogged), the next
+ * close builds it from address_daily (rebuildState).
+ */
+export const holderState: Rollup = {
+  name: 'holder_state',
+  part: 'supply',
+  tables: ['holder_state'],
+  async apply(db, { chain, partial }) {
+    if (partial) return; // a refresh of a range empties the state (clearTouched)
+    await db.query(
+      'rollups.holder_state.apply',
+      sql`WITH kept AS (SELECT EXISTS (SELECT 1 FROM holder_state WHERE chain = ${chain}) AS yes),
+          days AS (
+            SELECT address, day, received - sent - fees AS net, max(day) OVER (PARTITION BY address) AS last
+            FROM delta_daily d
+            WHERE (SELECT yes FROM kept) AND address <> ALL(${[...SENTINELS[chain]]}::text[])
+              AND (tx_count > 0 OR received > 0 OR sent > 0 OR fees > 0)
+              AND NOT EXISTS (SELECT 1 FROM opening_balances o WHERE o.chain = ${chain} AND o.address = d.address AND o.amount IS NULL)),
+          batch AS (
+            SELECT address, sum(net) AS net, max(day) AS last, sum(net) FILTER (WHERE day < last) AS net_before, max(day) FILTER (WHERE day < last) AS day_before
+            FROM days GROUP BY address ORDER BY address),
+          updated AS (
+            -- The state before the last active day: a batch whose last day is later than the
+            -- address's has it as the row was plus the batch's earlier days; one on the same day
+            -- adds its earlier days to it; one all before it (a block timestamped earlier) adds all.
+            UPDATE holder_state h SET
+              prev_balance = CASE WHEN b.last > h.last_day THEN h.balance + coalesce(b.net_before, 0)
+                                  WHEN b.last = h.last_day THEN CASE WHEN b.day_before IS NULL THEN h.prev_balance ELSE coalesce(h.prev_balance, 0) + b.net_before END
+                                  ELSE coalesce(h.prev_balance, 0) + b.net END,
+              prev_last_day = CASE WHEN b.last > h.last_day THEN greatest(h.last_day, b.day_before)
+                                   WHEN b.last = h.last_day THEN greatest(h.prev_last_day, b.day_before)
+                                   ELSE greatest(h.prev_last_day, b.last) END,
+              balance = h.balance + b.net, last_day = greatest(h.last_day, b.last)
+            FROM batch b WHERE h.chain = ${chain} AND h.address = b.address
+            RETURNING h.address)
+          INSERT INTO holder_state (chain, address, balance, last_day, prev_balance, prev_last_day)
+          SELECT ${chain}, address, net, last, net_before, day_before FROM batch WHERE address NOT IN (SELECT address FROM updated)`,
+    );
+  },
+  // After address_daily's revert: each reverted address's row from its remaining days (its last two
+  // active days), or none when it has none left.
+  async repair(db, { chain }) {
+    await db.query(
+      'rollups.holder_state.repair',
+      sql`WITH kept AS (SELECT EXISTS (SELECT 1 FROM holder_state WHERE chain = ${chain}) AS yes),
+          reverted AS (
+            SELECT d.address, sum(d.received - d.sent - d.fees) AS net,
+                   (SELECT max(a.day) FROM address_daily a WHERE a.chain = ${chain} AND a.address = d.address
+                      AND (a.tx_count > 0 OR a.received > 0 OR a.sent > 0 OR a.fees > 0)) AS last
+            FROM delta_daily d
+            WHERE (SELECT yes FROM kept) AND d.address <> ALL(${[...SENTINELS[chain]]}::text[])
+              AND NOT EXISTS (SELECT 1 FROM opening_balances o WHERE o.chain = ${chain} AND o.address = d.address AND o.amount IS NULL)
+            GROUP BY d.address),
+          state AS (
+            SELECT r.address, r.net, r.last, ${lastActiveBefore(chain, sql`r.address`, sql`r.last`)} AS day_before,
+                   (SELECT a.received - a.sent - a.fees FROM address_daily a WHERE a.chain = ${chain} AND a.address = r.address AND a.day = r.last) AS last_net
+            FROM reverted r),
+          gone AS (DELETE FROM holder_state h USING state s WHERE h.chain = ${chain} AND h.address = s.address AND s.last IS NULL)
+          UPDATE holder_state h SET balance = h.balance - s.net, last_day = s.last,
+            prev_balance = CASE WHEN s.day_before IS NULL THEN NULL ELSE h.balance - s.net - s.last_net END, prev_last_day = s.day_before
+          FROM state s WHERE h.chain = ${chain} AND h.address = s.address AND s.last IS NOT NULL`,
+    );
+  },
+  async clearTouched(db, chain) {
+    await db.query('rollups.holder_state.clear', sql`DELETE FROM holder_state WHERE chain = ${chain}`);
+  },
+};
 
 async function setStateDay(db: Db, chain: ChainId, day: string): Promise<string> {
   const token = randomUUID();
@@ -144,11 +209,14 @@ export async function stateDay(db: Db, chain: ChainId): Promise<string | null> {
  */
 const memory = new Map<ChainId, { token: string; sorted: SortedBalances; ages: Map<number, AgeCell> }>();
 
-/** The state's sorted balances and age cells, read back from holder_state and holder_state_ages. */
-async function readState(db: Db, chain: ChainId): Promise<{ sorted: SortedBalances; ages: Map<number, AgeCell> }> {
+/** The sorted balances at the end of the state's `day` (holder_state less what moved after it), and its age cells. */
+async function readState(db: Db, chain: ChainId, day: string): Promise<{ sorted: SortedBalances; ages: Map<number, AgeCell> }> {
   const balances = await db.query<{ b: string }>(
     'rollups.charts.population.balances',
-    sql`SELECT balance::text AS b FROM holder_state WHERE chain = ${chain} AND balance > 0 ORDER BY balance`,
+    sql`WITH later AS (${movedAfter(chain, day)})
+        SELECT balance::text AS b FROM (
+          SELECT h.balance - coalesce(l.moved, 0) AS balance FROM holder_state h LEFT JOIN later l ON l.address = h.address WHERE h.chain = ${chain}) s
+        WHERE balance > 0 ORDER BY balance`,
   );
   const ages = new Map<number, AgeCell>();
   for (const r of await db.query<{ d: string; h: number; b: string }>(
@@ -170,7 +238,7 @@ async function warmPopulation(store: Store, chain: ChainId): Promise<void> {
   const meta = await stateMeta(store, chain);
   if (!meta || (meta.rows && memory.get(chain)?.token === meta.token)) return;
   const token = meta.rows ? meta.token : await store.transaction('rollups.charts.population.restore', (tx) => rebuildState(tx, chain, meta.day));
-  memory.set(chain, { token, ...(await readState(store, chain)) });
+  memory.set(chain, { token, ...(await readState(store, chain, meta.day)) });
 }
 
 async function closePopulation(db: Db, chain: ChainId, fromDay: string, toDay: string): Promise<void> {
@@ -183,10 +251,10 @@ async function closePopulation(db: Db, chain: ChainId, fromDay: string, toDay: s
   if (meta?.day === before && kept?.token === meta.token) {
     ({ sorted, ages } = kept);
   } else {
-    // A later state goes back by the days reopened; none (or an earlier one) is built afresh.
-    if (meta && meta.day > before && meta.day <= addDays(before, REWIND_DAYS)) await rewindState(db, chain, before);
-    else if (meta?.day !== before) await rebuildState(db, chain, before);
-    ({ sorted, ages } = await readState(db, chain));
+    // holder_state is current whatever its day: another day only moves the age cells; none is built.
+    if (!meta) await rebuildState(db, chain, before);
+    else if (meta.day !== before) await rewindState(db, chain, before);
+    ({ sorted, ages } = await readState(db, chain, before));
   }
 
   const rows: unknown[][] = [];
@@ -226,50 +294,35 @@ async function closePopulation(db: Db, chain: ChainId, fromDay: string, toDay: s
     ]);
   };
 
-  // The addresses that moved: their rows of address_daily, less the sentinels and the addresses
-  // whose balance is unknown (docs/indexing-pow.md: no holder of any size).
-  const moved = (days: Sql) => sql`FROM address_daily
-        WHERE chain = ${chain} AND ${days} AND address <> ALL(${[...SENTINELS[chain]]}::text[])
-          AND (tx_count > 0 OR received > 0 OR sent > 0 OR fees > 0)
-          AND NOT EXISTS (SELECT 1 FROM opening_balances o WHERE o.chain = ${chain} AND o.address = address_daily.address AND o.amount IS NULL)`;
-  // Their state at the end of the last day closed (the balance plus what the days moved, the last
-  // activity their last day with a move), written in one upsert that returns the state it replaced
-  // (kept in prev_balance and prev_last_day: migration 0077; none for an address new to the
-  // state). In key order: each probe of the key's index then continues where the last one ended,
-  // faster than in the aggregate's hash order (bench/results/M_population-close.txt).
-  const upsert = (rowsOf: Sql) => sql`INSERT INTO holder_state AS h (chain, address, balance, last_day) ${rowsOf}
-          ON CONFLICT (chain, address) DO UPDATE SET prev_balance = h.balance, prev_last_day = h.last_day,
-            balance = h.balance + excluded.balance, last_day = excluded.last_day`;
-
   if (fromDay === toDay) {
-    // One day (a followed chain's midnight): each moved address's state before and after comes
-    // back from the statement that writes it, with no table of the moves in between. An UPDATE of
-    // the addresses the state holds (a key probe each) and an INSERT of the others: an upsert
-    // probes each key twice and locks each row before updating it, a quarter slower when the pages
-    // are in shared buffers (when they are not, reading them back costs both alike). The answer is
-    // one text rather than a row per address, which the driver would build an object for
-    // (bench/results/M_population-close.txt).
+    // One day (a followed chain's midnight): the addresses active that day, their state before it
+    // and after it read from holder_state, which the day's blocks kept current. One that did not
+    // move after the day has it as it is (before the day: prev_*); one that did (blocks of the next
+    // day came first) less what it moved since, with its last active day before the day looked up.
+    // The answer is one text rather than a row per address, which the driver would build an
+    // object for.
     const d = dayIndex(fromDay);
     const removed: Limbs[] = [];
     const added: Limbs[] = [];
-    const [answer] = await db.query<{ moves: string | null }>(
+    const [answer] = await db.query<{ moves: string | null; missing: number }>(
       'rollups.charts.population.movers',
-      sql`WITH moves AS MATERIALIZED (SELECT address, received - sent - fees AS net ${moved(sql`day = ${fromDay}::date`)} ORDER BY address),
-          updated AS (
-            UPDATE holder_state h SET prev_balance = h.balance, prev_last_day = h.last_day, balance = h.balance + m.net, last_day = ${fromDay}::date
-            FROM moves m WHERE h.chain = ${chain} AND h.address = m.address
-            RETURNING h.address, h.prev_balance, h.prev_last_day, h.balance),
-          inserted AS (
-            INSERT INTO holder_state (chain, address, balance, last_day)
-            SELECT ${chain}, address, net, ${fromDay}::date FROM moves WHERE address NOT IN (SELECT address FROM updated)
-            RETURNING balance)
-          SELECT string_agg(m, ' ') AS moves FROM (
-            SELECT prev_balance::text || ',' || prev_last_day::text || ',' || balance::text AS m FROM updated
-            UNION ALL SELECT ',,' || balance::text FROM inserted) written`,
+      sql`WITH later AS (${movedAfter(chain, fromDay)}),
+          states AS (
+            SELECT h.address IS NULL AS missing,
+                   CASE WHEN l.address IS NULL THEN h.prev_balance ELSE h.balance - l.moved - (a.received - a.sent - a.fees) END AS p,
+                   CASE WHEN l.address IS NULL THEN h.prev_last_day ELSE ${lastActiveBefore(chain, sql`a.address`, sql`${fromDay}::date`)} END AS d,
+                   h.balance - coalesce(l.moved, 0) AS b
+            FROM (SELECT a.address, a.received, a.sent, a.fees ${movedRows(chain, sql`a.day = ${fromDay}::date`)}) a
+            LEFT JOIN holder_state h ON h.chain = ${chain} AND h.address = a.address
+            LEFT JOIN later l ON l.address = a.address)
+          SELECT string_agg(coalesce(d::text, '') || ',' || coalesce(p::text, '') || ',' || b::text, ' ') FILTER (WHERE NOT missing) AS moves,
+                 count(*) FILTER (WHERE missing)::int AS missing
+          FROM states`,
     );
+    if (answer && answer.missing > 0) throw new Error(`holder population of ${chain}: ${answer.missing} addresses active on ${fromDay} have no state`);
     for (const m of answer?.moves?.split(' ') ?? []) {
-      const [p, last, b] = m.split(',') as [string, string, string];
-      move(p === '' ? undefined : { balance: parseLimbs(p), last: dayIndex(last) }, parseLimbs(b), d, removed, added);
+      const [last, p, b] = m.split(',') as [string, string, string];
+      move(last === '' ? undefined : { balance: parseLimbs(p), last: dayIndex(last) }, parseLimbs(b), d, removed, added);
     }
     closeDay(fromDay, d, removed, added);
   } else {
@@ -278,19 +331,32 @@ async function closePopulation(db: Db, chain: ChainId, fromDay: string, toDay: s
     await db.query(
       'rollups.charts.population.moves',
       sql`CREATE TEMP TABLE population_moves ON COMMIT DROP AS
-          SELECT day, address, (received - sent - fees)::text AS net ${moved(sql`day BETWEEN ${fromDay}::date AND ${toDay}::date`)}`,
+          SELECT a.day, a.address, (a.received - a.sent - a.fees)::text AS net ${movedRows(chain, sql`a.day BETWEEN ${fromDay}::date AND ${toDay}::date`)}`,
     );
     await db.query('rollups.charts.population.moves_index', sql`CREATE INDEX ON population_moves (day)`);
     // A new table has no statistics: the statements below plan their grouping of the day's moves with them.
     await db.query('rollups.charts.population.moves_analyze', sql`ANALYZE population_moves`);
+    // The moved addresses' state at the end of the day before: their balance now less what they
+    // moved since, their last active day before it (none: no state then). A chain with no day
+    // before (a first close, a refresh) has none to look up.
     const state = new Map<string, { balance: Limbs; last: number }>();
-    for (const r of await db.query<{ a: string; b: string; d: string }>(
-      'rollups.charts.population.movers',
-      sql`WITH written AS (${upsert(sql`SELECT ${chain}, address, sum(net::numeric), max(day) FROM population_moves GROUP BY address ORDER BY address`)}
-            RETURNING address, prev_balance, prev_last_day)
-          SELECT address AS a, prev_balance::text AS b, prev_last_day::text AS d FROM written WHERE prev_balance IS NOT NULL`,
-    )) {
-      state.set(r.a, { balance: parseLimbs(r.b), last: dayIndex(r.d) });
+    const [earlier] = await db.query<{ yes: boolean }>(
+      'rollups.charts.population.earlier',
+      sql`SELECT EXISTS (SELECT 1 ${movedRows(chain, sql`a.day < ${fromDay}::date`)}) AS yes`,
+    );
+    if (earlier?.yes) {
+      for (const r of await db.query<{ a: string; b: string; d: string }>(
+        'rollups.charts.population.movers',
+        sql`WITH since AS (${movedAfter(chain, before)})
+            SELECT * FROM (
+              SELECT m.address AS a, (h.balance - s.moved)::text AS b, ${lastActiveBefore(chain, sql`m.address`, sql`${fromDay}::date`)}::text AS d
+              FROM (SELECT DISTINCT address FROM population_moves) m
+              JOIN holder_state h ON h.chain = ${chain} AND h.address = m.address
+              JOIN since s ON s.address = m.address) old
+            WHERE d IS NOT NULL`,
+      )) {
+        state.set(r.a, { balance: parseLimbs(r.b), last: dayIndex(r.d) });
+      }
     }
     for (let chunk = fromDay; chunk <= toDay; chunk = addDays(chunk, CHUNK_DAYS)) {
       const chunkEnd = addDays(chunk, CHUNK_DAYS - 1) < toDay ? addDays(chunk, CHUNK_DAYS - 1) : toDay;
@@ -332,7 +398,7 @@ async function closePopulation(db: Db, chain: ChainId, fromDay: string, toDay: s
     );
   }
 
-  // The state at the end of toDay: the moved addresses' rows are written (movers, above); the age cells.
+  // The state's day is toDay now: its age cells (holder_state itself is current).
   await db.query('rollups.charts.population.ages_clear', sql`DELETE FROM holder_state_ages WHERE chain = ${chain}`);
   const cells = [...ages.entries()];
   if (cells.length > 0) {
