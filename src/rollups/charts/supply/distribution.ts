@@ -306,15 +306,20 @@ async function closePopulation(db: Db, chain: ChainId, fromDay: string, toDay: s
     const added: Limbs[] = [];
     const [answer] = await db.query<{ moves: string | null; missing: number }>(
       'rollups.charts.population.movers',
-      sql`WITH later AS (${movedAfter(chain, fromDay)}),
+      // The day's rows and the later days' in one pass, grouped by address (in key order, for the
+      // probes of holder_state): a join of the two sets, planned with the statistics of a day not
+      // yet analyzed (one row), summed the later days again for each address of the day.
+      sql`WITH days AS (
+            SELECT a.address, sum(a.received - a.sent - a.fees) FILTER (WHERE a.day = ${fromDay}::date) AS net,
+                   sum(a.received - a.sent - a.fees) FILTER (WHERE a.day > ${fromDay}::date) AS moved
+            ${movedRows(chain, sql`a.day >= ${fromDay}::date`)}
+            GROUP BY a.address HAVING bool_or(a.day = ${fromDay}::date)),
           states AS (
             SELECT h.address IS NULL AS missing,
-                   CASE WHEN l.address IS NULL THEN h.prev_balance ELSE h.balance - l.moved - (a.received - a.sent - a.fees) END AS p,
-                   CASE WHEN l.address IS NULL THEN h.prev_last_day ELSE ${lastActiveBefore(chain, sql`a.address`, sql`${fromDay}::date`)} END AS d,
-                   h.balance - coalesce(l.moved, 0) AS b
-            FROM (SELECT a.address, a.received, a.sent, a.fees ${movedRows(chain, sql`a.day = ${fromDay}::date`)}) a
-            LEFT JOIN holder_state h ON h.chain = ${chain} AND h.address = a.address
-            LEFT JOIN later l ON l.address = a.address)
+                   CASE WHEN m.moved IS NULL THEN h.prev_balance ELSE h.balance - m.moved - m.net END AS p,
+                   CASE WHEN m.moved IS NULL THEN h.prev_last_day ELSE ${lastActiveBefore(chain, sql`m.address`, sql`${fromDay}::date`)} END AS d,
+                   h.balance - coalesce(m.moved, 0) AS b
+            FROM days m LEFT JOIN holder_state h ON h.chain = ${chain} AND h.address = m.address)
           SELECT string_agg(coalesce(d::text, '') || ',' || coalesce(p::text, '') || ',' || b::text, ' ') FILTER (WHERE NOT missing) AS moves,
                  count(*) FILTER (WHERE missing)::int AS missing
           FROM states`,
@@ -347,12 +352,12 @@ async function closePopulation(db: Db, chain: ChainId, fromDay: string, toDay: s
     if (earlier?.yes) {
       for (const r of await db.query<{ a: string; b: string; d: string }>(
         'rollups.charts.population.movers',
-        sql`WITH since AS (${movedAfter(chain, before)})
+        sql`WITH since AS (
+              SELECT a.address, sum(a.received - a.sent - a.fees) AS moved ${movedRows(chain, sql`a.day >= ${fromDay}::date`)}
+              GROUP BY a.address HAVING bool_or(a.day <= ${toDay}::date))
             SELECT * FROM (
-              SELECT m.address AS a, (h.balance - s.moved)::text AS b, ${lastActiveBefore(chain, sql`m.address`, sql`${fromDay}::date`)}::text AS d
-              FROM (SELECT DISTINCT address FROM population_moves) m
-              JOIN holder_state h ON h.chain = ${chain} AND h.address = m.address
-              JOIN since s ON s.address = m.address) old
+              SELECT s.address AS a, (h.balance - s.moved)::text AS b, ${lastActiveBefore(chain, sql`s.address`, sql`${fromDay}::date`)}::text AS d
+              FROM since s JOIN holder_state h ON h.chain = ${chain} AND h.address = s.address) old
             WHERE d IS NOT NULL`,
       )) {
         state.set(r.a, { balance: parseLimbs(r.b), last: dayIndex(r.d) });
