@@ -1,6 +1,6 @@
 /**
  * Process helpers for the benchmark: child processes it starts and measures (their peak memory
- * from /proc), free ports, the machine's load, and timing.
+ * and CPU time from /proc), free ports, the machine's load, and timing.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -39,6 +39,21 @@ export function memoryOf(pid: number): { rssMb: number; peakRssMb: number } | nu
   } catch {
     return null;
   }
+}
+
+/** /proc counts CPU time in hundredths of a second. */
+const TICKS = 100;
+
+/** CPU seconds the whole machine has spent busy since boot, every core (from /proc/stat). */
+export function machineBusySeconds(): number {
+  const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  return (user! + nice! + system! + irq! + softirq! + steal!) / TICKS;
+}
+
+/** CPU seconds of one process, user and system (from /proc). */
+export function processCpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / TICKS;
 }
 
 export interface Child {

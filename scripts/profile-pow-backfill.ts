@@ -9,11 +9,12 @@
  *   (LOG=silent, TOP=N, PROF=FILE.cpuprofile: the indexer's CPU profile during the backfill)
  * The flag is the one bin/quarry.js and `npm run bench` run with.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { pino } from 'pino';
 import { openBenchServer } from '../bench/cluster.ts';
 import { startFakeNode } from '../bench/parts/pow-node.ts';
+import { machineBusySeconds, processCpuSeconds } from '../bench/proc.ts';
 import { resolveIndexPowSettings } from '../src/cli/commands/index-pow.ts';
 import { indexPow } from '../src/ingest/index-pow.ts';
 import { measurePowServeRate } from '../src/sources/qrl-grpc/serve-rate.ts';
@@ -23,21 +24,6 @@ import { createStore } from '../src/store/store.ts';
 import { printStoreStats } from './store-stats.ts';
 
 const DATABASE = 'profile_pow_backfill';
-/** /proc counts CPU time in hundredths of a second. */
-const TICKS = 100;
-
-/** CPU seconds the whole machine has spent busy, every core. */
-function machineBusy(): number {
-  const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-  return (user! + nice! + system! + irq! + softirq! + steal!) / TICKS;
-}
-
-/** CPU seconds of one process, user and system. */
-function processCpu(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS;
-}
-
 const node = await startFakeNode({ days: Number(process.argv[2] ?? 2), scale: Number(process.argv[3] ?? 4000) });
 const server = await openBenchServer();
 try {
@@ -48,13 +34,13 @@ try {
   const store = createStore(createPostgresDriver(server.urlFor(DATABASE), { poolSize: 4 }));
   try {
     await migrate(store);
-    const profiler = new Session();
-    profiler.connect();
-    if (process.env.PROF) {
+    const profiler = process.env.PROF ? new Session() : null;
+    if (profiler) {
+      profiler.connect();
       await profiler.post('Profiler.enable');
       await profiler.post('Profiler.start');
     }
-    const cpu = { machine: machineBusy(), node: processCpu(node.child.pid!), indexer: process.cpuUsage() };
+    const cpu = { machine: machineBusySeconds(), node: processCpuSeconds(node.child.pid!), indexer: process.cpuUsage() };
     const started = performance.now();
     const seconds = () => ((performance.now() - started) / 1000).toFixed(2);
     const logger = pino({ level: process.env.LOG ?? 'info', timestamp: () => `,"s":${seconds()}` });
@@ -62,9 +48,9 @@ try {
     const wall = (performance.now() - started) / 1000;
     const indexerUsage = process.cpuUsage(cpu.indexer);
     const indexer = (indexerUsage.user + indexerUsage.system) / 1e6;
-    const nodeCpu = processCpu(node.child.pid!) - cpu.node;
-    const machine = machineBusy() - cpu.machine;
-    if (process.env.PROF) writeFileSync(process.env.PROF, JSON.stringify((await profiler.post('Profiler.stop')).profile));
+    const nodeCpu = processCpuSeconds(node.child.pid!) - cpu.node;
+    const machine = machineBusySeconds() - cpu.machine;
+    if (profiler) writeFileSync(process.env.PROF!, JSON.stringify((await profiler.post('Profiler.stop')).profile));
     // Per block of the node's chain, as the benchmark counts (result.blocks leaves out the orphans).
     const rate = (node.height + 1) / wall;
     console.log(`${result.transactions} transactions in ${wall.toFixed(2)} s: ${Math.round(rate)} blocks/s, ${(rate / serve.blocksPerSecond).toFixed(2)} of the serve rate`);

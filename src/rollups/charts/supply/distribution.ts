@@ -7,7 +7,7 @@
  * balances are updated by one merge, and the figures are read off them. The balances of
  * address_summary are never read. */
 import { randomUUID } from 'node:crypto';
-import sql, { bulk, type Sql } from 'sql-template-tag';
+import sql, { bulk, raw, type Sql } from 'sql-template-tag';
 import { SENTINELS, type ChainId } from '../../../chain/chains.ts';
 import type { Db, Store } from '../../../store/store.ts';
 import { addDays, eachDay, dayIndex, dayName } from '../../../time.ts';
@@ -23,45 +23,53 @@ interface AgeCell {
   balance: Limbs;
 }
 
-/**
- * The rows of address_daily (alias `a`) that move a holder: an active day of an address other than
- * the sentinels and the addresses whose balance is unknown (docs/indexing-pow.md: no holder of any size).
- */
-function movedRows(chain: ChainId, days: Sql): Sql {
-  return sql`FROM address_daily a
-        WHERE a.chain = ${chain} AND ${days} AND a.address <> ALL(${[...SENTINELS[chain]]}::text[])
-          AND (a.tx_count > 0 OR a.received > 0 OR a.sent > 0 OR a.fees > 0)
-          AND NOT EXISTS (SELECT 1 FROM opening_balances o WHERE o.chain = ${chain} AND o.address = a.address AND o.amount IS NULL)`;
-}
+/** A row (alias `row`, of address_daily or delta_daily) of an active day: it moved something. */
+const activeRow = (row: string) => raw(`(${row}.tx_count > 0 OR ${row}.received > 0 OR ${row}.sent > 0 OR ${row}.fees > 0)`);
 
-/** What the addresses moved after `day` (address, moved), from address_daily. */
-const movedAfter = (chain: ChainId, day: string) =>
-  sql`SELECT a.address, sum(a.received - a.sent - a.fees) AS moved ${movedRows(chain, sql`a.day > ${day}::date`)} GROUP BY a.address`;
+/**
+ * A row (alias `row`) whose address can hold: not a sentinel, and not an address whose balance is
+ * unknown (docs/indexing-pow.md: no holder of any size).
+ */
+const holderRow = (chain: ChainId, row: string) =>
+  sql`${raw(row)}.address <> ALL(${[...SENTINELS[chain]]}::text[])
+      AND NOT EXISTS (SELECT 1 FROM opening_balances o WHERE o.chain = ${chain} AND o.address = ${raw(row)}.address AND o.amount IS NULL)`;
+
+/** The rows of address_daily (alias `a`) that move a holder: an active day of an address that can hold. */
+function movedRows(chain: ChainId, days: Sql): Sql {
+  return sql`FROM address_daily a WHERE a.chain = ${chain} AND ${days} AND ${activeRow('a')} AND ${holderRow(chain, 'a')}`;
+}
 
 /** The last active day of `address` before `day` (both SQL expressions). */
 const lastActiveBefore = (chain: ChainId, address: Sql, day: Sql) =>
-  sql`(SELECT max(p.day) FROM address_daily p WHERE p.chain = ${chain} AND p.address = ${address} AND p.day < ${day}
-         AND (p.tx_count > 0 OR p.received > 0 OR p.sent > 0 OR p.fees > 0))`;
+  sql`(SELECT max(p.day) FROM address_daily p WHERE p.chain = ${chain} AND p.address = ${address} AND p.day < ${day} AND ${activeRow('p')})`;
 
 /**
- * holder_state_ages as the state at the end of `day`: each row's balance and last active day then
- * (its own when it did not move after `day`; else its balance less what it moved since, and its
- * last active day up to `day`).
+ * Each row of holder_state as at the end of `day` (address, balance, last_day): its own when it did
+ * not move after `day`; else its balance less what it moved since, and its last active day up to
+ * `day` (none: it had none then). Columns a reader leaves unused are not computed.
  */
-async function writeAgesAt(db: Db, chain: ChainId, day: string): Promise<void> {
+const stateAt = (chain: ChainId, day: string) =>
+  sql`SELECT h.address, h.balance - coalesce(l.moved, 0) AS balance,
+             CASE WHEN l.address IS NULL THEN h.last_day ELSE ${lastActiveBefore(chain, sql`h.address`, sql`${addDays(day, 1)}::date`)} END AS last_day
+      FROM holder_state h
+      LEFT JOIN (SELECT a.address, sum(a.received - a.sent - a.fees) AS moved ${movedRows(chain, sql`a.day > ${day}::date`)} GROUP BY a.address) l
+        ON l.address = h.address
+      WHERE h.chain = ${chain}`;
+
+/** Whether holder_state holds rows of the chain: the rollup keeps it only then. */
+const stateKept = (chain: ChainId) => sql`EXISTS (SELECT 1 FROM holder_state WHERE chain = ${chain})`;
+
+/** holder_state_ages as the state at the end of `day`, and `day` the state's: returns the state's new token. */
+async function moveStateDay(db: Db, chain: ChainId, day: string): Promise<string> {
   await db.query('rollups.charts.population.ages_clear', sql`DELETE FROM holder_state_ages WHERE chain = ${chain}`);
   await db.query(
     'rollups.charts.population.ages_at',
-    sql`WITH later AS (${movedAfter(chain, day)})
-        INSERT INTO holder_state_ages (chain, last_day, holders, balance)
-        SELECT ${chain}, last_day, count(*), sum(balance) FROM (
-          SELECT h.balance - coalesce(l.moved, 0) AS balance,
-                 CASE WHEN l.address IS NULL THEN h.last_day ELSE ${lastActiveBefore(chain, sql`h.address`, sql`${addDays(day, 1)}::date`)} END AS last_day
-          FROM holder_state h LEFT JOIN later l ON l.address = h.address
-          WHERE h.chain = ${chain}) s
+    sql`INSERT INTO holder_state_ages (chain, last_day, holders, balance)
+        SELECT ${chain}, last_day, count(*), sum(balance) FROM (${stateAt(chain, day)}) s
         WHERE balance > 0 AND last_day IS NOT NULL
         GROUP BY last_day`,
   );
+  return setStateDay(db, chain, day);
 }
 
 /**
@@ -80,17 +88,7 @@ async function rebuildState(db: Db, chain: ChainId, day: string): Promise<string
   );
   // Statistics of the rows just written, for the closes and rewinds that read them next.
   await db.query('rollups.charts.population.rebuild_analyze', sql`ANALYZE holder_state`);
-  await writeAgesAt(db, chain, day);
-  return setStateDay(db, chain, day);
-}
-
-/**
- * Takes the state's day back from a later day to `day`, when closed days after it were reopened:
- * holder_state holds the current state whatever the day, so only the age cells change.
- */
-async function rewindState(db: Db, chain: ChainId, day: string): Promise<void> {
-  await writeAgesAt(db, chain, day);
-  await setStateDay(db, chain, day);
+  return moveStateDay(db, chain, day);
 }
 
 /**
@@ -111,13 +109,10 @@ export const holderState: Rollup = {
     if (partial) return; // a refresh of a range empties the state (clearTouched)
     await db.query(
       'rollups.holder_state.apply',
-      sql`WITH kept AS (SELECT EXISTS (SELECT 1 FROM holder_state WHERE chain = ${chain}) AS yes),
-          days AS (
+      sql`WITH days AS (
             SELECT address, day, received - sent - fees AS net, max(day) OVER (PARTITION BY address) AS last
             FROM delta_daily d
-            WHERE (SELECT yes FROM kept) AND address <> ALL(${[...SENTINELS[chain]]}::text[])
-              AND (tx_count > 0 OR received > 0 OR sent > 0 OR fees > 0)
-              AND NOT EXISTS (SELECT 1 FROM opening_balances o WHERE o.chain = ${chain} AND o.address = d.address AND o.amount IS NULL)),
+            WHERE ${stateKept(chain)} AND ${activeRow('d')} AND ${holderRow(chain, 'd')}),
           batch AS (
             SELECT address, sum(net) AS net, max(day) AS last, sum(net) FILTER (WHERE day < last) AS net_before, max(day) FILTER (WHERE day < last) AS day_before
             FROM days GROUP BY address ORDER BY address),
@@ -144,19 +139,17 @@ export const holderState: Rollup = {
   async repair(db, { chain }) {
     await db.query(
       'rollups.holder_state.repair',
-      sql`WITH kept AS (SELECT EXISTS (SELECT 1 FROM holder_state WHERE chain = ${chain}) AS yes),
-          reverted AS (
-            SELECT d.address, sum(d.received - d.sent - d.fees) AS net,
-                   (SELECT max(a.day) FROM address_daily a WHERE a.chain = ${chain} AND a.address = d.address
-                      AND (a.tx_count > 0 OR a.received > 0 OR a.sent > 0 OR a.fees > 0)) AS last
-            FROM delta_daily d
-            WHERE (SELECT yes FROM kept) AND d.address <> ALL(${[...SENTINELS[chain]]}::text[])
-              AND NOT EXISTS (SELECT 1 FROM opening_balances o WHERE o.chain = ${chain} AND o.address = d.address AND o.amount IS NULL)
+      sql`WITH reverted AS (
+            SELECT d.address, sum(d.received - d.sent - d.fees) AS net FROM delta_daily d
+            WHERE ${stateKept(chain)} AND ${holderRow(chain, 'd')}
             GROUP BY d.address),
           state AS (
-            SELECT r.address, r.net, r.last, ${lastActiveBefore(chain, sql`r.address`, sql`r.last`)} AS day_before,
-                   (SELECT a.received - a.sent - a.fees FROM address_daily a WHERE a.chain = ${chain} AND a.address = r.address AND a.day = r.last) AS last_net
-            FROM reverted r),
+            SELECT r.address, r.net, l.day AS last, l.net AS last_net, ${lastActiveBefore(chain, sql`r.address`, sql`l.day`)} AS day_before
+            FROM reverted r
+            LEFT JOIN LATERAL (
+              SELECT a.day, a.received - a.sent - a.fees AS net FROM address_daily a
+              WHERE a.chain = ${chain} AND a.address = r.address AND ${activeRow('a')}
+              ORDER BY a.day DESC LIMIT 1) l ON true),
           gone AS (DELETE FROM holder_state h USING state s WHERE h.chain = ${chain} AND h.address = s.address AND s.last IS NULL)
           UPDATE holder_state h SET balance = h.balance - s.net, last_day = s.last,
             prev_balance = CASE WHEN s.day_before IS NULL THEN NULL ELSE h.balance - s.net - s.last_net END, prev_last_day = s.day_before
@@ -213,10 +206,7 @@ const memory = new Map<ChainId, { token: string; sorted: SortedBalances; ages: M
 async function readState(db: Db, chain: ChainId, day: string): Promise<{ sorted: SortedBalances; ages: Map<number, AgeCell> }> {
   const balances = await db.query<{ b: string }>(
     'rollups.charts.population.balances',
-    sql`WITH later AS (${movedAfter(chain, day)})
-        SELECT balance::text AS b FROM (
-          SELECT h.balance - coalesce(l.moved, 0) AS balance FROM holder_state h LEFT JOIN later l ON l.address = h.address WHERE h.chain = ${chain}) s
-        WHERE balance > 0 ORDER BY balance`,
+    sql`SELECT balance::text AS b FROM (${stateAt(chain, day)}) s WHERE balance > 0 ORDER BY balance`,
   );
   const ages = new Map<number, AgeCell>();
   for (const r of await db.query<{ d: string; h: number; b: string }>(
@@ -251,9 +241,10 @@ async function closePopulation(db: Db, chain: ChainId, fromDay: string, toDay: s
   if (meta?.day === before && kept?.token === meta.token) {
     ({ sorted, ages } = kept);
   } else {
-    // holder_state is current whatever its day: another day only moves the age cells; none is built.
+    // A state of another day (a reorg reopened closed days) only moves its age cells: holder_state
+    // is current whatever the day. None (the first close, a refresh, a crash) is built.
     if (!meta) await rebuildState(db, chain, before);
-    else if (meta.day !== before) await rewindState(db, chain, before);
+    else if (meta.day !== before) await moveStateDay(db, chain, before);
     ({ sorted, ages } = await readState(db, chain, before));
   }
 
