@@ -11,6 +11,7 @@ import sql, { empty, type Sql } from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
 import { rowsOf } from './engine/delta-tables.ts';
+import { balanceChange } from './engine/deltas.ts';
 import type { Rollup } from './engine/rollup.ts';
 
 /**
@@ -266,7 +267,7 @@ export const addressSummary: Rollup = {
         internal_tx_count int, internal_received numeric, internal_sent numeric, deployed_count int, is_contract boolean,
         master_address text, slave_count int, ots_used int, ots_max_index int`,
       rows: (deltas) => rowsOf(deltas.summary, (address, s) => [
-        address, s.openingUnknown ? null : s.received - s.debit - s.fees, s.received, s.sent, s.fees, s.feesBurned, s.gasUsed, s.txCount, s.txIn, s.txOut,
+        address, balanceChange(s), s.received, s.sent, s.fees, s.feesBurned, s.gasUsed, s.txCount, s.txIn, s.txOut,
         s.first?.ts, s.first?.height, s.first?.tx, s.last?.ts, s.last?.height, s.last?.tx,
         s.funded?.by, s.funded?.tx, s.funded?.at, s.funded?.height, s.withdrawalCount, s.withdrawalTotal,
         s.internalCount, s.internalReceived, s.internalSent, s.deployedCount, s.isContract, s.masterAddress, s.slaveCount, s.otsUsed, s.otsMaxIndex,

@@ -49,8 +49,8 @@ export interface PostgresDriverOptions {
    * estimate is costlier than the custom plans' — which it always was for the feed. The other
    * statements keep connections with the default, since a generic plan there can be far worse
    * (see `QueryOptions.reusePlan`). The pool size is split between the two kinds of connection
-   * (half each, at least one of each). Inside a transaction they run unprepared, like the rest.
-   * For the API's store; the indexer's statement texts vary with its batches.
+   * (half each, at least one of each). For the API's store. Inside a transaction (any store's) they
+   * are named and run with the generic plan forced for each alone.
    */
   prepare?: boolean;
 }
@@ -83,8 +83,8 @@ export function createPostgresDriver(url: string, options: PostgresDriverOptions
   const pool = newPool(Math.max(1, poolSize - plannedOnceSize));
   const plannedOncePool = options.prepare ? newPool(plannedOnceSize, ' -c plan_cache_mode=force_generic_plan') : null;
 
-  // Statements are named (prepared) only on the connections that keep generic plans: prepared on
-  // a connection in the default mode they would be planned again at each execution all the same.
+  // Statements are named (prepared) only where the generic plan is kept: prepared on a connection
+  // in the default mode they would be planned again at each execution all the same.
   const connection = (client: pg.PoolClient, plansKept: boolean): DriverConnection => ({
     query: async (text, values, queryOptions) => {
       const name = plansKept && queryOptions?.reusePlan ? statementNames.nameOf(text) : undefined;
@@ -98,6 +98,27 @@ export function createPostgresDriver(url: string, options: PostgresDriverOptions
       await pipeline(Readable.from(chunks(tsv)), stream);
     },
   });
+
+  // A transaction's connection keeps the default mode; a `reusePlan` statement runs there named,
+  // with the generic plan forced for it alone (SET LOCAL, undone before the next other statement:
+  // one more round trip at each change of kind, none between two statements of the same kind).
+  // Scripts and COPY have no parameters: they are planned afresh whatever the mode.
+  const transactionConnection = (client: pg.PoolClient): DriverConnection => {
+    let genericForced = false;
+    const forceGeneric = async (force: boolean) => {
+      if (force === genericForced) return;
+      await client.query(`SET LOCAL plan_cache_mode = ${force ? 'force_generic_plan' : 'DEFAULT'}`);
+      genericForced = force;
+    };
+    return {
+      ...connection(client, false),
+      query: async (text, values, queryOptions) => {
+        const name = queryOptions?.reusePlan ? statementNames.nameOf(text) : undefined;
+        await forceGeneric(name !== undefined);
+        return (await client.query<Row>(name ? { name, text, values } : { text, values })).rows;
+      },
+    };
+  };
 
   return {
     kind: 'postgres',
@@ -115,7 +136,7 @@ export function createPostgresDriver(url: string, options: PostgresDriverOptions
       let broken = false;
       try {
         await client.query('BEGIN');
-        const result = await fn(connection(client, false));
+        const result = await fn(transactionConnection(client));
         await client.query('COMMIT');
         return result;
       } catch (error) {

@@ -122,14 +122,39 @@ describe('prepared statements', () => {
         { reusePlan: true },
       );
       assert.deepEqual(onPlannedOnce, [{ statement: reused(0).text, generic_plans: 2, custom_plans: 0, mode: 'force_generic_plan' }]);
-      // In a transaction (a connection of the default mode) a statement that reuses plans is not prepared.
-      assert.deepEqual(await store.transaction('test.in_transaction', (tx) => tx.query('test.reused', reused(7), { reusePlan: true })), [{ reused: 8 }]);
       // The others: on connections with the default mode, and nothing prepared there.
       const onDefault = await store.query<{ prepared: number; mode: string }>(
         'test.prepared.default',
         sql`SELECT (SELECT count(*)::int FROM pg_prepared_statements) AS prepared, current_setting('plan_cache_mode') AS mode`,
       );
       assert.deepEqual(onDefault, [{ prepared: 0, mode: 'auto' }]);
+    } finally {
+      await store.close();
+      await dropTestDatabase(url);
+    }
+  });
+
+  it('in a transaction, keeps the generic plan of the statements that reuse plans, and of those only', { skip: !storeKinds().includes('postgres') }, async () => {
+    const url = await createTestDatabase();
+    // One connection: the transaction's, and the statements after it.
+    const store = createStore(createPostgresDriver(url, { poolSize: 1 }));
+    const mode = sql`SELECT current_setting('plan_cache_mode') AS mode`;
+    const reused = (value: number) => sql`SELECT ${value}::int + 1 AS reused, current_setting('plan_cache_mode') AS mode`;
+    try {
+      await store.transaction('test.in_transaction', async (tx) => {
+        for (const value of [1, 41]) {
+          assert.deepEqual(await tx.query('test.reused', reused(value), { reusePlan: true }), [{ reused: value + 1, mode: 'force_generic_plan' }]);
+          // The statement after it is planned in the default mode again.
+          assert.deepEqual(await tx.query('test.mode', mode), [{ mode: 'auto' }]);
+        }
+      });
+      const prepared = await store.query<{ statement: string; generic_plans: number; custom_plans: number }>(
+        'test.prepared.in_transaction',
+        sql`SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE ${'%AS reused%'}`,
+      );
+      assert.deepEqual(prepared, [{ statement: reused(0).text, generic_plans: 2, custom_plans: 0 }]);
+      // Outside the transaction, the connection is in the default mode.
+      assert.deepEqual(await store.query('test.mode.after', mode), [{ mode: 'auto' }]);
     } finally {
       await store.close();
       await dropTestDatabase(url);

@@ -24,10 +24,10 @@ export interface Db {
 export interface QueryOptions {
   /**
    * The statement's best plan is the same whatever its values (ordered index scans under a limit,
-   * key lookups), so the server may plan it once per connection and keep that generic plan (a
-   * prepared statement; see PostgresDriverOptions.prepare). Leave it unset where a value changes
-   * the plan: a generic plan of a count whose cost depends on how many rows an address has read a
-   * busy address's index in full.
+   * key lookups, a few blocks' rows), so the server may plan it once per connection and keep that
+   * generic plan (a prepared statement; see PostgresDriverOptions.prepare, and inside a
+   * transaction always). Leave it unset where a value changes the plan: a generic plan of a count
+   * whose cost depends on how many rows an address has read a busy address's index in full.
    */
   reusePlan?: boolean;
 }

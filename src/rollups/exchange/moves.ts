@@ -11,18 +11,32 @@ import type { Db } from '../../store/store.ts';
 /** At most this many deposits and withdrawals are kept per UTC day (the largest-transfers limit). */
 export const LARGEST_PER_DAY = 100;
 
-/** Every move with a height in [from, to]: a primary-key range of the raw tables. */
-export function movesInRange(chain: ChainId, from: number, to: number): Sql {
+/** Every move of the blocks whose height `height` accepts (a condition on the alias it is given). */
+function movesWhere(chain: ChainId, height: (alias: 't' | 'r') => Sql): Sql {
   return sql`SELECT t.height, t.tx_index, -1 AS recipient_index, t.tx_hash, t.ts, t.from_addr, t.to_addr, t.value
              FROM transactions t
-             WHERE t.chain = ${chain} AND t.height BETWEEN ${from}::bigint AND ${to}::bigint
+             WHERE t.chain = ${chain} AND ${height('t')}
                AND t.to_addr IS NOT NULL AND t.value > 0 AND t.status IS DISTINCT FROM 0 AND NOT t.mints
              UNION ALL
              SELECT r.height, r.tx_index, r.recipient_index, t.tx_hash, t.ts, t.from_addr, r.to_addr, r.amount
              FROM tx_recipients r
              JOIN transactions t ON t.chain = r.chain AND t.height = r.height AND t.tx_index = r.tx_index
-             WHERE r.chain = ${chain} AND r.height BETWEEN ${from}::bigint AND ${to}::bigint
+             WHERE r.chain = ${chain} AND ${height('r')}
                AND r.amount > 0 AND t.to_addr IS NULL AND t.status IS DISTINCT FROM 0 AND NOT t.mints`;
+}
+
+/** Every move with a height in [from, to]: a primary-key range of the raw tables. */
+export function movesInRange(chain: ChainId, from: number, to: number): Sql {
+  return movesWhere(chain, (alias) => sql`${raw(alias)}.height BETWEEN ${from}::bigint AND ${to}::bigint`);
+}
+
+/**
+ * Every move of the blocks at `heights`. A list rather than a range for a statement whose plan is
+ * kept: planned without its values, a range of heights is guessed at a share of the whole table
+ * (thousands of moves, joined by scanning every curated wallet), a list at a few blocks' moves.
+ */
+export function movesAtHeights(chain: ChainId, heights: readonly number[]): Sql {
+  return movesWhere(chain, (alias) => sql`${raw(alias)}.height = ANY(${heights}::bigint[])`);
 }
 
 /**
@@ -167,19 +181,26 @@ export async function settleFlowOutcome(db: Db, chain: ChainId, rows: FlowOutcom
  * looked for: per candidate it cost more than the rest of the statement.
  */
 function largestInsert(chain: ChainId, classified: Sql, options: { empty?: boolean } = {}): Sql {
-  const kth = sql`(SELECT k.value FROM exchange_largest k WHERE k.chain = ${chain} AND k.direction = x.direction AND k.day = x.day
-                   ORDER BY k.value DESC, k.height, k.tx_index, k.recipient_index OFFSET ${LARGEST_PER_DAY - 1} LIMIT 1)`;
+  const candidates = sql`SELECT day, 'deposit' AS direction, height, tx_index, recipient_index, value, tx_hash, ts, from_addr, to_addr, to_ex AS exchange, to_relay AS via_relay
+                         FROM ${classified} WHERE to_ex IS NOT NULL AND sign > 0
+                         UNION ALL
+                         SELECT day, 'withdrawal', height, tx_index, recipient_index, value, tx_hash, ts, from_addr, to_addr, from_ex, from_relay
+                         FROM ${classified} WHERE from_ex IS NOT NULL AND sign > 0`;
+  // Each day and direction's smallest kept row, looked up once for all of its candidates (OFFSET 0:
+  // merged into the join, the lookup would run once per candidate).
+  const floors = sql`SELECT p.direction, p.day,
+                            (SELECT k.value FROM exchange_largest k WHERE k.chain = ${chain} AND k.direction = p.direction AND k.day = p.day
+                             ORDER BY k.value DESC, k.height, k.tx_index, k.recipient_index OFFSET ${LARGEST_PER_DAY - 1} LIMIT 1) AS floor
+                     FROM (SELECT DISTINCT direction, day FROM (${candidates}) c) p
+                     OFFSET 0`;
   return sql`INSERT INTO exchange_largest (chain, day, direction, height, tx_index, recipient_index, value, tx_hash, ts, from_addr, to_addr, exchange, via_relay)
-             SELECT ${chain}, day, direction, height, tx_index, recipient_index, value, tx_hash, ts, from_addr, to_addr, exchange, via_relay
+             SELECT ${chain}, x.day, x.direction, height, tx_index, recipient_index, value, tx_hash, ts, from_addr, to_addr, exchange, via_relay
              FROM (
                SELECT m.*, row_number() OVER (PARTITION BY direction, day ORDER BY value DESC, height, tx_index, recipient_index) AS r
-               FROM (SELECT day, 'deposit' AS direction, height, tx_index, recipient_index, value, tx_hash, ts, from_addr, to_addr, to_ex AS exchange, to_relay AS via_relay
-                     FROM ${classified} WHERE to_ex IS NOT NULL AND sign > 0
-                     UNION ALL
-                     SELECT day, 'withdrawal', height, tx_index, recipient_index, value, tx_hash, ts, from_addr, to_addr, from_ex, from_relay
-                     FROM ${classified} WHERE from_ex IS NOT NULL AND sign > 0) m
+               FROM (${candidates}) m
              ) x
-             WHERE x.r <= ${LARGEST_PER_DAY} ${options.empty ? sql`` : sql`AND x.value >= coalesce(${kth}, 0)`}
+             ${options.empty ? sql`` : sql`JOIN (${floors}) f ON f.direction = x.direction AND f.day = x.day AND x.value >= coalesce(f.floor, 0)`}
+             WHERE x.r <= ${LARGEST_PER_DAY}
              ON CONFLICT DO NOTHING`;
 }
 

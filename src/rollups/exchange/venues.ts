@@ -14,8 +14,9 @@
 import sql, { raw, type Sql } from 'sql-template-tag';
 import type { ChainId } from '../../chain/chains.ts';
 import type { Db } from '../../store/store.ts';
+import { balanceChange, type RollupDeltas } from '../engine/deltas.ts';
 import type { Rollup, RollupStep } from '../engine/rollup.ts';
-import { classifiedMoves, flowOutcome, flowWrites, movesInRange, movesTouching, settleFlowOutcome, settleLargest, type FlowOutcome, type MovesPart } from './moves.ts';
+import { classifiedMoves, flowOutcome, flowWrites, movesAtHeights, movesInRange, movesTouching, settleFlowOutcome, settleLargest, type FlowOutcome, type MovesPart } from './moves.ts';
 
 const TABLES = ['exchange_relay_evidence', 'exchange_flow_daily', 'exchange_address_flow_daily', 'exchange_largest', 'exchange_venue_relays'] as const;
 
@@ -46,10 +47,10 @@ const RULE = sql`coalesce(e.forwards > 0 AND e.strays = 0, false)`;
  * `turned` and `totals`: in the same statement (one snapshot: every part reads the flags as they
  * were) the confirmation of the relays whose flag now disagrees with the rule is turned (`judged`
  * says which `flips`), and the venues' relay totals (`totals`) gain the balance change of
- * delta_summary's confirmed relays (a batch, not a rebuild) and the flipped relays and their
- * balances.
+ * the confirmed relays among `flip.balanceChanges` (a batch's, as balanceChanges gives them) and
+ * the flipped relays and their balances.
  */
-function evidenceWrites(chain: ChainId, moves: Sql, sign: 1 | -1, options: { flip?: boolean } = {}): Sql {
+function evidenceWrites(chain: ChainId, moves: Sql, sign: 1 | -1, options: { flip?: { balanceChanges: Sql } } = {}): Sql {
   const evidence = sql`evidence AS (
           INSERT INTO exchange_relay_evidence AS e (chain, address, forwards, strays)
           SELECT ${chain}, m.from_addr,
@@ -73,7 +74,7 @@ function evidenceWrites(chain: ChainId, moves: Sql, sign: 1 | -1, options: { fli
           INSERT INTO exchange_venue_relays AS v (chain, exchange, relays, relay_balance)
           SELECT ${chain}, exchange, sum(relays), sum(balance) FROM (
             SELECT w.exchange, 0 AS relays, ${sign} * d.balance AS balance
-            FROM delta_summary d
+            FROM ${options.flip.balanceChanges}
             JOIN exchange_wallets w ON w.chain = ${chain} AND w.address = d.address AND w.role = 'deposit_relay' AND w.confirmed
             UNION ALL
             SELECT j.exchange, CASE WHEN j.confirmed THEN -1 ELSE 1 END, CASE WHEN j.confirmed THEN -1 ELSE 1 END * coalesce(s.balance, 0)
@@ -85,28 +86,54 @@ function evidenceWrites(chain: ChainId, moves: Sql, sign: 1 | -1, options: { fli
 }
 
 /**
- * A step's moves (`moves`, counted with `sign` in the state `part` asks for: `beforeFlips` when
- * they leave in the state they were counted in) in one statement: the relays' evidence and the
- * flips it decides (evidenceWrites); the moves classified, and the flipped relays' moves up to
- * `earlierThan` out in the state before the flips and back in the present one; their flows added.
- * Moves taken out do not leave exchange_largest here: their days are returned `full`, to be
- * recomputed (settleLargest) with the days left overfull.
+ * The balance changes of a step's addresses (address_summary's deltas) as the relation
+ * `d(address, balance)`. Values, not the delta table: PostgreSQL plans a statement again whenever a
+ * table it reads is analysed, and the delta tables are analysed at every step.
+ */
+function balanceChanges(deltas: RollupDeltas): Sql {
+  const addresses: string[] = [];
+  const changes: (string | null)[] = [];
+  for (const [address, delta] of deltas.summary) {
+    addresses.push(address);
+    changes.push(balanceChange(delta)?.toString() ?? null);
+  }
+  return sql`unnest(${addresses}::text[], ${changes}::numeric[]) AS d(address, balance)`;
+}
+
+/**
+ * Steps of at most this many blocks are a followed chain's. They go through without asking whether
+ * the chain has venues: without any, their moves match no wallet, and asking would cost every block
+ * of a chain with venues a round trip. A larger step asks first: a bulk load, before the labels are
+ * imported, would otherwise classify millions of moves against nothing. And their statement keeps
+ * one plan per connection (`reusePlan`): planning its tens of joins cost more than running them,
+ * and the plan that suits a few blocks' moves suits every followed block.
+ */
+const FOLLOWED_BLOCKS = 16;
+
+/**
+ * A step's moves (those of the blocks at `heights`, counted with `sign` in the state `beforeFlips`
+ * asks for: true when they leave in the state they were counted in) in one statement: the relays'
+ * evidence and the flips it decides (evidenceWrites); the moves classified, and the flipped relays'
+ * moves up to `earlierThan` out in the state before the flips and back in the present one; their
+ * flows added. Moves taken out do not leave exchange_largest here: their days are returned `full`,
+ * to be recomputed (settleLargest) with the days left overfull.
  */
 async function addStep(
   db: Db,
-  chain: ChainId,
-  step: { moves: Sql; sign: 1 | -1; beforeFlips: boolean; earlierThan: number },
+  step: RollupStep,
+  moves: { heights: number[]; sign: 1 | -1; beforeFlips: boolean; earlierThan: number },
 ): Promise<{ full: string[]; overfull: string[] }> {
+  const { chain } = step;
   const flipped = sql`SELECT address FROM judged WHERE flips`;
-  const moves = sql`SELECT * FROM moves`;
+  const stepMoves = sql`SELECT * FROM moves`;
   const parts: MovesPart[] = [
-    { moves, sign: step.sign, beforeFlips: step.beforeFlips },
-    { moves: movesTouching(chain, flipped, step.earlierThan), reclassify: true },
+    { moves: stepMoves, sign: moves.sign, beforeFlips: moves.beforeFlips },
+    { moves: movesTouching(chain, flipped, moves.earlierThan), reclassify: true },
   ];
   const rows = await db.query<FlowOutcome>(
     'rollups.exchange.step',
-    sql`WITH moves AS MATERIALIZED (${step.moves}),
-        ${evidenceWrites(chain, moves, step.sign, { flip: true })},
+    sql`WITH moves AS MATERIALIZED (${movesAtHeights(chain, moves.heights)}),
+        ${evidenceWrites(chain, stepMoves, moves.sign, { flip: { balanceChanges: balanceChanges(step.deltas) } })},
         classified AS MATERIALIZED (${classifiedMoves(chain, parts, flipped)}),
         ${flowWrites(chain, raw('classified'))}
         ${flowOutcome(chain)}
@@ -116,6 +143,7 @@ async function addStep(
         SELECT 'evidence', address, NULL FROM evidence WHERE forwards = 0 AND strays = 0
         UNION ALL
         SELECT 'no_relays', NULL, NULL WHERE EXISTS (SELECT 1 FROM totals WHERE relays = 0)`,
+    { reusePlan: moves.heights.length <= FOLLOWED_BLOCKS && !process.env.NOREUSE },
   );
   const emptied = rows.filter((r) => r.kind === 'evidence').map((r) => r.address);
   if (emptied.length > 0) {
@@ -131,25 +159,22 @@ async function addStep(
   return { full: rows.filter((r) => r.kind === 'full').map((r) => r.day!), overfull: await settleFlowOutcome(db, chain, rows) };
 }
 
-/**
- * Steps of at most this many blocks (a followed chain's) go through without asking whether the
- * chain has venues: without any, their moves match no wallet, and asking would cost every block of
- * a chain with venues a round trip. A larger step asks first: a bulk load, before the labels are
- * imported, would otherwise classify millions of moves against nothing.
- */
-const UNASKED_BLOCKS = 16;
-
 /** Whether the step's moves may be flows: it is small, or the chain has venues. */
 async function mayHaveFlows(db: Db, step: RollupStep): Promise<boolean> {
-  return step.deltas.blocks <= UNASKED_BLOCKS || (await hasVenues(db, step.chain));
+  return step.deltas.blocks <= FOLLOWED_BLOCKS || (await hasVenues(db, step.chain));
+}
+
+/** The heights from `from` to `to`. */
+function heightsFrom(from: number, to: number): number[] {
+  return Array.from({ length: to - from + 1 }, (_, i) => from + i);
 }
 
 async function apply(db: Db, step: RollupStep): Promise<void> {
   const { chain, deltas } = step;
   // A refresh of a range rebuilds these tables whole afterwards (afterRefresh).
   if (step.partial || deltas.blocks === 0 || !(await mayHaveFlows(db, step))) return;
-  const moves = movesInRange(chain, deltas.fromHeight, deltas.toHeight);
-  await settleLargest(db, chain, await addStep(db, chain, { moves, sign: 1, beforeFlips: false, earlierThan: deltas.fromHeight - 1 }), deltas.toHeight);
+  const heights = heightsFrom(deltas.fromHeight, deltas.toHeight);
+  await settleLargest(db, chain, await addStep(db, step, { heights, sign: 1, beforeFlips: false, earlierThan: deltas.fromHeight - 1 }), deltas.toHeight);
 }
 
 async function revert(db: Db, step: RollupStep): Promise<void> {
@@ -157,8 +182,8 @@ async function revert(db: Db, step: RollupStep): Promise<void> {
   if (deltas.blocks === 0 || !(await mayHaveFlows(db, step))) return;
   // The reverted blocks' raw rows are still there: they are the heights above the ancestor. Their
   // moves leave in the state they were counted in, before the flips their removal causes.
-  const moves = movesInRange(chain, ancestor + 1, deltas.toHeight);
-  await settleLargest(db, chain, await addStep(db, chain, { moves, sign: -1, beforeFlips: true, earlierThan: ancestor }), ancestor);
+  const heights = heightsFrom(ancestor + 1, deltas.toHeight);
+  await settleLargest(db, chain, await addStep(db, step, { heights, sign: -1, beforeFlips: true, earlierThan: ancestor }), ancestor);
 }
 
 /**
