@@ -143,7 +143,7 @@ async function addStep(
         SELECT 'evidence', address, NULL FROM evidence WHERE forwards = 0 AND strays = 0
         UNION ALL
         SELECT 'no_relays', NULL, NULL WHERE EXISTS (SELECT 1 FROM totals WHERE relays = 0)`,
-    { reusePlan: moves.heights.length <= FOLLOWED_BLOCKS && !process.env.NOREUSE },
+    { reusePlan: moves.heights.length <= FOLLOWED_BLOCKS },
   );
   const emptied = rows.filter((r) => r.kind === 'evidence').map((r) => r.address);
   if (emptied.length > 0) {
