@@ -100,10 +100,11 @@ export function createPostgresDriver(url: string, options: PostgresDriverOptions
   });
 
   // A transaction's connection keeps the default mode; a `reusePlan` statement runs there named,
-  // with the generic plan forced for it alone (SET LOCAL, undone before the next other statement:
-  // one more round trip at each change of kind, none between two statements of the same kind).
-  // Scripts and COPY have no parameters: they are planned afresh whatever the mode.
+  // with the generic plan forced for it alone (SET LOCAL, undone before the next other statement,
+  // script or COPY: one more round trip at each change of kind, none between two statements of the
+  // same kind).
   const transactionConnection = (client: pg.PoolClient): DriverConnection => {
+    const plain = connection(client, false);
     let genericForced = false;
     const forceGeneric = async (force: boolean) => {
       if (force === genericForced) return;
@@ -111,11 +112,18 @@ export function createPostgresDriver(url: string, options: PostgresDriverOptions
       genericForced = force;
     };
     return {
-      ...connection(client, false),
       query: async (text, values, queryOptions) => {
         const name = queryOptions?.reusePlan ? statementNames.nameOf(text) : undefined;
         await forceGeneric(name !== undefined);
         return (await client.query<Row>(name ? { name, text, values } : { text, values })).rows;
+      },
+      exec: async (script) => {
+        await forceGeneric(false);
+        await plain.exec(script);
+      },
+      copyFrom: async (statement, tsv) => {
+        await forceGeneric(false);
+        await plain.copyFrom(statement, tsv);
       },
     };
   };

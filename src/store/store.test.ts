@@ -147,12 +147,16 @@ describe('prepared statements', () => {
           // The statement after it is planned in the default mode again.
           assert.deepEqual(await tx.query('test.mode', mode), [{ mode: 'auto' }]);
         }
+        // So is a script after it (its functions' statements would use the plan cache).
+        await tx.query('test.reused', reused(2), { reusePlan: true });
+        await tx.exec('test.script', `CREATE TEMP TABLE script_mode AS ${mode.text}`);
+        assert.deepEqual(await tx.query('test.script_mode', sql`SELECT mode FROM script_mode`), [{ mode: 'auto' }]);
       });
       const prepared = await store.query<{ statement: string; generic_plans: number; custom_plans: number }>(
         'test.prepared.in_transaction',
         sql`SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE ${'%AS reused%'}`,
       );
-      assert.deepEqual(prepared, [{ statement: reused(0).text, generic_plans: 2, custom_plans: 0 }]);
+      assert.deepEqual(prepared, [{ statement: reused(0).text, generic_plans: 3, custom_plans: 0 }]);
       // Outside the transaction, the connection is in the default mode.
       assert.deepEqual(await store.query('test.mode.after', mode), [{ mode: 'auto' }]);
     } finally {
