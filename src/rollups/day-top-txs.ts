@@ -10,7 +10,7 @@ import sql, { type Sql } from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';
 import { NON_USER_TX_TYPES } from '../chain/model.ts';
 import type { Db } from '../store/store.ts';
-import type { Rollup } from './engine/rollup.ts';
+import { FOLLOWED_STEP_BLOCKS, type Rollup } from './engine/rollup.ts';
 
 /** Rows kept per day: the largest `limit` /whales/biggest accepts. */
 export const TOP_TXS_PER_DAY = 100;
@@ -23,7 +23,8 @@ const candidate = sql`t.value > 0 AND t.status IS DISTINCT FROM 0 AND NOT t.mint
  * days left holding more than K rows. With `beatKept` (blocks after every kept row) only the
  * candidates above a full day's K-th row go in: a later one with the same value ranks below it.
  */
-async function insertTop(db: Db, label: string, chain: ChainId, days: string[], where: Sql, beatKept = false): Promise<string[]> {
+async function insertTop(db: Db, label: string, chain: ChainId, days: string[], where: Sql, options: { beatKept?: boolean; reusePlan?: boolean } = {}): Promise<string[]> {
+  const { beatKept = false, reusePlan = false } = options;
   // Each day's K-th kept value, looked up once per day rather than once per candidate.
   const floors = sql`floors AS MATERIALIZED (
         SELECT d.day, (SELECT k.value FROM chain_day_top_txs k WHERE k.chain = ${chain} AND k.day = d.day
@@ -47,6 +48,7 @@ async function insertTop(db: Db, label: string, chain: ChainId, days: string[], 
       -- The kept rows as the statement found them, plus those it inserted.
       SELECT day::text AS day FROM inserted i GROUP BY day
       HAVING count(*) + (SELECT count(*) FROM chain_day_top_txs k WHERE k.chain = ${chain} AND k.day = i.day) > ${TOP_TXS_PER_DAY}`,
+    { reusePlan },
   );
   return over.map((r) => r.day);
 }
@@ -71,7 +73,11 @@ export const dayTopTxs: Rollup = {
     // A partial refresh keeps only its days: chainDaily holds exactly the days this step may write.
     const days = [...deltas.chainDaily.keys()];
     if (days.length === 0) return;
-    const over = await insertTop(db, 'rollups.day_top_txs.apply', chain, days, sql`t.height BETWEEN ${deltas.fromHeight} AND ${deltas.toHeight}`, true);
+    // The blocks by a list of heights: a range would spoil the plan a followed block keeps.
+    const over = await insertTop(db, 'rollups.day_top_txs.apply', chain, days, sql`t.height = ANY(${deltas.heights()}::bigint[])`, {
+      beatKept: true,
+      reusePlan: deltas.blocks <= FOLLOWED_STEP_BLOCKS,
+    });
     if (over.length > 0) await trim(db, chain, over);
   },
   async repair(db, { chain, deltas }) {

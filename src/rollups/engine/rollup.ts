@@ -37,6 +37,13 @@ export interface DeltaTable extends ScratchTable {
   analyze?: boolean;
 }
 
+/**
+ * A step of at most this many blocks is a followed chain's (its blocks a few at a time). Its
+ * statements may keep their plans (`QueryOptions.reusePlan`): the plan that suits a few blocks'
+ * rows suits every followed block, where planning some of them cost more than running them.
+ */
+export const FOLLOWED_STEP_BLOCKS = 16;
+
 /** One batch's work, shared by the rollups of one apply or revert. */
 export interface RollupStep {
   readonly chain: ChainId;

@@ -15,7 +15,7 @@ import sql, { raw, type Sql } from 'sql-template-tag';
 import type { ChainId } from '../../chain/chains.ts';
 import type { Db } from '../../store/store.ts';
 import { balanceChange, type RollupDeltas } from '../engine/deltas.ts';
-import type { Rollup, RollupStep } from '../engine/rollup.ts';
+import { FOLLOWED_STEP_BLOCKS, type Rollup, type RollupStep } from '../engine/rollup.ts';
 import { classifiedMoves, flowOutcome, flowWrites, movesAtHeights, movesInRange, movesTouching, settleFlowOutcome, settleLargest, type FlowOutcome, type MovesPart } from './moves.ts';
 
 const TABLES = ['exchange_relay_evidence', 'exchange_flow_daily', 'exchange_address_flow_daily', 'exchange_largest', 'exchange_venue_relays'] as const;
@@ -101,16 +101,6 @@ function balanceChanges(deltas: RollupDeltas): Sql {
 }
 
 /**
- * Steps of at most this many blocks are a followed chain's. They go through without asking whether
- * the chain has venues: without any, their moves match no wallet, and asking would cost every block
- * of a chain with venues a round trip. A larger step asks first: a bulk load, before the labels are
- * imported, would otherwise classify millions of moves against nothing. And their statement keeps
- * one plan per connection (`reusePlan`): planning its tens of joins cost more than running them,
- * and the plan that suits a few blocks' moves suits every followed block.
- */
-const FOLLOWED_BLOCKS = 16;
-
-/**
  * A step's moves (those of the blocks at `heights`, counted with `sign` in the state `beforeFlips`
  * asks for: true when they leave in the state they were counted in) in one statement: the relays'
  * evidence and the flips it decides (evidenceWrites); the moves classified, and the flipped relays'
@@ -143,7 +133,8 @@ async function addStep(
         SELECT 'evidence', address, NULL FROM evidence WHERE forwards = 0 AND strays = 0
         UNION ALL
         SELECT 'no_relays', NULL, NULL WHERE EXISTS (SELECT 1 FROM totals WHERE relays = 0)`,
-    { reusePlan: moves.heights.length <= FOLLOWED_BLOCKS },
+    // Its tens of joins took longer to plan than to run.
+    { reusePlan: moves.heights.length <= FOLLOWED_STEP_BLOCKS },
   );
   const emptied = rows.filter((r) => r.kind === 'evidence').map((r) => r.address);
   if (emptied.length > 0) {
@@ -159,31 +150,29 @@ async function addStep(
   return { full: rows.filter((r) => r.kind === 'full').map((r) => r.day!), overfull: await settleFlowOutcome(db, chain, rows) };
 }
 
-/** Whether the step's moves may be flows: it is small, or the chain has venues. */
+/**
+ * A followed chain's steps go through without asking whether the chain has venues: without any,
+ * their moves match no wallet, and asking would cost every block of a chain with venues a round
+ * trip. A larger step asks first: a bulk load, before the labels are imported, would otherwise
+ * classify millions of moves against nothing.
+ */
 async function mayHaveFlows(db: Db, step: RollupStep): Promise<boolean> {
-  return step.deltas.blocks <= FOLLOWED_BLOCKS || (await hasVenues(db, step.chain));
-}
-
-/** The heights from `from` to `to`. */
-function heightsFrom(from: number, to: number): number[] {
-  return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  return step.deltas.blocks <= FOLLOWED_STEP_BLOCKS || (await hasVenues(db, step.chain));
 }
 
 async function apply(db: Db, step: RollupStep): Promise<void> {
   const { chain, deltas } = step;
   // A refresh of a range rebuilds these tables whole afterwards (afterRefresh).
   if (step.partial || deltas.blocks === 0 || !(await mayHaveFlows(db, step))) return;
-  const heights = heightsFrom(deltas.fromHeight, deltas.toHeight);
-  await settleLargest(db, chain, await addStep(db, step, { heights, sign: 1, beforeFlips: false, earlierThan: deltas.fromHeight - 1 }), deltas.toHeight);
+  await settleLargest(db, chain, await addStep(db, step, { heights: deltas.heights(), sign: 1, beforeFlips: false, earlierThan: deltas.fromHeight - 1 }), deltas.toHeight);
 }
 
 async function revert(db: Db, step: RollupStep): Promise<void> {
   const { chain, ancestor, deltas } = step;
   if (deltas.blocks === 0 || !(await mayHaveFlows(db, step))) return;
-  // The reverted blocks' raw rows are still there: they are the heights above the ancestor. Their
-  // moves leave in the state they were counted in, before the flips their removal causes.
-  const heights = heightsFrom(ancestor + 1, deltas.toHeight);
-  await settleLargest(db, chain, await addStep(db, step, { heights, sign: -1, beforeFlips: true, earlierThan: ancestor }), ancestor);
+  // The reverted blocks' raw rows are still there (the heights above the ancestor). Their moves
+  // leave in the state they were counted in, before the flips their removal causes.
+  await settleLargest(db, chain, await addStep(db, step, { heights: deltas.heights(), sign: -1, beforeFlips: true, earlierThan: ancestor }), ancestor);
 }
 
 /**
