@@ -6,7 +6,7 @@
 import sql, { raw } from 'sql-template-tag';
 import { dayName } from '../time.ts';
 import { nestedRowsOf } from './engine/delta-tables.ts';
-import type { Rollup } from './engine/rollup.ts';
+import type { DeltaTable, Rollup } from './engine/rollup.ts';
 
 // The merge into rows already there: the sums add.
 const mergeDaily = sql`ORDER BY address, day
@@ -32,22 +32,23 @@ const emptyDay = (row: string) => raw(`${row}.tx_count = 0 AND ${row}.received =
 /** Rows of one step past which address_daily's statistics are taken again (a bulk step; a followed block has hundreds). */
 const ANALYZE_DAILY_ROWS = 200_000;
 
+/** The step's per-address-and-day deltas, merged into address_daily. */
+export const DAILY_DELTAS: DeltaTable = {
+  name: 'delta_daily',
+  columns: `address text, day date, received numeric, sent numeric, fees numeric, fees_burned numeric, gas_used bigint,
+    tx_in int, tx_out int, tx_count int, user_tx_count int`,
+  rows: (deltas) => nestedRowsOf(deltas.daily, (address, day, d) => [
+    address, dayName(day), d.received, d.sent, d.fees, d.feesBurned, d.gasUsed, d.txIn, d.txOut, d.txCount, d.userTxCount,
+  ]),
+  analyze: true,
+};
+
 export const addressDaily: Rollup = {
   name: 'address_daily',
   part: 'addresses',
   tables: ['address_daily'],
   scratchTables: [DAILY_AFTER],
-  deltaTables: [
-    {
-      name: 'delta_daily',
-      columns: `address text, day date, received numeric, sent numeric, fees numeric, fees_burned numeric, gas_used bigint,
-        tx_in int, tx_out int, tx_count int, user_tx_count int`,
-      rows: (deltas) => nestedRowsOf(deltas.daily, (address, day, d) => [
-        address, dayName(day), d.received, d.sent, d.fees, d.feesBurned, d.gasUsed, d.txIn, d.txOut, d.txCount, d.userTxCount,
-      ]),
-      analyze: true,
-    },
-  ],
+  deltaTables: [DAILY_DELTAS],
   async apply(db, { chain, fresh, deltas }) {
     const insert = sql`INSERT INTO address_daily AS a (chain, address, day, received, sent, fees, fees_burned, gas_used, tx_in, tx_out, tx_count, user_tx_count)
           SELECT ${chain}, address, day, received, sent, fees, fees_burned, gas_used, tx_in, tx_out, tx_count, user_tx_count FROM delta_daily`;

@@ -11,8 +11,7 @@ import sql, { empty, type Sql } from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
 import { rowsOf } from './engine/delta-tables.ts';
-import { balanceChange } from './engine/deltas.ts';
-import type { Rollup } from './engine/rollup.ts';
+import type { DeltaTable, Rollup } from './engine/rollup.ts';
 
 /**
  * Holder transitions per day: addresses whose balance went from zero to positive, less those that
@@ -252,29 +251,30 @@ async function repairAddressSummary(db: Db, chain: ChainId, ancestor: number): P
   return { removedAddresses: removed!.n };
 }
 
+/** The step's per-address deltas (the balance change among them), merged into address_summary. */
+export const SUMMARY_DELTAS: DeltaTable = {
+  name: 'delta_summary',
+  columns: `address text, balance numeric, total_received numeric, total_sent numeric, total_fees_paid numeric,
+    fees_burned numeric, gas_used bigint, tx_count int, tx_received_count int, tx_sent_count int,
+    first_seen bigint, first_height bigint, first_tx text, last_seen bigint, last_height bigint, last_tx text,
+    funded_by text, funded_tx text, funded_at bigint, funded_height bigint, withdrawal_count int, withdrawal_total numeric,
+    internal_tx_count int, internal_received numeric, internal_sent numeric, deployed_count int, is_contract boolean,
+    master_address text, slave_count int, ots_used int, ots_max_index int`,
+  rows: (deltas) => rowsOf(deltas.summary, (address, s) => [
+    address, s.openingUnknown ? null : s.received - s.debit - s.fees, s.received, s.sent, s.fees, s.feesBurned, s.gasUsed, s.txCount, s.txIn, s.txOut,
+    s.first?.ts, s.first?.height, s.first?.tx, s.last?.ts, s.last?.height, s.last?.tx,
+    s.funded?.by, s.funded?.tx, s.funded?.at, s.funded?.height, s.withdrawalCount, s.withdrawalTotal,
+    s.internalCount, s.internalReceived, s.internalSent, s.deployedCount, s.isContract, s.masterAddress, s.slaveCount, s.otsUsed, s.otsMaxIndex,
+  ]),
+  analyze: true,
+};
+
 export const addressSummary: Rollup = {
   name: 'address_summary',
   part: 'addresses',
   tables: ['address_summary'],
   scratchTables: [SUMMARY_AFTER],
-  deltaTables: [
-    {
-      name: 'delta_summary',
-      columns: `address text, balance numeric, total_received numeric, total_sent numeric, total_fees_paid numeric,
-        fees_burned numeric, gas_used bigint, tx_count int, tx_received_count int, tx_sent_count int,
-        first_seen bigint, first_height bigint, first_tx text, last_seen bigint, last_height bigint, last_tx text,
-        funded_by text, funded_tx text, funded_at bigint, funded_height bigint, withdrawal_count int, withdrawal_total numeric,
-        internal_tx_count int, internal_received numeric, internal_sent numeric, deployed_count int, is_contract boolean,
-        master_address text, slave_count int, ots_used int, ots_max_index int`,
-      rows: (deltas) => rowsOf(deltas.summary, (address, s) => [
-        address, balanceChange(s), s.received, s.sent, s.fees, s.feesBurned, s.gasUsed, s.txCount, s.txIn, s.txOut,
-        s.first?.ts, s.first?.height, s.first?.tx, s.last?.ts, s.last?.height, s.last?.tx,
-        s.funded?.by, s.funded?.tx, s.funded?.at, s.funded?.height, s.withdrawalCount, s.withdrawalTotal,
-        s.internalCount, s.internalReceived, s.internalSent, s.deployedCount, s.isContract, s.masterAddress, s.slaveCount, s.otsUsed, s.otsMaxIndex,
-      ]),
-      analyze: true,
-    },
-  ],
+  deltaTables: [SUMMARY_DELTAS],
   async apply(db, step) {
     const { newAddresses } = await applyAddressSummary(db, step.chain, { holders: !step.partial, fresh: step.fresh.has('address_summary') });
     step.newAddresses = newAddresses;

@@ -27,11 +27,10 @@ import { holderState, supplyDistribution } from './charts/supply/distribution.ts
 export const ROLLUPS: readonly Rollup[] = [
   addressSummary, addressRanks, addressDaily, activeDays, addressHeatmap, counterparties, tokenBalances, chainDaily, feeWindows,
   dayBreakdowns, dayLargest,
-  timelineActivity,
   supply, holderState,
-  // Next to each other: a followed block's statements of both keep their plans, and the driver
-  // switches the plan mode once for the two (store/postgres.ts).
-  dayTopTxs, exchangeVenues,
+  // Last, next to each other: a followed block's statements of these keep their plans, and the
+  // driver switches the plan mode once for them all (store/postgres.ts).
+  timelineActivity, dayTopTxs, exchangeVenues,
 ];
 
 export const CHARTS: readonly Chart[] = [activeAddresses, newAddresses, holders, feePercentiles,

@@ -14,7 +14,10 @@
 import sql, { join, raw, type Sql } from 'sql-template-tag';
 import { CHAIN_INFO, SENTINELS, type ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
-import type { Rollup, RollupStep } from './engine/rollup.ts';
+import { DAILY_DELTAS } from './address-activity.ts';
+import { SUMMARY_DELTAS } from './address-summary.ts';
+import { deltaRows } from './engine/delta-tables.ts';
+import { FOLLOWED_STEP_BLOCKS, type Rollup, type RollupStep } from './engine/rollup.ts';
 
 /** The balance thresholds of active-wallets-100 and -1000, in coins. */
 const THRESHOLDS = [100n, 1000n] as const;
@@ -29,7 +32,7 @@ const THRESHOLDS = [100n, 1000n] as const;
  * The payouts are the other way round: address_payout_days is read as it was before the batch's
  * payouts (the CTE batch_payouts) are merged into it, by the same statement.
  */
-function pairCountChanges(chain: ChainId, sign: 1 | -1): Sql {
+function pairCountChanges(chain: ChainId, sign: 1 | -1, deltas: { daily: Sql; summary: Sql }): Sql {
   const unit = CHAIN_INFO[chain].unitsPerCoin;
   const [low, high] = THRESHOLDS.map((coins) => (coins * unit).toString());
   const counts = (prefix: '' | 'old_') => {
@@ -60,7 +63,7 @@ function pairCountChanges(chain: ChainId, sign: 1 | -1): Sql {
                    coalesce(pd.payouts, 0) AS old_payouts,
                    CASE WHEN s.address IS NULL THEN 0 ELSE s.balance END AS balance,
                    CASE WHEN s.address IS NULL THEN 0 ELSE s.balance END - ${sign} * CASE WHEN ds.address IS NULL THEN 0 ELSE ds.balance END AS old_balance
-            FROM delta_daily p
+            FROM ${deltas.daily} p
             LEFT JOIN daily_after a ON a.address = p.address AND a.day = p.day
             LEFT JOIN summary_after s ON s.address = p.address
             -- Payouts are user transactions: a day without any before the merge has no payouts row to
@@ -73,7 +76,7 @@ function pairCountChanges(chain: ChainId, sign: 1 | -1): Sql {
                 AND NOT (coalesce(a.sent, 0) > 0 AND coalesce(a.sent, 0) - ${sign} * p.sent > 0)
                 AND pd.chain = ${chain} AND pd.address = p.address AND pd.day = p.day
               OFFSET 0) pd ON true
-            LEFT JOIN delta_summary ds ON ds.address = p.address
+            LEFT JOIN ${deltas.summary} ds ON ds.address = p.address
             LEFT JOIN batch_payouts tp ON tp.address = p.address AND tp.day = p.day
             WHERE p.address <> ALL(${[...SENTINELS[chain]]}::text[])
           ) rows
@@ -86,9 +89,15 @@ function pairCountChanges(chain: ChainId, sign: 1 | -1): Sql {
  * Adds (or subtracts) the batch's payouts (`batchPayouts`: address, day, payouts) to
  * address_payout_days, and the batch's change of the counts to chain_timeline_activity, in one
  * statement; days the counts leave at zero lose their row (payout days a subtraction leaves at
- * zero: pruneReversedPayouts).
+ * zero: pruneReversedPayouts). With `reusePlan` (a followed block) the statement keeps its plan and
+ * reads the step's deltas as values (deltaRows).
  */
-async function mergeCounts(db: Db, chain: ChainId, sign: 1 | -1, batchPayouts: Sql): Promise<void> {
+async function mergeCounts(db: Db, step: RollupStep, sign: 1 | -1, batchPayouts: Sql, reusePlan = false): Promise<void> {
+  const { chain } = step;
+  const deltas = {
+    daily: deltaRows(DAILY_DELTAS, step.deltas, { asValues: reusePlan, columns: ['address', 'day', 'tx_count', 'received', 'sent', 'fees', 'user_tx_count'] }),
+    summary: deltaRows(SUMMARY_DELTAS, step.deltas, { asValues: reusePlan, columns: ['address', 'balance'] }),
+  };
   const emptied = await db.query<{ day: string }>(
     'rollups.timeline.merge',
     sql`WITH batch_payouts AS MATERIALIZED (${batchPayouts}),
@@ -99,13 +108,14 @@ async function mergeCounts(db: Db, chain: ChainId, sign: 1 | -1, batchPayouts: S
         merged AS (
           INSERT INTO chain_timeline_activity AS t (chain, day, addresses, non_payout, wallets_100, wallets_1000)
           SELECT ${chain}, day, addresses, non_payout, wallets_100, wallets_1000
-          FROM (${pairCountChanges(chain, sign)}) AS d(day, addresses, non_payout, wallets_100, wallets_1000)
+          FROM (${pairCountChanges(chain, sign, deltas)}) AS d(day, addresses, non_payout, wallets_100, wallets_1000)
           WHERE addresses <> 0 OR non_payout <> 0 OR wallets_100 <> 0 OR wallets_1000 <> 0
           ON CONFLICT (chain, day) DO UPDATE SET
             addresses = t.addresses + excluded.addresses, non_payout = t.non_payout + excluded.non_payout,
             wallets_100 = t.wallets_100 + excluded.wallets_100, wallets_1000 = t.wallets_1000 + excluded.wallets_1000
           RETURNING day, addresses = 0 AND non_payout = 0 AND wallets_100 = 0 AND wallets_1000 = 0 AS empty)
         SELECT day::text AS day FROM merged WHERE empty`,
+    { reusePlan },
   );
   if (emptied.length === 0) return;
   await db.query(
@@ -169,7 +179,7 @@ export const timelineActivity: Rollup = {
   scratchTables: [
     { name: 'timeline_payouts', columns: 'address text, day date, payouts int' },
   ],
-  // Last in the registry: reads address_daily and address_summary as the batch leaves them
+  // After the address rollups: reads address_daily and address_summary as the batch leaves them
   // (daily_after and summary_after, which their rollups fill on apply and on revert).
   before,
   async apply(db, step) {
@@ -179,10 +189,11 @@ export const timelineActivity: Rollup = {
       return;
     }
     const { chain, deltas } = step;
-    await mergeCounts(db, chain, 1, payoutsOf(chain, sql`t.height BETWEEN ${deltas.fromHeight} AND ${deltas.toHeight}`));
+    // The blocks by a list of heights: a range would spoil the plan a followed block keeps.
+    await mergeCounts(db, step, 1, payoutsOf(chain, sql`t.height = ANY(${deltas.heights()}::bigint[])`), deltas.blocks <= FOLLOWED_STEP_BLOCKS);
   },
   async repair(db, step) {
-    await mergeCounts(db, step.chain, -1, sql`SELECT address, day, payouts FROM timeline_payouts`);
+    await mergeCounts(db, step, -1, sql`SELECT address, day, payouts FROM timeline_payouts`);
     await pruneReversedPayouts(db, step);
   },
   async afterRefresh(db, chain, partial) {

@@ -2,7 +2,7 @@
  * Puts a batch's `RollupDeltas` into the temporary tables its rollups declared (COPY), for the SQL
  * that merges them into the rollups. They are scratch tables (engine/scratch.ts), emptied at commit.
  */
-import sql, { join, raw } from 'sql-template-tag';
+import sql, { join, raw, type Sql } from 'sql-template-tag';
 import type { ChainId } from '../../chain/chains.ts';
 import type { CopyValue } from '../../store/copy.ts';
 import type { Db } from '../../store/store.ts';
@@ -74,13 +74,32 @@ async function insertInOneStatement(db: Db, pending: { table: DeltaTable; rows: 
     .filter(({ rows }) => rows.length > 0)
     .map(({ table, rows }, t) => {
       const columns = columnDefinitions(table);
-      const arrays = columns.map((_, i) => sql`${rows.map((row) => asText(row[i]))}::text[]`);
-      const casts = columns.map((column, i) => `c${i}::${column.type}`).join(', ');
       // Names and types come from the registry, never from input; the values are parameters.
       return sql`${raw(`t${t}`)} AS (INSERT INTO ${raw(table.name)} (${raw(columns.map((c) => c.name).join(', '))})
-                 SELECT ${raw(casts)} FROM unnest(${join(arrays)}) AS u(${raw(columns.map((_, i) => `c${i}`).join(', '))}))`;
+                 ${valuesSelect(columns.map((column, i) => ({ ...column, i })), rows)})`;
     });
   if (inserts.length > 0) await db.query('rollups.delta.rows', sql`WITH ${join(inserts)} SELECT 1`);
+}
+
+/** A SELECT of `rows`' values at the `columns` (by their index `i` in a row), one text array per column, cast to its type. */
+function valuesSelect(columns: { name: string; type: string; i: number }[], rows: CopyValue[][]): Sql {
+  const arrays = columns.map((column) => sql`${rows.map((row) => asText(row[column.i]))}::text[]`);
+  const casts = columns.map((column, k) => `c${k}::${column.type} AS ${column.name}`).join(', ');
+  return sql`SELECT ${raw(casts)} FROM unnest(${join(arrays)}) AS u(${raw(columns.map((_, k) => `c${k}`).join(', '))})`;
+}
+
+/**
+ * Where a statement reads a delta table's rows: the table, or, `asValues`, the same rows as a
+ * relation of values (of the `columns` named). A statement whose plan is kept (`reusePlan`) reads
+ * the values: PostgreSQL plans a statement again once a table it reads has been analysed, and the
+ * delta tables are analysed at every step.
+ */
+export function deltaRows(table: DeltaTable, deltas: RollupDeltas, options: { asValues: boolean; columns: readonly string[] }): Sql {
+  if (!options.asValues) return raw(table.name);
+  const columns = columnDefinitions(table)
+    .map((column, i) => ({ ...column, i }))
+    .filter((column) => options.columns.includes(column.name));
+  return sql`(${valuesSelect(columns, [...table.rows(deltas)])})`;
 }
 
 function columnDefinitions(table: DeltaTable): { name: string; type: string }[] {

@@ -46,11 +46,6 @@ export interface SummaryDelta {
   openingUnknown: boolean;
 }
 
-/** What `s` changes an address's native balance by; null when its opening balance is unknown. */
-export function balanceChange(s: SummaryDelta): bigint | null {
-  return s.openingUnknown ? null : s.received - s.debit - s.fees;
-}
-
 export interface DailyDelta {
   received: bigint;
   sent: bigint;

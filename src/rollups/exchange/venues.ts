@@ -14,7 +14,8 @@
 import sql, { raw, type Sql } from 'sql-template-tag';
 import type { ChainId } from '../../chain/chains.ts';
 import type { Db } from '../../store/store.ts';
-import { balanceChange, type RollupDeltas } from '../engine/deltas.ts';
+import { SUMMARY_DELTAS } from '../address-summary.ts';
+import { deltaRows } from '../engine/delta-tables.ts';
 import { FOLLOWED_STEP_BLOCKS, type Rollup, type RollupStep } from '../engine/rollup.ts';
 import { classifiedMoves, flowOutcome, flowWrites, movesAtHeights, movesInRange, movesTouching, settleFlowOutcome, settleLargest, type FlowOutcome, type MovesPart } from './moves.ts';
 
@@ -47,8 +48,8 @@ const RULE = sql`coalesce(e.forwards > 0 AND e.strays = 0, false)`;
  * `turned` and `totals`: in the same statement (one snapshot: every part reads the flags as they
  * were) the confirmation of the relays whose flag now disagrees with the rule is turned (`judged`
  * says which `flips`), and the venues' relay totals (`totals`) gain the balance change of
- * the confirmed relays among `flip.balanceChanges` (a batch's, as balanceChanges gives them) and
- * the flipped relays and their balances.
+ * the confirmed relays among `flip.balanceChanges` (a batch's delta_summary rows, or their values:
+ * deltaRows) and the flipped relays and their balances.
  */
 function evidenceWrites(chain: ChainId, moves: Sql, sign: 1 | -1, options: { flip?: { balanceChanges: Sql } } = {}): Sql {
   const evidence = sql`evidence AS (
@@ -74,7 +75,7 @@ function evidenceWrites(chain: ChainId, moves: Sql, sign: 1 | -1, options: { fli
           INSERT INTO exchange_venue_relays AS v (chain, exchange, relays, relay_balance)
           SELECT ${chain}, exchange, sum(relays), sum(balance) FROM (
             SELECT w.exchange, 0 AS relays, ${sign} * d.balance AS balance
-            FROM ${options.flip.balanceChanges}
+            FROM ${options.flip.balanceChanges} d
             JOIN exchange_wallets w ON w.chain = ${chain} AND w.address = d.address AND w.role = 'deposit_relay' AND w.confirmed
             UNION ALL
             SELECT j.exchange, CASE WHEN j.confirmed THEN -1 ELSE 1 END, CASE WHEN j.confirmed THEN -1 ELSE 1 END * coalesce(s.balance, 0)
@@ -83,21 +84,6 @@ function evidenceWrites(chain: ChainId, moves: Sql, sign: 1 | -1, options: { fli
           GROUP BY exchange
           ON CONFLICT (chain, exchange) DO UPDATE SET relays = v.relays + excluded.relays, relay_balance = v.relay_balance + excluded.relay_balance
           RETURNING relays)`;
-}
-
-/**
- * The balance changes of a step's addresses (address_summary's deltas) as the relation
- * `d(address, balance)`. Values, not the delta table: PostgreSQL plans a statement again whenever a
- * table it reads is analysed, and the delta tables are analysed at every step.
- */
-function balanceChanges(deltas: RollupDeltas): Sql {
-  const addresses: string[] = [];
-  const changes: (string | null)[] = [];
-  for (const [address, delta] of deltas.summary) {
-    addresses.push(address);
-    changes.push(balanceChange(delta)?.toString() ?? null);
-  }
-  return sql`unnest(${addresses}::text[], ${changes}::numeric[]) AS d(address, balance)`;
 }
 
 /**
@@ -114,6 +100,9 @@ async function addStep(
   moves: { heights: number[]; sign: 1 | -1; beforeFlips: boolean; earlierThan: number },
 ): Promise<{ full: string[]; overfull: string[] }> {
   const { chain } = step;
+  // Its tens of joins took longer to plan than to run: a followed block's plan is kept.
+  const reusePlan = moves.heights.length <= FOLLOWED_STEP_BLOCKS;
+  const balanceChanges = deltaRows(SUMMARY_DELTAS, step.deltas, { asValues: reusePlan, columns: ['address', 'balance'] });
   const flipped = sql`SELECT address FROM judged WHERE flips`;
   const stepMoves = sql`SELECT * FROM moves`;
   const parts: MovesPart[] = [
@@ -123,7 +112,7 @@ async function addStep(
   const rows = await db.query<FlowOutcome>(
     'rollups.exchange.step',
     sql`WITH moves AS MATERIALIZED (${movesAtHeights(chain, moves.heights)}),
-        ${evidenceWrites(chain, stepMoves, moves.sign, { flip: { balanceChanges: balanceChanges(step.deltas) } })},
+        ${evidenceWrites(chain, stepMoves, moves.sign, { flip: { balanceChanges } })},
         classified AS MATERIALIZED (${classifiedMoves(chain, parts, flipped)}),
         ${flowWrites(chain, raw('classified'))}
         ${flowOutcome(chain)}
@@ -133,8 +122,7 @@ async function addStep(
         SELECT 'evidence', address, NULL FROM evidence WHERE forwards = 0 AND strays = 0
         UNION ALL
         SELECT 'no_relays', NULL, NULL WHERE EXISTS (SELECT 1 FROM totals WHERE relays = 0)`,
-    // Its tens of joins took longer to plan than to run.
-    { reusePlan: moves.heights.length <= FOLLOWED_STEP_BLOCKS },
+    { reusePlan },
   );
   const emptied = rows.filter((r) => r.kind === 'evidence').map((r) => r.address);
   if (emptied.length > 0) {
