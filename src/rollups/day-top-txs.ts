@@ -10,7 +10,8 @@ import sql, { type Sql } from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';
 import { NON_USER_TX_TYPES } from '../chain/model.ts';
 import type { Db } from '../store/store.ts';
-import { FOLLOWED_STEP_BLOCKS, type Rollup } from './engine/rollup.ts';
+import { inStepBlocks } from './engine/delta-tables.ts';
+import { isFollowedStep, type Rollup } from './engine/rollup.ts';
 
 /** Rows kept per day: the largest `limit` /whales/biggest accepts. */
 export const TOP_TXS_PER_DAY = 100;
@@ -73,11 +74,7 @@ export const dayTopTxs: Rollup = {
     // A partial refresh keeps only its days: chainDaily holds exactly the days this step may write.
     const days = [...deltas.chainDaily.keys()];
     if (days.length === 0) return;
-    // The blocks by a list of heights: a range would spoil the plan a followed block keeps.
-    const over = await insertTop(db, 'rollups.day_top_txs.apply', chain, days, sql`t.height = ANY(${deltas.heights()}::bigint[])`, {
-      beatKept: true,
-      reusePlan: deltas.blocks <= FOLLOWED_STEP_BLOCKS,
-    });
+    const over = await insertTop(db, 'rollups.day_top_txs.apply', chain, days, inStepBlocks('t', deltas), { beatKept: true, reusePlan: isFollowedStep(deltas) });
     if (over.length > 0) await trim(db, chain, over);
   },
   async repair(db, { chain, deltas }) {

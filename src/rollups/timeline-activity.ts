@@ -16,8 +16,8 @@ import { CHAIN_INFO, SENTINELS, type ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
 import { DAILY_DELTAS } from './address-activity.ts';
 import { SUMMARY_DELTAS } from './address-summary.ts';
-import { deltaRows } from './engine/delta-tables.ts';
-import { FOLLOWED_STEP_BLOCKS, type Rollup, type RollupStep } from './engine/rollup.ts';
+import { deltaRows, inStepBlocks } from './engine/delta-tables.ts';
+import { isFollowedStep, type Rollup, type RollupStep } from './engine/rollup.ts';
 
 /** The balance thresholds of active-wallets-100 and -1000, in coins. */
 const THRESHOLDS = [100n, 1000n] as const;
@@ -189,8 +189,7 @@ export const timelineActivity: Rollup = {
       return;
     }
     const { chain, deltas } = step;
-    // The blocks by a list of heights: a range would spoil the plan a followed block keeps.
-    await mergeCounts(db, step, 1, payoutsOf(chain, sql`t.height = ANY(${deltas.heights()}::bigint[])`), deltas.blocks <= FOLLOWED_STEP_BLOCKS);
+    await mergeCounts(db, step, 1, payoutsOf(chain, inStepBlocks('t', deltas)), isFollowedStep(deltas));
   },
   async repair(db, step) {
     await mergeCounts(db, step, -1, sql`SELECT address, day, payouts FROM timeline_payouts`);

@@ -102,6 +102,16 @@ export function deltaRows(table: DeltaTable, deltas: RollupDeltas, options: { as
   return sql`(${valuesSelect(columns, [...table.rows(deltas)])})`;
 }
 
+/**
+ * The rows (alias `alias`) of the step's blocks, by the list of their heights: for a statement whose
+ * plan is kept, which a range of heights would spoil (planned without values, a range is guessed at
+ * a share of the whole table, a list at a few blocks' rows).
+ */
+export function inStepBlocks(alias: string, deltas: RollupDeltas): Sql {
+  const heights = Array.from({ length: Math.max(0, deltas.toHeight - deltas.fromHeight + 1) }, (_, i) => deltas.fromHeight + i);
+  return sql`${raw(alias)}.height = ANY(${heights}::bigint[])`;
+}
+
 function columnDefinitions(table: DeltaTable): { name: string; type: string }[] {
   return table.columns.split(',').map((definition) => {
     const match = /^\s*(\w+)\s+(\w+(?: \w+)*)\s*$/.exec(definition);

@@ -203,11 +203,6 @@ export class RollupDeltas {
     private readonly only?: { addresses: ReadonlySet<string>; days: ReadonlySet<string> },
   ) {}
 
-  /** The heights of the blocks added (a step's blocks are consecutive). */
-  heights(): number[] {
-    return Array.from({ length: Math.max(0, this.toHeight - this.fromHeight + 1) }, (_, i) => this.fromHeight + i);
-  }
-
   /** Number of keys held: a measure of memory. */
   get size(): number {
     return this.summary.size + this.entries;

@@ -38,11 +38,14 @@ export interface DeltaTable extends ScratchTable {
 }
 
 /**
- * A step of at most this many blocks is a followed chain's (its blocks a few at a time). Its
- * statements may keep their plans (`QueryOptions.reusePlan`): the plan that suits a few blocks'
- * rows suits every followed block, where planning some of them cost more than running them.
+ * Whether a step is a followed chain's (at most 16 blocks: its blocks a few at a time). Its
+ * statements may keep their plans (`QueryOptions.reusePlan`, reading the step's blocks and deltas
+ * as values: engine/delta-tables.ts): the plan that suits a few blocks' rows suits every followed
+ * block, where planning some of them cost more than running them.
  */
-export const FOLLOWED_STEP_BLOCKS = 16;
+export function isFollowedStep(deltas: RollupDeltas): boolean {
+  return deltas.blocks <= 16;
+}
 
 /** One batch's work, shared by the rollups of one apply or revert. */
 export interface RollupStep {

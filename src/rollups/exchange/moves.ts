@@ -7,6 +7,8 @@
 import sql, { join, raw, type Sql } from 'sql-template-tag';
 import type { ChainId } from '../../chain/chains.ts';
 import type { Db } from '../../store/store.ts';
+import { inStepBlocks } from '../engine/delta-tables.ts';
+import type { RollupDeltas } from '../engine/deltas.ts';
 
 /** At most this many deposits and withdrawals are kept per UTC day (the largest-transfers limit). */
 export const LARGEST_PER_DAY = 100;
@@ -31,12 +33,11 @@ export function movesInRange(chain: ChainId, from: number, to: number): Sql {
 }
 
 /**
- * Every move of the blocks at `heights`. A list rather than a range for a statement whose plan is
- * kept: planned without its values, a range of heights is guessed at a share of the whole table
- * (thousands of moves, joined by scanning every curated wallet), a list at a few blocks' moves.
+ * Every move of the step's blocks, by the list of their heights (inStepBlocks: a range, guessed at
+ * thousands of moves by a kept plan, was joined by scanning every curated wallet).
  */
-export function movesAtHeights(chain: ChainId, heights: readonly number[]): Sql {
-  return movesWhere(chain, (alias) => sql`${raw(alias)}.height = ANY(${heights}::bigint[])`);
+export function movesOfStep(chain: ChainId, deltas: RollupDeltas): Sql {
+  return movesWhere(chain, (alias) => inStepBlocks(alias, deltas));
 }
 
 /**

@@ -16,8 +16,8 @@ import type { ChainId } from '../../chain/chains.ts';
 import type { Db } from '../../store/store.ts';
 import { SUMMARY_DELTAS } from '../address-summary.ts';
 import { deltaRows } from '../engine/delta-tables.ts';
-import { FOLLOWED_STEP_BLOCKS, type Rollup, type RollupStep } from '../engine/rollup.ts';
-import { classifiedMoves, flowOutcome, flowWrites, movesAtHeights, movesInRange, movesTouching, settleFlowOutcome, settleLargest, type FlowOutcome, type MovesPart } from './moves.ts';
+import { isFollowedStep, type Rollup, type RollupStep } from '../engine/rollup.ts';
+import { classifiedMoves, flowOutcome, flowWrites, movesInRange, movesOfStep, movesTouching, settleFlowOutcome, settleLargest, type FlowOutcome, type MovesPart } from './moves.ts';
 
 const TABLES = ['exchange_relay_evidence', 'exchange_flow_daily', 'exchange_address_flow_daily', 'exchange_largest', 'exchange_venue_relays'] as const;
 
@@ -87,8 +87,8 @@ function evidenceWrites(chain: ChainId, moves: Sql, sign: 1 | -1, options: { fli
 }
 
 /**
- * A step's moves (those of the blocks at `heights`, counted with `sign` in the state `beforeFlips`
- * asks for: true when they leave in the state they were counted in) in one statement: the relays'
+ * A step's moves (those of its blocks, counted with `sign` in the state `beforeFlips` asks for: true
+ * when they leave in the state they were counted in) in one statement: the relays'
  * evidence and the flips it decides (evidenceWrites); the moves classified, and the flipped relays'
  * moves up to `earlierThan` out in the state before the flips and back in the present one; their
  * flows added. Moves taken out do not leave exchange_largest here: their days are returned `full`,
@@ -97,11 +97,11 @@ function evidenceWrites(chain: ChainId, moves: Sql, sign: 1 | -1, options: { fli
 async function addStep(
   db: Db,
   step: RollupStep,
-  moves: { heights: number[]; sign: 1 | -1; beforeFlips: boolean; earlierThan: number },
+  moves: { sign: 1 | -1; beforeFlips: boolean; earlierThan: number },
 ): Promise<{ full: string[]; overfull: string[] }> {
   const { chain } = step;
   // Its tens of joins took longer to plan than to run: a followed block's plan is kept.
-  const reusePlan = moves.heights.length <= FOLLOWED_STEP_BLOCKS;
+  const reusePlan = isFollowedStep(step.deltas);
   const balanceChanges = deltaRows(SUMMARY_DELTAS, step.deltas, { asValues: reusePlan, columns: ['address', 'balance'] });
   const flipped = sql`SELECT address FROM judged WHERE flips`;
   const stepMoves = sql`SELECT * FROM moves`;
@@ -111,7 +111,7 @@ async function addStep(
   ];
   const rows = await db.query<FlowOutcome>(
     'rollups.exchange.step',
-    sql`WITH moves AS MATERIALIZED (${movesAtHeights(chain, moves.heights)}),
+    sql`WITH moves AS MATERIALIZED (${movesOfStep(chain, step.deltas)}),
         ${evidenceWrites(chain, stepMoves, moves.sign, { flip: { balanceChanges } })},
         classified AS MATERIALIZED (${classifiedMoves(chain, parts, flipped)}),
         ${flowWrites(chain, raw('classified'))}
@@ -145,14 +145,14 @@ async function addStep(
  * classify millions of moves against nothing.
  */
 async function mayHaveFlows(db: Db, step: RollupStep): Promise<boolean> {
-  return step.deltas.blocks <= FOLLOWED_STEP_BLOCKS || (await hasVenues(db, step.chain));
+  return isFollowedStep(step.deltas) || (await hasVenues(db, step.chain));
 }
 
 async function apply(db: Db, step: RollupStep): Promise<void> {
   const { chain, deltas } = step;
   // A refresh of a range rebuilds these tables whole afterwards (afterRefresh).
   if (step.partial || deltas.blocks === 0 || !(await mayHaveFlows(db, step))) return;
-  await settleLargest(db, chain, await addStep(db, step, { heights: deltas.heights(), sign: 1, beforeFlips: false, earlierThan: deltas.fromHeight - 1 }), deltas.toHeight);
+  await settleLargest(db, chain, await addStep(db, step, { sign: 1, beforeFlips: false, earlierThan: deltas.fromHeight - 1 }), deltas.toHeight);
 }
 
 async function revert(db: Db, step: RollupStep): Promise<void> {
@@ -160,7 +160,7 @@ async function revert(db: Db, step: RollupStep): Promise<void> {
   if (deltas.blocks === 0 || !(await mayHaveFlows(db, step))) return;
   // The reverted blocks' raw rows are still there (the heights above the ancestor). Their moves
   // leave in the state they were counted in, before the flips their removal causes.
-  await settleLargest(db, chain, await addStep(db, step, { heights: deltas.heights(), sign: -1, beforeFlips: true, earlierThan: ancestor }), ancestor);
+  await settleLargest(db, chain, await addStep(db, step, { sign: -1, beforeFlips: true, earlierThan: ancestor }), ancestor);
 }
 
 /**
