@@ -93,3 +93,48 @@ it('refuses a header that does not fit', () => {
   const ok = roundTrip([], 6);
   assert.throws(() => decodeBlock({ header: { hash_header: Buffer.from(ok.hash, 'hex'), block_number: 7, hash_header_prev: hash(1) } }, 6, 0), /asked for 6, got 7/);
 });
+
+/** A block at `height` whose previous hash is `prev`, encoded and decoded as the node's answer would be. */
+function withPrev(height: number, prev: Buffer, rest: object = {}) {
+  const block = { header: { hash_header: hash(1000 + height), block_number: height, timestamp_seconds: 1_529_000_000, hash_header_prev: prev, reward_block: '65000000000000000' }, ...rest };
+  const bytes = messages.GetBlockByNumberResp.encode(messages.GetBlockByNumberResp.fromObject({ block })).finish();
+  return decodeBlock((messages.GetBlockByNumberResp.decode(bytes) as unknown as { block: Record<string, unknown> }).block, height, 35_511);
+}
+
+it('decodes a mainnet-shaped genesis: the network id as previous hash, coinbase and transfers, the zero address reserve', () => {
+  const networkId = Buffer.from('The sleeper must awaken', 'utf8');
+  assert.equal(networkId.length, 23);
+  const premine = addressOf(alice);
+  const block = withPrev(0, networkId, {
+    transactions: [
+      { transaction_hash: hash(1), master_addr: Buffer.alloc(32), nonce: 1, coinbase: { addr_to: bytesOf(premine), amount: '65000000000000000' } },
+      { transaction_hash: hash(2), public_key: alice, signature: signature(0), nonce: 1, transfer: { addrs_to: [bytesOf(bob), bytesOf(carol)], amounts: ['70000000000000', '2000000000000'] } },
+      { transaction_hash: hash(3), public_key: alice, signature: signature(1), nonce: 2, transfer: { addrs_to: [bytesOf(carol)], amounts: ['500000000000000'] } },
+    ],
+    genesis_balance: [{ address: Buffer.alloc(32), balance: '105000000000000000' }],
+  });
+  assert.equal(block.height, 0);
+  assert.equal(block.parentHash, networkId.toString('hex'));
+  assert.equal(Buffer.from(block.parentHash, 'hex').toString('utf8'), 'The sleeper must awaken');
+  assert.equal(block.reward, 65_000_000n * 10n ** 9n);
+  assert.deepEqual(block.deadLetters, []);
+  assert.deepEqual(block.transactions.map((t) => t.type), ['coinbase', 'transfer', 'transfer']);
+  assert.equal(block.transactions[0]!.from, POW_COINBASE_SENTINEL);
+  assert.equal(block.transactions[0]!.to, premine);
+  assert.equal(block.transactions[1]!.from, premine);
+  assert.equal(block.transactions[2]!.otsIndex, 1);
+  assert.deepEqual(block.allocations, [{ address: POW_COINBASE_SENTINEL, amount: 105_000_000n * 10n ** 9n }]);
+  // Testnet's network id is 13 bytes; an empty one is kept as empty.
+  assert.equal(withPrev(0, Buffer.from('Final Testnet')).parentHash, Buffer.from('Final Testnet').toString('hex'));
+  assert.equal(withPrev(0, Buffer.alloc(0)).parentHash, '');
+});
+
+it('refuses a previous hash that is not 32 bytes above genesis', () => {
+  assert.throws(() => withPrev(1, Buffer.from('The sleeper must awaken')), /hash_header_prev.*32-byte hash, got 23 bytes/);
+  assert.throws(() => withPrev(2, Buffer.alloc(0)), /hash_header_prev.*got 0 bytes/);
+  assert.equal(withPrev(1, hash(7)).parentHash, hash(7).toString('hex'));
+});
+
+it('refuses a genesis_balance address that is neither 39 bytes nor the zero address', () => {
+  assert.throws(() => withPrev(0, Buffer.from('x'), { genesis_balance: [{ address: Buffer.alloc(32, 1), balance: '1' }] }), /genesis_balance\[0\]\.address/);
+});

@@ -43,6 +43,16 @@ export function powAddress(value: unknown, path: string): string {
   return 'Q' + b.toString('hex');
 }
 
+/**
+ * A genesis_balance address: a 39-byte address, or the node's 32-byte zero coinbase address (the
+ * sentinel, which holds the reserve rewards are paid from: docs/indexing-pow.md, "Genesis").
+ */
+function allocationAddress(value: unknown, path: string): string {
+  const b = bytes(value, path);
+  if (b.length === HASH_BYTES && b.every((x) => x === 0)) return POW_COINBASE_SENTINEL;
+  return powAddress(b, path);
+}
+
 /** The address of an extended XMSS public key (descriptor + root + public seed). */
 export function addressOfPublicKey(value: unknown, path: string): string {
   const pk = bytes(value, path);
@@ -212,7 +222,9 @@ export function decodeBlock(raw: Msg | null | undefined, height: number, size: n
     chain: 'pow',
     height,
     hash: hash32(header.hash_header, 'header.hash_header'),
-    parentHash: hash32(header.hash_header_prev, 'header.hash_header_prev'),
+    // The genesis block has no parent: its previous hash is the bytes of the network id
+    // ("The sleeper must awaken" on mainnet), kept as the node sent it.
+    parentHash: height === 0 ? bytes(header.hash_header_prev, 'header.hash_header_prev').toString('hex') : hash32(header.hash_header_prev, 'header.hash_header_prev'),
     timestamp: safeNumber(header.timestamp_seconds, 'header.timestamp_seconds'),
   });
   block.size = size ?? 0;
@@ -235,7 +247,7 @@ export function decodeBlock(raw: Msg | null | undefined, height: number, size: n
   block.miner = coinbase?.to ?? null;
   block.allocations = list(raw.genesis_balance, 'block.genesis_balance').map((entry, i) => {
     const e = entry as Msg;
-    return { address: powAddress(e.address, `genesis_balance[${i}].address`), amount: amount(e.balance, `genesis_balance[${i}].balance`) };
+    return { address: allocationAddress(e.address, `genesis_balance[${i}].address`), amount: amount(e.balance, `genesis_balance[${i}].balance`) };
   });
   block.tokens = tokens;
   block.deadLetters = deadLetters;
