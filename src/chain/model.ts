@@ -193,10 +193,10 @@ export interface DeadLetterItem {
 }
 
 /**
- * What a source yields: a decoded block; a block it could not decode at all (recorded as a dead
- * letter; the pipeline accepts the next block without a parent check); or a mark that it has
- * caught up with its node's head for now (the pipeline writes what it holds instead of waiting
- * to fill a batch).
+ * What a source yields: a decoded block; a block it could not decode (the pipeline fetches it
+ * again with `blockAt`, and stalls the chain at that height if it stays bad: a block is never
+ * skipped); or a mark that it has caught up with its node's head for now (the pipeline writes
+ * what it holds instead of waiting to fill a batch).
  */
 export type SourceItem =
   | { kind: 'block'; block: CanonicalBlock }
@@ -221,8 +221,10 @@ export interface BlockSource {
   blocks(fromHeight: number): AsyncIterable<SourceItem>;
   /** The hash of the source's canonical block at `height` (null if none): used to find a common ancestor. */
   hashAt?(height: number): Promise<string | null>;
-  /** The source's canonical block at `height`: used to re-fetch a new branch below a reorg. */
+  /** The source's canonical block at `height`: used to re-fetch a new branch below a reorg, or a block that did not decode. */
   blockAt?(height: number): Promise<SourceItem | null>;
+  /** The height below which the source's chain can no longer change (a finalized checkpoint); null when unknown. */
+  finalizedHeight?(): Promise<number | null>;
   /**
    * The balances `addresses` held at block `height` (the one below the first indexed block), for
    * the opening balances of addresses first seen when indexing from above genesis; null for an

@@ -4,6 +4,20 @@
  * stored hash is skipped), resumable (a run starts after the checkpoint), and reorg-aware (a block
  * whose parent is not the stored tip rolls the store back to the common ancestor first).
  *
+ * A run is a loop over named steps, each with its failure policy in one place:
+ * - fetch: the next item from the source; a block the source could not decode is fetched again
+ *   with backoff, and if it stays bad the chain stalls there (`stall`);
+ * - check parent: a block extends the tip, replays it, or forks from it (then `recover`); a block
+ *   above the next height stalls the chain (nothing is ever stored past a gap);
+ * - write: the queued blocks, their rollups, dead letters and the checkpoint, one transaction;
+ * - follow: at the source's head, everything queued is written and the completed days closed;
+ * - recover: a fork is rolled back to the common ancestor, in chunks, unless it is deeper than
+ *   the reorg limit or below the source's finalized height (then the chain stalls);
+ * - stall: what is queued is written, the height and the reason are recorded (`ingest_stalls`,
+ *   shown by /readyz and the network health) and logged, and the run ends with ChainStalledError.
+ * Store outages are not handled here: a failed write ends the run, and the indexer's supervisor
+ * (indexer.ts) waits for the store and starts a new run from the checkpoint.
+ *
  * In a bulk load (see bulk.ts) batches are large, the newest blocks are held back in memory so
  * the shallow reorgs of a chain being generated or synced resolve without touching the store,
  * and rollup deltas are gathered over many batches and applied in large steps. The checkpoint
@@ -21,6 +35,9 @@ import { readCheckpoint, storedHashes, writeCheckpoint, type StoredCheckpoint } 
 import { loadBlocks } from './load-blocks.ts';
 import { deleteRawAbove, writeDeadLetters, writeRawRows, type DeadLetter } from './raw-store.ts';
 import { addBlockRows, emptyRows } from './rows.ts';
+import { clearStall, ChainStalledError, readStall, recordStall, type Stall } from './stalls.ts';
+
+export { ChainStalledError } from './stalls.ts';
 
 export interface IngestProgress {
   chain: ChainId;
@@ -30,6 +47,14 @@ export interface IngestProgress {
   transactions: number;
   reorgs: number;
   deadLetters: number;
+}
+
+export interface RefetchPolicy {
+  /** Fetches of a bad block after the first, before the chain stalls. */
+  attempts: number;
+  /** Wait before the second re-fetch (the first goes at once); doubled each time, up to `maxDelayMs`. */
+  delayMs: number;
+  maxDelayMs: number;
 }
 
 export interface IngestOptions {
@@ -51,19 +76,29 @@ export interface IngestOptions {
    * saves the embedded store a step's large fixed cost.
    */
   bulkDeltaKeys?: number;
+  /** Deepest rollback the run performs (blocks below the tip); deeper forks stall the chain. Default: none. */
+  maxReorgDepth?: number;
+  /** Blocks reverted per transaction in a rollback (default 2000). */
+  rollbackChunkBlocks?: number;
+  /** How a block that does not decode is fetched again (default: 5 more times over about 7 s). */
+  refetch?: RefetchPolicy;
   logger?: Logger;
   onProgress?: (progress: IngestProgress) => void;
   signal?: AbortSignal;
-  /** Clock for reorg and dead-letter records (Unix seconds). */
+  /** Clock for reorg, stall and dead-letter records (Unix seconds). */
   now?: () => number;
 }
 
 export type IngestResult = IngestProgress;
 
+export const DEFAULT_REFETCH: RefetchPolicy = { attempts: 5, delayMs: 500, maxDelayMs: 8000 };
+
 /** Blocks a bulk load keeps in memory: reorgs up to this depth never reach the store. */
 const BULK_HOLDBACK = 64;
 /** Blocks read back per step when rollups catch up with the raw rows. */
 const CATCH_UP_BLOCKS = 5000;
+/** Blocks reverted per transaction in a rollback: a deep one is many short transactions, not one long one. */
+const ROLLBACK_CHUNK_BLOCKS = 2000;
 
 interface Reorg {
   height: number;
@@ -72,122 +107,244 @@ interface Reorg {
   depth: number;
 }
 
+/** A source that broke its contract (a block of another chain, say): a bug, not bad data. */
 export class IngestError extends Error {
   override name = 'IngestError';
 }
 
 export async function ingest(store: Store, source: BlockSource, options: IngestOptions = {}): Promise<IngestResult> {
-  const chain = source.chain;
-  const bulk = options.bulk ?? false;
-  const maxBlocks = options.batchBlocks ?? (bulk ? 20_000 : 1000);
-  const maxTxs = options.batchTransactions ?? (bulk ? 200_000 : 20_000);
-  const maxDeltaKeys = options.bulkDeltaKeys ?? 3_000_000;
-  const now = options.now ?? (() => Math.floor(Date.now() / 1000));
-  const log = options.logger;
+  return new IngestRun(store, source, options).run();
+}
 
-  let written: StoredCheckpoint | null = await readCheckpoint(store, chain, source.name);
-  if (written && written.rollupsHeight < written.height) written = await catchUpRollups(store, chain, source.name, written, now());
-  // Block by block, days close as midnights pass: the charts load what they keep between closes first.
-  if (!bulk) await warmCharts(store, chain);
-  // The last block accepted (written or pending); hash '' after an undecodable block.
-  let tip: { height: number; hash: string } | null = written;
-  let pending: CanonicalBlock[] = [];
-  let pendingTxs = 0;
-  let pendingLetters: DeadLetter[] = [];
-  let pendingReorgs: Reorg[] = [];
-  // Deltas of written blocks not yet applied to the rollups (bulk loads only).
-  let deferred: RollupDeltas | null = null;
-  let lastWrittenTs: number | null = null;
+class IngestRun {
+  private readonly chain: ChainId;
+  private readonly bulk: boolean;
+  private readonly maxBlocks: number;
+  private readonly maxTxs: number;
+  private readonly maxDeltaKeys: number;
+  private readonly now: () => number;
+  private readonly log: Logger | undefined;
+  private readonly progress: IngestProgress;
+
+  /** What the store holds once the write in flight commits. */
+  private written: StoredCheckpoint | null = null;
+  /** The last block accepted (written or queued). */
+  private tip: { height: number; hash: string } | null = null;
+  /** Blocks accepted and not yet handed to a write. */
+  private queue: CanonicalBlock[] = [];
+  private queuedTxs = 0;
+  private queuedLetters: DeadLetter[] = [];
+  private queuedReorgs: Reorg[] = [];
+  /** Deltas of written blocks not yet applied to the rollups (bulk loads only). */
+  private deferred: RollupDeltas | null = null;
+  private lastWrittenTs: number | null = null;
   /** The rollups seen holding rows of the chain: not asked again at each batch (freshRollups). */
-  const filledRollups = new Set<string>();
-  const progress: IngestProgress = { chain, height: written?.height ?? -1, blocks: 0, transactions: 0, reorgs: 0, deadLetters: 0 };
-
-  const pendingHash = (height: number) => pending.find((b) => b.height === height)?.hash;
-
-  async function hashAtHeight(height: number): Promise<string | undefined> {
-    const inMemory = pendingHash(height) ?? inflightBlocks.find((b) => b.height === height)?.hash;
-    if (inMemory !== undefined) return inMemory;
-    return (await storedHashes(store, chain, height, height)).get(height);
-  }
-
-  async function previousTs(height: number): Promise<number | null> {
-    if (lastWrittenTs !== null) return lastWrittenTs;
-    const [row] = await store.query<{ ts: number }>('ingest.previous_ts', sql`SELECT ts FROM blocks WHERE chain = ${chain} AND height = ${height - 1}`);
-    return row?.ts ?? null;
-  }
+  private readonly filledRollups = new Set<string>();
+  /** The chain's recorded stall, cleared by the first write that gets past it. */
+  private stalled: Stall | null = null;
+  /** The chain's first stored height, once read (see seedOpenings). */
+  private openingsStart: number | null = null;
 
   // One write may be in flight while the next batch is read and prepared (generation and
   // encoding in this process overlap with the store's work); its blocks stay visible to
   // hashAtHeight until it commits, and anything that reads or rolls back the store settles it first.
-  let inflight: Promise<void> | null = null;
-  let inflightBlocks: CanonicalBlock[] = [];
-  async function settle(): Promise<void> {
-    const write = inflight;
-    inflight = null;
+  private inflight: Promise<void> | null = null;
+  private inflightBlocks: CanonicalBlock[] = [];
+
+  constructor(
+    private readonly store: Store,
+    private readonly source: BlockSource,
+    private readonly options: IngestOptions,
+  ) {
+    this.chain = source.chain;
+    this.bulk = options.bulk ?? false;
+    this.maxBlocks = options.batchBlocks ?? (this.bulk ? 20_000 : 1000);
+    this.maxTxs = options.batchTransactions ?? (this.bulk ? 200_000 : 20_000);
+    this.maxDeltaKeys = options.bulkDeltaKeys ?? 3_000_000;
+    this.now = options.now ?? (() => Math.floor(Date.now() / 1000));
+    this.log = options.logger;
+    this.progress = { chain: this.chain, height: -1, blocks: 0, transactions: 0, reorgs: 0, deadLetters: 0 };
+  }
+
+  async run(): Promise<IngestResult> {
+    const { store, chain, options } = this;
+    this.written = await readCheckpoint(store, chain, this.source.name);
+    if (this.written && this.written.rollupsHeight < this.written.height) this.written = await catchUpRollups(store, chain, this.source.name, this.written, this.now());
+    this.tip = this.written;
+    this.progress.height = this.written?.height ?? -1;
+    this.stalled = await readStall(store, chain);
+    // Block by block, days close as midnights pass: the charts load what they keep between closes first.
+    if (!this.bulk) await warmCharts(store, chain);
+
+    const from = options.fromHeight ?? (this.written ? this.written.height + 1 : 0);
+    const iterator = this.source.blocks(from)[Symbol.asyncIterator]();
+    try {
+      for (;;) {
+        if (options.signal?.aborted) break;
+        const item = await this.fetch(iterator);
+        if (item === null) break;
+        if (item.kind === 'caught-up') {
+          await this.follow();
+          if (options.untilCaughtUp) break;
+          continue;
+        }
+        if (options.toHeight !== undefined && item.block.height > options.toHeight) break;
+        await this.checkParent(item.block);
+        if (this.queue.length >= this.maxBlocks + (this.bulk ? BULK_HOLDBACK : 0) || this.queuedTxs >= this.maxTxs) await this.write(false);
+      }
+      await this.write(true);
+    } finally {
+      await iterator.return?.();
+      // An error above may leave a write in flight: let it finish (its failure, if any, is secondary).
+      await this.settle().catch(() => {});
+    }
+    return this.progress;
+  }
+
+  // ---- fetch ---------------------------------------------------------------------------------
+
+  /** The next block or caught-up mark (null at the source's end); a bad block is fetched again or stalls the chain. */
+  private async fetch(iterator: AsyncIterator<SourceItem>): Promise<Exclude<SourceItem, { kind: 'undecodable' }> | null> {
+    const next = await iterator.next();
+    if (next.done) return null;
+    const item: SourceItem = next.value;
+    if (item.kind === 'block' && item.block.chain !== this.chain) throw new IngestError(`${this.source.name} yielded a ${item.block.chain} block to the ${this.chain} pipeline`);
+    if (item.kind !== 'undecodable') return item;
+    return { kind: 'block', block: await this.refetch(item) };
+  }
+
+  /** Fetches a block that did not decode again, with backoff; stalls the chain if it stays bad. */
+  private async refetch(bad: Extract<SourceItem, { kind: 'undecodable' }>): Promise<CanonicalBlock> {
+    const policy = this.options.refetch ?? DEFAULT_REFETCH;
+    let last = bad;
+    for (let attempt = 1; attempt <= policy.attempts && this.source.blockAt; attempt++) {
+      // The first re-fetch goes at once (another backend behind a load balancer may answer it), then with backoff.
+      const delayMs = attempt === 1 ? 0 : Math.min(policy.maxDelayMs, policy.delayMs * 2 ** (attempt - 2));
+      this.log?.warn({ chain: this.chain, height: bad.height, err: last.error, attempt, delayMs }, 'block does not decode: fetching it again');
+      await abortableSleep(delayMs, this.options.signal);
+      if (this.options.signal?.aborted) break;
+      const again = await this.source.blockAt(bad.height);
+      if (again?.kind === 'block') return again.block;
+      if (again?.kind === 'undecodable') last = again;
+    }
+    return this.stall(bad.height, `block ${bad.height} does not decode: ${last.error}`, last.payload);
+  }
+
+  // ---- check parent --------------------------------------------------------------------------
+
+  /** Queues `block` if it extends the tip; skips a replay; recovers from a fork; stalls on a gap. */
+  private async checkParent(block: CanonicalBlock): Promise<void> {
+    const tip = this.tip;
+    if (tip && block.height <= tip.height) {
+      if ((await this.hashAtHeight(block.height)) === block.hash) return; // a replay of what we have
+      await this.recover(block);
+    } else if (tip && block.height === tip.height + 1 && block.parentHash !== tip.hash) {
+      await this.recover(block);
+    } else if (block.height > (tip?.height ?? -1) + 1) {
+      await this.stall((tip?.height ?? -1) + 1, `${this.source.name} gave block ${block.height} where ${(tip?.height ?? -1) + 1} was due`, null);
+    } else {
+      this.accept(block);
+    }
+  }
+
+  private accept(block: CanonicalBlock): void {
+    this.queue.push(block);
+    this.queuedTxs += block.transactions.length;
+    for (const letter of block.deadLetters) {
+      this.queuedLetters.push({ ...letter, chain: this.chain, height: block.height });
+      // Set aside, and said so: only what moves no value reaches here (docs/ingest.md).
+      this.log?.warn({ chain: this.chain, height: block.height, item: letter.item, err: letter.error }, 'part of a block set aside as a dead letter');
+    }
+    this.tip = { height: block.height, hash: block.hash };
+  }
+
+  private async hashAtHeight(height: number): Promise<string | undefined> {
+    const inMemory = this.queue.find((b) => b.height === height)?.hash ?? this.inflightBlocks.find((b) => b.height === height)?.hash;
+    if (inMemory !== undefined) return inMemory;
+    return (await storedHashes(this.store, this.chain, height, height)).get(height);
+  }
+
+  // ---- write ---------------------------------------------------------------------------------
+
+  private async settle(): Promise<void> {
+    const write = this.inflight;
+    this.inflight = null;
     if (write) await write;
   }
 
-  /** Writes the pending blocks (all, or all but the held-back ones in a bulk load). */
-  async function flush(final: boolean): Promise<void> {
-    await settle();
+  /** Writes the queued blocks (all, or all but the held-back ones in a bulk load). */
+  private async write(final: boolean): Promise<void> {
+    await this.settle();
+    const { chain, store, bulk } = this;
     const keep = bulk && !final ? BULK_HOLDBACK : 0;
-    const toWrite = pending.slice(0, Math.max(0, pending.length - keep));
-    if (toWrite.length === 0 && pendingLetters.length === 0 && pendingReorgs.length === 0 && !(final && deferred)) return;
+    const toWrite = this.queue.slice(0, Math.max(0, this.queue.length - keep));
+    if (toWrite.length === 0 && this.queuedLetters.length === 0 && this.queuedReorgs.length === 0 && !(final && this.deferred)) return;
     const last = toWrite.at(-1);
-    const letters = pendingLetters.filter((letter) => final || !last || letter.height === null || letter.height <= last.height);
-    const reorgs = pendingReorgs;
-    const stamp = now();
+    const letters = this.queuedLetters.filter((letter) => final || !last || letter.height === null || letter.height <= last.height);
+    const reorgs = this.queuedReorgs;
+    const stamp = this.now();
 
-    let deltas = deferred;
+    let deltas = this.deferred;
     if (toWrite.length > 0) {
-      deltas ??= new RollupDeltas(chain, await previousTs(toWrite[0]!.height));
+      deltas ??= new RollupDeltas(chain, await this.previousTs(toWrite[0]!.height));
       for (const block of toWrite) deltas.addBlock(block);
     }
-    if (toWrite.length > 0 && deltas && !bulk) await seedOpenings(toWrite, deltas);
-    const applyNow = deltas !== null && (!bulk || final || deltas.size >= maxDeltaKeys);
+    if (toWrite.length > 0 && deltas && !bulk) await this.seedOpenings(toWrite, deltas);
+    const applyNow = deltas !== null && (!bulk || final || deltas.size >= this.maxDeltaKeys);
     const rows = emptyRows();
     for (const block of toWrite) addBlockRows(rows, block);
-    const previous = written;
+    const previous = this.written;
     const checkpoint = last
       ? { height: last.height, hash: last.hash, rollupsHeight: applyNow ? last.height : (previous?.rollupsHeight ?? -1) }
       : previous && { ...previous, rollupsHeight: applyNow ? previous.height : previous.rollupsHeight };
+    const clearsStall = this.stalled !== null && last !== undefined && last.height >= this.stalled.height;
 
     // The batch leaves the queue now; the state below describes the store once it commits.
     const txCount = toWrite.reduce((n, b) => n + b.transactions.length, 0);
-    written = checkpoint;
-    if (last) lastWrittenTs = last.timestamp;
-    deferred = applyNow ? null : deltas;
-    pending = pending.slice(toWrite.length);
-    pendingTxs -= txCount;
-    pendingLetters = pendingLetters.filter((letter) => !letters.includes(letter));
-    pendingReorgs = [];
-    inflightBlocks = toWrite;
+    this.written = checkpoint;
+    if (last) this.lastWrittenTs = last.timestamp;
+    this.deferred = applyNow ? null : deltas;
+    this.queue = this.queue.slice(toWrite.length);
+    this.queuedTxs -= txCount;
+    this.queuedLetters = this.queuedLetters.filter((letter) => !letters.includes(letter));
+    this.queuedReorgs = [];
+    this.inflightBlocks = toWrite;
+    if (clearsStall) this.stalled = null;
 
-    inflight = store
+    const inflight = store
       .transaction('ingest.batch', async (tx) => {
         if (toWrite.length > 0) await writeRawRows(tx, rows);
         if (applyNow && deltas) {
-          await applyRollups(tx, deltas, { filled: filledRollups });
+          await applyRollups(tx, deltas, { filled: this.filledRollups });
           if (!bulk) await closeCompletedDays(tx, chain, deltas);
         }
-        await writeDeadLetters(tx, source.name, letters, stamp);
+        await writeDeadLetters(tx, this.source.name, letters, stamp);
         for (const reorg of reorgs) await recordReorg(tx, chain, reorg, stamp);
-        if (checkpoint) await writeCheckpoint(tx, chain, source.name, checkpoint, stamp);
+        if (checkpoint) await writeCheckpoint(tx, chain, this.source.name, checkpoint, stamp);
+        if (clearsStall) await clearStall(tx, chain);
       })
       .then(async () => {
         // PGlite runs no background checkpointer: without this, a bulk load piles up WAL.
         if (bulk && store.kind === 'pglite' && toWrite.length > 0) await store.exec('ingest.checkpoint_wal', 'CHECKPOINT');
-        inflightBlocks = [];
-        progress.blocks += toWrite.length;
-        progress.transactions += txCount;
-        progress.deadLetters += letters.length;
-        progress.reorgs += reorgs.length;
-        if (last) progress.height = last.height;
-        options.onProgress?.({ ...progress });
+        if (clearsStall) this.log?.info({ chain, height: last!.height }, 'the chain advances again past its stall');
+        this.inflightBlocks = [];
+        this.progress.blocks += toWrite.length;
+        this.progress.transactions += txCount;
+        this.progress.deadLetters += letters.length;
+        this.progress.reorgs += reorgs.length;
+        if (last) this.progress.height = last.height;
+        this.options.onProgress?.({ ...this.progress });
       });
+    this.inflight = inflight;
     // A failure surfaces at the next settle(); until then keep it from being reported as unhandled.
     inflight.catch(() => {});
-    if (final) await settle();
+    if (final) await this.settle();
+  }
+
+  private async previousTs(height: number): Promise<number | null> {
+    if (this.lastWrittenTs !== null) return this.lastWrittenTs;
+    const [row] = await this.store.query<{ ts: number }>('ingest.previous_ts', sql`SELECT ts FROM blocks WHERE chain = ${this.chain} AND height = ${height - 1}`);
+    return row?.ts ?? null;
   }
 
   /**
@@ -195,15 +352,15 @@ export async function ingest(store: Store, source: BlockSource, options: IngestO
    * opening) get their balance at the block below the chain's first stored one as an opening
    * balance, recorded in the block where each first appears and added to `deltas`.
    */
-  let openingsStart: number | null = null;
-  async function seedOpenings(blocks: CanonicalBlock[], deltas: RollupDeltas): Promise<void> {
+  private async seedOpenings(blocks: CanonicalBlock[], deltas: RollupDeltas): Promise<void> {
+    const { store, chain, source } = this;
     if (!source.openingBalances) return;
     // The chain's first stored height, read once: nothing is ever written below it afterwards.
-    if (openingsStart === null) {
+    if (this.openingsStart === null) {
       const [first] = await store.query<{ height: number }>('ingest.openings.first', sql`SELECT height FROM blocks WHERE chain = ${chain} ORDER BY height LIMIT 1`);
-      openingsStart = first ? Number(first.height) : blocks[0]!.height;
+      this.openingsStart = first ? Number(first.height) : blocks[0]!.height;
     }
-    const start = openingsStart;
+    const start = this.openingsStart;
     if (start <= 0) return;
     const seen = [...deltas.seenAt.keys()];
     const known = await store.query<{ address: string }>(
@@ -225,121 +382,126 @@ export async function ingest(store: Store, source: BlockSource, options: IngestO
     }
   }
 
-  /** Makes `ancestor` the tip: drops pending blocks above it and rolls the store back if needed. */
-  async function rollBackTo(ancestor: number, newBranchFirst: CanonicalBlock): Promise<void> {
-    await settle();
-    const oldTip = tip!.height;
-    const prevHash = (await hashAtHeight(ancestor + 1)) ?? '';
-    const reorg: Reorg = { height: ancestor + 1, prevHash, newHash: newBranchFirst.hash, depth: oldTip - ancestor };
-    const reachesStore = written !== null && written.height > ancestor;
-    // Reorgs settled in memory are routine in a bulk load; rolling back the store is news.
-    if (reachesStore) log?.warn({ chain, ...reorg }, 'reorg: rolling back to the common ancestor');
-    else log?.debug({ chain, ...reorg }, 'reorg: dropping pending blocks above the common ancestor');
-    pending = pending.filter((block) => block.height <= ancestor);
-    pendingTxs = pending.reduce((n, b) => n + b.transactions.length, 0);
-    if (reachesStore) {
-      // The rollups must hold every written block before some of them are subtracted.
-      if (deferred) await flush(true);
-      const [firstReverted] = await store.query<{ ts: number }>(
-        'ingest.reorg.first_ts',
-        sql`SELECT ts FROM blocks WHERE chain = ${chain} AND height = ${ancestor + 1}`,
-      );
-      const [ancestorBlock] = await store.query<{ ts: number }>('ingest.previous_ts', sql`SELECT ts FROM blocks WHERE chain = ${chain} AND height = ${ancestor}`);
-      const ancestorHash = (await storedHashes(store, chain, ancestor, ancestor)).get(ancestor) ?? '';
-      const stamp = now();
-      await store.transaction('ingest.reorg', async (tx) => {
-        // The reverted blocks, read back from the raw rows, give exactly the deltas they added.
-        const reverted = await loadBlocks(tx, chain, ancestor + 1, written!.height);
-        // The first reverted block's interval (from the ancestor) was added with it: subtract it too.
-        const deltas = new RollupDeltas(chain, ancestorBlock?.ts ?? null);
-        for (const block of reverted) deltas.addBlock(block);
-        await revertRollups(tx, deltas, ancestor, firstReverted?.ts ?? 0, () => deleteRawAbove(tx, chain, ancestor));
-        await recordReorg(tx, chain, reorg, stamp);
-        await writeCheckpoint(tx, chain, source.name, { height: ancestor, hash: ancestorHash, rollupsHeight: ancestor }, stamp);
-      });
-      written = { height: ancestor, hash: ancestorHash, rollupsHeight: ancestor };
-      lastWrittenTs = null;
-      progress.height = ancestor;
-      progress.reorgs++;
-    } else {
-      pendingReorgs.push(reorg);
-    }
-    tip = { height: ancestor, hash: (await hashAtHeight(ancestor)) ?? '' };
+  // ---- follow --------------------------------------------------------------------------------
+
+  /** At the source's head: everything queued is written (and the completed days closed with it). */
+  private async follow(): Promise<void> {
+    await this.write(true);
   }
 
+  // ---- recover -------------------------------------------------------------------------------
+
   /** Finds where `block`'s branch meets ours, rolls back to it and fetches the branch up to `block`. */
-  async function handleFork(block: CanonicalBlock): Promise<void> {
+  private async recover(block: CanonicalBlock): Promise<void> {
+    const { chain, source } = this;
+    const limit = this.options.maxReorgDepth ?? Infinity;
+    const tipHeight = this.tip!.height;
+    const tooDeep = (ancestor: number) => this.stall(ancestor + 1, `a reorg deeper than the limit of ${limit} blocks: ${source.name}'s chain leaves the indexed one below height ${ancestor + 1} (indexed tip ${tipHeight})`, null);
     let ancestor = block.height - 1;
-    if ((await hashAtHeight(ancestor)) !== block.parentHash) {
-      if (!source.hashAt) {
-        throw new IngestError(`${chain} block ${block.height} does not extend the indexed chain and ${source.name} cannot tell where it forked`);
-      }
+    if ((await this.hashAtHeight(ancestor)) !== block.parentHash) {
+      if (!source.hashAt) throw new IngestError(`${chain} block ${block.height} does not extend the indexed chain and ${source.name} cannot tell where it forked`);
       ancestor--;
       for (; ancestor >= 0; ancestor--) {
-        const [ours, theirs] = await Promise.all([hashAtHeight(ancestor), source.hashAt(ancestor)]);
+        if (tipHeight - ancestor > limit) return tooDeep(ancestor);
+        const [ours, theirs] = await Promise.all([this.hashAtHeight(ancestor), source.hashAt(ancestor)]);
         if (ours !== undefined && ours === theirs) break;
       }
-      if (ancestor < 0) throw new IngestError(`${chain}: no common ancestor with ${source.name}`);
+      if (ancestor < 0) return this.stall(0, `${source.name} shares no block with the indexed chain, not even the genesis block: is it a node of another network?`, null);
+    }
+    if (tipHeight - ancestor > limit) return tooDeep(ancestor);
+    const finalized = await source.finalizedHeight?.();
+    if (finalized != null && ancestor < finalized && this.written !== null && this.written.height > ancestor) {
+      return this.stall(ancestor + 1, `${source.name} reorganised below its own finalized block ${finalized} (common ancestor ${ancestor}): finalized history is not rewritten`, null);
     }
     const branch: CanonicalBlock[] = [];
     for (let height = ancestor + 1; height < block.height; height++) {
       const item = await source.blockAt?.(height);
-      if (!item || item.kind !== 'block') throw new IngestError(`${chain}: ${source.name} could not give block ${height} of the new branch`);
-      branch.push(item.block);
+      if (!item || item.kind === 'caught-up') throw new IngestError(`${chain}: ${source.name} could not give block ${height} of the new branch`);
+      branch.push(item.kind === 'block' ? item.block : await this.refetch(item));
     }
-    await rollBackTo(ancestor, branch[0] ?? block);
-    for (const b of [...branch, block]) accept(b);
+    await this.rollBackTo(ancestor, branch[0] ?? block);
+    for (const b of [...branch, block]) this.accept(b);
   }
 
-  function accept(block: CanonicalBlock): void {
-    pending.push(block);
-    pendingTxs += block.transactions.length;
-    for (const letter of block.deadLetters) pendingLetters.push({ ...letter, chain, height: block.height });
-    tip = { height: block.height, hash: block.hash };
-  }
-
-  const from = options.fromHeight ?? (written ? written.height + 1 : 0);
-  const iterator = source.blocks(from)[Symbol.asyncIterator]();
-  try {
-    for (;;) {
-      if (options.signal?.aborted) break;
-      const next = await iterator.next();
-      if (next.done) break;
-      const item: SourceItem = next.value;
-      if (item.kind === 'caught-up') {
-        await flush(true);
-        if (options.untilCaughtUp) break;
-        continue;
+  /** Makes `ancestor` the tip: drops queued blocks above it and rolls the store back if needed. */
+  private async rollBackTo(ancestor: number, newBranchFirst: CanonicalBlock): Promise<void> {
+    const { chain } = this;
+    await this.settle();
+    const oldTip = this.tip!.height;
+    const prevHash = (await this.hashAtHeight(ancestor + 1)) ?? '';
+    const reorg: Reorg = { height: ancestor + 1, prevHash, newHash: newBranchFirst.hash, depth: oldTip - ancestor };
+    const reachesStore = this.written !== null && this.written.height > ancestor;
+    // Reorgs settled in memory are routine in a bulk load; rolling back the store is news.
+    if (reachesStore) this.log?.warn({ chain, ...reorg }, 'reorg: rolling back to the common ancestor');
+    else this.log?.debug({ chain, ...reorg }, 'reorg: dropping queued blocks above the common ancestor');
+    this.queue = this.queue.filter((block) => block.height <= ancestor);
+    this.queuedTxs = this.queue.reduce((n, b) => n + b.transactions.length, 0);
+    if (reachesStore) {
+      // The rollups must hold every written block before some of them are subtracted.
+      if (this.deferred) await this.write(true);
+      // From the top down, one transaction per chunk: each leaves the store a whole prefix of the old chain.
+      for (let top = this.written!.height; top > ancestor; ) {
+        const bottom = Math.max(ancestor, top - (this.options.rollbackChunkBlocks ?? ROLLBACK_CHUNK_BLOCKS));
+        await this.revertAbove(bottom, top, bottom === ancestor ? reorg : null);
+        top = bottom;
       }
-      if (item.kind === 'undecodable') {
-        pendingLetters.push({ chain, height: item.height, item: null, error: item.error, payload: item.payload });
-        // The next block is accepted without a parent check (unless this is a replay of the past).
-        if (!tip || item.height > tip.height) tip = { height: item.height, hash: '' };
-        continue;
-      }
-      const block = item.block;
-      if (block.chain !== chain) throw new IngestError(`${source.name} yielded a ${block.chain} block to the ${chain} pipeline`);
-      if (options.toHeight !== undefined && block.height > options.toHeight) break;
-
-      if (tip && block.height <= tip.height) {
-        if ((await hashAtHeight(block.height)) === block.hash) continue; // a replay of what we have
-        await handleFork(block);
-      } else if (tip && block.height === tip.height + 1 && tip.hash !== '' && block.parentHash !== tip.hash) {
-        await handleFork(block);
-      } else if (tip && block.height > tip.height + 1) {
-        throw new IngestError(`${chain}: ${source.name} skipped from height ${tip.height} to ${block.height}`);
-      } else {
-        accept(block);
-      }
-      if (pending.length >= maxBlocks + (bulk ? BULK_HOLDBACK : 0) || pendingTxs >= maxTxs) await flush(false);
+      this.lastWrittenTs = null;
+      this.progress.height = ancestor;
+      this.progress.reorgs++;
+    } else {
+      this.queuedReorgs.push(reorg);
     }
-    await flush(true);
-  } finally {
-    await iterator.return?.();
-    // An error above may leave a write in flight: let it finish (its failure, if any, is secondary).
-    await settle().catch(() => {});
+    this.tip = { height: ancestor, hash: (await this.hashAtHeight(ancestor)) ?? '' };
   }
-  return progress;
+
+  /** Reverts the written blocks bottom+1..top in one transaction; the checkpoint moves to `bottom`. */
+  private async revertAbove(bottom: number, top: number, reorg: Reorg | null): Promise<void> {
+    const { chain, store } = this;
+    const [firstReverted] = await store.query<{ ts: number }>('ingest.reorg.first_ts', sql`SELECT ts FROM blocks WHERE chain = ${chain} AND height = ${bottom + 1}`);
+    const [bottomBlock] = await store.query<{ ts: number }>('ingest.previous_ts', sql`SELECT ts FROM blocks WHERE chain = ${chain} AND height = ${bottom}`);
+    const bottomHash = (await storedHashes(store, chain, bottom, bottom)).get(bottom) ?? '';
+    const stamp = this.now();
+    await store.transaction('ingest.reorg', async (tx) => {
+      // The reverted blocks, read back from the raw rows, give exactly the deltas they added.
+      const reverted = await loadBlocks(tx, chain, bottom + 1, top);
+      // The first reverted block's interval (from the block below) was added with it: subtract it too.
+      const deltas = new RollupDeltas(chain, bottomBlock?.ts ?? null);
+      for (const block of reverted) deltas.addBlock(block);
+      await revertRollups(tx, deltas, bottom, firstReverted?.ts ?? 0, () => deleteRawAbove(tx, chain, bottom));
+      if (reorg) await recordReorg(tx, chain, reorg, stamp);
+      await writeCheckpoint(tx, chain, this.source.name, { height: bottom, hash: bottomHash, rollupsHeight: bottom }, stamp);
+    });
+    this.written = { height: bottom, hash: bottomHash, rollupsHeight: bottom };
+  }
+
+  // ---- stall ---------------------------------------------------------------------------------
+
+  /** Writes what is queued below `height`, records and logs why the chain cannot go on, and ends the run. */
+  private async stall(height: number, reason: string, payload: unknown): Promise<never> {
+    const { chain } = this;
+    this.queue = this.queue.filter((block) => block.height < height);
+    this.queuedTxs = this.queue.reduce((n, b) => n + b.transactions.length, 0);
+    await this.write(true);
+    const stall: Stall = { chain, source: this.source.name, height, reason, sinceTs: this.now() };
+    await recordStall(this.store, stall);
+    this.stalled = stall;
+    const error = new ChainStalledError(stall);
+    this.log?.error({ chain, height, reason, payload: payload === null ? undefined : payload, hint: error.hint }, `${chain} stalled at height ${height}`);
+    throw error;
+  }
+}
+
+function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 /** Applies the rollup deltas of written blocks the rollups do not hold yet, read back from the raw rows. */

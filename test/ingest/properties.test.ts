@@ -6,7 +6,6 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import sql from 'sql-template-tag';
 import type { ChainId } from '../../src/chain/chains.ts';
-import type { BlockSource, SourceItem } from '../../src/chain/model.ts';
 import { ingest } from '../../src/ingest/pipeline.ts';
 import { beginBulkLoad } from '../../src/ingest/bulk.ts';
 import type { Store } from '../../src/store/store.ts';
@@ -98,37 +97,6 @@ describeEachStore('pipeline properties', (_getStore, kind) => {
       } finally {
         await store.close();
       }
-    }
-  });
-
-  it('dead-letters undecodable blocks and items, once, and carries on', async () => {
-    const store = await openTestStore(kind);
-    try {
-      const c = randomChain('pos', 42, 30);
-      // Block 10 arrives undecodable: the source could not read it, yet block 11 names it as parent.
-      const undecodable = c.blocks[10]!;
-      const items: SourceItem[] = c.blocks.map((block) =>
-        block.height === 10 ? { kind: 'undecodable', chain: 'pos', height: 10, error: 'bad RLP', payload: { raw: '0xdead' } } : { kind: 'block', block },
-      );
-      c.blocks[12]!.deadLetters.push({ item: '0xfeed', error: 'receipt missing status', payload: { tx: '0xfeed' } });
-      const source: BlockSource = {
-        chain: 'pos',
-        name: 'dlq-test',
-        async *blocks(from) {
-          for (const item of items) if ((item.kind === 'block' ? item.block.height : item.kind === 'undecodable' ? item.height : -1) >= from) yield item;
-        },
-      };
-      await ingest(store, source, { batchBlocks: 4 });
-      await ingest(store, source, { fromHeight: 0 }); // a replay records nothing twice
-      const letters = await store.query<Record<string, any>>('test.dlq', sql`SELECT height, item, error, payload FROM dead_letters ORDER BY height`);
-      assert.deepEqual(letters.map((l) => [l.height, l.item, l.error]), [[10, null, 'bad RLP'], [12, '0xfeed', 'receipt missing status']]);
-      assert.match(letters[0]!.payload, /0xdead/);
-      const [tip] = await store.query<{ height: number }>('test.tip', sql`SELECT max(height)::int AS height FROM blocks WHERE chain = 'pos'`);
-      assert.equal(tip!.height, c.tip!.height, 'indexing went on past the undecodable block');
-      const missing = await store.query('test.missing', sql`SELECT 1 FROM blocks WHERE chain = 'pos' AND hash = ${undecodable.hash}`);
-      assert.equal(missing.length, 0);
-    } finally {
-      await store.close();
     }
   });
 });

@@ -42,8 +42,6 @@ export abstract class ChainRun implements ChainGenerator {
   private readonly reorgs: EventSchedule;
   private readonly malformedBlocks: EventSchedule;
   private readonly malformedItems: EventSchedule;
-  private lastReorg = -10;
-  private lastUndecodable = -10;
 
   protected constructor(
     protected readonly chain: ChainId,
@@ -64,8 +62,6 @@ export abstract class ChainRun implements ChainGenerator {
    * (journal open); `previous` is the orphan before it, null for the first of the branch.
    */
   protected abstract produceOrphan(height: number, parentHash: string, parentTs: number, previous: CanonicalBlock | null, rng: Rng): CanonicalBlock;
-  /** Chooses the time and hash of canonical block `height`, which no one can decode: no state changes. */
-  protected abstract skip(height: number): { hash: string; timestamp: number; payload: unknown };
   /** Chain-specific state outside the ledger that orphan blocks touch (restored after them). */
   protected saveVolatile(): unknown {
     return null;
@@ -82,26 +78,18 @@ export abstract class ChainRun implements ChainGenerator {
     const items: SourceItem[] = [];
     if (this.reorgs.at(h)) {
       const depth = this.reorgs.draw(1, 3);
-      // No fork right after an undecodable block: the pipeline never stored the fork's parent.
-      if (h + depth - 1 <= this.lastHeight && h - this.lastUndecodable > 1) {
-        this.lastReorg = h;
+      if (h + depth - 1 <= this.lastHeight) {
         if (emit) items.push(...this.orphanBranch(h, depth));
       }
     }
-    const undecodable = this.malformedBlocks.at(h) && h < this.lastHeight && h - this.lastReorg > 3;
+    const garbled = this.malformedBlocks.at(h) && h < this.lastHeight;
     this.deadLetterDue = this.malformedItems.at(h);
-    if (undecodable) {
-      this.lastUndecodable = h;
-      const { hash, timestamp, payload } = this.skip(h);
-      items.push({ kind: 'undecodable', chain: this.chain, height: h, error: 'synthetic: block body does not decode', payload });
-      this.parentHash = hash;
-      this.parentTs = timestamp;
-    } else {
-      const block = this.produce(h);
-      items.push({ kind: 'block', block });
-      this.parentHash = block.hash;
-      this.parentTs = block.timestamp;
-    }
+    const block = this.produce(h);
+    // A node's answer garbled on the way: the block arrives undecodable first, whole when fetched again.
+    if (garbled && emit) items.push({ kind: 'undecodable', chain: this.chain, height: h, error: 'synthetic: block body does not decode', payload: { hash: block.hash } });
+    items.push({ kind: 'block', block });
+    this.parentHash = block.hash;
+    this.parentTs = block.timestamp;
     this.height = h + 1;
     return { height: h, items };
   }

@@ -152,16 +152,6 @@ export class PosRun extends ChainRun {
     return this.options.posStart + this.world.posSlots[height]! * POS_SLOT_SECONDS;
   }
 
-  protected skip(height: number) {
-    const timestamp = this.timestamp(height);
-    // The block exists (its base fee follows the rules) but no one can read it: it changes nothing we track.
-    this.baseFee = height === 0 ? INITIAL_BASE_FEE : nextBaseFee(this.baseFee, this.parentGasUsed);
-    this.parentGasUsed = 0;
-    this.economy.postponeForwards(height);
-    const hash = posHash(this.rng);
-    return { hash, timestamp, payload: { hash, parentHash: this.parentHash, timestamp, raw: '0x' + randomHex(this.rng, 24) } };
-  }
-
   protected produce(height: number): CanonicalBlock {
     const ts = this.timestamp(height);
     this.economy.startBlock(height, ts);

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { BlockSource, SourceItem } from '../../../src/chain/model.ts';
 import { ingest } from '../../../src/ingest/pipeline.ts';
 import { collect, createSyntheticWorld } from '../../../src/sources/synthetic/index.ts';
+import { MAINNET_POW_GENESIS } from '../../../src/sources/synthetic/options.ts';
 import type { Store } from '../../../src/store/store.ts';
 import { FakeQrlNode, type FakeQrlNodeOptions } from './server.ts';
 
@@ -17,8 +18,25 @@ export interface PowNodeWorld {
   views: SourceItem[];
 }
 
-/** A small pow chain with reorgs, undecodable blocks and transactions, and every subtype the generator makes. */
-export async function generatePowItems(options: { seed?: number; days?: number; scale?: number } = {}): Promise<SourceItem[]> {
+export interface PowItemsOptions {
+  seed?: number;
+  days?: number;
+  scale?: number;
+  /**
+   * A mainnet-shaped history instead (docs/synthetic-data.md): `days` of pow from mainnet's genesis
+   * time with this share of coinbase-only blocks, and no reorgs or undecodable items.
+   */
+  coinbaseOnlyShare?: number;
+  /** The last height served: a slice of the history from genesis. */
+  toHeight?: number;
+}
+
+/**
+ * A small pow chain with reorgs, undecodable blocks and transactions, and every subtype the
+ * generator makes; or a slice of a mainnet-shaped one (`coinbaseOnlyShare`).
+ */
+export async function generatePowItems(options: PowItemsOptions = {}): Promise<SourceItem[]> {
+  if (options.coinbaseOnlyShare !== undefined) return mainnetShapedItems({ ...options, coinbaseOnlyShare: options.coinbaseOnlyShare });
   const world = createSyntheticWorld({
     seed: options.seed ?? 11,
     end: new Date('2026-06-01T00:00:00Z'),
@@ -31,6 +49,27 @@ export async function generatePowItems(options: { seed?: number; days?: number; 
     migrationCutover: null,
   });
   return (await collect(world.pow)).filter((item) => item.kind !== 'caught-up');
+}
+
+async function mainnetShapedItems(options: PowItemsOptions & { coinbaseOnlyShare: number }): Promise<SourceItem[]> {
+  const world = createSyntheticWorld({
+    seed: options.seed ?? 1,
+    powGenesis: MAINNET_POW_GENESIS,
+    powDays: options.days ?? 1,
+    posDays: 1,
+    scale: options.scale ?? 800,
+    powCoinbaseOnlyShare: options.coinbaseOnlyShare,
+    reorgEvery: 0,
+    migrationCutover: null,
+  });
+  const toHeight = options.toHeight ?? world.lastHeight.pow;
+  const items: SourceItem[] = [];
+  // Without reorgs the items come in height order, one per height.
+  for await (const item of world.pow.blocks(0)) {
+    if (item.kind !== 'block' || item.block.height > toHeight) break;
+    items.push(item);
+  }
+  return items;
 }
 
 /** Feeds `items` to `node`, returning their node views. */
@@ -79,7 +118,7 @@ export async function ingestExpected(store: Store, views: SourceItem[]): Promise
 }
 
 /** Tables that record the run, not the chain: which source wrote, when, what it saw on the way, the node's tip. */
-const RUN_TABLES = new Set(['checkpoints', 'schema_migrations', 'reorgs', 'dead_letters', 'api_keys', 'chain_node_tips']);
+const RUN_TABLES = new Set(['checkpoints', 'schema_migrations', 'reorgs', 'dead_letters', 'api_keys', 'chain_node_tips', 'ingest_stalls']);
 /** Columns that identify a write rather than hold data (the population chart's cache token is new on every close). */
 const RUN_COLUMNS: Record<string, string[]> = { holder_state_meta: ['token'] };
 
