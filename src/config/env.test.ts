@@ -75,6 +75,9 @@ describe('loadConfig', () => {
     ['QUARRY_CORS_ORIGINS', 'https://explorer.example.org/app'],
     ['QUARRY_CORS_ORIGINS', 'ftp://files.example.org'],
     ['QUARRY_CORS_ORIGINS', ' , '],
+    ['QUARRY_QUERY_TIMEOUT_MS', '10000'],
+    ['QUARRY_INDEXER_QUERY_TIMEOUT_MS', 'never'],
+    ['QUARRY_DB_CONNECT_TIMEOUT_MS', '0'],
   ] as const) {
     it(`names ${name} when it is ${JSON.stringify(value)}`, () => {
       const problems = problemsOf({ [name]: value });
@@ -82,6 +85,14 @@ describe('loadConfig', () => {
       assert.match(problems[0]!, new RegExp(`^${name}: `));
     });
   }
+
+  it('sets the client-side query timeout a little above the statement timeout', () => {
+    const defaults = loadConfig({});
+    assert.deepEqual([defaults.statementTimeoutMs, defaults.queryTimeoutMs, defaults.indexerQueryTimeoutMs, defaults.connectTimeoutMs], [10_000, 15_000, 3_600_000, 5000]);
+    assert.equal(loadConfig({ QUARRY_STATEMENT_TIMEOUT_MS: '2000' }).queryTimeoutMs, 7000);
+    assert.equal(loadConfig({ QUARRY_STATEMENT_TIMEOUT_MS: '2000', QUARRY_QUERY_TIMEOUT_MS: '2500' }).queryTimeoutMs, 2500);
+    assert.match(problemsOf({ QUARRY_STATEMENT_TIMEOUT_MS: '2000', QUARRY_QUERY_TIMEOUT_MS: '2000' })[0]!, /must be more than QUARRY_STATEMENT_TIMEOUT_MS \(2000\)/);
+  });
 
   it('reports every bad variable at once, without echoing secrets', () => {
     const problems = problemsOf({ PORT: 'x', QUARRY_API_KEYS: 'tiny-secret', QUARRY_DATABASE_URL: 'ftp://user:hunter2@host' });

@@ -24,8 +24,22 @@ export interface Config {
   rateLimit: { max: number; windowMs: number };
   /** Size of the node-postgres pool (server store only). */
   dbPoolSize: number;
-  /** Upper bound on one API query, in milliseconds. */
+  /** Upper bound on one API query, in milliseconds (the server's `statement_timeout`). */
   statementTimeoutMs: number;
+  /**
+   * Client-side limit on one API statement, in ms: a little above `statementTimeoutMs`, so a server
+   * that answers cancels the statement first, and only a server or network that stopped answering
+   * reaches it (the statement then fails as the store being unavailable).
+   */
+  queryTimeoutMs: number;
+  /**
+   * Client-side limit on one statement of the indexer and the other writing commands, in ms. They
+   * run long bulk statements (a chain's rollup refresh, index builds) with no server-side limit, so
+   * this is large: it only has to end a wait on a server that will never answer.
+   */
+  indexerQueryTimeoutMs: number;
+  /** Longest wait for a new PostgreSQL connection, in milliseconds. */
+  connectTimeoutMs: number;
   /** Bytes of analytics answers kept per database snapshot (src/api/plugins/snapshot-cache.ts); 0 keeps none. */
   responseCacheBytes: number;
   /** Origins browsers may call the API from: any (`*`), a list, or `off` (no CORS headers). */
@@ -46,6 +60,7 @@ export class ConfigError extends Error {
 type Env = Record<string, string | undefined>;
 
 const DEFAULT_CURSOR_SECRET = 'quarry-cursor-v1';
+const QUERY_TIMEOUT_MARGIN_MS = 5000;
 
 /** Reads and validates the whole configuration from `env` (default: `process.env`). */
 export function loadConfig(env: Env = process.env): Config {
@@ -80,6 +95,9 @@ export function loadConfig(env: Env = process.env): Config {
     },
     dbPoolSize: read('QUARRY_DB_POOL_SIZE', 10, (raw) => integerIn(raw, 1, 1000)),
     statementTimeoutMs: read('QUARRY_STATEMENT_TIMEOUT_MS', 10_000, (raw) => integerIn(raw, 100, 3_600_000)),
+    queryTimeoutMs: 0,
+    indexerQueryTimeoutMs: read('QUARRY_INDEXER_QUERY_TIMEOUT_MS', 3_600_000, (raw) => integerIn(raw, 1000, 86_400_000)),
+    connectTimeoutMs: read('QUARRY_DB_CONNECT_TIMEOUT_MS', 5000, (raw) => integerIn(raw, 100, 600_000)),
     responseCacheBytes: read('QUARRY_RESPONSE_CACHE_MB', 64, (raw) => integerIn(raw, 0, 65_536)) * 1024 * 1024,
     corsOrigins: read<Config['corsOrigins']>('QUARRY_CORS_ORIGINS', '*', parseOrigins),
     cursorSecret: read('QUARRY_CURSOR_SECRET', DEFAULT_CURSOR_SECRET, (raw) =>
@@ -93,6 +111,12 @@ export function loadConfig(env: Env = process.env): Config {
       beaconUrl: read<string | undefined>('QUARRY_POS_BEACON_URL', undefined, httpUrl),
     },
   };
+  // Past the statement timeout: by default by a margin for the cancel's round trip.
+  config.queryTimeoutMs = read('QUARRY_QUERY_TIMEOUT_MS', config.statementTimeoutMs + QUERY_TIMEOUT_MARGIN_MS, (raw) => {
+    const value = integerIn(raw, 100, 3_700_000);
+    if (typeof value === 'string') return value;
+    return value > config.statementTimeoutMs ? value : `!must be more than QUARRY_STATEMENT_TIMEOUT_MS (${config.statementTimeoutMs})`;
+  });
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

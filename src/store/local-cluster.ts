@@ -19,6 +19,15 @@ export interface LocalCluster {
   dir: string;
   /** A URL for another database of this server. */
   urlFor(database: string): string;
+  /**
+   * Stops the server but keeps it: its data directory and port stay, and `startServer` brings the
+   * same server back (outage tests). `fast` (the default) ends every session as an operator's
+   * restart does ("terminating connection due to administrator command"); `immediate` as a crash.
+   */
+  stopServer(mode?: 'fast' | 'immediate'): Promise<void>;
+  /** Starts the server `stopServer` stopped, on the same port. */
+  startServer(): Promise<void>;
+  /** Stops the server and deletes it. */
   stop(): Promise<void>;
 }
 
@@ -90,7 +99,12 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const serverOptions = Object.entries(settings)
     .map(([key, value]) => `-c ${key}=${value}`)
     .join(' ');
-  await run('pg_ctl', ['-D', dataDir, '-l', logFile, '-o', serverOptions, '-w', '-t', '60', 'start']);
+  let running = false;
+  const start = async () => {
+    await run('pg_ctl', ['-D', dataDir, '-l', logFile, '-o', serverOptions, '-w', '-t', '60', 'start']);
+    running = true;
+  };
+  await start();
 
   const urlFor = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
   return {
@@ -98,9 +112,16 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     port,
     dir,
     urlFor,
+    async stopServer(mode = 'fast') {
+      await run('pg_ctl', ['-D', dataDir, '-m', mode, '-w', 'stop']);
+      running = false;
+    },
+    async startServer() {
+      await start();
+    },
     async stop() {
       try {
-        await run('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
+        if (running) await run('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

@@ -12,6 +12,8 @@ export async function openStore(config: Config, role: StoreRole, options: StoreO
     const driver = createPostgresDriver(config.databaseUrl, {
       poolSize: role === 'api' ? config.dbPoolSize : 4,
       statementTimeoutMs: role === 'api' ? config.statementTimeoutMs : undefined,
+      queryTimeoutMs: role === 'api' ? config.queryTimeoutMs : config.indexerQueryTimeoutMs,
+      connectTimeoutMs: config.connectTimeoutMs,
       applicationName: `quarry-${role}`,
       prepare: role === 'api',
       parallel: role !== 'api',

@@ -65,6 +65,12 @@ export async function createPgliteDriver(dataDir: string | undefined, options: {
     kind: 'pglite',
     withConnection: (fn) => fn(direct),
     withTransaction: (fn) => db.transaction((tx) => fn(connection(tx))),
+    // PGlite has one session: a held "connection" is that session, and lives as long as the store.
+    openSession: async () => ({
+      query: (text, values) => direct.query(text, values),
+      onLost: () => {},
+      close: async () => {},
+    }),
     close: async () => {
       await db.close();
       release();

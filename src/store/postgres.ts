@@ -4,6 +4,7 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
+import { StoreUnavailableError, normaliseStoreError } from './errors.ts';
 import type { Driver, DriverConnection, Row } from './store.ts';
 
 const { Pool, types } = pg;
@@ -53,7 +54,23 @@ export interface PostgresDriverOptions {
    * are named and run with the generic plan forced for each alone.
    */
   prepare?: boolean;
+  /**
+   * Client-side limit on one statement in ms (node-postgres `query_timeout`): past it the statement
+   * fails as StoreUnavailableError and its connection is dropped. It catches what the server's
+   * `statement_timeout` cannot: a server or network that stopped answering. Set it a little above
+   * the statement timeout, so that a server that answers always cancels first. Unset means none.
+   */
+  queryTimeoutMs?: number;
+  /** Longest wait for a new connection, in ms (default 5000). */
+  connectTimeoutMs?: number;
 }
+
+/**
+ * TCP keep-alive on every connection, first probe after this many ms of silence: an idle pooled
+ * connection, or the writer lock's session, whose server vanished without closing it is found dead
+ * by the kernel instead of waiting forever for an answer.
+ */
+const KEEPALIVE_INITIAL_DELAY_MS = 10_000;
 
 export function createPostgresDriver(url: string, options: PostgresDriverOptions = {}): Driver {
   const poolSize = options.poolSize ?? 10;
@@ -64,17 +81,19 @@ export function createPostgresDriver(url: string, options: PostgresDriverOptions
     ...(options.jit ? [] : ['-c jit=off']),
     ...(options.parallel === false ? ['-c max_parallel_workers_per_gather=0'] : []),
   ].join(' ');
+  const clientConfig = (extraSettings = ''): pg.ClientConfig => ({
+    connectionString: url,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_INITIAL_DELAY_MS,
+    application_name: options.applicationName ?? 'quarry',
+    types: customTypes,
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+    ...(options.queryTimeoutMs ? { query_timeout: options.queryTimeoutMs } : {}),
+    options: settings + extraSettings,
+  });
   const newPool = (max: number, extraSettings = '') => {
-    const pool = new Pool({
-      connectionString: url,
-      max,
-      connectionTimeoutMillis: 5000,
-      idleTimeoutMillis: 30_000,
-      application_name: options.applicationName ?? 'quarry',
-      types: customTypes,
-      ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
-      options: settings + extraSettings,
-    });
+    const pool = new Pool({ ...clientConfig(extraSettings), max, idleTimeoutMillis: 30_000 });
     // An idle client that loses its connection emits here; the pool discards it.
     pool.on('error', () => {});
     return pool;
@@ -133,10 +152,14 @@ export function createPostgresDriver(url: string, options: PostgresDriverOptions
     async withConnection(fn, queryOptions) {
       const plansKept = Boolean(queryOptions?.reusePlan && plannedOncePool);
       const client = await (plansKept ? plannedOncePool! : pool).connect();
+      let broken = false;
       try {
         return await fn(connection(client, plansKept));
+      } catch (error) {
+        broken = connectionFailed(error);
+        throw error;
       } finally {
-        client.release();
+        client.release(broken);
       }
     },
     async withTransaction(fn) {
@@ -148,15 +171,54 @@ export function createPostgresDriver(url: string, options: PostgresDriverOptions
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        try {
-          await client.query('ROLLBACK');
-        } catch {
-          broken = true;
+        // A connection that failed (or whose statement never answered) is dropped, not asked to
+        // roll back: the server rolls back a transaction whose session ends.
+        broken = connectionFailed(error);
+        if (!broken) {
+          try {
+            await client.query('ROLLBACK');
+          } catch {
+            broken = true;
+          }
         }
         throw error;
       } finally {
         client.release(broken);
       }
+    },
+    async openSession() {
+      const client = new pg.Client(clientConfig());
+      const lost: (() => void)[] = [];
+      let ended = false;
+      // Without a listener, a session whose server goes away would take the process down.
+      client.on('error', () => {
+        if (ended) return;
+        ended = true;
+        for (const listener of lost) listener();
+      });
+      client.on('end', () => {
+        if (ended) return;
+        ended = true;
+        for (const listener of lost) listener();
+      });
+      try {
+        await client.connect();
+      } catch (error) {
+        ended = true;
+        await client.end().catch(() => {});
+        throw error;
+      }
+      return {
+        query: async (text, values) => (await client.query<Row>({ text, values })).rows,
+        onLost: (listener) => {
+          lost.push(listener);
+        },
+        close: async () => {
+          ended = true;
+          // A session whose server vanished may never finish a polite close: do not wait on it.
+          await Promise.race([client.end().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+        },
+      };
     },
     close: async () => {
       await Promise.all([pool.end(), plannedOncePool?.end()]);
@@ -184,6 +246,11 @@ export class StatementNames {
 }
 
 const statementNames = new StatementNames(500);
+
+/** Whether `error` says the connection itself failed: it must not go back to the pool. */
+function connectionFailed(error: unknown): boolean {
+  return normaliseStoreError(error, 'connection') instanceof StoreUnavailableError;
+}
 
 /** Feeds COPY in 1 MiB pieces rather than one huge buffer. */
 function* chunks(text: string, size = 1 << 20): Generator<string> {

@@ -4,7 +4,7 @@
  * connection errors (outside transactions) and turns driver errors into `StoreError`s.
  */
 import type { Sql } from 'sql-template-tag';
-import { normaliseStoreError, StoreUnavailableError } from './errors.ts';
+import { isClientTimeout, normaliseStoreError, StoreUnavailableError } from './errors.ts';
 import { encodeCopyRows, type CopyValue } from './copy.ts';
 
 export type Row = Record<string, unknown>;
@@ -37,6 +37,21 @@ export interface Store extends Db {
   transaction<T>(label: string, fn: (tx: Db) => Promise<T>): Promise<T>;
   /** Per-label timings since start. */
   stats(): Map<string, QueryStat>;
+  /**
+   * A connection of its own, outside the pool, held until closed: what a session-level advisory
+   * lock needs (writer-lock.ts). On PostgreSQL a new server session; on PGlite, which has one
+   * session, that session (closing it leaves the store open).
+   */
+  openSession(): Promise<StoreSession>;
+  close(): Promise<void>;
+}
+
+/** A store connection held for a while: statements run on it in order, and are never retried. */
+export interface StoreSession {
+  readonly kind: StoreKind;
+  query<R = Row>(label: string, statement: Sql): Promise<R[]>;
+  /** `listener` runs once if the connection is lost (a server restart, a network failure). */
+  onLost(listener: () => void): void;
   close(): Promise<void>;
 }
 
@@ -60,6 +75,14 @@ export interface Driver {
   withConnection<T>(fn: (conn: DriverConnection) => Promise<T>, options?: QueryOptions): Promise<T>;
   /** Borrows a connection and wraps `fn` in BEGIN/COMMIT. */
   withTransaction<T>(fn: (conn: DriverConnection) => Promise<T>): Promise<T>;
+  /** Opens a connection of its own (Store.openSession). */
+  openSession(): Promise<DriverSession>;
+  close(): Promise<void>;
+}
+
+export interface DriverSession {
+  query(text: string, values: unknown[]): Promise<Row[]>;
+  onLost(listener: () => void): void;
   close(): Promise<void>;
 }
 
@@ -121,14 +144,16 @@ export function createStore(driver: Driver, options: StoreOptions = {}): Store {
   }
 
   // Outside a transaction: each statement borrows a connection, and is retried if the store is
-  // unreachable (a read is always safe to repeat; writes go through transactions).
+  // unreachable (a read is always safe to repeat; writes go through transactions) — a pooled
+  // connection the server dropped fails at once, and the next one works. A statement that ran out of
+  // the client's time limit is not retried: the wait would only repeat.
   const direct = bind(() => async (fn, queryOptions) => {
     for (let attempt = 1; ; attempt++) {
       try {
         return await driver.withConnection(fn, queryOptions);
       } catch (error) {
         const normalised = normaliseStoreError(error, 'connection');
-        if (!(normalised instanceof StoreUnavailableError) || attempt >= retries) throw error;
+        if (!(normalised instanceof StoreUnavailableError) || isClientTimeout(error) || attempt >= retries) throw error;
         await new Promise((resolve) => setTimeout(resolve, retryDelayMs * attempt));
       }
     }
@@ -139,6 +164,16 @@ export function createStore(driver: Driver, options: StoreOptions = {}): Store {
     transaction: (label, fn) =>
       timed(`${label} (transaction)`, () => driver.withTransaction((conn) => fn(bind(() => (f) => f(conn))))),
     stats: () => stats,
+    openSession: async () => {
+      const session = await timed('session.open', () => driver.openSession());
+      return {
+        kind: driver.kind,
+        query: <R>(label: string, statement: Sql) =>
+          timed(label, () => session.query(statement.text, statement.values.map(toParam))) as Promise<R[]>,
+        onLost: (listener) => session.onLost(listener),
+        close: () => session.close(),
+      };
+    },
     close: () => driver.close(),
   };
 }
