@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/env.ts';
 import { StoreLockedError } from '../store/pglite.ts';
+import { WriterLockHeldError } from '../store/writer-lock.ts';
 import { registerServe } from './commands/serve.ts';
 import { registerMigrate } from './commands/migrate.ts';
 import { registerKeys } from './commands/keys.ts';
@@ -32,7 +33,7 @@ try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) process.exit(error.exitCode);
-  if (error instanceof ConfigError || error instanceof StoreLockedError) {
+  if (error instanceof ConfigError || error instanceof StoreLockedError || error instanceof WriterLockHeldError) {
     console.error(error.message);
     process.exit(2);
   }

@@ -1,15 +1,19 @@
 /**
  * What `quarry index pos` and `quarry index pow` do around their indexer: open the store (migrated
- * when asked, always on the embedded one), turn the first SIGINT/SIGTERM into a stop that writes what
- * is fetched (a second one exits at once), show the progress bar on a terminal, and log the result.
+ * when asked, always on the embedded one), take the chain's writer lock and hold it to the end
+ * (store/writer-lock.ts: a second writer of the chain exits at once, naming this one), turn the first
+ * SIGINT/SIGTERM into a stop that writes what is fetched (a second one exits at once), show the
+ * progress bar on a terminal, and log the result.
  */
 import type { Command } from 'commander';
 import type { Config } from '../config/env.ts';
-import { StoppedError, type IndexerDeps } from '../ingest/indexer.ts';
+import type { ChainId } from '../chain/chains.ts';
+import { DEFAULT_MAX_REORG_DEPTH, StoppedError, type IndexerDeps } from '../ingest/indexer.ts';
 import { createLogger } from '../log.ts';
 import { migrate } from '../store/migrate.ts';
 import { openStore } from '../store/open.ts';
 import type { Store } from '../store/store.ts';
+import { acquireWriterLock, type WriterLock } from '../store/writer-lock.ts';
 import { createProgress } from './progress.ts';
 
 export interface RunIndexerOptions {
@@ -21,12 +25,15 @@ export interface RunIndexerOptions {
 
 export async function runIndexer(
   options: RunIndexerOptions,
-  index: (store: Store, deps: IndexerDeps) => Promise<object>,
+  /** `lock` is the chain's writer lock, held while `index` runs: after a store outage, `lock.ensureHeld()`. */
+  index: (store: Store, deps: IndexerDeps, lock: WriterLock) => Promise<object>,
 ): Promise<void> {
   const logger = createLogger(options.config.logLevel);
   const store = await openStore(options.config, 'indexer');
+  let lock: WriterLock | undefined;
   try {
     if (store.kind === 'pglite' || options.migrate) await migrate(store);
+    lock = await acquireWriterLock(store, [options.chain], { command: `index ${options.chain}`, logger });
     const controller = new AbortController();
     let signals = 0;
     const stop = () => {
@@ -38,15 +45,21 @@ export async function runIndexer(
     process.on('SIGTERM', stop);
     try {
       const progress = options.progress && process.stderr.isTTY ? createProgress : undefined;
-      const result = await index(store, { logger, signal: controller.signal, progress });
+      const result = await index(store, { logger, signal: controller.signal, progress, writerLock: lock }, lock);
       logger.info({ ...result }, `${options.chain} indexing stopped`);
     } catch (error) {
       if (!(error instanceof StoppedError)) throw error;
       logger.info(error.message);
     }
   } finally {
+    await lock?.release();
     await store.close();
   }
+}
+
+/** The flag every `quarry index` command takes for the reorg limit. */
+export function maxReorgDepthOption(command: Command, chain: ChainId): Command {
+  return command.option('--max-reorg-depth <n>', `deepest reorg rolled back; a deeper fork stops the chain (default ${DEFAULT_MAX_REORG_DEPTH[chain]}; docs/ingest.md)`);
 }
 
 /** `quarry index`, the group both chains' commands join (whichever registers first creates it). */
@@ -68,15 +81,17 @@ export function wholeNumberReader(problems: string[]) {
 
 export interface CommonIndexOptions {
   from?: string;
+  maxReorgDepth?: string;
   follow?: boolean;
   pollInterval?: string;
   progress?: boolean;
 }
 
 /** The settings every `quarry index` command takes the same way. */
-export function commonIndexSettings(options: CommonIndexOptions, count: ReturnType<typeof wholeNumberReader>) {
+export function commonIndexSettings(options: CommonIndexOptions, count: ReturnType<typeof wholeNumberReader>, chain: ChainId) {
   return {
     fromHeight: options.from === undefined ? undefined : count(options.from, '--from', 0, 0, Number.MAX_SAFE_INTEGER),
+    maxReorgDepth: count(options.maxReorgDepth, '--max-reorg-depth', DEFAULT_MAX_REORG_DEPTH[chain], 1, Number.MAX_SAFE_INTEGER),
     follow: options.follow ?? false,
     pollIntervalMs: count(options.pollInterval, '--poll-interval', 1000, 10, 600_000),
     progress: options.progress ?? true,

@@ -186,8 +186,11 @@ export function createPostgresDriver(url: string, options: PostgresDriverOptions
         client.release(broken);
       }
     },
-    async openSession() {
-      const client = new pg.Client(clientConfig());
+    async openSession(sessionOptions) {
+      const client = new pg.Client({
+        ...clientConfig(),
+        ...(sessionOptions?.queryTimeoutMs ? { query_timeout: sessionOptions.queryTimeoutMs } : {}),
+      });
       const lost: (() => void)[] = [];
       let ended = false;
       // Without a listener, a session whose server goes away would take the process down.

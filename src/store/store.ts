@@ -42,8 +42,13 @@ export interface Store extends Db {
    * lock needs (writer-lock.ts). On PostgreSQL a new server session; on PGlite, which has one
    * session, that session (closing it leaves the store open).
    */
-  openSession(): Promise<StoreSession>;
+  openSession(options?: SessionOptions): Promise<StoreSession>;
   close(): Promise<void>;
+}
+
+export interface SessionOptions {
+  /** Client-side limit on each of its statements, in ms, instead of the store's own. */
+  queryTimeoutMs?: number;
 }
 
 /** A store connection held for a while: statements run on it in order, and are never retried. */
@@ -76,7 +81,7 @@ export interface Driver {
   /** Borrows a connection and wraps `fn` in BEGIN/COMMIT. */
   withTransaction<T>(fn: (conn: DriverConnection) => Promise<T>): Promise<T>;
   /** Opens a connection of its own (Store.openSession). */
-  openSession(): Promise<DriverSession>;
+  openSession(options?: SessionOptions): Promise<DriverSession>;
   close(): Promise<void>;
 }
 
@@ -164,8 +169,8 @@ export function createStore(driver: Driver, options: StoreOptions = {}): Store {
     transaction: (label, fn) =>
       timed(`${label} (transaction)`, () => driver.withTransaction((conn) => fn(bind(() => (f) => f(conn))))),
     stats: () => stats,
-    openSession: async () => {
-      const session = await timed('session.open', () => driver.openSession());
+    openSession: async (sessionOptions) => {
+      const session = await timed('session.open', () => driver.openSession(sessionOptions));
       return {
         kind: driver.kind,
         query: <R>(label: string, statement: Sql) =>

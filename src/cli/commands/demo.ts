@@ -13,6 +13,7 @@ import { loadConfig } from '../../config/env.ts';
 import { createLogger } from '../../log.ts';
 import { migrate } from '../../store/migrate.ts';
 import { openStore } from '../../store/open.ts';
+import { acquireWriterLock } from '../../store/writer-lock.ts';
 import { loadSyntheticWorld } from '../../ingest/load-synthetic.ts';
 import { closeOnSignal, startServer } from '../../api/server.ts';
 import { OPENAPI_PATH } from '../../api/plugins/openapi.ts';
@@ -48,6 +49,8 @@ export function registerDemo(program: Command): void {
         onSlowQuery: (label, ms) => serving && logger.warn({ label, ms: Math.round(ms) }, 'slow query'),
       });
       await migrate(store);
+      // Both chains' writer locks while the demo may load; serving only reads, and lets them go.
+      const lock = await acquireWriterLock(store, ['pow', 'pos'], { command: 'demo' });
       const [existing] = await store.query<{ n: number }>('demo.blocks', sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM blocks LIMIT 1) b`);
       if (!existing?.n) {
         console.error(`generating the demo chains (${DEMO_WORLD.powDays} days of pow, ${DEMO_WORLD.posDays} days of pos) into ${config.dataDir}…`);
@@ -75,6 +78,7 @@ export function registerDemo(program: Command): void {
             `(pow ${pow.toFixed(0)} s, pos ${pos.toFixed(0)} s, days, indexes and labels ${finish.toFixed(0)} s)`,
         );
       }
+      await lock.release();
       const server = await startServer(config, store, logger);
       serving = true;
       closeOnSignal(logger, { server, store });

@@ -3,6 +3,7 @@ import { loadConfig } from '../../config/env.ts';
 import { createLogger } from '../../log.ts';
 import { migrate } from '../../store/migrate.ts';
 import { openStore } from '../../store/open.ts';
+import { acquireWriterLock, type WriterLock } from '../../store/writer-lock.ts';
 import { loadSyntheticWorld } from '../../ingest/load-synthetic.ts';
 import { createProgress, type Progress } from '../progress.ts';
 
@@ -44,8 +45,10 @@ export function registerGenerate(program: Command): void {
       if (end && Number.isNaN(end.getTime())) throw new Error(`--end must be an ISO date (got ${options.end})`);
       const store = await openStore(config, 'indexer');
       let bar: Progress | undefined;
+      let lock: WriterLock | undefined;
       try {
         await migrate(store);
+        lock = await acquireWriterLock(store, ['pow', 'pos'], { command: 'generate', logger });
         const report = await loadSyntheticWorld(
           store,
           {
@@ -80,6 +83,7 @@ export function registerGenerate(program: Command): void {
         );
       } finally {
         bar?.stop();
+        await lock?.release();
         await store.close();
       }
     });

@@ -7,6 +7,8 @@ import { LabelsFileInvalid, parseLabelsFile } from '../../ingest/labels-file.ts'
 import { migrate } from '../../store/migrate.ts';
 import { openStore } from '../../store/open.ts';
 import type { Store } from '../../store/store.ts';
+import { acquireWriterLock } from '../../store/writer-lock.ts';
+import { CHAINS } from '../../chain/chains.ts';
 
 async function withStore<T>(fn: (store: Store) => Promise<T>): Promise<T> {
   const store = await openStore(loadConfig(), 'indexer');
@@ -42,7 +44,15 @@ export function registerLabels(program: Command): void {
         return;
       }
       await withStore(async (store) => {
-        const result = await importCurated(store, records, { replace: options.replace });
+        // The import rebuilds the exchange figures of the chains the file names: their writer locks.
+        const named = CHAINS.filter((chain) => records.some((record) => record.chain === chain));
+        const lock = await acquireWriterLock(store, named.length > 0 ? named : CHAINS, { command: 'labels import' });
+        let result;
+        try {
+          result = await importCurated(store, records, { replace: options.replace });
+        } finally {
+          await lock.release();
+        }
         const chains = Object.entries(result.addresses).filter(([, n]) => n > 0).map(([chain, n]) => `${chain} ${n}`).join(', ');
         console.log(`imported ${result.labels} labels of ${chains || 'no'} addresses (${result.exchangeWallets} venue addresses)${options.replace ? `; removed ${result.removed} curated rows not in the file` : ''}`);
         console.log('exchange figures rebuilt from the indexed blocks');

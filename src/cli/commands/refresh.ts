@@ -3,6 +3,7 @@ import { loadConfig } from '../../config/env.ts';
 import { isChainId } from '../../chain/chains.ts';
 import { migrate } from '../../store/migrate.ts';
 import { openStore } from '../../store/open.ts';
+import { acquireWriterLock, type WriterLock } from '../../store/writer-lock.ts';
 import { refreshRollups } from '../../ingest/refresh.ts';
 import { createProgress, type Progress } from '../progress.ts';
 
@@ -24,8 +25,10 @@ export function registerRefresh(program: Command): void {
       const config = loadConfig();
       const store = await openStore(config, 'indexer');
       let bar: Progress | undefined;
+      let lock: WriterLock | undefined;
       try {
         await migrate(store);
+        lock = await acquireWriterLock(store, [options.chain], { command: `refresh --chain ${options.chain}` });
         const result = await refreshRollups(store, options.chain, {
           fromHeight: height('from', options.from),
           toHeight: height('to', options.to),
@@ -42,6 +45,7 @@ export function registerRefresh(program: Command): void {
         );
       } finally {
         bar?.stop();
+        await lock?.release();
         await store.close();
       }
     });
