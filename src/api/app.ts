@@ -22,6 +22,7 @@ import { registerCaching } from './plugins/caching.ts';
 import { registerCors } from './plugins/cors.ts';
 import { registerCompression } from './plugins/compression.ts';
 import { etagHash, registerSnapshotCache } from './plugins/snapshot-cache.ts';
+import { createStoreOutage, registerOutageGuard } from './plugins/store-outage.ts';
 import { healthRoutes } from './routes/health.ts';
 import { addressRoutes } from './routes/addresses/index.ts';
 import { analyticsRoutes } from './analytics/index.ts';
@@ -58,8 +59,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  const storeOutage = createStoreOutage(deps.store, app.log);
+  app.addHook('onClose', async () => storeOutage.close());
   const ctx: ApiContext = {
     store: deps.store,
+    storeOutage,
     config: deps.config,
     cursors: createCursorCodec(deps.config.cursorSecret),
     network: (chain) => deps.config.networks[chain],
@@ -77,7 +81,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.decorate('routeList', routeList);
 
   app.addSchema(ProblemSchema);
-  registerErrorHandling(app);
+  registerErrorHandling(app, storeOutage);
   registerStrictNumbers(app);
   await registerCors(app, deps.config.corsOrigins);
   // Before compression and ETags: it keeps the JSON as serialized (plugins/snapshot-cache.ts).
@@ -90,6 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(
     async (api) => {
       registerAuth(api, deps.keys);
+      registerOutageGuard(api, storeOutage);
       await registerRateLimit(api, deps.config.rateLimit);
       registerCaching(api);
       await api.register(addressRoutes(ctx), { prefix: '/:chain/addresses' });

@@ -3,10 +3,13 @@ import type { Config } from '../config/env.ts';
 import type { ChainId } from '../chain/chains.ts';
 import type { Store } from '../store/store.ts';
 import type { CursorCodec } from './params/cursor.ts';
+import type { StoreOutage } from './plugins/store-outage.ts';
 
 /** What route handlers need, handed to each route group when it is registered. */
 export interface ApiContext {
   store: Store;
+  /** Whether the store is down right now (plugins/store-outage.ts); buildApp always sets it. */
+  storeOutage?: StoreOutage;
   config: Config;
   cursors: CursorCodec;
   /** The network name echoed in responses for a chain. */

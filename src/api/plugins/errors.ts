@@ -23,7 +23,14 @@ export function sendProblem(reply: FastifyReply, body: ProblemBody, headers: Rec
     .send(body);
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+/** What a 503 for an unreachable store tells a client to wait before retrying (Retry-After), in seconds. */
+export const STORE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * `outage` hears of every statement that found the store unreachable (plugins/store-outage.ts);
+ * a statement that ran past its time limit on a server that answers is not an outage.
+ */
+export function registerErrorHandling(app: FastifyInstance, outage?: { report(): void }): void {
   app.setErrorHandler((error: FastifyError & { validation?: AjvError[]; validationContext?: string }, request, reply) => {
     if (error instanceof ApiError) return sendProblem(reply, error.toProblem(), error.headers);
 
@@ -38,8 +45,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
 
     if (error instanceof StoreUnavailableError || error instanceof QueryTimeoutError) {
-      request.log.warn({ label: error.label, code: error.code }, 'store unavailable');
-      return sendProblem(reply, problem(503, 'the data store is unavailable; retry shortly'), { 'retry-after': '5' });
+      request.log.warn({ label: error.label, code: error.code }, error instanceof StoreUnavailableError ? 'store unavailable' : 'query timed out');
+      if (error instanceof StoreUnavailableError) outage?.report();
+      return sendProblem(reply, problem(503, 'the data store is unavailable; retry shortly'), { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) });
     }
 
     const status = error.statusCode;

@@ -2,7 +2,9 @@
 import sql from 'sql-template-tag';
 import { Type } from 'typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { StoreUnavailableError } from '../../store/errors.ts';
 import { migrationStatus } from '../../store/migrate.ts';
+import { STORE_RETRY_AFTER_SECONDS } from '../plugins/errors.ts';
 import type { ApiContext } from '../context.ts';
 
 const HealthResponse = Type.Object({ status: Type.String() });
@@ -32,13 +34,21 @@ export function healthRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
         },
       },
       async (_request, reply) => {
+        const unreachable = () =>
+          reply
+            .code(503)
+            .headers({ 'cache-control': 'no-store', 'retry-after': String(STORE_RETRY_AFTER_SECONDS) })
+            .send({ status: 'store unreachable', store: ctx.store.kind, pending_migrations: 0 });
+        // During an outage the answer is known without waiting on the store again.
+        if (ctx.storeOutage?.down) return unreachable();
         try {
           await ctx.store.query('readyz.ping', sql`SELECT 1`);
           const { pending } = await migrationStatus(ctx.store);
           const body = { status: pending.length === 0 ? 'ready' : 'migrations pending', store: ctx.store.kind, pending_migrations: pending.length };
           return reply.code(pending.length === 0 ? 200 : 503).header('cache-control', 'no-store').send(body);
-        } catch {
-          return reply.code(503).header('cache-control', 'no-store').send({ status: 'store unreachable', store: ctx.store.kind, pending_migrations: 0 });
+        } catch (error) {
+          if (error instanceof StoreUnavailableError) ctx.storeOutage?.report();
+          return unreachable();
         }
       },
     );
