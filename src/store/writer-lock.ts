@@ -93,7 +93,7 @@ export async function acquireWriterLock(store: Store, chains: readonly ChainId[]
     s.onLost(() => {
       if (released || s !== session) return;
       lost = true;
-      logger?.warn({ chains: ordered }, `writer lock of ${ordered.join(' and ')} lost with its connection; it is taken again when the store answers`);
+      logger?.warn({ chains: ordered }, `writer lock of ${ordered.join(' and ')} lost with its connection; it must be taken again before the next write`);
     });
   watch(session);
   logger?.info({ chains: ordered, command }, `writer lock of ${ordered.join(' and ')} taken`);
