@@ -22,6 +22,8 @@ export interface IndexPosSettings {
   beaconUrl: string | undefined;
   fromHeight: number | undefined;
   follow: boolean;
+  /** Deepest reorg rolled back (DEFAULT_MAX_REORG_DEPTH unless told). */
+  maxReorgDepth?: number;
   genesisFile: string | undefined;
   concurrency: number;
   batchSize: number;
@@ -54,7 +56,7 @@ export async function indexPos(store: Store, settings: IndexPosSettings, deps: I
   logger.info({ rpc: settings.rpcUrl, namespace, from, head: head.height, follow: settings.follow }, 'indexing pos');
   const staking = settings.beaconUrl ? followStaking(store, createBeaconClient({ url: settings.beaconUrl }), { follow: settings.follow, logger, signal }) : undefined;
   try {
-    return await indexFromNode(store, source, { from, fromHeight: settings.fromHeight, head: head.height, follow: settings.follow, caughtUpFields: () => source.capabilities() }, deps);
+    return await indexFromNode(store, source, { from, fromHeight: settings.fromHeight, head: head.height, follow: settings.follow, maxReorgDepth: settings.maxReorgDepth, caughtUpFields: () => source.capabilities() }, deps);
   } finally {
     await staking?.done();
     client.close();

@@ -19,6 +19,8 @@ export interface IndexPowSettings {
   node: string;
   fromHeight: number | undefined;
   follow: boolean;
+  /** Deepest reorg rolled back (DEFAULT_MAX_REORG_DEPTH unless told). */
+  maxReorgDepth?: number;
   /** gRPC calls in flight to the node. */
   concurrency: number;
   /** Blocks fetched ahead of the one being written. */
@@ -43,7 +45,7 @@ export async function indexPow(store: Store, settings: IndexPowSettings, deps: I
     const source = createQrlGrpcSource({ client, follow: settings.follow, pollIntervalMs: settings.pollIntervalMs, prefetch: settings.prefetch, logger });
     signal?.addEventListener('abort', () => source.close(), { once: true });
     logger.info({ node: settings.node, from, head: head.height, follow: settings.follow }, 'indexing pow');
-    return await indexFromNode(store, source, { from, fromHeight: settings.fromHeight, head: head.height, follow: settings.follow }, deps);
+    return await indexFromNode(store, source, { from, fromHeight: settings.fromHeight, head: head.height, follow: settings.follow, maxReorgDepth: settings.maxReorgDepth }, deps);
   } finally {
     client.close();
   }

@@ -1,17 +1,32 @@
 /**
  * What every node indexer shares at run time, whatever the node speaks: waiting out a node that is
- * down, stopping on a signal, and reporting the backfill until the source catches up with the head.
+ * down, stopping on a signal, reporting the backfill until the source catches up with the head, and
+ * supervising the pipeline's runs: a run that ends because the store went away is followed, once
+ * the store answers (and the writer lock is held again), by a new run from the checkpoint; a run
+ * that ends on a stalled chain is, when following, tried again with backoff until the node serves
+ * the block (without --follow the stall ends the command).
  */
 import type { Logger } from 'pino';
 import type { ChainId } from '../chain/chains.ts';
 import type { BlockSource, SourceItem } from '../chain/model.ts';
 import { ConfigError } from '../config/env.ts';
 import { message } from '../sources/node-errors.ts';
+import { waitForStore, StoreWaitAbortedError } from '../store/availability.ts';
+import { StoreError } from '../store/errors.ts';
 import type { Store } from '../store/store.ts';
 import { readCheckpoint } from './checkpoint.ts';
 import { recordNodeTip } from './node-tip.ts';
+import { sleep } from './sleep.ts';
 import { beginBulkLoad, bulkLoadInProgress, storeIsEmpty } from './bulk.ts';
-import { ingest, type IngestProgress, type IngestResult } from './pipeline.ts';
+import { ChainStalledError, ingest, type IngestOptions, type IngestProgress, type IngestResult } from './pipeline.ts';
+
+/**
+ * The deepest reorg an indexer rolls back unless told otherwise (docs/ingest.md, "Reorgs"). pow: a
+ * QRL node itself never switches to a branch that forks more than `reorg_limit` blocks below its
+ * head (7 days of 60 s blocks); a deeper difference is another chain, not a reorg. pos: the node's
+ * finalized block is the hard floor; this bound catches a node whose finality does not advance.
+ */
+export const DEFAULT_MAX_REORG_DEPTH: Record<ChainId, number> = { pow: 7 * 24 * 60, pos: 256 };
 
 /** Stopped (SIGINT/SIGTERM) before the node answered at all: nothing to write, not a failure. */
 export class StoppedError extends Error {
@@ -27,6 +42,10 @@ export interface BackfillProgress {
 export interface IndexerDeps {
   logger: Logger;
   signal?: AbortSignal;
+  /** The chain's writer lock (store/writer-lock.ts), taken again after a store outage. */
+  writerLock?: { ensureHeld(): Promise<void> };
+  /** Longest wait between two tries of a stalled chain while following (default 5 minutes). */
+  stallRetryMaxMs?: number;
   /** A display for the backfill of `total` blocks; none by default (tests, the benchmark). */
   progress?: (label: string, total: number) => BackfillProgress;
 }
@@ -114,6 +133,8 @@ export interface NodeRun {
   follow: boolean;
   /** What to log when the backfill catches up (the source's capabilities, say). */
   caughtUpFields?: () => Record<string, unknown>;
+  /** Deepest reorg the indexer rolls back (docs/ingest.md, "Reorgs"). */
+  maxReorgDepth?: number;
 }
 
 /**
@@ -128,26 +149,30 @@ async function backfillsInBulk(store: Store, run: NodeRun): Promise<boolean> {
 
 /**
  * Runs the pipeline on a node's source: the node's tip recorded at start and when caught up (the
- * supply overview's `node_tip_height`), the backfill displayed, each batch logged once following.
+ * supply overview's `node_tip_height`), the backfill displayed, each batch logged once following;
+ * store outages and (when following) stalls outlived (see `supervise`).
  */
 export async function indexFromNode(store: Store, source: BlockSource & { close(): void }, run: NodeRun, deps: IndexerDeps): Promise<IngestResult> {
   const { logger, signal } = deps;
   const chain = source.chain;
-  await recordNodeTip(store, chain, run.head);
   const watched = watchBackfill(source, Math.max(0, run.head - run.from + 1), deps, (height) => {
     if (height >= 0) void recordNodeTip(store, chain, height).catch((err: Error) => logger.warn({ err: err.message }, 'node tip not recorded'));
     logger.info({ height, ...run.caughtUpFields?.() }, run.follow ? 'caught up with the node; following its head' : 'caught up with the node');
   });
-  const options = {
+  const options: IngestOptions = {
     fromHeight: run.fromHeight,
+    maxReorgDepth: run.maxReorgDepth,
     logger,
     signal,
     onProgress: (p: IngestProgress) => {
       if (watched.following()) logger.info({ height: p.height, blocks: p.blocks, transactions: p.transactions, reorgs: p.reorgs, deadLetters: p.deadLetters }, `${chain} blocks written`);
     },
   };
-  try {
-    if (!(await backfillsInBulk(store, run))) return await ingest(store, watched.source, options);
+
+  /** One run of the pipeline: in bulk for a first sync (then block by block when following), else block by block. */
+  async function runOnce(add: (result: IngestResult) => void): Promise<IngestResult> {
+    await recordNodeTip(store, chain, run.head);
+    if (!(await backfillsInBulk(store, run))) return ingest(store, watched.source, options);
     // A first sync from genesis into an empty store (or one a killed first sync left): the bulk
     // path up to the head, then the indexes back and the days closed, then block by block.
     logger.info('first sync: backfilling in bulk (secondary indexes are rebuilt once caught up)');
@@ -156,16 +181,76 @@ export async function indexFromNode(store: Store, source: BlockSource & { close(
     if (signal?.aborted) return backfill;
     await load.finish();
     if (!run.follow) return backfill;
-    const followed = await ingest(store, watched.source, { ...options, fromHeight: undefined });
-    return {
-      ...followed,
-      blocks: backfill.blocks + followed.blocks,
-      transactions: backfill.transactions + followed.transactions,
-      reorgs: backfill.reorgs + followed.reorgs,
-      deadLetters: backfill.deadLetters + followed.deadLetters,
-    };
+    add(backfill);
+    return ingest(store, watched.source, { ...options, fromHeight: undefined });
+  }
+
+  try {
+    return await supervise(store, chain, run.follow, deps, async (add) => {
+      try {
+        return await runOnce(add);
+      } finally {
+        // A later run resumes from the checkpoint, not from --from.
+        options.fromHeight = undefined;
+      }
+    });
   } finally {
     watched.stop();
     source.close();
+  }
+}
+
+/**
+ * Runs `attempt` until it returns: after a store outage (a retryable StoreError) it waits for the
+ * store, takes the writer lock again and runs again from the checkpoint; when following, a stalled
+ * chain is tried again after a wait that doubles up to `stallRetryMaxMs`. The totals add up the
+ * blocks every run wrote (a run reports what it wrote through `add` before the next starts).
+ */
+export async function supervise(
+  store: Store,
+  chain: ChainId,
+  follow: boolean,
+  deps: IndexerDeps,
+  attempt: (add: (result: IngestResult) => void) => Promise<IngestResult>,
+): Promise<IngestResult> {
+  const { logger, signal } = deps;
+  const total: IngestResult = { chain, height: -1, blocks: 0, transactions: 0, reorgs: 0, deadLetters: 0 };
+  const add = (r: IngestResult) => {
+    total.height = Math.max(total.height, r.height);
+    total.blocks += r.blocks;
+    total.transactions += r.transactions;
+    total.reorgs += r.reorgs;
+    total.deadLetters += r.deadLetters;
+  };
+  let stallWaitMs = 1000;
+  const stallWaitMaxMs = deps.stallRetryMaxMs ?? 300_000;
+  for (;;) {
+    try {
+      const result = await attempt(add);
+      add(result);
+      return { ...total, height: result.height };
+    } catch (error) {
+      if (signal?.aborted) throw new StoppedError(`stopped: ${message(error)}`);
+      if (error instanceof StoreError && error.retryable) {
+        logger.warn({ chain, err: error.message }, `${chain} indexer: the store does not answer; waiting for it`);
+        try {
+          await waitForStore(store, { logger, signal, what: `${chain} indexer` });
+          await deps.writerLock?.ensureHeld();
+        } catch (waitError) {
+          if (waitError instanceof StoreWaitAbortedError) throw new StoppedError('stopped while waiting for the store');
+          if (waitError instanceof StoreError && waitError.retryable) continue;
+          throw waitError;
+        }
+        continue;
+      }
+      if (error instanceof ChainStalledError && follow) {
+        logger.warn({ chain, height: error.stall.height, retryInMs: stallWaitMs }, `${chain} is stalled; trying the block again later`);
+        await sleep(stallWaitMs, signal);
+        if (signal?.aborted) throw new StoppedError(`stopped while ${chain} is stalled at ${error.stall.height}`);
+        stallWaitMs = Math.min(stallWaitMaxMs, stallWaitMs * 2);
+        continue;
+      }
+      throw error;
+    }
   }
 }

@@ -35,6 +35,7 @@ import { readCheckpoint, storedHashes, writeCheckpoint, type StoredCheckpoint } 
 import { loadBlocks } from './load-blocks.ts';
 import { deleteRawAbove, writeDeadLetters, writeRawRows, type DeadLetter } from './raw-store.ts';
 import { addBlockRows, emptyRows } from './rows.ts';
+import { sleep } from './sleep.ts';
 import { clearStall, ChainStalledError, readStall, recordStall, type Stall } from './stalls.ts';
 
 export { ChainStalledError } from './stalls.ts';
@@ -106,6 +107,9 @@ interface Reorg {
   newHash: string;
   depth: number;
 }
+
+/** The run was stopped (its signal) while it waited to fetch a block again. */
+class RunStopped extends Error {}
 
 /** A source that broke its contract (a block of another chain, say): a bug, not bad data. */
 export class IngestError extends Error {
@@ -179,6 +183,20 @@ class IngestRun {
     const from = options.fromHeight ?? (this.written ? this.written.height + 1 : 0);
     const iterator = this.source.blocks(from)[Symbol.asyncIterator]();
     try {
+      await this.loop(iterator);
+      await this.write(true);
+    } finally {
+      await iterator.return?.();
+      // An error above may leave a write in flight: let it finish (its failure, if any, is secondary).
+      await this.settle().catch(() => {});
+    }
+    return this.progress;
+  }
+
+  /** Fetch, check parent and write, item by item, until the source ends, the run is stopped or the chain stalls. */
+  private async loop(iterator: AsyncIterator<SourceItem>): Promise<void> {
+    const { options } = this;
+    try {
       for (;;) {
         if (options.signal?.aborted) break;
         const item = await this.fetch(iterator);
@@ -192,13 +210,9 @@ class IngestRun {
         await this.checkParent(item.block);
         if (this.queue.length >= this.maxBlocks + (this.bulk ? BULK_HOLDBACK : 0) || this.queuedTxs >= this.maxTxs) await this.write(false);
       }
-      await this.write(true);
-    } finally {
-      await iterator.return?.();
-      // An error above may leave a write in flight: let it finish (its failure, if any, is secondary).
-      await this.settle().catch(() => {});
+    } catch (error) {
+      if (!(error instanceof RunStopped)) throw error;
     }
-    return this.progress;
   }
 
   // ---- fetch ---------------------------------------------------------------------------------
@@ -221,8 +235,8 @@ class IngestRun {
       // The first re-fetch goes at once (another backend behind a load balancer may answer it), then with backoff.
       const delayMs = attempt === 1 ? 0 : Math.min(policy.maxDelayMs, policy.delayMs * 2 ** (attempt - 2));
       this.log?.warn({ chain: this.chain, height: bad.height, err: last.error, attempt, delayMs }, 'block does not decode: fetching it again');
-      await abortableSleep(delayMs, this.options.signal);
-      if (this.options.signal?.aborted) break;
+      await sleep(delayMs, this.options.signal);
+      if (this.options.signal?.aborted) throw new RunStopped();
       const again = await this.source.blockAt(bad.height);
       if (again?.kind === 'block') return again.block;
       if (again?.kind === 'undecodable') last = again;
@@ -489,19 +503,6 @@ class IngestRun {
     this.log?.error({ chain, height, reason, payload: payload === null ? undefined : payload, hint: error.hint }, `${chain} stalled at height ${height}`);
     throw error;
   }
-}
-
-function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }
 
 /** Applies the rollup deltas of written blocks the rollups do not hold yet, read back from the raw rows. */

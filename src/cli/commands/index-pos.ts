@@ -8,7 +8,7 @@
 import { ConfigError, loadConfig } from '../../config/env.ts';
 import { indexPos, type IndexPosSettings } from '../../ingest/index-pos.ts';
 import { RPC_NAMESPACES, type RpcNamespace } from '../../sources/evm-rpc/methods.ts';
-import { commonIndexSettings, indexGroup, runIndexer, wholeNumberReader } from '../run-indexer.ts';
+import { commonIndexSettings, indexGroup, maxReorgDepthOption, runIndexer, wholeNumberReader } from '../run-indexer.ts';
 
 /** The indexer's settings, and whether to show the backfill's progress bar. */
 export type IndexPosCliSettings = IndexPosSettings & { progress: boolean };
@@ -18,6 +18,7 @@ interface CliOptions {
   rpcNamespace?: string;
   beacon?: string;
   from?: string;
+  maxReorgDepth?: string;
   follow?: boolean;
   genesis?: string;
   migrate?: boolean;
@@ -54,7 +55,7 @@ export function resolveIndexPosSettings(options: CliOptions, env: Record<string,
     rpcUrl: rpcUrl ?? '',
     namespace,
     beaconUrl: url(options.beacon ?? env.QUARRY_POS_BEACON_URL, options.beacon !== undefined ? '--beacon' : 'QUARRY_POS_BEACON_URL'),
-    ...commonIndexSettings(options, count),
+    ...commonIndexSettings(options, count, 'pos'),
     genesisFile: options.genesis,
     concurrency: count(options.concurrency, '--concurrency', 8, 1, 256),
     batchSize: count(options.batchSize, '--batch-size', 100, 1, 10_000),
@@ -64,8 +65,8 @@ export function resolveIndexPosSettings(options: CliOptions, env: Record<string,
 }
 
 export function registerIndex(program: Command): void {
-  indexGroup(program)
-    .command('pos')
+  const command = indexGroup(program).command('pos');
+  maxReorgDepthOption(command, 'pos')
     .description('index the pos chain (QRL 2.0) from an execution node, and staking from a beacon node')
     .option('--rpc <url>', 'execution node JSON-RPC URL (env QUARRY_POS_RPC_URL)')
     .option('--rpc-namespace <ns>', `method prefix: ${RPC_NAMESPACES.join('|')} (env QUARRY_POS_RPC_NAMESPACE; default: detected)`)

@@ -7,13 +7,14 @@
 import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../../config/env.ts';
 import { DEFAULT_POW_PORT, indexPow, type IndexPowSettings } from '../../ingest/index-pow.ts';
-import { commonIndexSettings, indexGroup, runIndexer, wholeNumberReader } from '../run-indexer.ts';
+import { commonIndexSettings, indexGroup, maxReorgDepthOption, runIndexer, wholeNumberReader } from '../run-indexer.ts';
 
 export type IndexPowCliSettings = IndexPowSettings & { progress: boolean };
 
 interface CliOptions {
   node?: string;
   from?: string;
+  maxReorgDepth?: string;
   follow?: boolean;
   migrate?: boolean;
   progress?: boolean;
@@ -41,7 +42,7 @@ export function resolveIndexPowSettings(options: CliOptions, env: Record<string,
   }
   const settings: IndexPowCliSettings = {
     node,
-    ...commonIndexSettings(options, count),
+    ...commonIndexSettings(options, count, 'pow'),
     concurrency: count(options.concurrency, '--concurrency', 16, 1, 256),
     prefetch: count(options.prefetch, '--prefetch', 64, 1, 4096),
   };
@@ -50,8 +51,8 @@ export function resolveIndexPowSettings(options: CliOptions, env: Record<string,
 }
 
 export function registerIndexPow(program: Command): void {
-  indexGroup(program)
-    .command('pow')
+  const command = indexGroup(program).command('pow');
+  maxReorgDepthOption(command, 'pow')
     .description('index the pow chain (legacy QRL) from a QRL node over gRPC')
     .option('--node <host:port>', `the node's public gRPC API (env QUARRY_POW_NODE; default port ${DEFAULT_POW_PORT})`)
     .option('--from <height>', 'first height to index (default: after the last indexed block, or 0)')

@@ -3,7 +3,6 @@
  * traces) into typed records, built on the formatters in ./format.ts. They validate every field
  * they read and ignore the rest. Each throws `NodeDataError` on the first field that does not fit.
  */
-import { message } from '../node-errors.ts';
 import { NodeDataError } from './errors.ts';
 import {
   address,
@@ -61,7 +60,7 @@ export interface NodeReceipt {
   transactionHash: string;
   transactionIndex: number;
   blockHash: string | null;
-  status: 0 | 1 | null;
+  status: 0 | 1;
   gasUsed: number;
   effectiveGasPrice: bigint | null;
   contractAddress: string | null;
@@ -76,14 +75,11 @@ export interface NodeWithdrawal {
   amountGwei: bigint;
 }
 
-/** A block whose header decoded; its transactions and withdrawals decoded one by one. */
+/** A block with its transactions and withdrawals, every field checked. */
 export interface NodeBlock {
   header: NodeBlockHeader;
   transactions: NodeTx[];
-  /** Transactions that did not decode, with the reason. */
-  badTransactions: { position: number; hash: string | null; error: string; payload: unknown }[];
   withdrawals: NodeWithdrawal[];
-  badWithdrawals: { position: number; error: string; payload: unknown }[];
 }
 
 /** One frame of a `callTracer` trace, reduced to what value accounting needs. */
@@ -125,42 +121,29 @@ function decodeHeader(raw: unknown): NodeBlockHeader {
 }
 
 /**
- * Decodes a block fetched with full transactions. Throws only when the header itself is
- * unusable; a bad transaction or withdrawal is set aside and the rest kept.
+ * Decodes a block fetched with full transactions. A transaction or withdrawal that does not fit
+ * makes the whole block bad (a NodeDataError naming the field): each moves value, so none is left out.
  */
 export function decodeBlock(raw: unknown): NodeBlock {
   const header = decodeHeader(raw);
   const block = raw as Json;
-  const transactions: NodeTx[] = [];
-  const badTransactions: NodeBlock['badTransactions'] = [];
   const rawTxs = block.transactions === undefined ? [] : array(block.transactions, 'block.transactions');
-  rawTxs.forEach((rawTx, position) => {
-    try {
-      const tx = decodeTx(rawTx, `transactions[${position}]`);
-      if (tx.index !== position) throw new NodeDataError(`transactions[${position}].transactionIndex`, `is ${tx.index}`, rawTx);
-      transactions.push(tx);
-    } catch (error) {
-      const maybeHash = typeof rawTx === 'object' && rawTx !== null ? (rawTx as Json).hash : rawTx;
-      badTransactions.push({ position, hash: typeof maybeHash === 'string' ? maybeHash.toLowerCase() : null, error: message(error), payload: rawTx });
-    }
+  const transactions = rawTxs.map((rawTx, position) => {
+    const tx = decodeTx(rawTx, `transactions[${position}]`);
+    if (tx.index !== position) throw new NodeDataError(`transactions[${position}].transactionIndex`, `is ${tx.index}`, rawTx);
+    return tx;
   });
-  const withdrawals: NodeWithdrawal[] = [];
-  const badWithdrawals: NodeBlock['badWithdrawals'] = [];
   const rawWithdrawals = block.withdrawals === undefined || block.withdrawals === null ? [] : array(block.withdrawals, 'block.withdrawals');
-  rawWithdrawals.forEach((rawWithdrawal, position) => {
-    try {
-      const w = object(rawWithdrawal, `withdrawals[${position}]`);
-      withdrawals.push({
-        index: smallQuantity(w.index, `withdrawals[${position}].index`),
-        validatorIndex: smallQuantity(w.validatorIndex, `withdrawals[${position}].validatorIndex`),
-        address: address(w.address, `withdrawals[${position}].address`),
-        amountGwei: quantity(w.amount, `withdrawals[${position}].amount`),
-      });
-    } catch (error) {
-      badWithdrawals.push({ position, error: message(error), payload: rawWithdrawal });
-    }
+  const withdrawals = rawWithdrawals.map((rawWithdrawal, position): NodeWithdrawal => {
+    const w = object(rawWithdrawal, `withdrawals[${position}]`);
+    return {
+      index: smallQuantity(w.index, `withdrawals[${position}].index`),
+      validatorIndex: smallQuantity(w.validatorIndex, `withdrawals[${position}].validatorIndex`),
+      address: address(w.address, `withdrawals[${position}].address`),
+      amountGwei: quantity(w.amount, `withdrawals[${position}].amount`),
+    };
   });
-  return { header, transactions, badTransactions, withdrawals, badWithdrawals };
+  return { header, transactions, withdrawals };
 }
 
 function decodeTx(raw: unknown, path: string): NodeTx {
@@ -194,8 +177,10 @@ function decodeTx(raw: unknown, path: string): NodeTx {
 
 export function decodeReceipt(raw: unknown, path: string): NodeReceipt {
   const receipt = object(raw, path);
-  const status = optionalSmallQuantity(receipt.status, `${path}.status`);
-  if (status !== null && status !== 0 && status !== 1) throw new NodeDataError(`${path}.status`, 'expected 0x0 or 0x1', receipt.status);
+  // A receipt without a status is not a success: every block of the pos chain is post-Byzantium.
+  if (receipt.status === undefined || receipt.status === null) throw new NodeDataError(`${path}.status`, 'missing', receipt.status);
+  const status = smallQuantity(receipt.status, `${path}.status`);
+  if (status !== 0 && status !== 1) throw new NodeDataError(`${path}.status`, 'expected 0x0 or 0x1', receipt.status);
   return {
     transactionHash: hash(receipt.transactionHash, `${path}.transactionHash`),
     transactionIndex: smallQuantity(receipt.transactionIndex, `${path}.transactionIndex`),

@@ -52,15 +52,16 @@ describe('pos normalisation', () => {
     assert.equal(block.header.size, 512);
   });
 
-  it('sets aside a malformed transaction and keeps the rest; an unusable header throws', () => {
+  it('refuses a block with a malformed transaction or withdrawal, naming the field; and an unusable header', () => {
     const good = rawBlock().transactions[0]!;
-    const block = decodeBlock(rawBlock({ transactions: [good, { ...good, hash: H(101), transactionIndex: '0x1', value: 'lots' }] }));
-    assert.equal(block.transactions.length, 1);
-    assert.equal(block.badTransactions[0]!.hash, H(101));
-    assert.match(block.badTransactions[0]!.error, /transactions\[1\]\.value: expected a hex quantity/);
-    const canonical = normaliseBlock({ block, receipts: new Map(), traces: null, targetHasCode: () => false });
-    assert.equal(canonical.deadLetters[0]!.item, H(101));
+    assert.throws(() => decodeBlock(rawBlock({ transactions: [good, { ...good, hash: H(101), transactionIndex: '0x1', value: 'lots' }] })), /transactions\[1\]\.value: expected a hex quantity/);
+    assert.throws(() => decodeBlock(rawBlock({ withdrawals: [{ index: '0x0', validatorIndex: '0x1', address: A, amount: 'x' }] })), /withdrawals\[0\]\.amount/);
     assert.throws(() => decodeBlock(rawBlock({ hash: '0x12' })), NodeDataError);
+  });
+
+  it('refuses a receipt without a status: it is not a success', () => {
+    assert.throws(() => decodeReceipt({ transactionHash: H(1), transactionIndex: '0x0', gasUsed: '0x5208', logs: [] }, 'receipt'), /receipt\.status: missing/);
+    assert.throws(() => decodeReceipt({ transactionHash: H(1), transactionIndex: '0x0', gasUsed: '0x5208', logs: [], status: '0x2' }, 'receipt'), /expected 0x0 or 0x1/);
   });
 
   it('counts value of successful frames below the top only', () => {

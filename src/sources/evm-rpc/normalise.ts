@@ -148,8 +148,6 @@ export interface BlockInputs {
 export function normaliseBlock(inputs: BlockInputs): CanonicalBlock {
   const { header } = inputs.block;
   const deadLetters: DeadLetterItem[] = [...(inputs.deadLetters ?? [])];
-  for (const bad of inputs.block.badTransactions) deadLetters.push({ item: bad.hash ?? `tx#${bad.position}`, error: bad.error, payload: bad.payload });
-  for (const bad of inputs.block.badWithdrawals) deadLetters.push({ item: `withdrawal#${bad.position}`, error: bad.error, payload: bad.payload });
 
   const transactions: CanonicalTx[] = inputs.block.transactions.map((tx) => {
     const receipt = inputs.receipts.get(tx.hash);

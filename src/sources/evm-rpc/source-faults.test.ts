@@ -1,6 +1,7 @@
 /**
- * The source against a scripted node: malformed answers become dead letters or undecodable
- * blocks, missing methods fall back, and nothing crashes.
+ * The source against a scripted node: a malformed part of a block (header, receipt, trace) makes
+ * the block undecodable (the pipeline fetches it again), missing methods fall back, and nothing
+ * crashes.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -76,20 +77,18 @@ describe('evm-rpc source with a misbehaving node', () => {
     assert.ok(bad.kind === 'undecodable' && bad.height === 2 && /block.hash/.test(bad.error));
   });
 
-  it('records a malformed receipt and a malformed trace as dead letters of the block', async () => {
-    const blocks = chain(3);
+  it('turns a block with a malformed receipt or trace into an undecodable item naming the field', async () => {
+    const blocks = chain(4);
     const client = scriptedNode(blocks, {
-      eth_getBlockReceipts: ([tag]) => receiptOf(blocks[Number(tag)]).map((r: any) => (Number(tag) === 1 ? { ...r, gasUsed: -1 } : r)),
+      eth_getBlockReceipts: ([tag]) => receiptOf(blocks[Number(tag)]).map((r: any) => (Number(tag) === 1 ? { ...r, gasUsed: -1 } : Number(tag) === 3 ? { ...r, status: undefined } : r)),
       debug_traceBlockByNumber: ([tag]) => blocks[Number(tag)]!.transactions.map((tx: any) => ({ txHash: tx.hash, result: Number(tag) === 2 ? { type: 7 } : { type: 'CALL', from: A, to: B } })),
     });
     const items = await collect(client);
-    const [, one, two] = items.map((i) => (i.kind === 'block' ? i.block : null));
-    assert.equal(one!.transactions.length, 1);
-    assert.equal(one!.deadLetters[0]!.item, H(5001));
-    assert.match(one!.deadLetters[0]!.error, /receipt: .*gasUsed/);
-    assert.equal(one!.transactions[0]!.status, null);
-    assert.equal(two!.deadLetters[0]!.item, 'traces');
-    assert.equal(two!.transactions[0]!.status, 1);
+    assert.deepEqual(items.map((i) => i.kind), ['block', 'undecodable', 'undecodable', 'undecodable', 'caught-up']);
+    const errors = items.map((i) => (i.kind === 'undecodable' ? i.error : null));
+    assert.match(errors[1]!, /receipts\[0\]\.gasUsed/);
+    assert.match(errors[2]!, /type/);
+    assert.match(errors[3]!, /receipts\[0\]\.status: missing/);
   });
 
   it('falls back to per-transaction receipts and to trace_block, and warns when there are no traces', async () => {

@@ -13,7 +13,7 @@
  * node that is down are the ones the pow source uses (../node-stream.ts).
  */
 import type { Logger } from 'pino';
-import type { BlockSource, CanonicalBlock, DeadLetterItem, GenesisAllocation, SourceItem, TokenInfo } from '../../chain/model.ts';
+import type { BlockSource, CanonicalBlock, GenesisAllocation, SourceItem, TokenInfo } from '../../chain/model.ts';
 import {
   decodeBlock,
   decodeCallTraces,
@@ -27,7 +27,7 @@ import {
 import { InconsistentBlockError, isRetryable, NodeDataError, RpcError, RpcMethodNotFoundError } from './errors.ts';
 import { message } from '../node-errors.ts';
 import { createNodePacer, nodeBlocks } from '../node-stream.ts';
-import { array } from './format.ts';
+import { array, object, smallQuantity } from './format.ts';
 import { genesisAllocations } from './genesis.ts';
 import {
   blockHashAt,
@@ -132,7 +132,8 @@ export function createEvmRpcSource(options: EvmRpcSourceOptions): EvmRpcSource {
 
   // ---- fetching one block ------------------------------------------------------------------
 
-  async function fetchReceipts(height: number, block: NodeBlock, deadLetters: DeadLetterItem[], rawReceipts: PromiseSettledResult<unknown> | null): Promise<Map<string, NodeReceipt>> {
+  /** Every transaction's receipt; a receipt that does not decode or a final failure makes the block bad (NodeDataError). */
+  async function fetchReceipts(height: number, block: NodeBlock, rawReceipts: PromiseSettledResult<unknown> | null): Promise<Map<string, NodeReceipt>> {
     const receipts = new Map<string, NodeReceipt>();
     const txHashes = new Set(block.transactions.map((tx) => tx.hash));
     const accept = (receipt: NodeReceipt) => {
@@ -148,52 +149,35 @@ export function createEvmRpcSource(options: EvmRpcSourceOptions): EvmRpcSource {
       } else if (isRetryable(rawReceipts.reason)) {
         throw rawReceipts.reason;
       } else {
-        deadLetters.push({ item: 'receipts', error: message(rawReceipts.reason), payload: null });
+        throw new NodeDataError('receipts', message(rawReceipts.reason));
       }
     } else if (rawReceipts?.status === 'fulfilled') {
       receiptsMode ??= 'block';
       if (rawReceipts.value === null) throw new BlockGoneError(height);
-      try {
-        array(rawReceipts.value, 'receipts').forEach((raw, i) => {
-          try {
-            accept(decodeReceipt(raw, `receipts[${i}]`));
-          } catch (error) {
-            if (!(error instanceof NodeDataError)) throw error;
-            const txHash = (raw as { transactionHash?: unknown } | null)?.transactionHash;
-            deadLetters.push({ item: typeof txHash === 'string' ? txHash.toLowerCase() : `receipt#${i}`, error: `receipt: ${error.message}`, payload: raw });
-          }
-        });
-      } catch (error) {
-        if (!(error instanceof NodeDataError)) throw error;
-        deadLetters.push({ item: 'receipts', error: error.message, payload: rawReceipts.value });
-      }
+      array(rawReceipts.value, 'receipts').forEach((raw, i) => accept(decodeReceipt(raw, `receipts[${i}]`)));
     }
     // Per transaction: on nodes without block receipts, and for any receipt the block call lacked.
-    const missing = block.transactions.filter((tx) => !receipts.has(tx.hash) && !deadLetters.some((d) => d.item === tx.hash));
+    const missing = block.transactions.filter((tx) => !receipts.has(tx.hash));
     if (missing.length > 0) {
       const answers = await Promise.allSettled(missing.map((tx) => getTransactionReceipt(node, tx.hash)));
       missing.forEach((tx, i) => {
         const answer = answers[i]!;
         if (answer.status === 'rejected') {
           if (isRetryable(answer.reason)) throw answer.reason;
-          deadLetters.push({ item: tx.hash, error: `receipt: ${message(answer.reason)}`, payload: null });
+          throw new NodeDataError(`receipt(${tx.hash})`, message(answer.reason));
         } else if (answer.value === null) {
           // A mined transaction without a receipt: the node's chain moved.
           throw new InconsistentBlockError(`no receipt for ${tx.hash} of block ${height}`);
         } else {
-          try {
-            accept(decodeReceipt(answer.value, `receipt(${tx.hash})`));
-          } catch (error) {
-            if (!(error instanceof NodeDataError)) throw error;
-            deadLetters.push({ item: tx.hash, error: `receipt: ${error.message}`, payload: answer.value });
-          }
+          accept(decodeReceipt(answer.value, `receipt(${tx.hash})`));
         }
       });
     }
     return receipts;
   }
 
-  async function fetchTraces(height: number, block: NodeBlock, receipts: Map<string, NodeReceipt>, deadLetters: DeadLetterItem[], first: PromiseSettledResult<unknown> | null): Promise<Map<string, TraceResult> | null> {
+  /** The block's internal transfers (null when the node offers no tracer); a trace that fails or does not decode makes the block bad. */
+  async function fetchTraces(height: number, block: NodeBlock, receipts: Map<string, NodeReceipt>, first: PromiseSettledResult<unknown> | null): Promise<Map<string, TraceResult> | null> {
     let answer: PromiseSettledResult<unknown> | null = first;
     let mode = tracesMode ?? 'debug';
     let value: unknown;
@@ -208,8 +192,7 @@ export function createEvmRpcSource(options: EvmRpcSourceOptions): EvmRpcSource {
       }
       if (!(settled.reason instanceof RpcMethodNotFoundError)) {
         if (isRetryable(settled.reason)) throw settled.reason;
-        deadLetters.push({ item: 'traces', error: message(settled.reason), payload: null });
-        return null;
+        throw new NodeDataError('traces', message(settled.reason));
       }
       mode = mode === 'debug' ? 'parity' : 'none';
       if (mode === 'none' && tracesMode !== 'none') {
@@ -220,32 +203,26 @@ export function createEvmRpcSource(options: EvmRpcSourceOptions): EvmRpcSource {
     tracesMode ??= mode;
     const status = (tx: NodeTx) => receipts.get(tx.hash)?.status ?? null;
     const results = new Map<string, TraceResult>();
-    try {
-      if (mode === 'debug') {
-        const traces = decodeCallTraces(value);
-        const txCount = block.transactions.length + block.badTransactions.length;
-        if (traces.length !== txCount) throw new InconsistentBlockError(`block ${height} has ${txCount} transactions but ${traces.length} traces`);
-        for (const tx of block.transactions) {
-          const trace = traces[tx.index]!;
-          if (trace.txHash !== null && trace.txHash !== tx.hash) throw new InconsistentBlockError(`trace ${tx.index} of block ${height} is of ${trace.txHash}, not ${tx.hash}`);
-          if (trace.frame === null) deadLetters.push({ item: tx.hash, error: `trace: ${trace.error}`, payload: null });
-          else results.set(tx.hash, fromCallFrame(trace.frame, status(tx)));
-        }
-      } else {
-        const byTx = new Map<number, ParityTrace[]>();
-        for (const trace of decodeParityTraces(value)) {
-          const position = trace.transactionPosition ?? block.transactions.find((tx) => tx.hash === trace.transactionHash)?.index;
-          if (position === undefined) continue;
-          const list = byTx.get(position) ?? [];
-          list.push(trace);
-          byTx.set(position, list);
-        }
-        for (const tx of block.transactions) results.set(tx.hash, fromParityTraces(byTx.get(tx.index) ?? [], status(tx)));
+    if (mode === 'debug') {
+      const traces = decodeCallTraces(value);
+      const txCount = block.transactions.length;
+      if (traces.length !== txCount) throw new InconsistentBlockError(`block ${height} has ${txCount} transactions but ${traces.length} traces`);
+      for (const tx of block.transactions) {
+        const trace = traces[tx.index]!;
+        if (trace.txHash !== null && trace.txHash !== tx.hash) throw new InconsistentBlockError(`trace ${tx.index} of block ${height} is of ${trace.txHash}, not ${tx.hash}`);
+        if (trace.frame === null) throw new NodeDataError(`traces[${tx.index}]`, `the tracer failed: ${trace.error}`);
+        results.set(tx.hash, fromCallFrame(trace.frame, status(tx)));
       }
-    } catch (error) {
-      if (!(error instanceof NodeDataError)) throw error;
-      deadLetters.push({ item: 'traces', error: error.message, payload: value });
-      return null;
+    } else {
+      const byTx = new Map<number, ParityTrace[]>();
+      for (const trace of decodeParityTraces(value)) {
+        const position = trace.transactionPosition ?? block.transactions.find((tx) => tx.hash === trace.transactionHash)?.index;
+        if (position === undefined) continue;
+        const list = byTx.get(position) ?? [];
+        list.push(trace);
+        byTx.set(position, list);
+      }
+      for (const tx of block.transactions) results.set(tx.hash, fromParityTraces(byTx.get(tx.index) ?? [], status(tx)));
     }
     return results;
   }
@@ -294,20 +271,23 @@ export function createEvmRpcSource(options: EvmRpcSourceOptions): EvmRpcSource {
     const [rawBlock, rawReceipts, rawTraces] = await Promise.allSettled([getBlockByNumber(node, height, true), receiptCall, traceCall]);
     if (rawBlock.status === 'rejected') throw rawBlock.reason;
     if (rawBlock.value === null) throw new BlockGoneError(height);
+    // Any part that does not decode (header, a transaction, a receipt, a trace) makes the whole block
+    // undecodable: the pipeline fetches it again, and stalls the chain here if it stays bad.
     let block: NodeBlock;
+    let receipts: Map<string, NodeReceipt>;
+    let traces: Map<string, TraceResult> | null;
     try {
       block = decodeBlock(rawBlock.value);
       if (block.header.number !== height) throw new NodeDataError('block.number', `asked for ${height}, got ${block.header.number}`);
+      receipts = await fetchReceipts(height, block, receiptCall === null ? null : rawReceipts);
+      traces = await fetchTraces(height, block, receipts, traceCall === null ? null : rawTraces);
     } catch (error) {
       if (!(error instanceof NodeDataError)) throw error;
-      return { item: { kind: 'undecodable', chain: 'pos', height, error: error.message, payload: rawBlock.value }, creations: [], tokenContracts: new Map() };
+      return { item: { kind: 'undecodable', chain: 'pos', height, error: error.message, payload: error.payload ?? rawBlock.value }, creations: [], tokenContracts: new Map() };
     }
-    const deadLetters: DeadLetterItem[] = [];
-    const receipts = await fetchReceipts(height, block, deadLetters, receiptCall === null ? null : rawReceipts);
-    const traces = await fetchTraces(height, block, receipts, deadLetters, traceCall === null ? null : rawTraces);
     const contractTxs = await codeTargets(height, block, receipts, traces);
     const allocations = height === 0 ? await genesisAllocations(node, options.genesisAlloc ?? []) : [];
-    const canonical = normaliseBlock({ block, receipts, traces, targetHasCode: (tx) => contractTxs.has(tx.hash), allocations, deadLetters });
+    const canonical = normaliseBlock({ block, receipts, traces, targetHasCode: (tx) => contractTxs.has(tx.hash), allocations });
 
     const creations: Fetched['creations'] = [];
     for (const tx of canonical.transactions) {
@@ -396,6 +376,17 @@ export function createEvmRpcSource(options: EvmRpcSourceOptions): EvmRpcSource {
     async blockAt(height) {
       const fetched = await fetchItem(height);
       return fetched ? finish(fetched) : null;
+    },
+    async finalizedHeight() {
+      // A node without the `finalized` tag (pre-merge, some dev nodes) gives no floor: the reorg limit alone applies.
+      try {
+        const raw = await patiently('finalized block', () => getBlockByNumber(node, 'finalized', false));
+        return raw === null ? null : smallQuantity(object(raw, 'finalized block').number, 'finalized block.number');
+      } catch (error) {
+        if (isRetryable(error)) throw error;
+        log?.debug({ err: message(error) }, 'the node names no finalized block');
+        return null;
+      }
     },
     async openingBalances(addresses, height) {
       // A node without the state of `height` (not an archive node) fails here, and the run stops:

@@ -1,6 +1,6 @@
 /**
  * The synthetic world, checked from the outside: an independent ledger replays the emitted blocks
- * as the pipeline would (rolling back on reorgs, skipping undecodable blocks) and checks every
+ * as the pipeline would (rolling back on reorgs, taking the block after a garbled answer) and checks every
  * rule of the chains; the rest checks determinism, resumption and that each phenomenon the API
  * reports on is there.
  */
@@ -11,6 +11,7 @@ import { POS_ZERO_ADDRESS, POW_COINBASE_SENTINEL } from '../../chain/chains.ts';
 import type { CanonicalBlock, CanonicalTx, SourceItem } from '../../chain/model.ts';
 import { powAddress } from './hex.ts';
 import { collect, createSyntheticWorld, type SyntheticOptions, type SyntheticWorld } from './index.ts';
+import { MAINNET_POW_GENESIS } from './options.ts';
 import { Rng } from './rng.ts';
 
 const END = new Date('2026-03-01T12:00:00Z');
@@ -36,7 +37,6 @@ interface Applied {
   undo: (() => void)[];
   baseFee: bigint | null;
   gasUsed: number;
-  undecodable: boolean;
 }
 
 /** Replays a chain's items as an indexer would, asserting the chain's rules on the way. */
@@ -48,6 +48,8 @@ class ReplayLedger {
   reorgDepths: number[] = [];
   orphanThenCanonical = 0;
   undecodable = 0;
+  /** The height of a garbled answer whose block must come next. */
+  private garbled: number | null = null;
   withdrawalIndex = -1;
   private undo: (() => void)[] = [];
 
@@ -64,8 +66,15 @@ class ReplayLedger {
     this.setBalance(address, (this.balances.get(address) ?? 0n) + amount);
   }
 
+  /** The pow coinbase sentinel pays each block's reward out of its genesis reserve. */
+  debitSentinel(amount: bigint): void {
+    const balance = (this.balances.get(POW_COINBASE_SENTINEL) ?? 0n) - amount;
+    assert.ok(balance >= 0n, `the coinbase sentinel's reserve goes negative (${balance})`);
+    this.setBalance(POW_COINBASE_SENTINEL, balance);
+  }
+
   debit(address: string, amount: bigint, what: string): void {
-    if (address === POW_COINBASE_SENTINEL || address === POS_ZERO_ADDRESS) return; // sentinels mint
+    if (address === POW_COINBASE_SENTINEL || address === POS_ZERO_ADDRESS) return; // sentinels mint (token creations, pos mints)
     const balance = (this.balances.get(address) ?? 0n) - amount;
     assert.ok(balance >= 0n, `${this.chain} ${what}: ${address} goes negative (${balance})`);
     this.setBalance(address, balance);
@@ -80,7 +89,17 @@ class ReplayLedger {
 
   apply(item: SourceItem): void {
     if (item.kind === 'caught-up') return;
-    const height = item.kind === 'block' ? item.block.height : item.height;
+    if (item.kind === 'undecodable') {
+      // A garbled answer: the pipeline fetches the block again, and the canonical block comes next.
+      this.undecodable++;
+      this.garbled = item.height;
+      return;
+    }
+    const height = item.block.height;
+    if (this.garbled !== null) {
+      assert.equal(height, this.garbled, `${this.chain}: the block after a garbled answer is the one fetched again`);
+      this.garbled = null;
+    }
     const tip = this.stored.length - 1;
     if (height <= tip) {
       // A block at a height we have: roll back to its parent, as the pipeline does.
@@ -90,13 +109,6 @@ class ReplayLedger {
     }
     assert.equal(height, this.stored.length, `${this.chain}: heights must be contiguous`);
     this.undo = [];
-    if (item.kind === 'undecodable') {
-      this.undecodable++;
-      const hash = (item.payload as { hash: string }).hash;
-      const timestamp = (item.payload as { timestamp: number }).timestamp;
-      this.stored.push({ hash, timestamp, undo: [], baseFee: null, gasUsed: 0, undecodable: true });
-      return;
-    }
     const block = item.block;
     const parent = this.stored.at(-1);
     if (parent) {
@@ -106,7 +118,7 @@ class ReplayLedger {
     assert.match(block.hash, this.chain === 'pow' ? /^[0-9a-f]{64}$/ : /^0x[0-9a-f]{64}$/);
     if (this.chain === 'pow') this.applyPow(block);
     else this.applyPos(block, parent);
-    this.stored.push({ hash: block.hash, timestamp: block.timestamp, undo: this.undo, baseFee: block.baseFeePerGas, gasUsed: block.gasUsed ?? 0, undecodable: false });
+    this.stored.push({ hash: block.hash, timestamp: block.timestamp, undo: this.undo, baseFee: block.baseFeePerGas, gasUsed: block.gasUsed ?? 0 });
   }
 
   private touch(tx: CanonicalTx): void {
@@ -117,6 +129,13 @@ class ReplayLedger {
   }
 
   private applyPow(block: CanonicalBlock): void {
+    const genesis = block.height === 0;
+    if (genesis) {
+      // Like mainnet's: the network id's bytes as the previous hash, the reserve to the zero address.
+      assert.match(Buffer.from(block.parentHash, 'hex').toString('utf8'), /^[ -~]{4,64}$/, 'pow genesis: a network id as previous hash');
+      assert.deepEqual(block.allocations, [{ address: POW_COINBASE_SENTINEL, amount: 105_000_000n * SHOR_PER_QUANTA }], 'pow genesis: one genesis_balance entry, the reserve');
+      assert.equal(block.reward, 65_000_000n * SHOR_PER_QUANTA, 'pow genesis: the premine is the reward');
+    }
     for (const a of block.allocations) this.credit(a.address, a.amount);
     const [coinbase, ...rest] = block.transactions;
     assert.ok(coinbase !== undefined && coinbase.type === 'coinbase' && coinbase.index === 0, `pow ${block.height}: coinbase first`);
@@ -126,10 +145,14 @@ class ReplayLedger {
     assert.equal(coinbase.value, block.reward + fees, `pow ${block.height}: coinbase = reward + fees`);
     if (block.height > 0) assert.ok(Math.abs(Number(block.reward) - floatReward(block.height)) <= 128, `pow ${block.height}: reward ${block.reward}`);
     this.credit(coinbase.to!, coinbase.value);
+    // The node pays the reward out of the zero address's reserve; at genesis it charges its
+    // formula's reward of height 0, remaining(-1) - remaining(0) (qrl/core/formulas.py, 28 digits).
+    this.debitSentinel(genesis ? 6_656_350_568n : block.reward);
     this.touch(coinbase);
     rest.forEach((tx, i) => {
       assert.equal(tx.index, i + 1);
-      assert.ok(tx.fee > 0n, `pow ${tx.hash}: every non-coinbase transaction pays a fee`);
+      if (genesis) assert.ok(tx.type === 'transfer' && tx.fee === 0n && tx.from === coinbase.to, `pow genesis ${tx.hash}: the premine's transfers, without fees`);
+      else assert.ok(tx.fee > 0n, `pow ${tx.hash}: every non-coinbase transaction pays a fee`);
       assert.match(tx.hash, /^[0-9a-f]{64}$/);
       const recipients = tx.recipients ?? [];
       assert.ok(recipients.length <= 100, `${tx.hash}: at most 100 recipients`);
@@ -151,7 +174,7 @@ class ReplayLedger {
   private applyPos(block: CanonicalBlock, parent: Applied | undefined): void {
     for (const a of block.allocations) this.credit(a.address, a.amount);
     const baseFee = block.baseFeePerGas!;
-    if (parent && !parent.undecodable) {
+    if (parent) {
       // EIP-1559, independently: target 15M, change at most 1/8, at least 1 when above target.
       const target = 15_000_000n;
       const used = BigInt(parent.gasUsed);
@@ -239,16 +262,30 @@ describe('synthetic world', () => {
     assert.equal(pos.ledger.stored.at(-1)!.timestamp, world.options.end);
   });
 
-  it('allocates exactly 65,000,000 quanta at pow genesis, heavy-tailed, some dormant forever', () => {
+  it('pays out exactly 65,000,000 quanta at pow genesis, heavy-tailed, some dormant forever', () => {
     const genesis = blocksOf(pow.items).find((b) => b.height === 0)!;
-    assert.equal(genesis.allocations.reduce((a, b) => a + b.amount, 0n), 65_000_000n * SHOR_PER_QUANTA);
-    const amounts = genesis.allocations.map((a) => a.amount).sort((a, b) => (a > b ? -1 : a < b ? 1 : 0));
+    const [coinbase, ...transfers] = genesis.transactions;
+    assert.equal(coinbase!.value, 65_000_000n * SHOR_PER_QUANTA);
+    // What each holder has after the genesis block: the premine keeps what it does not hand out.
+    const held = new Map<string, bigint>([[coinbase!.to!, coinbase!.value]]);
+    for (const tx of transfers) {
+      held.set(tx.from, held.get(tx.from)! - tx.value);
+      for (const r of tx.recipients!) held.set(r.to, (held.get(r.to) ?? 0n) + r.amount);
+    }
+    assert.equal([...held.values()].reduce((a, b) => a + b, 0n), 65_000_000n * SHOR_PER_QUANTA);
+    const amounts = [...held.values()].sort((a, b) => (a > b ? -1 : a < b ? 1 : 0));
     assert.ok(amounts[0]! >= 5_000_000n * SHOR_PER_QUANTA, 'a leviathan');
     assert.ok(amounts.filter((a) => a >= 100_000n * SHOR_PER_QUANTA).length >= 10, 'whales');
     const small = amounts.filter((a) => a < 100n * SHOR_PER_QUANTA).length;
     assert.ok(small > amounts.length / 4, `small holders: ${small} of ${amounts.length}`);
-    const neverMoved = genesis.allocations.filter((a) => !pow.ledger.touches.has(a.address));
-    assert.ok(neverMoved.length > genesis.allocations.length / 5, 'a share of genesis holders never transact');
+    // Touched once, by the genesis transfer that paid them.
+    const neverMoved = [...held.keys()].filter((a) => pow.ledger.touches.get(a) === 1);
+    assert.ok(neverMoved.length > held.size / 5, 'a share of genesis holders never transact');
+  });
+
+  it('leaves the coinbase sentinel its reserve less every reward, as a QRL node does', () => {
+    const rewards = blocksOf(pow.items).filter((b) => b.height > 0 && pow.ledger.stored[b.height]?.hash === b.hash).reduce((sum, b) => sum + b.reward, 0n);
+    assert.equal(pow.ledger.balances.get(POW_COINBASE_SENTINEL), 105_000_000n * SHOR_PER_QUANTA - 6_656_350_568n - rewards);
   });
 
   it('builds valid pow addresses with XMSS trees of several heights', () => {
@@ -302,8 +339,8 @@ describe('synthetic world', () => {
     }
   });
 
-  it('yields undecodable blocks and dead-lettered transactions', () => {
-    assert.ok(pow.ledger.undecodable + pos.ledger.undecodable > 0, 'undecodable blocks');
+  it('yields garbled answers (each followed by the block whole) and dead-lettered items', () => {
+    assert.ok(pow.ledger.undecodable + pos.ledger.undecodable > 0, 'garbled answers');
     assert.ok([...blocksOf(pow.items), ...blocksOf(pos.items)].some((b) => b.deadLetters.length > 0), 'dead letters');
   });
 
@@ -412,5 +449,46 @@ describe('synthetic busiest address', () => {
       assert.equal(ranked[0]![0], world.describe()[chain].busiestHotWallet, `${chain}: busiest is ${ranked[0]![0]}`);
       assert.ok(ranked[0]![1] >= 1.5 * ranked[1]![1], `${chain}: ${ranked[0]![1]} vs ${ranked[1]![1]}`);
     }
+  });
+});
+
+describe('synthetic mainnet-shaped pow history', () => {
+  const genesis = MAINNET_POW_GENESIS.getTime() / 1000;
+  const shaped: SyntheticOptions = { seed: 7, powGenesis: MAINNET_POW_GENESIS, powDays: 3, posDays: 1, scale: 3000, powCoinbaseOnlyShare: 0.8, reorgEvery: 0 };
+  const powBlocks = async (options: SyntheticOptions) => blocksOf(await collect(createSyntheticWorld(options).pow));
+
+  it('starts at mainnet genesis with 60 s blocks, and carries only a coinbase in the share of blocks asked for', async () => {
+    const world = createSyntheticWorld(shaped);
+    const { items } = await replay(world, 'pow');
+    const blocks = blocksOf(items);
+    assert.equal(blocks.length, 3 * 1440 + 1);
+    assert.equal(blocks[0]!.timestamp, genesis);
+    assert.equal(blocks.at(-1)!.timestamp, genesis + 3 * 1440 * 60);
+    assert.equal(world.options.end, genesis + 3 * 1440 * 60);
+    for (const b of blocks.slice(1, -1)) assert.ok(Math.abs(b.timestamp - (genesis + 60 * b.height)) <= 29, `block ${b.height} at ${b.timestamp}`);
+    const coinbaseOnly = blocks.filter((b) => b.height > 0 && b.transactions.length === 1).length / (blocks.length - 1);
+    assert.ok(Math.abs(coinbaseOnly - 0.8) <= 0.04, `coinbase-only share ${coinbaseOnly}`);
+    assert.ok(blocks.some((b) => b.height === 3 && b.tokens.some((t) => t.contract === world.describe().pow.token)), 'the system token');
+    // `scale` stays the daily mean: the same order of transactions as without coinbase-only blocks.
+    const userTxs = (list: CanonicalBlock[]) => list.reduce((n, b) => n + b.transactions.length - 1, 0);
+    const plain = userTxs(await powBlocks({ ...shaped, powCoinbaseOnlyShare: 0 }));
+    assert.ok(Math.abs(userTxs(blocks) / plain - 1) <= 0.2, `${userTxs(blocks)} transactions against ${plain} without coinbase-only blocks`);
+  });
+
+  it('is deterministic, and a resumed run yields the tail of a full run', async () => {
+    const full = await collect(createSyntheticWorld(shaped).pow);
+    assert.ok(stringify(full) === stringify(await collect(createSyntheticWorld(shaped).pow)), 'same seed, same blocks');
+    assert.ok(stringify(full) !== stringify(await collect(createSyntheticWorld({ ...shaped, powCoinbaseOnlyShare: 0.5 }).pow)), 'another share, other blocks');
+    // Without reorgs item i is height i (and the last item says the source caught up).
+    for (const h of [1, 4, 1000, 3 * 1440]) {
+      const resumed = await collect(createSyntheticWorld(shaped).pow, h);
+      assert.ok(stringify(resumed) === stringify(full.slice(h)), `resume at ${h}`);
+    }
+  });
+
+  it('rejects a share outside [0, 1) and an end next to a genesis time', () => {
+    assert.throws(() => createSyntheticWorld({ ...shaped, powCoinbaseOnlyShare: 1 }), RangeError);
+    assert.throws(() => createSyntheticWorld({ ...shaped, powCoinbaseOnlyShare: -0.1 }), RangeError);
+    assert.throws(() => createSyntheticWorld({ ...shaped, end: END }), RangeError);
   });
 });
