@@ -1,6 +1,7 @@
 /**
- * GET /api/v1/analytics/network/health: how far behind the wall clock each chain's index is
- * (docs/metrics.md, "Network status"). For display, not alerting.
+ * GET /api/v1/analytics/network/health: how far behind the wall clock each chain's index is, and
+ * whether its indexer is stalled at a height (docs/metrics.md, "Network status"). For display, not
+ * alerting.
  */
 import sql from 'sql-template-tag';
 import { Type } from 'typebox';
@@ -8,6 +9,7 @@ import { CHAIN_INFO, CHAINS, type ChainId } from '../../../chain/chains.ts';
 import { DAY_SECONDS, formatGeneratedAt, formatTimestamp, nowMicros } from '../../../time.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { NullableTimestamp, StringEnum, STANDARD_ERRORS } from '../../schemas/common.ts';
+import { readStalls } from '../../../ingest/stalls.ts';
 import { countWindow } from './tps.ts';
 
 /** A tip at most this many block times old is `ok` [HEALTH_OK_BLOCKS]. */
@@ -32,7 +34,9 @@ const ChainHealth = Type.Object({
   tip_lag_seconds: Type.Union([Type.Integer(), Type.Null()], { description: 'Now − the latest block’s time in whole seconds (0 when the block is ahead of the clock); null before any block.' }),
   silver_blocks_24h: Type.Integer({ description: 'Indexed blocks with a time in the 24 hours up to now.' }),
   dlq_open_count: Type.Integer({ description: 'Dead letters (undecodable blocks or parts of blocks) not marked resolved.' }),
-  status: StringEnum(STATUSES, { description: 'unknown: no block; ok: lag ≤ 10 block times; degraded: ≤ 60 block times; stalled: more.' }),
+  status: StringEnum(STATUSES, { description: 'unknown: no block; stalled: the indexer cannot get past a height (see stalled_height), or a lag of more than 60 block times; ok: lag ≤ 10 block times; degraded: ≤ 60 block times.' }),
+  stalled_height: Type.Union([Type.Integer(), Type.Null()], { description: 'The height the indexer cannot write (nothing at or above it is stored); null when it advances.' }),
+  stall_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why the indexer cannot get past stalled_height; null when it advances.' }),
 });
 
 const HealthResponse = Type.Object({
@@ -62,6 +66,7 @@ export function networkHealthRoute(app: RouteApp, ctx: ApiContext, options: Heal
     async () => {
       const micros = clock();
       const now = Math.floor(micros / 1_000_000);
+      const stalls = await readStalls(ctx.store);
       const entries = await Promise.all(
         CHAINS.map(async (chain) => {
           const [row] = await ctx.store.query<{ tip_ts: string | number | null; dlq: string | number }>(
@@ -71,6 +76,7 @@ export function networkHealthRoute(app: RouteApp, ctx: ApiContext, options: Heal
             { reusePlan: true }, // a key lookup and the partial index of open letters
           );
           const tipTs = row?.tip_ts == null ? null : Number(row.tip_ts);
+          const stall = stalls.get(chain);
           const lag = tipTs === null ? null : Math.max(0, now - tipTs);
           const network = ctx.network(chain);
           const health = {
@@ -80,7 +86,9 @@ export function networkHealthRoute(app: RouteApp, ctx: ApiContext, options: Heal
             tip_lag_seconds: lag,
             silver_blocks_24h: tipTs === null ? 0 : (await countWindow(ctx.store, chain, now - DAY_SECONDS, now)).blocks,
             dlq_open_count: Number(row?.dlq ?? 0),
-            status: healthStatus(chain, lag),
+            status: stall ? 'stalled' : healthStatus(chain, lag),
+            stalled_height: stall?.height ?? null,
+            stall_reason: stall?.reason ?? null,
           };
           return [`${chain}:${network}`, health] as const;
         }),

@@ -43,6 +43,8 @@ function expectedEntry(chain: ChainId, blocks: CanonicalBlock[], now: number, dl
     silver_blocks_24h: windowOf(blocks, now - 86_400, now).blocks,
     dlq_open_count: dlq,
     status: lag <= 10 * target ? 'ok' : lag <= 60 * target ? 'degraded' : 'stalled',
+    stalled_height: null,
+    stall_reason: null,
   };
 }
 
@@ -84,28 +86,47 @@ describeSeededApp('GET /analytics/network/health', loadAnalyticsWorld, (s) => {
   });
 });
 
+const STALL_REASON = 'block 12 does not decode: transactions[3].fee: not a uint64';
+
 describeSeededApp(
-  'GET /analytics/network/health with dead letters',
+  'GET /analytics/network/health with dead letters and a stalled chain',
   async (store) => {
     const rows: [string, number, number | null][] = [['pow', 5, null], ['pow', 6, null], ['pow', 7, 1_700_000_000], ['pos', 9, 1_700_000_000]];
     for (const [chain, height, resolved] of rows) {
       await store.query('test.dead_letter', sql`INSERT INTO dead_letters (chain, source, height, error, created_ts, resolved_ts) VALUES (${chain}, 'test', ${height}, 'bad', 1700000000, ${resolved})`);
     }
+    await store.query('test.stall', sql`INSERT INTO ingest_stalls (chain, source, height, reason, since_ts) VALUES ('pos', 'evm-rpc', 12, ${STALL_REASON}, 1700000000)`);
   },
   (s) => {
-    it('counts the letters not marked resolved; an empty chain is unknown', async () => {
+    it('counts the letters not marked resolved; an empty chain is unknown; a stalled one says where and why', async () => {
       const body = await withClock(s.store(), 1_800_000_000);
       assert.deepEqual(body, {
         chains: Object.fromEntries(
           (['pow', 'pos'] as const).map((chain) => [
             `${chain}:${config.networks[chain]}`,
-            { chain, network: config.networks[chain], latest_block_time: null, tip_lag_seconds: null, silver_blocks_24h: 0, dlq_open_count: chain === 'pow' ? 2 : 0, status: 'unknown' },
+            {
+              chain,
+              network: config.networks[chain],
+              latest_block_time: null,
+              tip_lag_seconds: null,
+              silver_blocks_24h: 0,
+              dlq_open_count: chain === 'pow' ? 2 : 0,
+              status: chain === 'pow' ? 'unknown' : 'stalled',
+              stalled_height: chain === 'pow' ? null : 12,
+              stall_reason: chain === 'pow' ? null : STALL_REASON,
+            },
           ]),
         ),
         checked_at: `${isoSeconds(1_800_000_000)}.123456Z`,
       });
       const res = await s.t().app.inject({ url: '/api/v1/analytics/network/health', headers: AUTH });
       assert.equal(res.json().chains[`pow:${config.networks.pow}`].status, 'unknown');
+    });
+
+    it('/readyz names the stalled chain and stays ready (the API still serves what is indexed)', async () => {
+      const res = await s.t().app.inject({ url: '/readyz' });
+      assert.equal(res.statusCode, 200);
+      assert.deepEqual(res.json().stalled_chains, { pos: { height: 12, reason: STALL_REASON, since: '2023-11-14T22:13:20Z' } });
     });
   },
 );
