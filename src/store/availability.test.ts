@@ -52,6 +52,14 @@ describe('store availability [postgres]', { skip: ownClusterSkip() }, () => {
     assert.deepEqual(await store.query('test.back', sql`SELECT 1 AS one`), [{ one: 1 }]);
   });
 
+  it('asks the server to probe its connections too, so a vanished client releases its locks', async () => {
+    const store = open();
+    assert.deepEqual(await store.query('test.keepalive', sql`SELECT current_setting('tcp_keepalives_idle') AS idle`), [{ idle: '10' }]);
+    const session = await store.openSession();
+    assert.deepEqual(await session.query('test.keepalive', sql`SELECT current_setting('tcp_keepalives_count') AS count`), [{ count: '6' }]);
+    await session.close();
+  });
+
   it('waitForStore stops when its signal aborts', async () => {
     const store = open();
     await cluster.stopServer();

@@ -76,8 +76,12 @@ export function createPostgresDriver(url: string, options: PostgresDriverOptions
   const poolSize = options.poolSize ?? 10;
   // JIT compiles any query the planner estimates as costly; on an API's short indexed reads
   // those estimates (a busy address) make millisecond statements hundreds of times slower.
+  // Keep-alive from the server's side too (TCP connections only): the session of a client whose
+  // machine vanished ends within a minute or so instead of the system default of hours — and with
+  // it any lock it held, such as a writer lock (writer-lock.ts) a restarted writer elsewhere needs.
   const settings = [
     '-c TimeZone=UTC',
+    '-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=6',
     ...(options.jit ? [] : ['-c jit=off']),
     ...(options.parallel === false ? ['-c max_parallel_workers_per_gather=0'] : []),
   ].join(' ');
