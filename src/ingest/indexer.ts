@@ -18,7 +18,7 @@ import { readCheckpoint } from './checkpoint.ts';
 import { recordNodeTip } from './node-tip.ts';
 import { sleep } from './sleep.ts';
 import { beginBulkLoad, bulkLoadInProgress, storeIsEmpty } from './bulk.ts';
-import { ChainStalledError, ingest, type IngestOptions, type IngestProgress, type IngestResult } from './pipeline.ts';
+import { ChainStalledError, ingest, type IngestOptions, type IngestProgress, type IngestResult, type RefetchPolicy } from './pipeline.ts';
 
 /**
  * The deepest reorg an indexer rolls back unless told otherwise (docs/ingest.md, "Reorgs"). pow: a
@@ -46,6 +46,8 @@ export interface IndexerDeps {
   writerLock?: { ensureHeld(): Promise<void> };
   /** Longest wait between two tries of a stalled chain while following (default 5 minutes). */
   stallRetryMaxMs?: number;
+  /** How a block that does not decode is fetched again before the chain stalls (the pipeline's default unless set). */
+  refetch?: RefetchPolicy;
   /** A display for the backfill of `total` blocks; none by default (tests, the benchmark). */
   progress?: (label: string, total: number) => BackfillProgress;
 }
@@ -162,6 +164,7 @@ export async function indexFromNode(store: Store, source: BlockSource & { close(
   const options: IngestOptions = {
     fromHeight: run.fromHeight,
     maxReorgDepth: run.maxReorgDepth,
+    refetch: deps.refetch,
     logger,
     signal,
     onProgress: (p: IngestProgress) => {

@@ -1,6 +1,6 @@
 /** What both node sources share about failures: an answer that does not fit, and an error's text for logs. */
 
-/** A node answer that does not have the shape its protocol gives it. Never retried; dead-lettered. */
+/** A node answer that does not have the shape its protocol gives it: the block is undecodable (the pipeline fetches it again). */
 export class NodeDataError extends Error {
   constructor(
     readonly path: string,

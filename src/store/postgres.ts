@@ -100,6 +100,10 @@ export function createPostgresDriver(url: string, options: PostgresDriverOptions
     const pool = new Pool({ ...clientConfig(extraSettings), max, idleTimeoutMillis: 30_000 });
     // An idle client that loses its connection emits here; the pool discards it.
     pool.on('error', () => {});
+    // A client checked out between two statements (in a transaction, a COPY) emits on itself: without
+    // a listener a server restart would end the process. The statement in flight or the next one
+    // fails with StoreUnavailableError, and the pool drops the client when it is released.
+    pool.on('connect', (client) => client.on('error', () => {}));
     return pool;
   };
   const plannedOnceSize = options.prepare ? Math.max(1, Math.ceil(poolSize / 2)) : 0;

@@ -2,7 +2,7 @@
  * The one place that turns what an EVM node sends into typed values: hex quantities to bigint,
  * addresses to the canonical `Q…` form, hashes and data to lowercase `0x…`. Every field is
  * checked; a field that does not fit throws a `NodeDataError` naming its path, so a malformed
- * response becomes a dead letter, never a wrong number in the database.
+ * response makes its block undecodable, never a wrong number in the database.
  *
  * Tolerated deviations (seen on real nodes): quantities with leading zeros, quantities sent as
  * JSON numbers (trace_block's blockNumber), upper-case hex, and addresses with a `Z` or `Q`

@@ -2,7 +2,7 @@
  * One function per JSON-RPC method, named after it. The namespace (`qrl_`, `zond_`, `eth_`) is a
  * property of the node; `debug_` and `trace_` are the same everywhere. Simple answers are
  * validated here; blocks, receipts and traces are returned raw, because the caller decodes them
- * part by part (a bad part is a dead letter, not a failed block).
+ * part by part (a bad part makes the block undecodable, named by its path).
  */
 import { posAddressToHex } from '../../chain/addresses.ts';
 import { RpcError } from './errors.ts';

@@ -3,8 +3,8 @@
  * copy of the messages (qrl.proto). Bounded concurrency (calls beyond `concurrency` wait their
  * turn), a deadline per call, and retries with exponential backoff and jitter for the failures a
  * node recovers from (unavailable, deadline exceeded, resource exhausted, aborted). Responses are
- * decoded here, not inside grpc-js, so a malformed message is a NodeDataError (dead-lettered by the
- * source) rather than a transport failure.
+ * decoded here, not inside grpc-js, so a malformed message is a NodeDataError (an undecodable block,
+ * fetched again by the pipeline) rather than a transport failure.
  */
 import * as grpc from '@grpc/grpc-js';
 import type protobuf from 'protobufjs';

@@ -1,6 +1,7 @@
 /**
  * What can go wrong talking to a QRL node: a call that failed (retryable when the node may answer
- * next time) or an answer that does not fit the messages (never retried; dead-lettered).
+ * next time) or an answer that does not fit the messages (an undecodable block: the pipeline
+ * fetches it again, and stalls the chain at that height if it stays bad).
  */
 export { message, NodeDataError } from '../node-errors.ts';
 

@@ -1,0 +1,140 @@
+/**
+ * `quarry index pow --follow` against a fake QRL node that answers one height badly: the chain
+ * stalls there (recorded, nothing stored past it) and the indexer keeps trying; once the node
+ * answers it whole, indexing goes on and the store equals a clean run's. And the same indexer
+ * outlives its PostgreSQL server being stopped and started under it.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { pino } from 'pino';
+import sql from 'sql-template-tag';
+import type { SourceItem } from '../../src/chain/model.ts';
+import { resolveIndexPowSettings } from '../../src/cli/commands/index-pow.ts';
+import { indexPow } from '../../src/ingest/index-pow.ts';
+import type { LocalCluster } from '../../src/store/local-cluster.ts';
+import { migrate } from '../../src/store/migrate.ts';
+import { createPostgresDriver } from '../../src/store/postgres.ts';
+import { createStore, type Store } from '../../src/store/store.ts';
+import { acquireWriterLock } from '../../src/store/writer-lock.ts';
+import { generatePowItems, ingestExpected, startNodeWithChain, storeDigest, feed } from '../fakes/qrl-node/world.ts';
+import type { FakeQrlNode } from '../fakes/qrl-node/server.ts';
+import { ownClusterSkip, startOwnCluster } from '../support/own-cluster.ts';
+import { describeEachStore, openTestStore } from '../support/stores.ts';
+import { waitFor } from '../support/wait-for.ts';
+
+const silent = pino({ level: 'silent' });
+const QUICK = { refetch: { attempts: 2, delayMs: 5, maxDelayMs: 5 }, stallRetryMaxMs: 50 };
+
+let items: SourceItem[];
+let expected: Record<string, string>;
+
+before(async () => {
+  items = await generatePowItems({ seed: 13, days: 0.1 });
+  const { node, views } = await startNodeWithChain(items);
+  await node.stop();
+  const store = await openTestStore('pglite');
+  try {
+    await ingestExpected(store, views);
+    expected = await storeDigest(store);
+  } finally {
+    await store.close();
+  }
+});
+
+const settings = (node: string) => ({ ...resolveIndexPowSettings({ node, progress: false }, {}), follow: true, pollIntervalMs: 20 });
+
+async function checkpoint(store: Store): Promise<{ height: number; hash: string } | null> {
+  const [row] = await store.query<{ height: string; hash: string }>('t', sql`SELECT height::text AS height, hash FROM checkpoints WHERE chain = 'pow'`);
+  return row ? { height: Number(row.height), hash: row.hash } : null;
+}
+
+/** Indexes `node` with --follow until `stop` resolves; returns the run (which ends at the abort). */
+function follow(store: Store, node: string, extra: { writerLock?: { ensureHeld(): Promise<void> } } = {}) {
+  const controller = new AbortController();
+  const running = indexPow(store, settings(node), { logger: silent, signal: controller.signal, ...QUICK, ...extra });
+  running.catch(() => undefined);
+  return {
+    async stop() {
+      controller.abort();
+      return running;
+    },
+  };
+}
+
+describeEachStore('quarry index pow --follow at a block the node answers badly', (getStore) => {
+  for (const how of ['bytes', 'other-height'] as const) {
+    it(`stalls at the block (${how}), stores nothing past it, and ends equal to a clean run once the node answers it`, async () => {
+      const store = await openTestStore(getStore().kind);
+      const { node, address } = await startNodeWithChain(items);
+      const bad = Math.floor(node.height / 2);
+      node.garble(bad, how);
+      const run = follow(store, address);
+      try {
+        await waitFor(async () => {
+          const [stall] = await store.query<{ height: string; reason: string }>('t', sql`SELECT height::text AS height, reason FROM ingest_stalls WHERE chain = 'pow'`);
+          return stall?.height === String(bad);
+        }, 'the stall is recorded', 120_000);
+        const [stall] = await store.query<{ reason: string }>('t', sql`SELECT reason FROM ingest_stalls WHERE chain = 'pow'`);
+        assert.match(stall!.reason, how === 'bytes' ? /does not decode as GetBlockByNumberResp/ : new RegExp(`asked for ${bad}, got ${bad + 1}`));
+        // It keeps trying (several runs), and never writes past the bad height.
+        const calls = node.calls.get('GetBlockByNumber') ?? 0;
+        await waitFor(async () => (node.calls.get('GetBlockByNumber') ?? 0) > calls + 4, 'more tries of the block', 30_000);
+        const [top] = await store.query<{ height: number | null }>('t', sql`SELECT max(height)::int AS height FROM blocks WHERE chain = 'pow'`);
+        assert.equal(top?.height, bad - 1);
+
+        node.repair(bad);
+        await waitFor(async () => (await checkpoint(store))?.hash === node.headHash, 'the head', 120_000);
+      } finally {
+        await run.stop();
+        await node.stop();
+      }
+      try {
+        const [stall] = await store.query('t', sql`SELECT 1 FROM ingest_stalls`);
+        assert.equal(stall, undefined, 'the stall is cleared');
+        assert.deepEqual(await storeDigest(store), expected);
+      } finally {
+        await store.close();
+      }
+    });
+  }
+});
+
+describe('quarry index pow --follow through a PostgreSQL restart [postgres]', { skip: ownClusterSkip() }, () => {
+  let cluster: LocalCluster;
+  let store: Store;
+  let node: FakeQrlNode;
+  let address: string;
+  before(async () => {
+    cluster = await startOwnCluster();
+    store = createStore(createPostgresDriver(cluster.url, { poolSize: 4, connectTimeoutMs: 2000, statementTimeoutMs: 30_000, queryTimeoutMs: 35_000 }), { retryDelayMs: 50 });
+    await migrate(store);
+  });
+  after(async () => {
+    await store?.close();
+    await cluster?.stop();
+  });
+
+  it('waits for the store, takes its writer lock again, resumes, and ends equal to a clean run', async () => {
+    const start = Math.floor(items.length / 2);
+    ({ node, address } = await startNodeWithChain(items.slice(0, start)));
+    const lock = await acquireWriterLock(store, ['pow'], { command: 'index pow (test)' });
+    const run = follow(store, address, { writerLock: lock });
+    try {
+      await waitFor(async () => (await checkpoint(store))?.hash === node.headHash, 'the first head', 120_000);
+      await cluster.stopServer();
+      // Blocks arrive while the store is down; the indexer must neither exit nor skip them.
+      feed(node, items.slice(start, start + Math.floor((items.length - start) / 2)));
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await cluster.startServer();
+      feed(node, items.slice(start + Math.floor((items.length - start) / 2)));
+      await waitFor(async () => (await checkpoint(store).catch(() => null))?.hash === node.headHash, 'the head after the restart', 120_000);
+      // The lock is held again by this writer: a second one is refused.
+      await assert.rejects(acquireWriterLock(store, ['pow'], { command: 'second writer' }), /held by/);
+    } finally {
+      await run.stop();
+      await lock.release();
+      await node.stop();
+    }
+    assert.deepEqual(await storeDigest(store), expected);
+  });
+});
