@@ -25,8 +25,8 @@ export interface RunIndexerOptions {
 
 export async function runIndexer(
   options: RunIndexerOptions,
-  /** `lock` is the chain's writer lock, held while `index` runs: after a store outage, `lock.ensureHeld()`. */
-  index: (store: Store, deps: IndexerDeps, lock: WriterLock) => Promise<object>,
+  /** `deps.writerLock` is the chain's writer lock, held while `index` runs (taken again after a store outage). */
+  index: (store: Store, deps: IndexerDeps) => Promise<object>,
 ): Promise<void> {
   const logger = createLogger(options.config.logLevel);
   const store = await openStore(options.config, 'indexer');
@@ -45,7 +45,7 @@ export async function runIndexer(
     process.on('SIGTERM', stop);
     try {
       const progress = options.progress && process.stderr.isTTY ? createProgress : undefined;
-      const result = await index(store, { logger, signal: controller.signal, progress, writerLock: lock }, lock);
+      const result = await index(store, { logger, signal: controller.signal, progress, writerLock: lock });
       logger.info({ ...result }, `${options.chain} indexing stopped`);
     } catch (error) {
       if (!(error instanceof StoppedError)) throw error;
