@@ -12,6 +12,7 @@ import { registerIndexPow } from './commands/index-pow.ts';
 import { registerDemo } from './commands/demo.ts';
 import { registerRefresh } from './commands/refresh.ts';
 import { registerLabels } from './commands/labels.ts';
+import { registerDeadLetters } from './commands/dead-letters.ts';
 
 const program = new Command()
   .name('quarry')
@@ -28,6 +29,7 @@ registerIndexPow(program);
 registerDemo(program);
 registerRefresh(program);
 registerLabels(program);
+registerDeadLetters(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -30,10 +30,11 @@ import type { ChainId } from '../chain/chains.ts';
 import type { BlockSource, CanonicalBlock, SourceItem } from '../chain/model.ts';
 import type { Db, Store } from '../store/store.ts';
 import { lastClosedDay } from '../time.ts';
-import { applyRollups, closeDays, firstOpenDay, revertRollups, RollupDeltas, warmCharts } from '../rollups/index.ts';
+import { applyRollups, closeDays, firstOpenDay, RollupDeltas, warmCharts } from '../rollups/index.ts';
 import { readCheckpoint, storedHashes, writeCheckpoint, type StoredCheckpoint } from './checkpoint.ts';
 import { loadBlocks } from './load-blocks.ts';
-import { deleteRawAbove, writeDeadLetters, writeRawRows, type DeadLetter } from './raw-store.ts';
+import { writeDeadLetters, writeRawRows, type DeadLetter } from './raw-store.ts';
+import { recordReorg, rewindTo, type Reorg } from './rewind.ts';
 import { addBlockRows, emptyRows } from './rows.ts';
 import { sleep } from './sleep.ts';
 import { clearStall, ChainStalledError, readStall, recordStall, type Stall } from './stalls.ts';
@@ -79,7 +80,7 @@ export interface IngestOptions {
   bulkDeltaKeys?: number;
   /** Deepest rollback the run performs (blocks below the tip); deeper forks stall the chain. Default: none. */
   maxReorgDepth?: number;
-  /** Blocks reverted per transaction in a rollback (default 2000). */
+  /** Blocks reverted per transaction in a rollback (default REWIND_CHUNK_BLOCKS). */
   rollbackChunkBlocks?: number;
   /** How a block that does not decode is fetched again (default: 5 more times over about 7 s). */
   refetch?: RefetchPolicy;
@@ -98,15 +99,6 @@ export const DEFAULT_REFETCH: RefetchPolicy = { attempts: 5, delayMs: 500, maxDe
 const BULK_HOLDBACK = 64;
 /** Blocks read back per step when rollups catch up with the raw rows. */
 const CATCH_UP_BLOCKS = 5000;
-/** Blocks reverted per transaction in a rollback: a deep one is many short transactions, not one long one. */
-const ROLLBACK_CHUNK_BLOCKS = 2000;
-
-interface Reorg {
-  height: number;
-  prevHash: string;
-  newHash: string;
-  depth: number;
-}
 
 /** The run was stopped (its signal) while it waited to fetch a block again. */
 class RunStopped extends Error {}
@@ -453,12 +445,12 @@ class IngestRun {
     if (reachesStore) {
       // The rollups must hold every written block before some of them are subtracted.
       if (this.deferred) await this.write(true);
-      // From the top down, one transaction per chunk: each leaves the store a whole prefix of the old chain.
-      for (let top = this.written!.height; top > ancestor; ) {
-        const bottom = Math.max(ancestor, top - (this.options.rollbackChunkBlocks ?? ROLLBACK_CHUNK_BLOCKS));
-        await this.revertAbove(bottom, top, bottom === ancestor ? reorg : null);
-        top = bottom;
-      }
+      await rewindTo(this.store, chain, this.source.name, ancestor, this.written!.height, {
+        reorg,
+        chunkBlocks: this.options.rollbackChunkBlocks,
+        now: this.now,
+        onChunk: (checkpoint) => (this.written = checkpoint),
+      });
       this.lastWrittenTs = null;
       this.progress.height = ancestor;
       this.progress.reorgs++;
@@ -466,26 +458,6 @@ class IngestRun {
       this.queuedReorgs.push(reorg);
     }
     this.tip = { height: ancestor, hash: (await this.hashAtHeight(ancestor)) ?? '' };
-  }
-
-  /** Reverts the written blocks bottom+1..top in one transaction; the checkpoint moves to `bottom`. */
-  private async revertAbove(bottom: number, top: number, reorg: Reorg | null): Promise<void> {
-    const { chain, store } = this;
-    const [firstReverted] = await store.query<{ ts: number }>('ingest.reorg.first_ts', sql`SELECT ts FROM blocks WHERE chain = ${chain} AND height = ${bottom + 1}`);
-    const [bottomBlock] = await store.query<{ ts: number }>('ingest.previous_ts', sql`SELECT ts FROM blocks WHERE chain = ${chain} AND height = ${bottom}`);
-    const bottomHash = (await storedHashes(store, chain, bottom, bottom)).get(bottom) ?? '';
-    const stamp = this.now();
-    await store.transaction('ingest.reorg', async (tx) => {
-      // The reverted blocks, read back from the raw rows, give exactly the deltas they added.
-      const reverted = await loadBlocks(tx, chain, bottom + 1, top);
-      // The first reverted block's interval (from the block below) was added with it: subtract it too.
-      const deltas = new RollupDeltas(chain, bottomBlock?.ts ?? null);
-      for (const block of reverted) deltas.addBlock(block);
-      await revertRollups(tx, deltas, bottom, firstReverted?.ts ?? 0, () => deleteRawAbove(tx, chain, bottom));
-      if (reorg) await recordReorg(tx, chain, reorg, stamp);
-      await writeCheckpoint(tx, chain, this.source.name, { height: bottom, hash: bottomHash, rollupsHeight: bottom }, stamp);
-    });
-    this.written = { height: bottom, hash: bottomHash, rollupsHeight: bottom };
   }
 
   // ---- stall ---------------------------------------------------------------------------------
@@ -529,12 +501,4 @@ async function closeCompletedDays(tx: Db, chain: ChainId, deltas: RollupDeltas):
   const firstDay = await firstOpenDay(tx, chain);
   const lastClosed = lastClosedDay(deltas.lastTs);
   if (firstDay !== null && firstDay <= lastClosed) await closeDays(tx, chain, firstDay, lastClosed);
-}
-
-async function recordReorg(db: Db, chain: ChainId, reorg: Reorg, stamp: number): Promise<void> {
-  await db.query(
-    'ingest.reorg.record',
-    sql`INSERT INTO reorgs (chain, height, prev_hash, new_hash, depth, detected_ts)
-        VALUES (${chain}, ${reorg.height}, ${reorg.prevHash}, ${reorg.newHash}, ${reorg.depth}, ${stamp})`,
-  );
 }
