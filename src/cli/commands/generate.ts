@@ -36,7 +36,7 @@ export function registerGenerate(program: Command): void {
     .option('--end <iso>', 'time of the last block (default: now)')
     .option('--scale <n>', 'size knob: mean user transactions per day per chain', '2000')
     .option('--reorg-every <n>', 'mean blocks between reorgs of depth 1-3 (0: none)', '2000')
-    .option('--malformed-every <n>', 'mean blocks between undecodable items (0: none)', '0')
+    .option('--malformed-every <n>', 'mean blocks between garbled answers and set-aside items (0: none)', '0')
     .option('--no-migration', 'no pow-to-pos migration')
     .action(async (options: GenerateCliOptions & { migration: boolean }) => {
       const config = loadConfig();
