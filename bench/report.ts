@@ -11,7 +11,7 @@ import { renderApi } from './report/api.ts';
 import { renderBuild, renderData } from './report/build.ts';
 import { compare, renderComparison, type Comparison } from './report/comparison.ts';
 import { renderAnvil, renderDemo } from './report/demo.ts';
-import { renderPowNode } from './report/pow-node.ts';
+import { renderPowMainnet, renderPowNode } from './report/pow-node.ts';
 import { growthRows, renderGrowth, type GrowthRow } from './report/growth.ts';
 import { renderErrors, renderHeader } from './report/header.ts';
 import { appendHistory, historyLines, readHistory, type HistoryLine } from './report/history.ts';
@@ -34,7 +34,7 @@ export function resultsName(r: BenchResults): string {
   const tiers = [...new Set(r.tiers.map((t) => t.tier))].join('');
   const stores = [...new Set(r.tiers.map((t) => t.store))].join('-');
   if (tiers) return `${tiers}_${stores}`;
-  return [r.demo ? 'demo' : '', r.anvil ? 'anvil' : '', r.powNode ? 'pow-node' : ''].filter(Boolean).join('-') || 'nothing-measured';
+  return [r.demo ? 'demo' : '', r.anvil ? 'anvil' : '', r.powNode ? 'pow-node' : '', r.powMainnet ? 'pow-mainnet' : ''].filter(Boolean).join('-') || 'nothing-measured';
 }
 
 export function writeResults(results: BenchResults): { json: string; markdown: string } {
@@ -82,6 +82,7 @@ function renderMarkdown(r: BenchResults, d: Derived): string {
   renderDemo(md, r);
   renderAnvil(md, r);
   renderPowNode(md, r);
+  renderPowMainnet(md, r);
   renderComparison(md, r, d.comparison);
   renderErrors(md, r);
   return md.text();

@@ -2,6 +2,7 @@
 import type { StoreKind } from '../src/store/store.ts';
 import type { AnvilFigures } from './parts/anvil.ts';
 import type { PowNodeFigures } from './parts/pow-node.ts';
+import type { PowMainnetFigures } from './parts/pow-mainnet.ts';
 import type { ApiFigures } from './parts/api.ts';
 import type { CopyCeiling } from './parts/ceiling.ts';
 import type { DemoFigures } from './parts/demo.ts';
@@ -43,6 +44,7 @@ export interface BenchResults {
   demo?: DemoFigures;
   anvil?: AnvilFigures;
   powNode?: PowNodeFigures;
+  powMainnet?: PowMainnetFigures;
   errors: { part: string; tier?: string; message: string }[];
 }
 

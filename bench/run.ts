@@ -10,6 +10,7 @@ import type { StoreKind } from '../src/store/store.ts';
 import { openBenchServer, type BenchServer } from './cluster.ts';
 import { measureAnvil } from './parts/anvil.ts';
 import { measurePowNode } from './parts/pow-node.ts';
+import { measurePowMainnet } from './parts/pow-mainnet.ts';
 import { measureApi } from './parts/api.ts';
 import { measureCopyCeiling } from './parts/ceiling.ts';
 import { measureDemo } from './parts/demo.ts';
@@ -22,7 +23,9 @@ import { freeBytes, tierStore } from './stores.ts';
 import { parseTiers, type Tier } from './tiers.ts';
 
 /** In the order they run; copy and api use the work copy that ingest completes. */
-const PARTS = ['generate', 'ingest', 'copy', 'api', 'demo', 'anvil', 'pow-node'] as const;
+const PARTS = ['generate', 'ingest', 'copy', 'api', 'demo', 'anvil', 'pow-node', 'pow-mainnet'] as const;
+/** Parts that run only when named (they take long). */
+const ON_REQUEST: readonly Part[] = ['pow-mainnet'];
 type Part = (typeof PARTS)[number];
 /** PGlite holds a whole database in one process's memory: the larger tiers are PostgreSQL's. */
 const PGLITE_TIERS = new Set(['T', 'S']);
@@ -38,6 +41,7 @@ interface CliOptions {
   serverLogLevel: string;
   anvilBlocks: string;
   powNodeDays: string;
+  powMainnetBlocks: string;
   write: boolean;
   render?: string;
 }
@@ -46,7 +50,7 @@ const program = new Command()
   .name('bench')
   .description("measures Quarry's speed, cost and scaling: generator, ingest pipeline, COPY ceiling, API latency, demo start-up")
   .option('--tiers <list>', 'tiers to build and measure: T (tiny), S, M, L', 'S')
-  .option('--parts <list>', `parts to run: ${PARTS.join(', ')}`, PARTS.join(','))
+  .option('--parts <list>', `parts to run: ${PARTS.join(', ')} (${ON_REQUEST.join(', ')} only when named)`, PARTS.filter((p) => !ON_REQUEST.includes(p)).join(','))
   .option('--stores <list>', 'stores for the tiers: postgres, pglite (T and S only)', 'postgres')
   .option('--rebuild', 'build the tier databases again even if a build of the same world and schema exists')
   .option('--connections <n>', 'concurrent connections of the API load', '10')
@@ -55,6 +59,7 @@ const program = new Command()
   .addOption(new Option('--server-log-level <level>', 'log level of the API process').default('warn').choices(['fatal', 'error', 'warn', 'info', 'silent']))
   .option('--anvil-blocks <n>', 'blocks the anvil part fills the node with', '1000')
   .option('--pow-node-days <n>', 'days of generated pow chain the pow-node part serves', '2')
+  .option('--pow-mainnet-blocks <n>', 'blocks from genesis of the mainnet-shaped pow history the pow-mainnet part backfills (at least 440000 for a figure that counts)', '440000')
   .option('--no-write', 'print the results instead of writing them under bench/results/')
   .option('--render <json>', 'only write the Markdown of a results file again, with the current report code');
 
@@ -95,7 +100,7 @@ const results: BenchResults = {
   errors: [],
 };
 
-const needsServer = (tierParts.length > 0 && stores.includes('postgres')) || parts.includes('anvil') || parts.includes('pow-node');
+const needsServer = (tierParts.length > 0 && stores.includes('postgres')) || parts.includes('anvil') || parts.includes('pow-node') || parts.includes('pow-mainnet');
 let server: BenchServer | null = null;
 try {
   if (needsServer) {
@@ -123,6 +128,10 @@ try {
   if (parts.includes('pow-node') && server) {
     const s = server;
     await attempt('pow-node', undefined, async () => (results.powNode = await measurePowNode(s, { days: Number(options.powNodeDays), scale: 4000 })));
+  }
+  if (parts.includes('pow-mainnet') && server) {
+    const s = server;
+    await attempt('pow-mainnet', undefined, async () => (results.powMainnet = await measurePowMainnet(s, { blocks: Number(options.powMainnetBlocks) })));
   }
 } finally {
   await server?.stop().catch((error: unknown) => log(`stopping PostgreSQL: ${(error as Error).message}`));

@@ -19,13 +19,28 @@ export type PowNodeFigures = NodeBackfillFigures;
 
 const root = path.resolve(import.meta.dirname, '../..');
 
-/** Starts the fake QRL node of test/fakes/qrl-node as a process of its own, serving a generated pow chain. */
-export async function startFakeNode(options: { days: number; scale: number }): Promise<{ child: ChildProcess; address: string; height: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'test/fakes/qrl-node/main.ts'), JSON.stringify({ seed: 1, ...options })], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+/** What the fake node holds: its chain's blocks and transactions, and the blocks with nothing but a coinbase. */
+export interface FakeNodeChain {
+  blocks: number;
+  transactions: number;
+  coinbaseOnly: number;
+}
+
+/**
+ * Starts the fake QRL node of test/fakes/qrl-node as a process of its own, serving a generated pow
+ * chain (the options of its main.ts: `coinbaseOnlyShare` and `toHeight` for a mainnet-shaped slice).
+ */
+export async function startFakeNode(
+  options: { days: number; scale: number; coinbaseOnlyShare?: number; toHeight?: number },
+  nodeFlags: string[] = [],
+): Promise<{ child: ChildProcess; address: string; height: number; chain: FakeNodeChain | null }> {
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', path.join(root, 'test/fakes/qrl-node/main.ts'), JSON.stringify({ seed: 1, ...options })], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! });
+  let chain: FakeNodeChain | null = null;
   for await (const line of lines) {
+    if (line.startsWith('chain ')) chain = JSON.parse(line.slice(6)) as FakeNodeChain;
     const match = /^listening (\S+) (\d+)$/.exec(line);
-    if (match) return { child, address: match[1]!, height: Number(match[2]) };
+    if (match) return { child, address: match[1]!, height: Number(match[2]), chain };
   }
   throw new Error('the fake QRL node exited before listening');
 }

@@ -13,7 +13,7 @@ export const HISTORY_FILE = path.join(RESULTS_DIR, 'history.jsonl');
 
 export interface HistoryLine {
   startedAt: string;
-  /** `S postgres`, `demo`, `anvil` or `pow-node`. */
+  /** `S postgres`, `demo`, `anvil`, `pow-node` or `pow-mainnet BLOCKS` (the slice's size). */
   scope: string;
   commit: string;
   /** Uncommitted changes under src/ when the run started. */
@@ -73,6 +73,10 @@ export function historyLines(r: BenchResults): HistoryLine[] {
   }
   if (r.anvil) lines.push(line('anvil', { 'backfill / serve rate': r.anvil.ratio, 'backfill blocks/s': r.anvil.backfill.blocksPerSecond }));
   if (r.powNode) lines.push(line('pow-node', { 'backfill / serve rate': r.powNode.ratio, 'backfill blocks/s': r.powNode.backfill.blocksPerSecond }));
+  if (r.powMainnet) {
+    const m = r.powMainnet;
+    lines.push(line(`pow-mainnet ${m.blocks}`, { 'backfill blocks/s': m.backfill.blocksPerSecond, 'projected 4.4 M minutes': m.projected.minutes, 'node serve blocks/s': m.serveRate.mean }));
+  }
   return lines;
 }
 

@@ -22,6 +22,20 @@ export interface SyntheticOptions {
   reorgEvery?: number;
   /** Mean blocks between undecodable items, whole blocks or single transactions (default 0: none). */
   malformedEvery?: number;
+  /**
+   * Time of pow block 0, to the second (a mainnet-shaped history: `MAINNET_POW_GENESIS`). The chains
+   * then end `powDays` after it, and `end` must be unset.
+   */
+  powGenesis?: Date;
+  /**
+   * Share of pow blocks, from 0 up to (not including) 1, that carry nothing but their coinbase
+   * (default 0). The other blocks keep the generator's mix of transactions, each 1 / (1 - share)
+   * times as busy, so that `scale` stays the daily mean. Scheduled transactions due in a
+   * coinbase-only block (relay forwards, pool payouts, migration burns) wait for the next block
+   * that carries transactions, and exchanges rebalance only in such blocks. The block that creates
+   * the system token (height 3) always carries it.
+   */
+  powCoinbaseOnlyShare?: number;
 }
 
 export interface ResolvedOptions {
@@ -43,10 +57,13 @@ export interface ResolvedOptions {
   migrationCutover: number | null;
   reorgEvery: number;
   malformedEvery: number;
+  powCoinbaseOnlyShare: number;
 }
 
 export const POW_BLOCK_SECONDS = 60;
 export const POS_SLOT_SECONDS = 12;
+/** The timestamp of mainnet's pow block 0 (1530004179). */
+export const MAINNET_POW_GENESIS = new Date(1_530_004_179_000);
 
 export function resolveOptions(options: SyntheticOptions): ResolvedOptions {
   const { seed, scale, powDays, posDays } = options;
@@ -54,8 +71,12 @@ export function resolveOptions(options: SyntheticOptions): ResolvedOptions {
   if (!(scale > 0)) throw new RangeError(`scale must be positive, got ${scale}`);
   if (!(powDays > 0) || !(posDays > 0)) throw new RangeError('powDays and posDays must be positive');
   if (posDays > powDays) throw new RangeError('pos launches after pow: posDays must not exceed powDays');
-  const end = Math.floor((options.end ?? new Date()).getTime() / 1000 / POW_BLOCK_SECONDS) * POW_BLOCK_SECONDS;
   const powLastHeight = Math.max(2, Math.round((powDays * DAY_SECONDS) / POW_BLOCK_SECONDS));
+  if (options.powGenesis !== undefined && options.end !== undefined) throw new RangeError('powGenesis and end are exclusive: the chains end powDays after powGenesis');
+  const end =
+    options.powGenesis !== undefined
+      ? Math.floor(options.powGenesis.getTime() / 1000) + powLastHeight * POW_BLOCK_SECONDS
+      : Math.floor((options.end ?? new Date()).getTime() / 1000 / POW_BLOCK_SECONDS) * POW_BLOCK_SECONDS;
   const posLastSlot = Math.max(2, Math.round((posDays * DAY_SECONDS) / POS_SLOT_SECONDS));
   const posStart = end - posLastSlot * POS_SLOT_SECONDS;
   let migrationCutover: number | null;
@@ -65,6 +86,8 @@ export function resolveOptions(options: SyntheticOptions): ResolvedOptions {
   const reorgEvery = options.reorgEvery ?? 2000;
   const malformedEvery = options.malformedEvery ?? 0;
   if (!(reorgEvery >= 0) || !(malformedEvery >= 0)) throw new RangeError('reorgEvery and malformedEvery must be >= 0');
+  const powCoinbaseOnlyShare = options.powCoinbaseOnlyShare ?? 0;
+  if (!(powCoinbaseOnlyShare >= 0 && powCoinbaseOnlyShare < 1)) throw new RangeError(`powCoinbaseOnlyShare must be at least 0 and below 1, got ${powCoinbaseOnlyShare}`);
   return {
     seed,
     scale,
@@ -78,5 +101,6 @@ export function resolveOptions(options: SyntheticOptions): ResolvedOptions {
     migrationCutover: migrationCutover !== null && migrationCutover < end ? migrationCutover : null,
     reorgEvery,
     malformedEvery,
+    powCoinbaseOnlyShare,
   };
 }

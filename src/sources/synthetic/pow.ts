@@ -79,6 +79,8 @@ export class PowRun extends ChainRun {
   private readonly miners: number[];
   private readonly slaveMasters = new Map<number, SlaveSet>();
   private readonly tokens: PowToken[] = [];
+  /** Which blocks carry only their coinbase: a stream of its own, drawn only when the share is set. */
+  private readonly coinbaseOnlyRng: Rng;
   private migrationCursor = 0;
   // The block being built.
   private txs: CanonicalTx[] = [];
@@ -89,6 +91,7 @@ export class PowRun extends ChainRun {
     const options = world.options;
     super('pow', options, new Ledger(false), options.powLastHeight);
     this.rng = new Rng(options.seed, 'pow', 'canonical');
+    this.coinbaseOnlyRng = new Rng(options.seed, 'pow', 'coinbase-only');
     this.emission = createPowEmissionCursor(0);
     const plan = world.pow;
     const rng = this.rng;
@@ -187,15 +190,24 @@ export class PowRun extends ChainRun {
     }
     this.txs.push(null as unknown as CanonicalTx); // the coinbase, once fees are known
     const scheduledBefore = this.txs.length;
-    if (height === Math.min(3, this.lastHeight)) this.createSystemToken(block);
-    this.migrationBurns(ts);
-    this.economy.forwards(height);
-    this.poolPayouts(height);
-    if (height % 30 === 0) this.economy.rebalanceExchanges();
-    const count = this.economy.randomActions((this.options.scale * this.economy.activity.factor(ts) * POW_BLOCK_SECONDS) / DAY_SECONDS, this.txs.length - scheduledBefore);
-    for (let i = 0; i < count; i++) {
-      const action = ACTIONS[this.rng.weighted(ACTION_CUMULATIVE)]!;
-      if (!this.act(action, block) && action !== 'p2p') this.act('p2p', block);
+    const systemToken = height === Math.min(3, this.lastHeight);
+    if (systemToken) this.createSystemToken(block);
+    const share = this.options.powCoinbaseOnlyShare;
+    if (share > 0 && !systemToken && this.coinbaseOnlyRng.chance(share)) {
+      // Nothing but the coinbase: what is scheduled waits for the next block that carries transactions.
+      this.economy.postponeForwards(height);
+    } else {
+      this.migrationBurns(ts);
+      this.economy.forwards(height);
+      this.poolPayouts(height);
+      if (height % 30 === 0) this.economy.rebalanceExchanges();
+      // The transactions of the coinbase-only blocks land in the others: `scale` stays the daily mean.
+      const mean = (this.options.scale * this.economy.activity.factor(ts) * POW_BLOCK_SECONDS) / DAY_SECONDS / (1 - share);
+      const count = this.economy.randomActions(mean, this.txs.length - scheduledBefore);
+      for (let i = 0; i < count; i++) {
+        const action = ACTIONS[this.rng.weighted(ACTION_CUMULATIVE)]!;
+        if (!this.act(action, block) && action !== 'p2p') this.act('p2p', block);
+      }
     }
     if (this.deadLetterDue) {
       const hash = powHash(this.rng);

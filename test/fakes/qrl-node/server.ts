@@ -67,6 +67,11 @@ export class FakeQrlNode {
     return this.chain.map((b) => b.view);
   }
 
+  /** The node view of its head block. */
+  headView(): SourceItem | undefined {
+    return this.chain.at(-1)?.view;
+  }
+
   balance(address: string): bigint {
     return this.balances.get(address) ?? 0n;
   }

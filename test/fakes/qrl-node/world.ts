@@ -76,7 +76,7 @@ async function mainnetShapedItems(options: PowItemsOptions & { coinbaseOnlyShare
 export function feed(node: FakeQrlNode, items: SourceItem[]): SourceItem[] {
   return items.map((item) => {
     node.push(item);
-    return node.views().at(-1)!;
+    return node.headView()!;
   });
 }
 
