@@ -10,6 +10,7 @@ import { pino } from 'pino';
 import sql from 'sql-template-tag';
 import type { SourceItem } from '../../src/chain/model.ts';
 import { resolveIndexPowSettings } from '../../src/cli/commands/index-pow.ts';
+import { bulkLoadInProgress } from '../../src/ingest/bulk.ts';
 import { indexPow } from '../../src/ingest/index-pow.ts';
 import type { LocalCluster } from '../../src/store/local-cluster.ts';
 import { migrate } from '../../src/store/migrate.ts';
@@ -17,7 +18,6 @@ import { createPostgresDriver } from '../../src/store/postgres.ts';
 import { createStore, type Store } from '../../src/store/store.ts';
 import { acquireWriterLock } from '../../src/store/writer-lock.ts';
 import { generatePowItems, ingestExpected, startNodeWithChain, storeDigest, feed } from '../fakes/qrl-node/world.ts';
-import type { FakeQrlNode } from '../fakes/qrl-node/server.ts';
 import { ownClusterSkip, startOwnCluster } from '../support/own-cluster.ts';
 import { describeEachStore, openTestStore } from '../support/stores.ts';
 import { waitFor } from '../support/wait-for.ts';
@@ -62,65 +62,98 @@ function follow(store: Store, node: string, extra: { writerLock?: { ensureHeld()
 }
 
 describeEachStore('quarry index pow --follow at a block the node answers badly', (getStore) => {
-  for (const how of ['bytes', 'other-height'] as const) {
-    it(`stalls at the block (${how}), stores nothing past it, and ends equal to a clean run once the node answers it`, async () => {
-      const store = await openTestStore(getStore().kind);
-      const { node, address } = await startNodeWithChain(items);
-      const bad = Math.floor(node.height / 2);
-      node.garble(bad, how);
-      const run = follow(store, address);
-      try {
+  it('stalls at each bad block (cut bytes, then another height\'s block), stores nothing past it, and ends equal to a clean run once the node answers', async () => {
+    const store = await openTestStore(getStore().kind);
+    const { node, address } = await startNodeWithChain(items);
+    const bad = { bytes: Math.floor(node.height / 3), 'other-height': Math.floor((2 * node.height) / 3) } as const;
+    node.garble(bad.bytes, 'bytes');
+    node.garble(bad['other-height'], 'other-height');
+    const run = follow(store, address);
+    try {
+      for (const how of ['bytes', 'other-height'] as const) {
+        const height = bad[how];
         await waitFor(async () => {
-          const [stall] = await store.query<{ height: string; reason: string }>('t', sql`SELECT height::text AS height, reason FROM ingest_stalls WHERE chain = 'pow'`);
-          return stall?.height === String(bad);
-        }, 'the stall is recorded', 120_000);
+          const [stall] = await store.query<{ height: string }>('t', sql`SELECT height::text AS height FROM ingest_stalls WHERE chain = 'pow'`);
+          return stall?.height === String(height);
+        }, `the stall at ${height}`, 120_000);
         const [stall] = await store.query<{ reason: string }>('t', sql`SELECT reason FROM ingest_stalls WHERE chain = 'pow'`);
-        assert.match(stall!.reason, how === 'bytes' ? /does not decode as GetBlockByNumberResp/ : new RegExp(`asked for ${bad}, got ${bad + 1}`));
+        assert.match(stall!.reason, how === 'bytes' ? /does not decode as GetBlockByNumberResp/ : new RegExp(`asked for ${height}, got ${height + 1}`));
         // It keeps trying (several runs), and never writes past the bad height.
         const calls = node.calls.get('GetBlockByNumber') ?? 0;
         await waitFor(async () => (node.calls.get('GetBlockByNumber') ?? 0) > calls + 4, 'more tries of the block', 30_000);
         const [top] = await store.query<{ height: number | null }>('t', sql`SELECT max(height)::int AS height FROM blocks WHERE chain = 'pow'`);
-        assert.equal(top?.height, bad - 1);
-
-        node.repair(bad);
-        await waitFor(async () => (await checkpoint(store))?.hash === node.headHash, 'the head', 120_000);
-      } finally {
-        await run.stop();
-        await node.stop();
+        assert.equal(top?.height, height - 1);
+        node.repair(height);
       }
-      try {
-        const [stall] = await store.query('t', sql`SELECT 1 FROM ingest_stalls`);
-        assert.equal(stall, undefined, 'the stall is cleared');
-        assert.deepEqual(await storeDigest(store), expected);
-      } finally {
-        await store.close();
-      }
-    });
-  }
+      await waitFor(async () => (await checkpoint(store))?.hash === node.headHash, 'the head', 120_000);
+    } finally {
+      await run.stop();
+      await node.stop();
+    }
+    try {
+      const [stall] = await store.query('t', sql`SELECT 1 FROM ingest_stalls`);
+      assert.equal(stall, undefined, 'the stall is cleared');
+      assert.deepEqual(await storeDigest(store), expected);
+    } finally {
+      await store.close();
+    }
+  });
 });
 
 describe('quarry index pow --follow through a PostgreSQL restart [postgres]', { skip: ownClusterSkip() }, () => {
   let cluster: LocalCluster;
-  let store: Store;
-  let node: FakeQrlNode;
-  let address: string;
+  const stores: Store[] = [];
+  /** A migrated database of its own on the test's server. */
+  async function freshStore(name: string): Promise<Store> {
+    const admin = createStore(createPostgresDriver(cluster.url, { poolSize: 1 }));
+    await admin.exec('test.create_db', `CREATE DATABASE ${name}`);
+    await admin.close();
+    const store = createStore(createPostgresDriver(cluster.urlFor(name), { poolSize: 4, connectTimeoutMs: 2000, statementTimeoutMs: 30_000, queryTimeoutMs: 35_000 }), { retryDelayMs: 50 });
+    stores.push(store);
+    await migrate(store);
+    return store;
+  }
   before(async () => {
     cluster = await startOwnCluster();
-    store = createStore(createPostgresDriver(cluster.url, { poolSize: 4, connectTimeoutMs: 2000, statementTimeoutMs: 30_000, queryTimeoutMs: 35_000 }), { retryDelayMs: 50 });
-    await migrate(store);
   });
   after(async () => {
-    await store?.close();
+    for (const store of stores) await store.close();
     await cluster?.stop();
   });
 
-  it('waits for the store, takes its writer lock again, resumes, and ends equal to a clean run', async () => {
+  it('outlives a restart in the middle of its first (bulk) backfill, and ends equal to a clean run', async () => {
+    const store = await freshStore('bulk_outage');
+    const slow = await startNodeWithChain(items, { delayMs: 150 });
+    const lock = await acquireWriterLock(store, ['pow'], { command: 'index pow (test)' });
+    const run = follow(store, slow.address, { writerLock: lock });
+    try {
+      // The bulk load has begun (its marker is written, indexes dropped) and is still fetching.
+      await waitFor(async () => (await bulkLoadInProgress(store)) && (slow.node.calls.get('GetBlockByNumber') ?? 0) > 10, 'the bulk load under way', 60_000);
+      assert.equal(await checkpoint(store), null, 'nothing written yet');
+      await cluster.stopServer();
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      await cluster.startServer();
+      await waitFor(
+        async () => (await checkpoint(store).catch(() => null))?.hash === slow.node.headHash && !(await bulkLoadInProgress(store).catch(() => true)),
+        'the head after the restart, the bulk load finished',
+        120_000,
+      );
+    } finally {
+      await run.stop();
+      await lock.release();
+      await slow.node.stop();
+    }
+    assert.deepEqual(await storeDigest(store), expected);
+  });
+
+  it('outlives a restart while following: waits, takes its writer lock again, resumes, and ends equal to a clean run', async () => {
+    const store = await freshStore('follow_outage');
     const start = Math.floor(items.length / 2);
-    ({ node, address } = await startNodeWithChain(items.slice(0, start)));
+    const { node, address } = await startNodeWithChain(items.slice(0, start));
     const lock = await acquireWriterLock(store, ['pow'], { command: 'index pow (test)' });
     const run = follow(store, address, { writerLock: lock });
     try {
-      await waitFor(async () => (await checkpoint(store))?.hash === node.headHash, 'the first head', 120_000);
+      await waitFor(async () => (await checkpoint(store))?.hash === node.headHash && !(await bulkLoadInProgress(store)), 'the first head', 120_000);
       await cluster.stopServer();
       // Blocks arrive while the store is down; the indexer must neither exit nor skip them.
       feed(node, items.slice(start, start + Math.floor((items.length - start) / 2)));
