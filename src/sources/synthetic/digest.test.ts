@@ -26,34 +26,34 @@ const WORLDS: Record<string, Pinned> = {
   'seed 7 with migrations, reorgs and undecodable items': {
     options: { seed: 7, end: END, powDays: 3, posDays: 2, scale: 600, reorgEvery: 250, malformedEvery: 400 },
     canonical: {
-      pow: '64d4a6f158f8b4fc7ba7c05a34284174f58f28ac95e16412e0484c50c717db4b',
-      pos: 'ccadad2844e95c675cfa0362bc24bedecdf0d4080a7ace3681590ff328eebb8e',
+      pow: '6fda6af07bf31c66ef9f59335635008f34a669f05576b25c2694462db114610e',
+      pos: '9a0bc1454c80a3c822e1dd581b3159745b65958d15daff721f5803927f4dfe74',
     },
     stream: {
-      pow: '550d7a436b46de03b34489dceb81ee019ed2c325ed8abdf8e423febb4c080e9a',
-      pos: '7f9355b0254d16a96eb011a44b9e5624fee64c124545c12655566a8fd8f29744',
+      pow: '332acca56e594f2da11fa51f81bb25a2f3be5b174376094dfb46cb9bb3d30c55',
+      pos: 'e20e446d9ce4ac90b7125da0d2d9c53af70aee5ab1b200b26720e64a06633ae1',
     },
   },
   'seed 8, busier, no migration': {
     options: { seed: 8, end: END, powDays: 1.5, posDays: 1, scale: 3000, reorgEvery: 120, migrationCutover: null },
     canonical: {
-      pow: '872bdea7840df4137f2b915c7dc1f7301babb3c2df697c5fdc5d689146bae7b3',
+      pow: 'fa61b9f524d6591a56e82b110772bf411ac3970815b0d0c9c57bd249083fadb9',
       pos: '8f2197313be8d1b6674380c553a95b8248c092c16e34a7c9a5f23d281deebbda',
     },
     stream: {
-      pow: 'b715bb7dada739f00f0a8378fbaa6e6ca57bdbae2ef62107d1b158e0228323e7',
+      pow: 'bcca1c67a40c1424e474a8d9ce49b0ac4dea1a93d47b9625bb3479f87de02600',
       pos: '20104ea94152dd7aa6a4618a9cdf9acfb9ec16fd445cb70ec36338db5abcd16c',
     },
   },
   'seed 3, crowded blocks, a cutover set by date': {
     options: { seed: 3, end: END, powDays: 1, posDays: 1, scale: 20_000, reorgEvery: 200, malformedEvery: 150, migrationCutover: new Date('2026-03-01T00:00:00Z') },
     canonical: {
-      pow: '3e6ed4ef0bf1d1750ebaf31018c68d6347b361d3d9125a7ce94c5c960c3389f1',
-      pos: 'e6782758784695e90be66ba375af0fe6f208db3864b4ae35a5b5b71c2b579d4c',
+      pow: '14453f1d09e43fb077fedd9f97594f0c4ec00eba376b4ca7b705948b47ed6dc6',
+      pos: '28ae345192562e46c111ac68fa6432414520c9866ce9bcd9bf734e2691bd8a51',
     },
     stream: {
-      pow: 'f87c805559caadba8cbad68d18eb12378c73b7ba2a2e167c76795ab7ecea18a5',
-      pos: '6e91f7b7d302574ac37fc279a9d3fc3a15efadab07fdbe292fd76f0f4eb061d7',
+      pow: 'b73c5e62d89aa68a38af09173478366c4c077203b4341c386ed4d982b02bacb8',
+      pos: 'f9836b2fed614837c68f676ca0cfb677e62e6e1d62f845e1a4e985c3581630ec',
     },
   },
 };

@@ -98,15 +98,17 @@ export class Economy {
     for (const t of plan.treasury) this.floors.set(t, plan.accounts[t]!.genesis / flavour.treasuryKeeps);
   }
 
-  /** Credits the genesis allocations (block 0). */
+  /** The plan's genesis shares: each account that holds coins from block 0, and how many. */
+  genesisShares(): { id: number; amount: bigint }[] {
+    return this.plan.accounts.map((a, id) => ({ id, amount: a.genesis })).filter((a) => a.amount > 0n);
+  }
+
+  /** Credits the genesis shares as genesis allocations (block 0 of pos; pow's genesis pays them in transactions). */
   allocateGenesis(): GenesisAllocation[] {
-    return this.plan.accounts
-      .map((a, id) => ({ id, address: a.address, amount: a.genesis }))
-      .filter((a) => a.amount > 0n)
-      .map(({ id, address, amount }) => {
-        this.ledger.credit(id, amount);
-        return { address, amount };
-      });
+    return this.genesisShares().map(({ id, amount }) => {
+      this.ledger.credit(id, amount);
+      return { address: this.plan.accounts[id]!.address, amount };
+    });
   }
 
   /** Starts canonical block `height` at `ts`: retires the accounts whose last day has passed. */

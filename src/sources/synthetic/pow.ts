@@ -9,7 +9,7 @@
  */
 import { POW_COINBASE_SENTINEL } from '../../chain/chains.ts';
 import type { CanonicalBlock, CanonicalTx, TokenTransfer, TxType } from '../../chain/model.ts';
-import { createPowEmissionCursor, powBlockReward, type PowEmissionCursor } from '../../chain/pow-emission.ts';
+import { createPowEmissionCursor, powBlockReward, POW_GENESIS_SUPPLY_SHOR, POW_MAX_SUPPLY_SHOR, type PowEmissionCursor } from '../../chain/pow-emission.ts';
 import { DEPOSIT_SHARE, userTreeHeight } from './actors.ts';
 import { ActivityCurve } from './activity.ts';
 import { Economy } from './economy.ts';
@@ -30,6 +30,13 @@ const TX_BASE_SIZE = 2_600;
 const RECIPIENT_SIZE = 47;
 const COINBASE_SIZE = 180;
 const BLOCK_HEADER_SIZE = 450;
+/** Recipients a transfer may name. */
+const MAX_RECIPIENTS = 100;
+/**
+ * The generated chain's network id: its genesis block's previous hash is these bytes, as mainnet's
+ * are "The sleeper must awaken" (docs/indexing-pow.md, "Genesis").
+ */
+export const POW_DEMO_NETWORK_ID = 'Quarry demo network';
 
 /** The random activity model's actions and their shares (scheduled transactions come on top, within the budget). */
 const ACTIONS = ['p2p', 'p2pMulti', 'airdrop', 'deposit', 'withdraw', 'message', 'tokenTransfer', 'tokenCreate', 'latticePK', 'slave', 'whale', 'grant'] as const;
@@ -164,7 +171,7 @@ export class PowRun extends ChainRun {
       chain: 'pow',
       height,
       hash: powHash(this.rng),
-      parentHash: height === 0 ? '0'.repeat(64) : this.parentHash,
+      parentHash: height === 0 ? utf8Hex(POW_DEMO_NETWORK_ID) : this.parentHash,
       timestamp: ts,
       size: 0,
       miner: null,
@@ -179,13 +186,7 @@ export class PowRun extends ChainRun {
       deadLetters: NONE,
     };
     if (height === 0) {
-      block.allocations = this.economy.allocateGenesis();
-      // Like every block, genesis opens with a coinbase (it pays nothing).
-      const coinbase = newTx(powHash(this.rng), 0, 'coinbase', POW_COINBASE_SENTINEL);
-      coinbase.to = this.ledger.address[this.world.pow.treasury[0]!]!;
-      this.txs.push(coinbase);
-      block.miner = coinbase.to;
-      block.size = BLOCK_HEADER_SIZE + COINBASE_SIZE + block.allocations.length * 47;
+      this.genesis(block);
       return block;
     }
     this.txs.push(null as unknown as CanonicalTx); // the coinbase, once fees are known
@@ -222,6 +223,34 @@ export class PowRun extends ChainRun {
     block.miner = coinbase.to;
     block.size = this.size;
     return block;
+  }
+
+  /**
+   * The genesis block, shaped like mainnet's (docs/indexing-pow.md, "Genesis"): one genesis_balance
+   * entry gives the coinbase sentinel its reserve (the maximum supply, out of which the node pays
+   * every reward); the coinbase pays the premine (the header's reward) to the first treasury; and
+   * transfers from it, without fees, hand the plan's genesis shares to their holders.
+   */
+  private genesis(block: CanonicalBlock): void {
+    const premine = this.world.pow.treasury[0]!;
+    block.reward = POW_GENESIS_SUPPLY_SHOR;
+    block.allocations = [{ address: POW_COINBASE_SENTINEL, amount: POW_MAX_SUPPLY_SHOR }];
+    const coinbase = newTx(powHash(this.rng), 0, 'coinbase', POW_COINBASE_SENTINEL);
+    coinbase.to = this.ledger.address[premine]!;
+    coinbase.value = POW_GENESIS_SUPPLY_SHOR;
+    this.txs.push(coinbase);
+    this.ledger.credit(premine, POW_GENESIS_SUPPLY_SHOR);
+    block.miner = coinbase.to;
+    const shares = this.economy.genesisShares().filter((share) => share.id !== premine);
+    for (let i = 0; i < shares.length; i += MAX_RECIPIENTS) {
+      const batch = shares.slice(i, i + MAX_RECIPIENTS);
+      const tx = this.begin('transfer', premine, premine, 0n, batch.reduce((sum, share) => sum + share.amount, 0n));
+      tx.recipients = batch.map((share) => ({ to: this.ledger.address[share.id]!, amount: share.amount }));
+      if (batch.length === 1) tx.to = tx.recipients[0]!.to;
+      for (const share of batch) this.ledger.credit(share.id, share.amount);
+      this.size += RECIPIENT_SIZE * batch.length;
+    }
+    block.size = this.size;
   }
 
   protected produceOrphan(height: number, parentHash: string, parentTs: number, _previous: CanonicalBlock | null, rng: Rng): CanonicalBlock {
