@@ -2,7 +2,8 @@
  * An address's balance day by day, in one place for the balance history (Addresses API) and the
  * whale endpoints: address_daily holds every credit and debit of an address per UTC day (transfers,
  * each recipient of a multi-recipient transfer, coinbase, internal transfers, withdrawals, tips,
- * genesis allocations; fees; a mint's sender is not debited), so the balance at the end of a day is
+ * genesis allocations; fees; a mint's sender is not debited, except the pow coinbase sentinel, which
+ * pays each block's reward), so the balance at the end of a day is
  * the current balance less the net flows of the later days. Reading only the days asked for keeps
  * a window's cost independent of the address's history.
  */

@@ -2,10 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   POW_EMISSION_SUPPLY_SHOR,
+  POW_GENESIS_COINBASE_DEBIT_SHOR,
   POW_REWARD_FACTOR_HEIGHT,
   POW_TOTAL_BLOCKS,
   createPowEmissionCursor,
   powBlockReward,
+  powCoinbaseDebit,
   powRemaining,
 } from './pow-emission.ts';
 
@@ -31,6 +33,13 @@ describe('pow emission', () => {
     assert.equal(powBlockReward(2), 6_656_348_353n);
     assert.equal(powBlockReward(3), 6_656_347_246n);
     assert.equal(powBlockReward(0), 0n);
+  });
+
+  // formulas.block_reward(0) of the node (28-digit decimals): remaining(-1) - remaining(0).
+  it('debits the zero address by the formula at genesis and by the block reward after', () => {
+    assert.equal(POW_GENESIS_COINBASE_DEBIT_SHOR, 6_656_350_568n);
+    assert.equal(powCoinbaseDebit(0, 65_000_000n * 10n ** 9n), 6_656_350_568n);
+    assert.equal(powCoinbaseDebit(1, 6_656_349_462n), 6_656_349_462n);
   });
 
   it('agrees with a float computation within float precision', () => {

@@ -12,7 +12,7 @@
 /** Shor per quanta. */
 const POW_SHOR_PER_QUANTA = 10n ** 9n;
 /** The most quanta that will ever exist: genesis plus everything mined. */
-const POW_MAX_SUPPLY_SHOR = 105_000_000n * POW_SHOR_PER_QUANTA;
+export const POW_MAX_SUPPLY_SHOR = 105_000_000n * POW_SHOR_PER_QUANTA;
 /** Allocated by the genesis block. */
 export const POW_GENESIS_SUPPLY_SHOR = 65_000_000n * POW_SHOR_PER_QUANTA;
 /** Left to mine at genesis (the decay curve's start). */
@@ -60,6 +60,23 @@ const LN_EMISSION_QUANTA = 25n * lnRatio(2n, 1n) + lnRatio(40_000_000n, 1n << 25
 const COEFF = LN_EMISSION_QUANTA / BigInt(POW_TOTAL_BLOCKS);
 /** exp(-coeff): the curve shrinks by this factor every block. */
 const DECAY_PER_BLOCK = (ONE * ONE) / expSmall(COEFF);
+
+/**
+ * What the node debits the zero address (the coinbase sentinel) for the genesis block's coinbase:
+ * its state charges every coinbase its reward formula's value at the block's height, and at height
+ * 0 that is the curve's step before block 1, remaining(-1) - remaining(0) = 6,656,350,568 shor
+ * (factor 1), not the premine the genesis coinbase pays (docs/indexing-pow.md, "Genesis").
+ */
+export const POW_GENESIS_COINBASE_DEBIT_SHOR = ((POW_EMISSION_SUPPLY_SHOR * expSmall(COEFF)) >> FRAC_BITS) - POW_EMISSION_SUPPLY_SHOR;
+
+/**
+ * What a pow block's coinbase takes from the zero address, by the node's rule: the block's reward
+ * (its header's `reward_block`, fees excluded: the senders pay those), and at height 0 the
+ * formula's value above.
+ */
+export function powCoinbaseDebit(height: number, reward: bigint): bigint {
+  return height === 0 ? POW_GENESIS_COINBASE_DEBIT_SHOR : reward;
+}
 
 /** exp(-coeff * n) as a fixed-point number, by squaring and multiplying. */
 function decayAt(height: number): bigint {

@@ -1,14 +1,26 @@
 /**
  * Supply figures (docs/metrics.md, "Supply"): chain_migration_daily keeps, per chain and UTC day,
  * the successful migration legs (burns, mints); chain_supply_totals keeps, per chain, the totals of
- * the whole history (genesis allocations, minted, fee burn, migration legs), so that a window's
+ * the whole history (genesis supply, minted, fee burn, migration legs), so that a window's
  * "before" figure is one row less the window's days. Legs come from the batch's migration_legs rows
  * (written before, and deleted after, the rollups run); minted and burn from the batch's deltas.
  */
-import sql from 'sql-template-tag';
-import type { ChainId } from '../chain/chains.ts';
+import sql, { type Sql } from 'sql-template-tag';
+import { SENTINELS, type ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
 import type { Rollup, RollupStep } from './engine/rollup.ts';
+
+/**
+ * The coins a chain has from its genesis block, as a scalar SQL expression: the genesis block's
+ * allocations to real addresses plus its block reward (on pow the premine its coinbase pays). A
+ * sentinel's allocation is not supply: on pow it is the zero address's reserve, out of which every
+ * block's reward is paid (docs/indexing-pow.md, "Genesis"). The one definition every supply figure
+ * (totals, timeline, staking supply) starts from.
+ */
+export function genesisSupply(chain: ChainId): Sql {
+  return sql`((SELECT coalesce(sum(amount), 0) FROM genesis_allocations WHERE chain = ${chain} AND address <> ALL(${[...SENTINELS[chain]]}::text[]))
+              + (SELECT coalesce(sum(reward), 0) FROM blocks WHERE chain = ${chain} AND height = 0))`;
+}
 
 interface LegDay {
   day: string;
@@ -60,13 +72,13 @@ async function merge(db: Db, step: RollupStep, sign: 1 | -1): Promise<void> {
   }
   const migrationBurned = legs.reduce((a, l) => a + BigInt(l.burned), 0n);
   const migrationMinted = legs.reduce((a, l) => a + BigInt(l.minted), 0n);
-  // Genesis allocations come with the genesis block (height 0) only.
+  // The genesis supply comes with the genesis block (height 0) only.
   const withGenesis = deltas.fromHeight <= 0;
   await db.query(
     'rollups.supply.totals',
     sql`INSERT INTO chain_supply_totals AS t (chain, genesis, minted, fee_burned, migration_burned, migration_minted)
         VALUES (${chain},
-                CASE WHEN ${withGenesis && sign > 0}::boolean THEN (SELECT coalesce(sum(amount), 0) FROM genesis_allocations WHERE chain = ${chain}) ELSE 0 END,
+                CASE WHEN ${withGenesis && sign > 0}::boolean THEN ${genesisSupply(chain)} ELSE 0 END,
                 ${(s * minted).toString()}::numeric, ${(s * burned).toString()}::numeric,
                 ${(s * migrationBurned).toString()}::numeric, ${(s * migrationMinted).toString()}::numeric)
         ON CONFLICT (chain) DO UPDATE SET
@@ -89,7 +101,7 @@ async function rebuild(db: Db, chain: ChainId): Promise<void> {
     'rollups.supply.rebuild_totals',
     sql`INSERT INTO chain_supply_totals (chain, genesis, minted, fee_burned, migration_burned, migration_minted)
         SELECT ${chain},
-               (SELECT coalesce(sum(amount), 0) FROM genesis_allocations WHERE chain = ${chain}),
+               ${genesisSupply(chain)},
                (SELECT coalesce(sum(minted), 0) FROM chain_daily WHERE chain = ${chain}),
                (SELECT coalesce(sum(burned), 0) FROM chain_daily WHERE chain = ${chain}),
                (SELECT coalesce(sum(burned), 0) FROM chain_migration_daily WHERE chain = ${chain}),

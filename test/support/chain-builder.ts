@@ -20,6 +20,9 @@ export function addr(chain: ChainId, name: string): string {
 
 export const coins = (chain: ChainId, n: number | bigint) => BigInt(n) * CHAIN_INFO[chain].unitsPerCoin;
 
+/** The pow zero address's genesis reserve: 105,000,000 quanta. */
+export const POW_RESERVE = 105_000_000n * 10n ** 9n;
+
 export class ChainBuilder {
   readonly blocks: CanonicalBlock[] = [];
   /** Items in yield order, including orphaned branches and undecodable blocks. */
@@ -53,6 +56,9 @@ export class ChainBuilder {
       baseFeePerGas: this.chain === 'pos' ? 7n : null,
     });
     const builder = new BlockBuilder(this.chain, block);
+    // A pow genesis gives the coinbase sentinel its reserve, as a QRL node's genesis_balance does:
+    // every coinbase's reward is paid out of it (docs/indexing-pow.md, "Genesis").
+    if (this.chain === 'pow' && height === 0) builder.genesis([{ address: POW_COINBASE_SENTINEL, amount: POW_RESERVE }]);
     fill(builder);
     builder.finish();
     this.blocks.push(block);

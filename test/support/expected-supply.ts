@@ -1,17 +1,20 @@
 /**
  * Supply figures computed straight from a chain's canonical blocks, by docs/metrics.md ("Supply"):
- * what was minted each day (block rewards, withdrawals, successful migration mints, genesis
- * allocations), the migration legs and the fee burn.
+ * what was minted each day (block rewards, withdrawals, successful migration mints, the genesis
+ * supply), the migration legs and the fee burn.
  */
 import type { CanonicalBlock } from '../../src/chain/model.ts';
 import { daysBetween, utcDay } from './analytics-world.ts';
 
+/** The pow coinbase sentinel and the pos zero address, written out. */
+const SENTINELS = new Set(['Q' + '0'.repeat(64), 'Q' + '0'.repeat(40)]);
+
 export interface SupplyDay {
   day: string;
   blocks: number;
-  /** Everything minted that day, genesis allocations included. */
+  /** Everything minted that day, the genesis supply included. */
   minted: bigint;
-  /** The part of `minted` that is genesis allocations. */
+  /** The part of `minted` that is genesis supply: allocations to real addresses and the genesis block's reward. */
   allocated: bigint;
   migrationBurned: bigint;
   migrationMinted: bigint;
@@ -29,9 +32,13 @@ export function supplyDays(blocks: CanonicalBlock[]): SupplyDay[] {
   for (const block of blocks) {
     const d = days.get(utcDay(block.timestamp))!;
     d.blocks++;
-    // A block's reward is what it mints; the coinbase's value adds the fees it passes on.
+    // A block's reward is what it mints; the coinbase's value adds the fees it passes on. The
+    // genesis block's reward (pow: the premine) is genesis supply, and so are its allocations to
+    // real addresses; a sentinel's allocation (pow: the reserve rewards are paid from) is not supply.
     d.minted += block.reward;
+    if (block.height === 0) d.allocated += block.reward;
     for (const a of block.allocations) {
+      if (SENTINELS.has(a.address)) continue;
       d.minted += a.amount;
       d.allocated += a.amount;
     }

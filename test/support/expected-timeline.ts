@@ -6,6 +6,7 @@
 import type { ChainId } from '../../src/chain/chains.ts';
 import type { CanonicalBlock } from '../../src/chain/model.ts';
 import { daysBetween, utcDay } from './analytics-world.ts';
+import { POW_GENESIS_COINBASE_DEBIT } from './expected.ts';
 
 export type Metric =
   | 'transactions' | 'blocks' | 'gas' | 'wallets' | 'active-wallets' | 'active-wallets-100' | 'active-wallets-1000'
@@ -57,7 +58,8 @@ export function expectedChainTimeline(chain: ChainId, blocks: CanonicalBlock[]):
     minted += block.reward;
     for (const a of block.allocations) {
       credit(a.address, a.amount);
-      minted += a.amount;
+      // A sentinel's allocation (pow: the reserve rewards are paid from) is not supply.
+      if (a.address !== SENTINEL[chain]) minted += a.amount;
       if (a.amount > 0n) d.any.add(a.address);
     }
     let tips = 0n;
@@ -81,6 +83,8 @@ export function expectedChainTimeline(chain: ChainId, blocks: CanonicalBlock[]):
       credit(tx.from, -tx.fee);
       tips += tx.fee - tx.burned;
       if (ok && !mint) credit(tx.from, -tx.value);
+      // The pow coinbase sentinel pays the block's reward (at genesis the node's formula's).
+      if (chain === 'pow' && tx.type === 'coinbase') credit(tx.from, -(block.height === 0 ? POW_GENESIS_COINBASE_DEBIT : block.reward));
       if (tx.recipients) for (const r of tx.recipients) credit(r.to, r.amount);
       else if (ok && (tx.to ?? tx.contractAddress)) credit((tx.to ?? tx.contractAddress)!, tx.value);
       if (mint && ok && tx.type !== 'coinbase') minted += tx.value;

@@ -62,6 +62,12 @@ export interface Expected {
 
 const day = (ts: number) => new Date(ts * 1000).toISOString().slice(0, 10);
 
+/**
+ * What a QRL node debits its zero address for the genesis coinbase: its reward formula at height 0,
+ * remaining(-1) - remaining(0), as qrl/core/formulas.py computes it in 28-digit decimals. Written out.
+ */
+export const POW_GENESIS_COINBASE_DEBIT = 6_656_350_568n;
+
 export function expectedFromBlocks(chain: ChainId, blocks: CanonicalBlock[]): Expected {
   const addresses = new Map<string, ExpectedAddress>();
   const daily = new Map<string, Map<string, ExpectedDay>>();
@@ -136,7 +142,10 @@ export function expectedFromBlocks(chain: ChainId, blocks: CanonicalBlock[]): Ex
       sender.gasUsed += tx.gasUsed ?? 0;
       dayOf(tx.from, ts).fees += tx.fee;
       dayOf(tx.from, ts).gasUsed += tx.gasUsed ?? 0;
-      debit(tx.from, tx.fee + (ok && !mints ? tx.value : 0n), ts);
+      // The pow coinbase sentinel pays each block's reward out of its genesis reserve, as a QRL
+      // node's zero address does (at genesis the node charges its formula's reward of height 0).
+      const reserve = chain === 'pow' && tx.type === 'coinbase' ? (block.height === 0 ? POW_GENESIS_COINBASE_DEBIT : block.reward) : 0n;
+      debit(tx.from, tx.fee + (ok && !mints ? tx.value : 0n) + reserve, ts);
       if (tx.contractAddress) {
         sender.deployedCount++;
         get(tx.contractAddress).isContract = true;

@@ -8,11 +8,19 @@
  * (the reverted blocks are read back from the raw tables), so the two always agree.
  *
  * Native value: balance = Σ received - Σ debit - Σ fee, where `debit` is the value sent except
- * by the sender of a mint (coinbase, migration mint), which creates the coins it sends.
+ * by the sender of a mint (coinbase, migration mint), which creates the coins it sends. The pow
+ * coinbase sentinel is debited as a QRL node debits its zero address: by each block's reward
+ * (`powCoinbaseDebit`), out of the reserve the genesis block allocates it (docs/indexing-pow.md,
+ * "Genesis"); the fees a coinbase passes on are paid by the transactions' senders.
+ *
+ * Minted (chain_daily.minted): the block rewards after genesis, withdrawals and migration mints.
+ * The genesis block's reward (pow: the premine its coinbase pays) is part of the genesis supply
+ * instead (`genesisSupply` in rollups/supply.ts).
  */
 import type { ChainId } from '../../chain/chains.ts';
 import { isSentinel } from '../../chain/chains.ts';
 import { NON_USER_TX_TYPES, valueLegs, type CanonicalBlock, type CanonicalTx, type OpeningBalance } from '../../chain/model.ts';
+import { powCoinbaseDebit } from '../../chain/pow-emission.ts';
 import { DAY_SECONDS, dayName, dayNumber } from '../../time.ts';
 
 /** Position of a movement in chain order: (height, tx index, sub-position). */
@@ -223,7 +231,7 @@ export class RollupDeltas {
     for (const opening of block.openings ?? []) this.addOpening(opening, ts);
     let tips = 0n;
     for (const tx of block.transactions) {
-      this.addTransaction(tx, height, ts, day);
+      this.addTransaction(tx, height, ts, day, block.reward);
       tips += tx.fee - tx.burned;
     }
     block.withdrawals.forEach((w, position) => {
@@ -246,7 +254,7 @@ export class RollupDeltas {
     this.previousTs = ts;
     c.gasUsed += BigInt(block.gasUsed ?? 0);
     c.baseFeeSum += block.baseFeePerGas ?? 0n;
-    c.minted += block.reward;
+    if (height > 0) c.minted += block.reward;
     for (const w of block.withdrawals) c.minted += w.amount;
   }
 
@@ -265,15 +273,16 @@ export class RollupDeltas {
     this.dailyOf(opening.address, dayNumber(ts)).received += opening.amount;
   }
 
-  private addTransaction(tx: CanonicalTx, height: number, ts: number, day: number): void {
+  private addTransaction(tx: CanonicalTx, height: number, ts: number, day: number, reward: bigint): void {
     this.transactions++;
     const ok = tx.status !== 0;
     const mints = tx.type === 'coinbase' || tx.migration?.role === 'mint';
 
-    // The sender pays the fee always, and the value unless the transaction reverted.
+    // The sender pays the fee always, and the value unless the transaction reverted; the pow
+    // coinbase sentinel pays the block's reward.
     const sender = this.summaryOf(tx.from);
     const sent = ok ? tx.value : 0n;
-    const debit = ok && !mints ? tx.value : 0n;
+    const debit = this.chain === 'pow' && tx.type === 'coinbase' ? powCoinbaseDebit(height, reward) : ok && !mints ? tx.value : 0n;
     sender.sent += sent;
     sender.debit += debit;
     sender.fees += tx.fee;

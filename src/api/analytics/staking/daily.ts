@@ -2,6 +2,7 @@
 import sql from 'sql-template-tag';
 import { Type } from 'typebox';
 import { CHAIN_INFO, type ChainId } from '../../../chain/chains.ts';
+import { genesisSupply } from '../../../rollups/supply.ts';
 import type { Db } from '../../../store/store.ts';
 import { eachDay } from '../../../time.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
@@ -51,7 +52,7 @@ export function stakingDailyRoute(app: RouteApp, ctx: ApiContext): void {
 }
 
 /**
- * The execution layer's supply at the end of each day of the range: genesis allocations + minted −
+ * The execution layer's supply at the end of each day of the range: genesis supply + minted −
  * burned. From the timeline chart's running total (genesis + minted) of the last closed day before
  * the range, the chain_daily rows after it, and the burn up to it.
  */
@@ -60,7 +61,7 @@ async function executionSupply(db: Db, chain: ChainId, range: { from: string; to
     'analytics.staking.supply_base',
     sql`WITH base AS (SELECT day, supply FROM chain_timeline_totals WHERE chain = ${chain} AND day < ${range.from}::date ORDER BY day DESC LIMIT 1)
         SELECT (SELECT day::text FROM base) AS base_day,
-               coalesce((SELECT supply FROM base), (SELECT coalesce(sum(amount), 0) FROM genesis_allocations WHERE chain = ${chain}))::text AS base_supply,
+               coalesce((SELECT supply FROM base), ${genesisSupply(chain)})::text AS base_supply,
                (SELECT coalesce(sum(burned), 0) FROM chain_daily WHERE chain = ${chain} AND day <= (SELECT day FROM base))::text AS burned_before`,
     { reusePlan: true }, // key lookups and a primary-key range of one row per day
   );

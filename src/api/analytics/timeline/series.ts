@@ -6,6 +6,7 @@
 import sql from 'sql-template-tag';
 import { CHAIN_INFO, type ChainId } from '../../../chain/chains.ts';
 import { activeAddressesByDay } from '../../../rollups/charts/network/active-addresses.ts';
+import { genesisSupply } from '../../../rollups/supply.ts';
 import type { Db } from '../../../store/store.ts';
 import { addDays, eachDay, formatDay, lastClosedDay } from '../../../time.ts';
 import { formatUnits } from '../../amounts.ts';
@@ -146,7 +147,7 @@ async function cumulative(db: Db, chain: ChainId, metric: 'wallets' | 'supply', 
       sql`SELECT wallets::text, supply::text FROM chain_timeline_totals WHERE chain = ${chain} AND day = ${before}::date`,
       { reusePlan: true },
     );
-    let running = base ? BigInt(metric === 'wallets' ? base.wallets : base.supply) : metric === 'supply' ? await genesisSupply(db, chain) : 0n;
+    let running = base ? BigInt(metric === 'wallets' ? base.wallets : base.supply) : metric === 'supply' ? await genesisCoins(db, chain) : 0n;
     const added = new Map<string, bigint>();
     if (metric === 'wallets') {
       const live = await db.query<{ day: string; new_wallets: number }>(
@@ -180,10 +181,10 @@ async function cumulative(db: Db, chain: ChainId, metric: 'wallets' | 'supply', 
 }
 
 /** Coins that exist from genesis: only read before the chain's first day has closed. */
-async function genesisSupply(db: Db, chain: ChainId): Promise<bigint> {
+async function genesisCoins(db: Db, chain: ChainId): Promise<bigint> {
   const [row] = await db.query<{ total: string }>(
     'analytics.timeline.genesis',
-    sql`SELECT coalesce(sum(amount), 0)::text AS total FROM genesis_allocations WHERE chain = ${chain}`,
+    sql`SELECT ${genesisSupply(chain)}::text AS total`,
   );
   return BigInt(row?.total ?? '0');
 }

@@ -1,11 +1,12 @@
 /**
  * Cumulative figures of a closed day for the timeline (docs/metrics.md, "Timeline"): distinct
  * wallets ever active (the running sum of chain_day_metrics.new_wallets, so it follows the
- * active-addresses chart) and coins minted (genesis allocations plus the running sum of
+ * active-addresses chart) and coins minted (the genesis supply plus the running sum of
  * chain_daily.minted). The open day adds its own figures to the last closed one on request.
  */
 import sql from 'sql-template-tag';
 import type { Chart } from '../../engine/rollup.ts';
+import { genesisSupply } from '../../supply.ts';
 
 export const timelineTotals: Chart = {
   name: 'timeline_totals',
@@ -18,7 +19,7 @@ export const timelineTotals: Chart = {
           SELECT ${chain}, g.d::date,
                  (SELECT coalesce(sum(new_wallets), 0) FROM chain_day_metrics WHERE chain = ${chain} AND day < ${fromDay}::date)
                  + sum(coalesce(m.new_wallets, 0)) OVER (ORDER BY g.d),
-                 (SELECT coalesce(sum(amount), 0) FROM genesis_allocations WHERE chain = ${chain})
+                 ${genesisSupply(chain)}
                  + (SELECT coalesce(sum(minted), 0) FROM chain_daily WHERE chain = ${chain} AND day < ${fromDay}::date)
                  + sum(coalesce(c.minted, 0)) OVER (ORDER BY g.d)
           FROM generate_series(${fromDay}::date, ${toDay}::date, interval '1 day') AS g(d)

@@ -148,7 +148,7 @@ function ageBadges(f: AddressFacts): Badge[] {
   if (f.genesisHolder) {
     badges.push({
       key: 'genesis', label: 'Genesis', emoji: '🌱', tone: 'positive', category: 'age', tier: 'standard',
-      description: 'Received an allocation in the genesis block', reason: null,
+      description: 'Received value in the genesis block', reason: null,
     });
   }
   if (f.tipTs !== null && f.appeared !== null) {

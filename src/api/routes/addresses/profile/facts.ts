@@ -1,7 +1,7 @@
 /**
  * Everything the detail and insights of one address are computed from, read in one statement:
  * its address_summary row (absent for an address never seen), its primary label, its curated
- * exchange wallet entry, whether it received a genesis allocation, and the chain's latest block
+ * exchange wallet entry, whether it received value in the genesis block, and the chain's latest block
  * time (the "now" of every relative figure).
  */
 import sql from 'sql-template-tag';
@@ -86,7 +86,11 @@ export async function loadAddressFacts(ctx: ApiContext, chain: ChainId, address:
                s.master_address, s.slave_count, s.ots_used, s.ots_max_index,
                l.label, l.category AS label_category,
                e.exchange, e.role AS exchange_role, e.confirmed AS exchange_confirmed,
-               EXISTS (SELECT 1 FROM genesis_allocations g WHERE g.chain = ${chain} AND g.address = ${address}) AS genesis,
+               -- Value received in the genesis block: an allocation, or a genesis transaction's
+               -- coinbase or transfer (the real pow genesis pays its premine that way).
+               (EXISTS (SELECT 1 FROM genesis_allocations g WHERE g.chain = ${chain} AND g.address = ${address})
+                OR EXISTS (SELECT 1 FROM transactions t WHERE t.chain = ${chain} AND t.height = 0 AND t.to_addr = ${address} AND t.value > 0)
+                OR EXISTS (SELECT 1 FROM tx_recipients r WHERE r.chain = ${chain} AND r.height = 0 AND r.to_addr = ${address} AND r.amount > 0)) AS genesis,
                ${tipTimeSql(chain)} AS tip_ts
         FROM (SELECT 1) AS one
         LEFT JOIN address_summary s ON s.chain = ${chain} AND s.address = ${address}

@@ -4,7 +4,7 @@
  * own, plus index ranges inside its own bucket. Bounded work whatever the population.
  */
 import sql, { type Sql } from 'sql-template-tag';
-import type { ChainId } from '../../../../chain/chains.ts';
+import { SENTINELS, type ChainId } from '../../../../chain/chains.ts';
 import type { Db } from '../../../../store/store.ts';
 import { ageBucket, NO_AGE_BUCKET, rankBucket, rankBucketRange } from '../../../../rollups/address-ranks.ts';
 import { percentOf } from '../../../amounts.ts';
@@ -19,11 +19,11 @@ interface RankFigures {
   byBalance: Rank;
   byTxCount: Rank;
   byAge: Rank;
-  /** Sum of all balances of the chain (what supply shares divide by). */
+  /** The chain's supply: the sum of the positive balances, sentinels excluded (what supply shares divide by). */
   supply: bigint;
-  /** Addresses with a positive balance. */
+  /** Addresses with a positive balance, sentinels excluded. */
   holders: number;
-  /** Addresses with a strictly larger balance, and the sum of their balances. */
+  /** Holders with a strictly larger balance, and the sum of their balances (sentinels excluded). */
   richer: { addresses: number; balance: bigint };
 }
 
@@ -79,6 +79,10 @@ interface RankRow {
   bal_better_sum: string;
   bal_in_better_sum: string;
   holders: number;
+  sentinel_holders: number;
+  sentinel_supply: string;
+  sentinel_richer: number;
+  sentinel_richer_sum: string;
   tx_total: number;
   tx_better: number;
   tx_worse: number;
@@ -125,8 +129,14 @@ export async function loadRanks(db: Db, chain: ChainId, values: RankedValues): P
         )
         SELECT b.*, ${bal.better} AS bal_in_better, ${bal.worse} AS bal_in_worse, ${bal.betterSum} AS bal_in_better_sum,
                ${tx.better} AS tx_in_better, ${tx.worse} AS tx_in_worse,
-               ${age.better} AS age_in_better, ${age.worse} AS age_in_worse
-        FROM b`,
+               ${age.better} AS age_in_better, ${age.worse} AS age_in_worse,
+               s.holders AS sentinel_holders, s.supply AS sentinel_supply, s.richer AS sentinel_richer, s.richer_sum AS sentinel_richer_sum
+        FROM b,
+             -- The sentinels' rows (the pow zero address holds the reserve rewards are paid from): out of supply and holders.
+             (SELECT count(*) FILTER (WHERE balance > 0)::bigint AS holders, coalesce(sum(balance) FILTER (WHERE balance > 0), 0) AS supply,
+                     count(*) FILTER (WHERE balance > 0 AND balance > ${values.balance.toString()}::numeric)::bigint AS richer,
+                     coalesce(sum(balance) FILTER (WHERE balance > 0 AND balance > ${values.balance.toString()}::numeric), 0) AS richer_sum
+              FROM address_summary WHERE chain = ${chain} AND address = ANY(${[...SENTINELS[chain]]}::text[])) AS s`,
     // Bucket sums and index-only range counts inside one bucket (bounded): planned once.
     { reusePlan: true },
   );
@@ -136,8 +146,8 @@ export async function loadRanks(db: Db, chain: ChainId, values: RankedValues): P
     byBalance: rankOf(richer, r.bal_worse + r.bal_in_worse, r.bal_total),
     byTxCount: rankOf(r.tx_better + r.tx_in_better, r.tx_worse + r.tx_in_worse, r.tx_total),
     byAge: rankOf(r.age_better + r.age_in_better, r.age_worse + r.age_in_worse, r.age_total),
-    supply: BigInt(r.supply),
-    holders: r.holders,
-    richer: { addresses: richer, balance: BigInt(r.bal_better_sum) + BigInt(r.bal_in_better_sum) },
+    supply: BigInt(r.supply) - BigInt(r.sentinel_supply),
+    holders: Number(r.holders) - Number(r.sentinel_holders),
+    richer: { addresses: richer - Number(r.sentinel_richer), balance: BigInt(r.bal_better_sum) + BigInt(r.bal_in_better_sum) - BigInt(r.sentinel_richer_sum) },
   };
 }

@@ -53,7 +53,8 @@ export function classifyWallet(f: AddressFacts): WalletClass | null {
   if (f.withdrawalCount > 0) {
     return { walletClass: 'staker', method: 'onchain', reason: `receives consensus-layer withdrawals (${count(f.withdrawalCount, 'withdrawal')})` };
   }
-  if (f.fundedBy === POW_COINBASE_SENTINEL && f.chain === 'pow') {
+  // The genesis coinbase pays the premine, not a block reward.
+  if (f.fundedBy === POW_COINBASE_SENTINEL && f.chain === 'pow' && !f.genesisHolder) {
     return { walletClass: 'miner', method: 'heuristic', reason: 'first funded by a block reward' };
   }
   if (f.txCount >= AUTOMATED_MIN_TXS && f.firstSeen !== null && f.lastSeen !== null) {
