@@ -246,11 +246,16 @@ class IngestRun {
       await this.recover(block);
     } else if (tip && block.height === tip.height + 1 && block.parentHash !== tip.hash) {
       await this.recover(block);
-    } else if (block.height > (tip?.height ?? -1) + 1) {
-      await this.stall((tip?.height ?? -1) + 1, `${this.source.name} gave block ${block.height} where ${(tip?.height ?? -1) + 1} was due`, null);
+    } else if (block.height > this.nextHeight()) {
+      await this.stall(this.nextHeight(), `${this.source.name} gave block ${block.height} where ${this.nextHeight()} was due`, null);
     } else {
       this.accept(block);
     }
+  }
+
+  /** The height the next block must have: after the tip, or where the run was told to start. */
+  private nextHeight(): number {
+    return this.tip ? this.tip.height + 1 : (this.options.fromHeight ?? 0);
   }
 
   private accept(block: CanonicalBlock): void {

@@ -14,34 +14,16 @@
  */
 import type { Logger } from 'pino';
 import type { BlockSource, CanonicalBlock, GenesisAllocation, SourceItem, TokenInfo } from '../../chain/model.ts';
-import {
-  decodeBlock,
-  decodeCallTraces,
-  decodeParityTraces,
-  decodeReceipt,
-  type NodeBlock,
-  type NodeReceipt,
-  type NodeTx,
-  type ParityTrace,
-} from './decode.ts';
-import { InconsistentBlockError, isRetryable, NodeDataError, RpcError, RpcMethodNotFoundError } from './errors.ts';
+import { BlockGoneError, readReceipts, readTraces, type NodeModes, type ReceiptsMode, type TracesMode } from './block-parts.ts';
+import { CodeKnowledge } from './code-knowledge.ts';
+import { decodeBlock, type NodeBlock, type NodeReceipt } from './decode.ts';
+import { InconsistentBlockError, isRetryable, NodeDataError } from './errors.ts';
 import { message } from '../node-errors.ts';
 import { createNodePacer, nodeBlocks } from '../node-stream.ts';
-import { array, object, smallQuantity } from './format.ts';
+import { object, smallQuantity } from './format.ts';
 import { genesisAllocations } from './genesis.ts';
-import {
-  blockHashAt,
-  debugTraceBlockByNumber,
-  getBlockByNumber,
-  getBalance,
-  getBlockReceipts,
-  getCode,
-  getTransactionReceipt,
-  latestHead,
-  traceBlock,
-  type EvmNode,
-} from './methods.ts';
-import { fromCallFrame, fromParityTraces, needsCodeCheck, normaliseBlock, type TraceResult } from './normalise.ts';
+import { blockHashAt, debugTraceBlockByNumber, getBlockByNumber, getBalance, getBlockReceipts, latestHead, traceBlock, type EvmNode } from './methods.ts';
+import { normaliseBlock, type TraceResult } from './normalise.ts';
 import { fetchTokenMetadata, type TokenMetadata } from './tokens.ts';
 
 export interface EvmRpcSourceOptions {
@@ -64,8 +46,7 @@ export interface EvmRpcSourceOptions {
   traces?: TracesMode;
 }
 
-export type ReceiptsMode = 'block' | 'tx';
-export type TracesMode = 'debug' | 'parity' | 'none';
+export type { ReceiptsMode, TracesMode };
 
 export interface EvmRpcSource extends BlockSource {
   /** What the node turned out to offer (undefined until the first block told). */
@@ -83,13 +64,6 @@ interface Fetched {
   tokenContracts: Map<string, TokenMetadata>;
 }
 
-/** The node has no block at a height it had a moment ago (its chain got shorter). */
-class BlockGoneError extends RpcError {
-  constructor(height: number) {
-    super(`the node has no block ${height}`, { retryable: true });
-  }
-}
-
 const MAX_CACHE = 500_000;
 
 export function createEvmRpcSource(options: EvmRpcSourceOptions): EvmRpcSource {
@@ -98,8 +72,7 @@ export function createEvmRpcSource(options: EvmRpcSourceOptions): EvmRpcSource {
   const follow = options.follow ?? false;
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const prefetch = Math.max(1, options.prefetch ?? 32);
-  let receiptsMode: ReceiptsMode | undefined = options.receipts;
-  let tracesMode: TracesMode | undefined = options.traces;
+  const modes: NodeModes = { receipts: options.receipts, traces: options.traces };
 
   // Order-dependent state, changed only by `finish` (in height order) and reset on reorgs.
   const seenTokens = new Map<string, number>(); // contract -> height it was first yielded at (-1: known before)
@@ -107,18 +80,13 @@ export function createEvmRpcSource(options: EvmRpcSourceOptions): EvmRpcSource {
   const created = new Map<string, { creator: string; tx: string; height: number }>();
   let highestFinished = -1;
 
-  // Code knowledge: an address with code at height h has it at every later height, one without
-  // code at h had none before. (Pre-Cancun SELFDESTRUCT could break the first; QRL 2.0 started
-  // after Cancun.) Cleared on reorgs.
-  const codeFrom = new Map<string, number>(); // lowest height known to have code
-  const noCodeUntil = new Map<string, number>(); // highest height known to have no code
+  const code = new CodeKnowledge();
   const tokenMetadata = new Map<string, Promise<TokenMetadata>>();
 
   function forgetFrom(height: number): void {
     for (const [contract, h] of seenTokens) if (h >= height) seenTokens.delete(contract);
     for (const [contract, c] of created) if (c.height >= height) created.delete(contract);
-    codeFrom.clear();
-    noCodeUntil.clear();
+    code.forget();
   }
 
   // A block read between a node's writes can be inconsistent; one retry or two settles it quietly.
@@ -132,141 +100,9 @@ export function createEvmRpcSource(options: EvmRpcSourceOptions): EvmRpcSource {
 
   // ---- fetching one block ------------------------------------------------------------------
 
-  /** Every transaction's receipt; a receipt that does not decode or a final failure makes the block bad (NodeDataError). */
-  async function fetchReceipts(height: number, block: NodeBlock, rawReceipts: PromiseSettledResult<unknown> | null): Promise<Map<string, NodeReceipt>> {
-    const receipts = new Map<string, NodeReceipt>();
-    const txHashes = new Set(block.transactions.map((tx) => tx.hash));
-    const accept = (receipt: NodeReceipt) => {
-      if (receipt.blockHash !== null && receipt.blockHash !== block.header.hash) {
-        throw new InconsistentBlockError(`receipts of block ${height} belong to ${receipt.blockHash}, not ${block.header.hash}`);
-      }
-      if (txHashes.has(receipt.transactionHash)) receipts.set(receipt.transactionHash, receipt);
-    };
-    if (rawReceipts?.status === 'rejected') {
-      if (rawReceipts.reason instanceof RpcMethodNotFoundError) {
-        if (receiptsMode !== 'tx') log?.info('the node has no getBlockReceipts: reading receipts per transaction');
-        receiptsMode = 'tx';
-      } else if (isRetryable(rawReceipts.reason)) {
-        throw rawReceipts.reason;
-      } else {
-        throw new NodeDataError('receipts', message(rawReceipts.reason));
-      }
-    } else if (rawReceipts?.status === 'fulfilled') {
-      receiptsMode ??= 'block';
-      if (rawReceipts.value === null) throw new BlockGoneError(height);
-      array(rawReceipts.value, 'receipts').forEach((raw, i) => accept(decodeReceipt(raw, `receipts[${i}]`)));
-    }
-    // Per transaction: on nodes without block receipts, and for any receipt the block call lacked.
-    const missing = block.transactions.filter((tx) => !receipts.has(tx.hash));
-    if (missing.length > 0) {
-      const answers = await Promise.allSettled(missing.map((tx) => getTransactionReceipt(node, tx.hash)));
-      missing.forEach((tx, i) => {
-        const answer = answers[i]!;
-        if (answer.status === 'rejected') {
-          if (isRetryable(answer.reason)) throw answer.reason;
-          throw new NodeDataError(`receipt(${tx.hash})`, message(answer.reason));
-        } else if (answer.value === null) {
-          // A mined transaction without a receipt: the node's chain moved.
-          throw new InconsistentBlockError(`no receipt for ${tx.hash} of block ${height}`);
-        } else {
-          accept(decodeReceipt(answer.value, `receipt(${tx.hash})`));
-        }
-      });
-    }
-    return receipts;
-  }
-
-  /** The block's internal transfers (null when the node offers no tracer); a trace that fails or does not decode makes the block bad. */
-  async function fetchTraces(height: number, block: NodeBlock, receipts: Map<string, NodeReceipt>, first: PromiseSettledResult<unknown> | null): Promise<Map<string, TraceResult> | null> {
-    let answer: PromiseSettledResult<unknown> | null = first;
-    let mode = tracesMode ?? 'debug';
-    let value: unknown;
-    for (;;) {
-      if (mode === 'none') return null;
-      const settled: PromiseSettledResult<unknown> =
-        answer ?? (await Promise.allSettled([mode === 'debug' ? debugTraceBlockByNumber(node, height) : traceBlock(node, height)]))[0]!;
-      answer = null;
-      if (settled.status === 'fulfilled') {
-        value = settled.value;
-        break;
-      }
-      if (!(settled.reason instanceof RpcMethodNotFoundError)) {
-        if (isRetryable(settled.reason)) throw settled.reason;
-        throw new NodeDataError('traces', message(settled.reason));
-      }
-      mode = mode === 'debug' ? 'parity' : 'none';
-      if (mode === 'none' && tracesMode !== 'none') {
-        log?.warn('the node offers neither debug_traceBlockByNumber nor trace_block: internal transfers will not be indexed, and balances of contracts that send value will be wrong');
-      }
-      tracesMode = mode;
-    }
-    tracesMode ??= mode;
-    const status = (tx: NodeTx) => receipts.get(tx.hash)?.status ?? null;
-    const results = new Map<string, TraceResult>();
-    if (mode === 'debug') {
-      const traces = decodeCallTraces(value);
-      const txCount = block.transactions.length;
-      if (traces.length !== txCount) throw new InconsistentBlockError(`block ${height} has ${txCount} transactions but ${traces.length} traces`);
-      for (const tx of block.transactions) {
-        const trace = traces[tx.index]!;
-        if (trace.txHash !== null && trace.txHash !== tx.hash) throw new InconsistentBlockError(`trace ${tx.index} of block ${height} is of ${trace.txHash}, not ${tx.hash}`);
-        if (trace.frame === null) throw new NodeDataError(`traces[${tx.index}]`, `the tracer failed: ${trace.error}`);
-        results.set(tx.hash, fromCallFrame(trace.frame, status(tx)));
-      }
-    } else {
-      const byTx = new Map<number, ParityTrace[]>();
-      for (const trace of decodeParityTraces(value)) {
-        const position = trace.transactionPosition ?? block.transactions.find((tx) => tx.hash === trace.transactionHash)?.index;
-        if (position === undefined) continue;
-        const list = byTx.get(position) ?? [];
-        list.push(trace);
-        byTx.set(position, list);
-      }
-      for (const tx of block.transactions) results.set(tx.hash, fromParityTraces(byTx.get(tx.index) ?? [], status(tx)));
-    }
-    return results;
-  }
-
-  /** Which empty-input calls went to an address with code (see `txType`). */
-  async function codeTargets(height: number, block: NodeBlock, receipts: Map<string, NodeReceipt>, traces: Map<string, TraceResult> | null): Promise<Set<string>> {
-    const withCode = new Set<string>();
-    const parent = height - 1;
-    // Contracts created earlier in this block count as having code for later transactions.
-    const createdBefore = new Map<string, number>();
-    for (const tx of block.transactions) {
-      const receipt = receipts.get(tx.hash);
-      if (receipt?.status === 0) continue;
-      if (receipt?.contractAddress) createdBefore.set(receipt.contractAddress, Math.min(createdBefore.get(receipt.contractAddress) ?? Infinity, tx.index));
-      for (const c of traces?.get(tx.hash)?.creations ?? []) createdBefore.set(c.address, Math.min(createdBefore.get(c.address) ?? Infinity, tx.index));
-    }
-    const ask = new Set<string>();
-    for (const tx of block.transactions) {
-      if (!needsCodeCheck(tx, receipts.get(tx.hash))) continue;
-      const to = tx.to!;
-      if ((createdBefore.get(to) ?? Infinity) < tx.index) withCode.add(`${tx.hash}`);
-      else if ((codeFrom.get(to) ?? Infinity) <= parent) withCode.add(tx.hash);
-      else if ((noCodeUntil.get(to) ?? -1) >= parent) continue;
-      else ask.add(to);
-    }
-    if (ask.size > 0 && parent >= 0) {
-      const targets = [...ask];
-      const codes = await Promise.all(targets.map((a) => getCode(node, a, parent)));
-      if (codeFrom.size > MAX_CACHE) codeFrom.clear();
-      if (noCodeUntil.size > MAX_CACHE) noCodeUntil.clear();
-      targets.forEach((a, i) => {
-        if (codes[i] !== '0x') codeFrom.set(a, Math.min(codeFrom.get(a) ?? Infinity, parent));
-        else noCodeUntil.set(a, Math.max(noCodeUntil.get(a) ?? -1, parent));
-      });
-      for (const tx of block.transactions) {
-        if (tx.to !== null && ask.has(tx.to) && needsCodeCheck(tx, receipts.get(tx.hash)) && (codeFrom.get(tx.to) ?? Infinity) <= parent) withCode.add(tx.hash);
-      }
-    }
-    return withCode;
-  }
-
   async function fetchOnce(height: number): Promise<Fetched | null> {
-    const traceCall = tracesMode === undefined || tracesMode === 'debug' ? debugTraceBlockByNumber(node, height) : tracesMode === 'parity' ? traceBlock(node, height) : null;
-    const receiptCall = receiptsMode === 'tx' ? null : getBlockReceipts(node, height);
+    const traceCall = modes.traces === undefined || modes.traces === 'debug' ? debugTraceBlockByNumber(node, height) : modes.traces === 'parity' ? traceBlock(node, height) : null;
+    const receiptCall = modes.receipts === 'tx' ? null : getBlockReceipts(node, height);
     // Issued in the same tick: one HTTP request carries all three.
     const [rawBlock, rawReceipts, rawTraces] = await Promise.allSettled([getBlockByNumber(node, height, true), receiptCall, traceCall]);
     if (rawBlock.status === 'rejected') throw rawBlock.reason;
@@ -279,13 +115,13 @@ export function createEvmRpcSource(options: EvmRpcSourceOptions): EvmRpcSource {
     try {
       block = decodeBlock(rawBlock.value);
       if (block.header.number !== height) throw new NodeDataError('block.number', `asked for ${height}, got ${block.header.number}`);
-      receipts = await fetchReceipts(height, block, receiptCall === null ? null : rawReceipts);
-      traces = await fetchTraces(height, block, receipts, traceCall === null ? null : rawTraces);
+      receipts = await readReceipts(node, height, block, receiptCall === null ? null : rawReceipts, modes, log);
+      traces = await readTraces(node, height, block, receipts, traceCall === null ? null : rawTraces, modes, log);
     } catch (error) {
       if (!(error instanceof NodeDataError)) throw error;
       return { item: { kind: 'undecodable', chain: 'pos', height, error: error.message, payload: error.payload ?? rawBlock.value }, creations: [], tokenContracts: new Map() };
     }
-    const contractTxs = await codeTargets(height, block, receipts, traces);
+    const contractTxs = await code.targets(node, height, block, receipts, traces);
     const allocations = height === 0 ? await genesisAllocations(node, options.genesisAlloc ?? []) : [];
     const canonical = normaliseBlock({ block, receipts, traces, targetHasCode: (tx) => contractTxs.has(tx.hash), allocations });
 
@@ -337,7 +173,7 @@ export function createEvmRpcSource(options: EvmRpcSourceOptions): EvmRpcSource {
     if (created.size > MAX_CACHE) created.clear();
     for (const c of fetched.creations) {
       if (!created.has(c.address)) created.set(c.address, { creator: c.creator, tx: c.tx, height: block.height });
-      codeFrom.set(c.address, Math.min(codeFrom.get(c.address) ?? Infinity, block.height));
+      code.created(c.address, block.height);
     }
     const tokens: TokenInfo[] = [];
     for (const [contract, metadata] of fetched.tokenContracts) {
@@ -398,7 +234,7 @@ export function createEvmRpcSource(options: EvmRpcSourceOptions): EvmRpcSource {
         throw new Error(`the node cannot tell balances at block ${height}, needed to open the addresses first seen above it (an archive node keeps them; or index from 0): ${message(error)}`, { cause: error });
       }
     },
-    capabilities: () => ({ receipts: receiptsMode, traces: tracesMode }),
+    capabilities: () => ({ receipts: modes.receipts, traces: modes.traces }),
     close() {
       pacer.close();
     },
