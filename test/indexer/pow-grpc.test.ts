@@ -18,6 +18,8 @@ import type { Store } from '../../src/store/store.ts';
 import type { FakeQrlNode } from '../fakes/qrl-node/server.ts';
 import { generatePowItems, ingestExpected, startNodeWithChain, storeDigest, feed } from '../fakes/qrl-node/world.ts';
 import { waitFor } from '../support/wait-for.ts';
+import { POW_GENESIS_COINBASE_DEBIT } from '../support/expected.ts';
+import { POW_DEMO_NETWORK_ID } from '../../src/sources/synthetic/pow.ts';
 
 const silent = pino({ level: 'silent' });
 
@@ -54,17 +56,25 @@ before(async () => {
 
 const settings = (node: string, extra: Partial<ReturnType<typeof resolveIndexPowSettings>> = {}) => ({ ...resolveIndexPowSettings({ node, progress: false }, {}), ...extra });
 
+const SENTINEL = 'Q' + '0'.repeat(64);
+
+/** Every stored balance, the coinbase sentinel's included, equals GetAddressState's, and the node knows every stored address. */
 async function assertBalancesMatchNode(store: Store, node: FakeQrlNode, address: string): Promise<void> {
   const client = createQrlClient({ address });
   try {
-    const rows = await store.query<{ address: string; balance: string }>('t', sql`SELECT address, balance::text AS balance FROM address_summary WHERE chain = 'pow' AND address <> ${'Q' + '0'.repeat(64)}`);
+    const rows = await store.query<{ address: string; balance: string }>('t', sql`SELECT address, balance::text AS balance FROM address_summary WHERE chain = 'pow'`);
     assert.ok(rows.length > 100, `only ${rows.length} addresses`);
     const stored = new Map(rows.map((r) => [r.address, BigInt(r.balance)]));
-    for (const address of node.addresses()) {
+    const onNode = node.addresses();
+    assert.ok(onNode.includes(SENTINEL), 'the node holds the zero address');
+    for (const address of onNode) {
       const { message } = await client.call('GetAddressState', { address: Buffer.from(address.slice(1), 'hex') });
-      const onNode = u64(message.state.balance);
-      assert.equal(stored.get(address) ?? 0n, onNode, `balance of ${address}`);
+      assert.equal(stored.get(address) ?? 0n, u64(message.state.balance), `balance of ${address}`);
     }
+    for (const [address, balance] of stored) if (!onNode.includes(address)) assert.equal(balance, 0n, `${address} is not on the node`);
+    // The zero address: its genesis reserve less every reward the node paid out of it.
+    const rewards = await store.query<{ total: string }>('t', sql`SELECT sum(reward)::text AS total FROM blocks WHERE chain = 'pow' AND height > 0`);
+    assert.equal(stored.get(SENTINEL), 105_000_000n * 10n ** 9n - POW_GENESIS_COINBASE_DEBIT - BigInt(rewards[0]!.total));
   } finally {
     client.close();
   }
@@ -95,6 +105,36 @@ describeEachStore('quarry index pow against a fake QRL node', (getStore) => {
 
   it('every balance equals the node\'s GetAddressState', async () => {
     await assertBalancesMatchNode(getStore(), node, address);
+  });
+
+  it('indexes the mainnet-shaped genesis as the node serves it: network id, coinbase and transfers, the reserve', async () => {
+    const client = createQrlClient({ address });
+    let served: any;
+    try {
+      ({ message: served } = await client.call('GetBlockByNumber', { block_number: 0 }));
+    } finally {
+      client.close();
+    }
+    const header = served.block.header;
+    const networkId = Buffer.from(header.hash_header_prev).toString('utf8');
+    assert.equal(networkId, POW_DEMO_NETWORK_ID);
+    assert.equal(served.block.genesis_balance.length, 1);
+    assert.deepEqual(Buffer.from(served.block.genesis_balance[0].address), Buffer.alloc(32));
+    const kinds = served.block.transactions.map((tx: any) => tx.transactionType);
+    assert.equal(kinds[0], 'coinbase');
+    assert.ok(kinds.length > 1 && kinds.slice(1).every((k: string) => k === 'transfer'), 'a coinbase, then transfers');
+    const store = getStore();
+    const [block] = await store.query<{ parent_hash: string; tx_count: number; reward: string }>('t', sql`SELECT parent_hash, tx_count, reward::text FROM blocks WHERE chain = 'pow' AND height = 0`);
+    assert.equal(block!.parent_hash, Buffer.from(POW_DEMO_NETWORK_ID, 'utf8').toString('hex'));
+    assert.equal(block!.tx_count, kinds.length);
+    assert.equal(block!.reward, String(65_000_000n * 10n ** 9n));
+    const [stored] = await store.query<{ n: number }>('t', sql`SELECT count(*)::int AS n FROM transactions WHERE chain = 'pow' AND height = 0`);
+    assert.equal(stored!.n, kinds.length);
+    const allocations = await store.query<{ address: string; amount: string }>('t', sql`SELECT address, amount::text FROM genesis_allocations WHERE chain = 'pow'`);
+    assert.deepEqual(allocations, [{ address: SENTINEL, amount: String(105_000_000n * 10n ** 9n) }]);
+    // Block 1's parent is the genesis hash.
+    const [one] = await store.query<{ ok: boolean }>('t', sql`SELECT b1.parent_hash = b0.hash AS ok FROM blocks b0 JOIN blocks b1 ON b1.chain = b0.chain AND b1.height = 1 WHERE b0.chain = 'pow' AND b0.height = 0`);
+    assert.equal(one!.ok, true);
   });
 });
 

@@ -8,6 +8,10 @@
  * key (its own descriptor + two hashes of the address) and is replaced, everywhere, by the address
  * of that key. The node view is the generated block with that replacement, and with the block's
  * size as the node counts it (its serialized length).
+ *
+ * The generator's genesis block is shaped like mainnet's, and so is its encoding: the network id's
+ * bytes as `hash_header_prev`, a coinbase from the 32-byte zero address paying the premine, the
+ * premine's transfers, and one genesis_balance entry naming the zero address (32 bytes).
  */
 import { createHash } from 'node:crypto';
 import { POW_COINBASE_SENTINEL } from '../../../src/chain/chains.ts';
@@ -70,9 +74,9 @@ export interface EncodedBlock {
 export function encodeItem(item: SourceItem, keys: KeyBook, options: EncodeOptions = {}): EncodedBlock {
   if (item.kind === 'caught-up') throw new Error('nothing to encode');
   if (item.kind === 'undecodable') {
-    const payload = item.payload as { hash: string; parentHash: string; timestamp: number; raw: string };
+    const payload = item.payload as { hash: string; parentHash?: string; timestamp?: number; raw?: string };
     // A header whose hash is not 32 bytes: no decoder can accept it.
-    const block = { header: { hash_header: hexBytes(payload.raw), block_number: item.height, timestamp_seconds: payload.timestamp, hash_header_prev: hexBytes(payload.parentHash) } };
+    const block = { header: { hash_header: hexBytes(payload.raw ?? 'badbad'), block_number: item.height, timestamp_seconds: payload.timestamp ?? 0, hash_header_prev: hexBytes(payload.parentHash ?? '') } };
     const response = Buffer.from(messages.GetBlockByNumberResp.encode({ block }).finish());
     return { height: item.height, hash: payload.hash, response, view: item };
   }
@@ -113,7 +117,8 @@ function bigintsToStrings(value: unknown): unknown {
 function encodeTx(tx: CanonicalTx, block: CanonicalBlock, keys: KeyBook, sigBytes: number): Record<string, unknown> {
   const base: Record<string, unknown> = { transaction_hash: hexBytes(tx.hash), fee: tx.fee };
   if (tx.type === 'coinbase') {
-    return { ...base, master_addr: Buffer.alloc(39), nonce: block.height + 1, coinbase: { addr_to: keys.bytes(tx.to!), amount: tx.value } };
+    // The node's coinbase address: 32 zero bytes.
+    return { ...base, master_addr: Buffer.alloc(32), nonce: block.height + 1, coinbase: { addr_to: keys.bytes(tx.to!), amount: tx.value } };
   }
   const signature = Buffer.alloc(sigBytes, 0x5a);
   signature.writeUInt32BE(tx.otsIndex ?? 0, 0);

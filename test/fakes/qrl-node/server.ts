@@ -3,12 +3,14 @@
  * encoded into the node's real messages (see encode.ts). Feed it the generator's items in order
  * (`push`): a block at a height the chain already has replaces that height and everything above
  * it (a reorg), as a node switching branch does. GetAddressState answers each address's balance
- * at the head, kept per block (and undone by a branch switch) from the node view of the blocks.
+ * at the head, the zero address's included, kept per block (and undone by a branch switch) from the
+ * node view of the blocks by the node's rules (`balanceDeltas`).
  */
 import * as grpc from '@grpc/grpc-js';
 import { POW_COINBASE_SENTINEL } from '../../../src/chain/chains.ts';
 import type { CanonicalBlock, SourceItem } from '../../../src/chain/model.ts';
 import { CALL_TYPES, METHODS, methodPath, type Method } from '../../../src/sources/qrl-grpc/proto.ts';
+import { POW_GENESIS_COINBASE_DEBIT } from '../../support/expected.ts';
 import { encodeItem, KeyBook, type EncodedBlock, type EncodeOptions } from './encode.ts';
 
 interface Held extends EncodedBlock {
@@ -76,9 +78,9 @@ export class FakeQrlNode {
     return this.balances.get(address) ?? 0n;
   }
 
-  /** Every address with a balance entry (the sentinel excluded). */
+  /** Every address with a balance entry, the coinbase sentinel (the node's zero address) included. */
   addresses(): string[] {
-    return [...this.balances.keys()].filter((a) => a !== POW_COINBASE_SENTINEL);
+    return [...this.balances.keys()];
   }
 
   failNext(count: number, code: grpc.status = grpc.status.UNAVAILABLE): void {
@@ -181,7 +183,14 @@ export class FakeQrlNode {
 
 class NotFound extends Error {}
 
-/** What one block does to balances, by the chain's rules (a mint's sender is not debited). */
+/**
+ * What one block does to balances, by a QRL node's rules: genesis_balance sets the listed balances
+ * (the zero address's reserve); a coinbase credits its amount to its recipient and debits the zero
+ * address by the block's reward, which the node computes with its formula: the header's
+ * `reward_block` above genesis, remaining(-1) - remaining(0) at height 0 (CoinBase.apply,
+ * StateContainer.block_reward); every other transaction debits its sender amount and fee. A token
+ * creation's initial balances are token balances, not quanta.
+ */
 function balanceDeltas(block: CanonicalBlock): Map<string, bigint> {
   const deltas = new Map<string, bigint>();
   const add = (address: string, amount: bigint) => deltas.set(address, (deltas.get(address) ?? 0n) + amount);
@@ -189,6 +198,7 @@ function balanceDeltas(block: CanonicalBlock): Map<string, bigint> {
   for (const tx of block.transactions) {
     if (tx.type === 'coinbase') {
       add(tx.to!, tx.value);
+      add(POW_COINBASE_SENTINEL, -(block.height === 0 ? POW_GENESIS_COINBASE_DEBIT : block.reward));
       continue;
     }
     add(tx.from, -(tx.value + tx.fee));
