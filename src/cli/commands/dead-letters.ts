@@ -7,23 +7,10 @@
  */
 import type { Command } from 'commander';
 import { isChainId } from '../../chain/chains.ts';
-import { loadConfig } from '../../config/env.ts';
 import { listDeadLetters, planRetry, resolveDeadLetters, retryDeadLetter } from '../../ingest/dead-letters.ts';
 import { DEFAULT_MAX_REORG_DEPTH } from '../../ingest/indexer.ts';
-import { migrate } from '../../store/migrate.ts';
-import { openStore } from '../../store/open.ts';
-import type { Store } from '../../store/store.ts';
+import { withMigratedStore } from '../with-store.ts';
 import { acquireWriterLock } from '../../store/writer-lock.ts';
-
-async function withStore<T>(fn: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openStore(loadConfig(), 'indexer');
-  try {
-    await migrate(store);
-    return await fn(store);
-  } finally {
-    await store.close();
-  }
-}
 
 function ids(raw: string[]): number[] {
   const bad = raw.filter((id) => !/^\d+$/.test(id));
@@ -45,7 +32,7 @@ export function registerDeadLetters(program: Command): void {
     .action(async (options: { chain?: string; all?: boolean; limit: string }) => {
       if (options.chain !== undefined && !isChainId(options.chain)) throw new Error(`--chain must be pow or pos (got ${options.chain})`);
       const [limit] = ids([options.limit]);
-      const rows = await withStore((store) => listDeadLetters(store, { chain: options.chain as never, all: options.all, limit }));
+      const rows = await withMigratedStore((store) => listDeadLetters(store, { chain: options.chain as never, all: options.all, limit }));
       if (rows.length === 0) return console.log(options.all ? 'no dead letters' : 'no open dead letters');
       for (const r of rows) {
         const state = r.resolvedTs === null ? 'open' : `resolved ${when(r.resolvedTs)}`;
@@ -59,7 +46,7 @@ export function registerDeadLetters(program: Command): void {
     .argument('<id...>', 'dead letter ids (from list)')
     .action(async (raw: string[]) => {
       const wanted = ids(raw);
-      const done = await withStore((store) => resolveDeadLetters(store, wanted));
+      const done = await withMigratedStore((store) => resolveDeadLetters(store, wanted));
       const missed = wanted.filter((id) => !done.includes(id));
       console.log(`resolved ${done.length} dead letter(s)${missed.length > 0 ? `; not open or not found: ${missed.join(', ')}` : ''}`);
     });
@@ -71,7 +58,7 @@ export function registerDeadLetters(program: Command): void {
     .option('--yes', 'rewind even more blocks than the chain\'s default reorg limit')
     .action(async (raw: string, options: { yes?: boolean }) => {
       const [id] = ids([raw]);
-      await withStore(async (store) => {
+      await withMigratedStore(async (store) => {
         const plan = await planRetry(store, id!);
         if (!plan) throw new Error(`dead letter ${id} does not exist or names no block`);
         const { chain } = plan.letter;

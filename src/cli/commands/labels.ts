@@ -1,24 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { isChainId } from '../../chain/chains.ts';
-import { loadConfig } from '../../config/env.ts';
 import { importCurated, listCurated } from '../../ingest/curated.ts';
 import { LabelsFileInvalid, parseLabelsFile } from '../../ingest/labels-file.ts';
-import { migrate } from '../../store/migrate.ts';
-import { openStore } from '../../store/open.ts';
-import type { Store } from '../../store/store.ts';
+import { withMigratedStore } from '../with-store.ts';
 import { acquireWriterLock } from '../../store/writer-lock.ts';
 import { CHAINS } from '../../chain/chains.ts';
-
-async function withStore<T>(fn: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openStore(loadConfig(), 'indexer');
-  try {
-    await migrate(store);
-    return await fn(store);
-  } finally {
-    await store.close();
-  }
-}
 
 /** Errors shown before the count of the rest, so a file of thousands of bad lines stays readable. */
 const SHOWN_ERRORS = 50;
@@ -43,7 +30,7 @@ export function registerLabels(program: Command): void {
         process.exitCode = 1;
         return;
       }
-      await withStore(async (store) => {
+      await withMigratedStore(async (store) => {
         // The import rebuilds the exchange figures of the chains the file names: their writer locks.
         const named = CHAINS.filter((chain) => records.some((record) => record.chain === chain));
         const lock = await acquireWriterLock(store, named.length > 0 ? named : CHAINS, { command: 'labels import' });
@@ -73,7 +60,7 @@ export function registerLabels(program: Command): void {
       if (options.role !== undefined && !['hot', 'cold', 'deposit_relay'].includes(options.role)) command.error(`--role must be hot, cold or deposit_relay (got ${options.role})`);
       if (!/^[1-9][0-9]{0,6}$/.test(options.limit)) command.error(`--limit must be a positive integer (got ${options.limit})`);
       const chain = options.chain !== undefined && isChainId(options.chain) ? options.chain : undefined;
-      await withStore(async (store) => {
+      await withMigratedStore(async (store) => {
         const { rows, total } = await listCurated(store, { chain, exchange: options.exchange, category: options.category, role: options.role, address: options.address, limit: Number(options.limit) });
         console.log(['chain', 'address', 'exchange', 'role', 'confirmed', 'label', 'category', 'primary'].join('\t'));
         for (const r of rows) {
