@@ -17,6 +17,10 @@ export const POW_TX_TYPES = [
   'multi_sig_create',
   'multi_sig_spend',
   'multi_sig_vote',
+  'proposal_create',
+  'proposal_vote',
+  // A transaction of a kind the decoder does not know: its sender and fee only.
+  'unknown',
 ] as const;
 export const POS_TX_TYPES = ['transfer', 'contract_call', 'contract_create'] as const;
 export type PowTxType = (typeof POW_TX_TYPES)[number];

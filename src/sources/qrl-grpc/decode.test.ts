@@ -71,20 +71,38 @@ it('decodes multisig create, spend and vote, slave-signed transfers and the coin
   assert.equal(vote!.nonce, 6);
 });
 
-it('dead-letters a malformed transaction and keeps the rest of the block', () => {
+it('refuses a block with a malformed transaction, naming the transaction and the field', () => {
+  const coinbase = { transaction_hash: hash(1), coinbase: { addr_to: bytesOf(bob), amount: 1 } };
+  assert.throws(
+    () => roundTrip([coinbase, { transaction_hash: hash(2), fee: 1, public_key: alice.subarray(0, 60), signature: signature(1), transfer: { addrs_to: [bytesOf(bob)], amounts: [1] } }]),
+    (error: unknown) => error instanceof NodeDataError && error.path === 'transactions[1].public_key' && /67-byte extended public key/.test(error.message),
+  );
+  assert.throws(
+    () => roundTrip([coinbase, { transaction_hash: hash(3), fee: 1, public_key: alice, signature: signature(2), transfer: { addrs_to: [bytesOf(bob)], amounts: [1, 2] } }]),
+    /transactions\[1\]\.transfer: 1 recipients but 2 amounts/,
+  );
+});
+
+it('keeps a transaction of a kind it does not know with its sender and fee, and sets its body aside', () => {
   const block = roundTrip([
     { transaction_hash: hash(1), coinbase: { addr_to: bytesOf(bob), amount: 1 } },
-    { transaction_hash: hash(2), fee: 1, public_key: alice.subarray(0, 60), signature: signature(1), transfer: { addrs_to: [bytesOf(bob)], amounts: [1] } },
-    { transaction_hash: hash(3), fee: 1, public_key: alice, signature: signature(2), transfer: { addrs_to: [bytesOf(bob)], amounts: [1, 2] } },
-    { transaction_hash: hash(4), fee: 1, public_key: alice, signature: signature(3) },
+    { transaction_hash: hash(4), fee: 7, public_key: alice, signature: signature(3) },
     { transaction_hash: hash(5), fee: 1, public_key: alice, signature: signature(4), slave: { slave_pks: [slave], access_types: [0] } },
   ]);
-  assert.deepEqual(block.transactions.map((t) => t.type), ['coinbase', 'slave']);
-  assert.deepEqual(block.transactions[1]!.slaves, [{ slave: addressOf(slave), accessType: 0 }]);
-  assert.deepEqual(block.deadLetters.map((d) => d.item), [2, 3, 4].map((n) => hash(n).toString('hex')));
-  assert.match(block.deadLetters[0]!.error, /public_key/);
-  assert.match(block.deadLetters[1]!.error, /1 recipients but 2 amounts/);
-  assert.match(block.deadLetters[2]!.error, /no transaction type/);
+  assert.deepEqual(block.transactions.map((t) => t.type), ['coinbase', 'unknown', 'slave']);
+  const governance = roundTrip([
+    { transaction_hash: hash(1), coinbase: { addr_to: bytesOf(bob), amount: 1 } },
+    { transaction_hash: hash(6), fee: 2, public_key: alice, signature: signature(5), proposal_create: { expiry_block_number: 99, description: 'a QIP', qip: { qip_link: 'x' } } },
+  ]);
+  assert.deepEqual(governance.transactions.map((t) => [t.type, t.fee, t.value]), [['coinbase', 0n, 1n], ['proposal_create', 2n, 0n]]);
+  assert.deepEqual(governance.deadLetters, []);
+  const unknown = block.transactions[1]!;
+  assert.equal(unknown.from, addressOf(alice));
+  assert.equal(unknown.fee, 7n);
+  assert.equal(unknown.value, 0n);
+  assert.deepEqual(block.deadLetters.map((d) => d.item), [hash(4).toString('hex')]);
+  assert.match(block.deadLetters[0]!.error, /does not classify/);
+  assert.ok(block.deadLetters[0]!.payload, 'the body is kept for diagnosis');
 });
 
 it('refuses a header that does not fit', () => {

@@ -1,7 +1,9 @@
 /**
  * A QRL node's Block message into the canonical block. Every field read is checked here (lengths
- * of hashes, addresses and keys, lists that must pair up); a transaction that does not fit is left
- * out of its block as a dead letter, a block whose header does not fit is undecodable.
+ * of hashes, addresses and keys, lists that must pair up). A header or a transaction that does not
+ * fit makes the block undecodable (the pipeline fetches it again, and stalls the chain if it stays
+ * bad); a transaction of a kind these messages do not know is kept with its sender and fee, and
+ * its body set aside as a dead letter.
  *
  * Who sends: a Transaction has no sender field. The sender is `master_addr` when set (a slave key
  * signed; the master pays amount and fee), otherwise the address of `public_key`: descriptor (its
@@ -98,20 +100,22 @@ function recipients(addrs: unknown, amounts: unknown, path: string): { to: strin
 export interface DecodedTx {
   tx: CanonicalTx;
   token: TokenInfo | null;
+  /** Why part of the transaction is set aside (a body of a kind Quarry does not classify), or null. */
+  setAside: string | null;
 }
 
 /** One Transaction message at position `index` of its block. */
 export function decodeTx(raw: Msg, index: number): DecodedTx {
   const hash = hash32(raw.transaction_hash, 'transaction_hash');
-  const type = raw.transactionType as string | undefined;
-  if (type === undefined) throw new NodeDataError('transactionType', 'no transaction type set');
+  // A body of a kind this decoder's messages do not know decodes as no transaction type at all.
+  const type = (raw.transactionType as string | undefined) ?? 'unknown';
   const fee = amount(raw.fee, 'fee');
   if (type === 'coinbase') {
     const tx = emptyTx({ hash, index, type: 'coinbase', from: POW_COINBASE_SENTINEL });
     tx.to = powAddress(raw.coinbase.addr_to, 'coinbase.addr_to');
     tx.value = amount(raw.coinbase.amount, 'coinbase.amount');
     tx.fee = fee;
-    return { tx, token: null };
+    return { tx, token: null, setAside: null };
   }
   const signer = addressOfPublicKey(raw.public_key, 'public_key');
   const masterBytes = bytes(raw.master_addr, 'master_addr');
@@ -180,6 +184,10 @@ export function decodeTx(raw: Msg, index: number): DecodedTx {
     }
     case 'latticePK':
       break;
+    case 'proposal_create':
+    case 'proposal_vote':
+      // Governance: a proposal or a vote on one costs its fee and moves nothing else.
+      break;
     case 'multi_sig_create': {
       // The multisig address is derived by the node's state rules; the transaction moves no value.
       const body = raw.multi_sig_create as Msg;
@@ -202,15 +210,16 @@ export function decodeTx(raw: Msg, index: number): DecodedTx {
       break;
     }
     default:
-      throw new NodeDataError('transactionType', `${type} is not a transaction type Quarry indexes`);
+      // Stored with its sender and fee (a fee moves balances); the body is set aside as a dead letter.
+      tx.type = 'unknown';
+      return { tx, token: null, setAside: 'a transaction of a kind Quarry does not classify: stored with its sender and fee, its body set aside' };
   }
-  return { tx, token };
+  return { tx, token, setAside: null };
 }
 
 /**
- * A GetBlockByNumber answer's Block as the canonical block at `height`, its transactions
- * decoded one by one (a malformed one becomes a dead letter). Throws NodeDataError when the
- * block itself (its header) does not fit.
+ * A GetBlockByNumber answer's Block as the canonical block at `height`. Throws NodeDataError
+ * when its header or any of its transactions does not fit (naming the transaction and field).
  */
 export function decodeBlock(raw: Msg | null | undefined, height: number, size: number | null): CanonicalBlock {
   if (!raw) throw new NodeDataError('block', 'the node returned no block');
@@ -233,15 +242,17 @@ export function decodeBlock(raw: Msg | null | undefined, height: number, size: n
   const tokens: TokenInfo[] = [];
   list(raw.transactions, 'block.transactions').forEach((entry, index) => {
     const tx = entry as Msg;
+    let decoded: DecodedTx;
     try {
-      const decoded = decodeTx(tx, index);
-      block.transactions.push(decoded.tx);
-      if (decoded.token) tokens.push(decoded.token);
+      decoded = decodeTx(tx, index);
     } catch (error) {
-      if (!(error instanceof NodeDataError)) throw error;
-      const txHash = tx?.transaction_hash instanceof Uint8Array && tx.transaction_hash.length === HASH_BYTES ? Buffer.from(tx.transaction_hash).toString('hex') : `tx#${index}`;
-      deadLetters.push({ item: txHash, error: error.message, payload: Buffer.from(messages.Transaction.encode(tx).finish()).toString('base64') });
+      // Every transaction moves value (its fee at least): one that does not decode makes the block bad.
+      if (error instanceof NodeDataError) throw new NodeDataError(`transactions[${index}].${error.path}`, error.message.slice(error.path.length + 2), error.payload);
+      throw error;
     }
+    block.transactions.push(decoded.tx);
+    if (decoded.token) tokens.push(decoded.token);
+    if (decoded.setAside) deadLetters.push({ item: decoded.tx.hash, error: decoded.setAside, payload: Buffer.from(messages.Transaction.encode(tx).finish()).toString('base64') });
   });
   const coinbase = block.transactions.find((tx) => tx.type === 'coinbase');
   block.miner = coinbase?.to ?? null;

@@ -1,6 +1,6 @@
 /**
  * Pins what a seed generates: a SHA-256 digest of every canonical block of each chain, and one of
- * the whole item stream (orphans, undecodable items and dead letters included), for a few small
+ * the whole item stream (orphans, garbled answers and set-aside items included), for a few small
  * worlds. A change to the generator's code that is meant to change nothing must leave these
  * digests alone; a change that is meant to change the chains updates them and says why.
  */
@@ -23,15 +23,15 @@ interface Pinned {
 
 const WORLDS: Record<string, Pinned> = {
   // The migration cutover falls 2/3 into the pos history (the default): burns on pow, mints on pos.
-  'seed 7 with migrations, reorgs and undecodable items': {
+  'seed 7 with migrations, reorgs, garbled answers and set-aside items': {
     options: { seed: 7, end: END, powDays: 3, posDays: 2, scale: 600, reorgEvery: 250, malformedEvery: 400 },
     canonical: {
-      pow: '6fda6af07bf31c66ef9f59335635008f34a669f05576b25c2694462db114610e',
-      pos: '9a0bc1454c80a3c822e1dd581b3159745b65958d15daff721f5803927f4dfe74',
+      pow: '2949bfd00689dae6456c5d4bce631954c93a04d7836a596344e9ac8a517ef958',
+      pos: '3600f22657417f2d49ce7da216ae948e2da1819bdf3477d8efd90d0e23895002',
     },
     stream: {
-      pow: '332acca56e594f2da11fa51f81bb25a2f3be5b174376094dfb46cb9bb3d30c55',
-      pos: 'e20e446d9ce4ac90b7125da0d2d9c53af70aee5ab1b200b26720e64a06633ae1',
+      pow: 'baeab7b9706d8d400b4f1162c76d65474e5f92ade3636639cebe5e1cb889db57',
+      pos: '00fdc0806709ef28946a35845a67be1932540e2d9841254603597caec26e852b',
     },
   },
   'seed 8, busier, no migration': {
@@ -48,12 +48,12 @@ const WORLDS: Record<string, Pinned> = {
   'seed 3, crowded blocks, a cutover set by date': {
     options: { seed: 3, end: END, powDays: 1, posDays: 1, scale: 20_000, reorgEvery: 200, malformedEvery: 150, migrationCutover: new Date('2026-03-01T00:00:00Z') },
     canonical: {
-      pow: '14453f1d09e43fb077fedd9f97594f0c4ec00eba376b4ca7b705948b47ed6dc6',
-      pos: '28ae345192562e46c111ac68fa6432414520c9866ce9bcd9bf734e2691bd8a51',
+      pow: '0af6d8b72cb6f094b955ff6d65f011bb4668765ab9231ccac0f80fef495e94a8',
+      pos: 'e478d1455bab7632f5e7559672fe90263e31846c082e8c9c03e50191fc285a19',
     },
     stream: {
-      pow: 'b73c5e62d89aa68a38af09173478366c4c077203b4341c386ed4d982b02bacb8',
-      pos: 'f9836b2fed614837c68f676ca0cfb677e62e6e1d62f845e1a4e985c3581630ec',
+      pow: 'a68f5cff9ee3288c7afe35f6ebac05e3592150cad83d5846e18b49d6eea9462d',
+      pos: '2921705e1b2c96d8afb9ab686988badd5d1dbf85aaf0a7b98c443b14768805ae',
     },
   },
 };

@@ -1,9 +1,9 @@
 /**
  * What both chains' generators share: walking the heights, and wrapping each canonical block
- * with what a real node would show around it (an orphan branch before it, or an undecodable
- * block instead of it). A generator yields one segment per canonical height:
+ * with what a real node would show around it (an orphan branch before it, or a garbled answer
+ * for it that a second fetch gets whole). A generator yields one segment per canonical height:
  *
- *   [orphan h, orphan h+1, ...] (a reorg forking at h, depth 1-3)   then   canonical h
+ *   [orphan h, orphan h+1, ...] (a reorg forking at h, depth 1-3)   [undecodable h]   canonical h
  *
  * Orphans are generated against the state after h-1 with the ledger's journal open and undone
  * afterwards, from a random stream of their own: the canonical branch is the same whether
@@ -30,7 +30,7 @@ export interface ChainGenerator {
   next(emit: boolean): Segment | null;
 }
 
-/** Share of malformed items that are whole undecodable blocks (the rest are single transactions). */
+/** Share of malformed items that are garbled answers for a whole block (the rest are set-aside items). */
 const WHOLE_BLOCK_SHARE = 1 / 3;
 
 export abstract class ChainRun implements ChainGenerator {
@@ -132,10 +132,10 @@ export function own<T>(list: T[]): T[] {
   return list === NONE ? [] : list;
 }
 
-/** Adds a transaction of `block` that does not decode (its hash and raw bytes): dead-lettered, not in `transactions`. */
+/** Records a part of `block` set aside as a dead letter (something that moves no value: its item, and raw bytes). */
 export function addDeadLetter(block: CanonicalBlock, hash: string, raw: string): void {
   block.deadLetters = own(block.deadLetters);
-  block.deadLetters.push({ item: hash, error: 'synthetic: transaction does not decode', payload: { hash, raw } });
+  block.deadLetters.push({ item: hash, error: 'synthetic: part of a transaction set aside', payload: { hash, raw } });
 }
 
 /** A fresh transaction with every field present; the empty lists are shared (the generator never appends to them). */

@@ -20,7 +20,7 @@ export interface SyntheticOptions {
   migrationCutover?: Date | null;
   /** Mean blocks between reorgs of depth 1-3 (default 2000; 0: none). */
   reorgEvery?: number;
-  /** Mean blocks between undecodable items, whole blocks or single transactions (default 0: none). */
+  /** Mean blocks between malformed items: garbled answers (a block undecodable once) or set-aside items (default 0: none). */
   malformedEvery?: number;
   /**
    * Time of pow block 0, to the second (a mainnet-shaped history: `MAINNET_POW_GENESIS`). The chains

@@ -152,14 +152,6 @@ export class PowRun extends ChainRun {
     return powStart + height * POW_BLOCK_SECONDS + this.rng.range(-29, 29);
   }
 
-  protected skip(height: number) {
-    const timestamp = this.timestamp(height);
-    this.emission.next();
-    this.economy.postponeForwards(height);
-    const hash = powHash(this.rng);
-    return { hash, timestamp, payload: { hash, parentHash: this.parentHash, timestamp, raw: randomHex(this.rng, 24) } };
-  }
-
   protected produce(height: number): CanonicalBlock {
     const ts = this.timestamp(height);
     const reward = this.emission.next();
@@ -210,10 +202,8 @@ export class PowRun extends ChainRun {
         if (!this.act(action, block) && action !== 'p2p') this.act('p2p', block);
       }
     }
-    if (this.deadLetterDue) {
-      const hash = powHash(this.rng);
-      addDeadLetter(block, hash, randomHex(this.rng, 12));
-    }
+    // A transaction of a kind the decoder does not know: kept with its sender and fee, its body set aside.
+    if (this.deadLetterDue && this.simple('unknown')) addDeadLetter(block, this.txs.at(-1)!.hash, randomHex(this.rng, 12));
     const miner = this.miners[this.rng.weighted(this.minerCumulative)]!;
     const coinbase = newTx(powHash(this.rng), 0, 'coinbase', POW_COINBASE_SENTINEL);
     coinbase.to = this.ledger.address[miner]!;

@@ -32,6 +32,8 @@ export class FakeQrlNode {
   readonly calls = new Map<Method, number>();
   /** The next `n` calls (of any method) fail with this status. */
   private failures: { left: number; code: grpc.status } = { left: 0, code: grpc.status.UNAVAILABLE };
+  /** Heights answered badly, and how (see `garble`). */
+  private readonly garbled = new Map<number, 'bytes' | 'other-height'>();
   port = 0;
 
   constructor(private readonly options: FakeQrlNodeOptions = {}) {}
@@ -85,6 +87,19 @@ export class FakeQrlNode {
 
   failNext(count: number, code: grpc.status = grpc.status.UNAVAILABLE): void {
     this.failures = { left: count, code };
+  }
+
+  /**
+   * Answers GetBlockByNumber for `height` badly until `repair`: `bytes` cuts the answer's bytes
+   * short (a garbled message), `other-height` sends the block of the next height instead (a node
+   * behind a load balancer answering for another height).
+   */
+  garble(height: number, how: 'bytes' | 'other-height'): void {
+    this.garbled.set(height, how);
+  }
+
+  repair(height: number): void {
+    this.garbled.delete(height);
   }
 
   async start(port = 0): Promise<string> {
@@ -152,6 +167,9 @@ export class FakeQrlNode {
         const height = Number(request.block_number);
         const held = this.chain[height];
         if (!held) throw new NotFound(`no block ${height}`);
+        const garbled = this.garbled.get(height);
+        if (garbled === 'bytes') return held.response.subarray(0, Math.floor(held.response.length / 2));
+        if (garbled === 'other-height') return (this.chain[height + 1] ?? this.chain[height - 1]!).response;
         return held.response;
       }
       case 'GetAddressState':
