@@ -1,7 +1,7 @@
 /**
  * Checkpoints: the last block each source wrote in full, with its hash, written in the same
- * transaction as the block. A run resumes after it. An empty hash marks a block that could not be
- * decoded (dead-lettered): the next block is accepted without a parent check.
+ * transaction as the block. A run resumes after it, and the next block must name that hash as its
+ * parent.
  */
 import sql from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';

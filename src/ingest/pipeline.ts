@@ -34,7 +34,7 @@ import { applyRollups, closeDays, firstOpenDay, RollupDeltas, warmCharts } from 
 import { readCheckpoint, storedHashes, writeCheckpoint, type StoredCheckpoint } from './checkpoint.ts';
 import { loadBlocks } from './load-blocks.ts';
 import { writeDeadLetters, writeRawRows, type DeadLetter } from './raw-store.ts';
-import { recordReorg, rewindTo, type Reorg } from './rewind.ts';
+import { healSkippedBlocks, recordReorg, rewindTo, type Reorg } from './rewind.ts';
 import { addBlockRows, emptyRows } from './rows.ts';
 import { sleep } from './sleep.ts';
 import { clearStall, ChainStalledError, readStall, recordStall, type Stall } from './stalls.ts';
@@ -166,6 +166,7 @@ class IngestRun {
     const { store, chain, options } = this;
     this.written = await readCheckpoint(store, chain, this.source.name);
     if (this.written && this.written.rollupsHeight < this.written.height) this.written = await catchUpRollups(store, chain, this.source.name, this.written, this.now());
+    if (this.written) this.written = await healSkippedBlocks(store, chain, this.source.name, this.written, this.log);
     this.tip = this.written;
     this.progress.height = this.written?.height ?? -1;
     this.stalled = await readStall(store, chain);

@@ -9,10 +9,11 @@
 import sql from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';
 import type { Db, Store } from '../store/store.ts';
-import { revertRollups, RollupDeltas } from '../rollups/index.ts';
+import { clearRollups, revertRollups, RollupDeltas } from '../rollups/index.ts';
 import { storedHashes, writeCheckpoint, type StoredCheckpoint } from './checkpoint.ts';
 import { loadBlocks } from './load-blocks.ts';
 import { deleteRawAbove } from './raw-store.ts';
+import type { Logger } from 'pino';
 
 export interface Reorg {
   height: number;
@@ -29,7 +30,8 @@ export const REWIND_CHUNK_BLOCKS = 2000;
  * checkpoint to `bottom`; records `reorg` with it when given. Returns the new checkpoint.
  */
 export async function revertAbove(store: Store, chain: ChainId, source: string, bottom: number, top: number, reorg: Reorg | null, stamp: number): Promise<StoredCheckpoint> {
-  const [firstReverted] = await store.query<{ ts: number }>('ingest.reorg.first_ts', sql`SELECT ts FROM blocks WHERE chain = ${chain} AND height = ${bottom + 1}`);
+  // The first block stored above `bottom` (bottom + 1, unless a gap left by a skipped block is healed).
+  const [firstReverted] = await store.query<{ ts: number }>('ingest.reorg.first_ts', sql`SELECT ts FROM blocks WHERE chain = ${chain} AND height > ${bottom} ORDER BY height LIMIT 1`);
   const [bottomBlock] = await store.query<{ ts: number }>('ingest.previous_ts', sql`SELECT ts FROM blocks WHERE chain = ${chain} AND height = ${bottom}`);
   const bottomHash = (await storedHashes(store, chain, bottom, bottom)).get(bottom) ?? '';
   const checkpoint = { height: bottom, hash: bottomHash, rollupsHeight: bottom };
@@ -70,4 +72,35 @@ export async function recordReorg(db: Db, chain: ChainId, reorg: Reorg, stamp: n
     sql`INSERT INTO reorgs (chain, height, prev_hash, new_hash, depth, detected_ts)
         VALUES (${chain}, ${reorg.height}, ${reorg.prevHash}, ${reorg.newHash}, ${reorg.depth}, ${stamp})`,
   );
+}
+
+/**
+ * A store an indexer wrote while it still skipped undecodable blocks has a gap: a whole-block dead
+ * letter (item null) at a height with no block, and blocks above it whose balances lack that
+ * block's. Such a store is rewound to just below the first gap (emptied, when the gap is the
+ * genesis block) and those letters deleted, so that the run fetches the block and everything after
+ * it again. Returns the new checkpoint (null when emptied), or `checkpoint` when there is no gap.
+ */
+export async function healSkippedBlocks(store: Store, chain: ChainId, source: string, checkpoint: StoredCheckpoint, log?: Logger): Promise<StoredCheckpoint | null> {
+  const [gap] = await store.query<{ height: string | number | null }>(
+    'ingest.skipped_block',
+    sql`SELECT min(d.height) AS height FROM dead_letters d
+        WHERE d.chain = ${chain} AND d.item IS NULL AND d.height <= ${checkpoint.height}
+          AND NOT EXISTS (SELECT 1 FROM blocks b WHERE b.chain = d.chain AND b.height = d.height)`,
+  );
+  if (gap?.height == null) return checkpoint;
+  const height = Number(gap.height);
+  log?.warn({ chain, height, tip: checkpoint.height }, `${chain} block ${height} was skipped when it was indexed: rewinding to fetch it and every later block again`);
+  let healed: StoredCheckpoint | null = null;
+  if (height === 0) {
+    await store.transaction('ingest.heal_genesis', async (tx) => {
+      await clearRollups(tx, chain);
+      await deleteRawAbove(tx, chain, -1);
+      await tx.query('ingest.heal_checkpoint', sql`DELETE FROM checkpoints WHERE chain = ${chain}`);
+    });
+  } else {
+    await rewindTo(store, chain, source, height - 1, checkpoint.height, { onChunk: (c) => (healed = c) });
+  }
+  await store.query('ingest.heal_letters', sql`DELETE FROM dead_letters WHERE chain = ${chain} AND height >= ${height}`);
+  return healed;
 }
