@@ -23,7 +23,7 @@ const BULK_TABLES = [
 interface IndexDefinition {
   name: string;
   definition: string;
-  /** Its table (markers written before it was kept lack it: their indexes are built last). */
+  /** Its table; an index whose marker lacks it is built last. */
   table?: string;
 }
 

@@ -42,9 +42,8 @@ export async function loadSyntheticWorld(store: Store, options: SyntheticOptions
     const t = performance.now();
     chains[chain] = await ingest(store, hooks.source?.(world, chain) ?? world[chain], {
       bulk: true,
-      // The default step (3 million delta keys) takes the demo's pow chain (about 2.2 million) in
-      // one application: each application has a large fixed cost on the embedded store, and a small
-      // second step cost 3–27 s in three paired runs.
+      // The default step (3 million delta keys) takes the demo's pow chain in one application:
+      // each application has a large fixed cost on the embedded store, even a small second one.
       logger: hooks.logger,
       onProgress: (progress) => hooks.onProgress?.(progress, last[chain]),
     });

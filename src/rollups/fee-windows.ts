@@ -100,8 +100,8 @@ interface DayRange {
  * Fills the scratch table fee_window_days with the figures of each range's days per window and
  * address, the batch's recomputed addresses left out, and gives it statistics: the statements that
  * join it to address_fee_windows then plan with its real size. Planned with the statistics of a
- * day just indexed (one row expected), the join ran as a nested loop over every row of a window
- * for each address (minutes on M).
+ * day just indexed (one row expected), the join would run as a nested loop over every row of a
+ * window for each address, minutes on a large chain.
  */
 async function fillWindowDays(db: Db, chain: ChainId, ranges: DayRange[]): Promise<void> {
   await db.query('rollups.fee_windows.days_clear', sql`DELETE FROM fee_window_days`);

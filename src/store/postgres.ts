@@ -47,7 +47,7 @@ export interface PostgresDriverOptions {
    * connection parses and plans them once, where planning costs more than running them (the feed's
    * union of index scans plans for several times as long as it runs). Left to its default,
    * PostgreSQL re-plans a prepared statement on every execution whenever the generic plan's
-   * estimate is costlier than the custom plans' — which it always was for the feed. The other
+   * estimate is costlier than the custom plans' — which it is for the feed. The other
    * statements keep connections with the default, since a generic plan there can be far worse
    * (see `QueryOptions.reusePlan`). The pool size is split between the two kinds of connection
    * (half each, at least one of each). For the API's store. Inside a transaction (any store's) they

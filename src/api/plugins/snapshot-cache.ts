@@ -36,7 +36,7 @@ interface Kept {
   encoded: Map<Encoding, Buffer>;
 }
 
-/** What a kept answer holds, in bytes (the JSON counted by its length, as the budget always was). */
+/** What a kept answer holds, in bytes (the JSON counted by its length). */
 const sizeOf = (kept: Kept) => kept.body.length + [...kept.encoded.values()].reduce((n, b) => n + b.length, 0);
 
 /**

@@ -165,8 +165,8 @@ const TX_INDEX_TIPS = 2_000_000_001;
 
 /**
  * The per-address figures are kept in two-level maps, address first: the address strings come
- * from the blocks and hash once, where a composite string key was built and hashed at every
- * lookup (a third of the node's work in a bulk load, most of it garbage).
+ * from the blocks and hash once. A composite string key would be built and hashed at every
+ * lookup: a large share of the node's work in a bulk load, most of it garbage.
  */
 export class RollupDeltas {
   readonly summary = new Map<string, SummaryDelta>();

@@ -1,7 +1,7 @@
 /**
  * Scratch tables: temporary tables a rollup fills and reads within one batch (the delta tables
  * among them). Each is created once per connection and emptied at every commit (ON COMMIT DELETE
- * ROWS): created and dropped with each batch, their catalog work was a large share of a followed
+ * ROWS): created and dropped with each batch, their catalog work would be a large share of a followed
  * block's upkeep (docs/ingest.md). They are emptied on use as well, for a second step inside one
  * transaction (a reorg's revert and the apply after it). Names and columns come from the code,
  * never from input.

@@ -34,7 +34,7 @@ export function movesInRange(chain: ChainId, from: number, to: number): Sql {
 
 /**
  * Every move of the step's blocks, by the list of their heights (inStepBlocks: a range, guessed at
- * thousands of moves by a kept plan, was joined by scanning every curated wallet).
+ * thousands of moves by a kept plan, would be joined by scanning every curated wallet).
  */
 export function movesOfStep(chain: ChainId, deltas: RollupDeltas): Sql {
   return movesWhere(chain, (alias) => inStepBlocks(alias, deltas));

@@ -23,7 +23,7 @@ const TABLES = ['exchange_relay_evidence', 'exchange_flow_daily', 'exchange_addr
 
 /**
  * Whether `chain` has curated venues (any exchange wallet), through the key's index. Not `EXISTS`:
- * for it the planner scans the table, expecting a match at once, and on M read past every pow row
+ * for it the planner scans the table, expecting a match at once, and reads past every pow row
  * (most of the table, loaded first) on each pos block.
  */
 async function hasVenues(db: Db, chain: ChainId): Promise<boolean> {
@@ -100,7 +100,7 @@ async function addStep(
   moves: { sign: 1 | -1; beforeFlips: boolean; earlierThan: number },
 ): Promise<{ full: string[]; overfull: string[] }> {
   const { chain } = step;
-  // Its tens of joins took longer to plan than to run: a followed block's plan is kept.
+  // Its tens of joins take longer to plan than to run: a followed block's plan is kept.
   const reusePlan = isFollowedStep(step.deltas);
   const balanceChanges = deltaRows(SUMMARY_DELTAS, step.deltas, { asValues: reusePlan, columns: ['address', 'balance'] });
   const flipped = sql`SELECT address FROM judged WHERE flips`;

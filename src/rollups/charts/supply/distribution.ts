@@ -298,8 +298,8 @@ async function closePopulation(db: Db, chain: ChainId, fromDay: string, toDay: s
     const [answer] = await db.query<{ moves: string | null; missing: number }>(
       'rollups.charts.population.movers',
       // The day's rows and the later days' in one pass, grouped by address (in key order, for the
-      // probes of holder_state). The two sets joined instead were planned with a new day's
-      // statistics (one row) as a loop that summed the later days again for each address of the day.
+      // probes of holder_state). Joined instead, the two sets would be planned with a new day's
+      // statistics (one row) as a loop that sums the later days again for each address of the day.
       sql`WITH days AS (
             SELECT a.address, sum(a.received - a.sent - a.fees) FILTER (WHERE a.day = ${fromDay}::date) AS net,
                    sum(a.received - a.sent - a.fees) FILTER (WHERE a.day > ${fromDay}::date) AS moved
