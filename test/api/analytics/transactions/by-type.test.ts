@@ -6,7 +6,7 @@ import { dailyFigures, lastDays } from '../../../support/expected-network.ts';
 import { describeSeededApp } from '../../../support/seeded-app.ts';
 
 const TYPES = {
-  pow: ['transfer', 'coinbase', 'latticePK', 'message', 'token', 'transfer_token', 'slave', 'multi_sig_create', 'multi_sig_spend', 'multi_sig_vote'],
+  pow: ['transfer', 'coinbase', 'latticePK', 'message', 'token', 'transfer_token', 'slave', 'multi_sig_create', 'multi_sig_spend', 'multi_sig_vote', 'proposal_create', 'proposal_vote', 'unknown'],
   pos: ['transfer', 'contract_call', 'contract_create'],
 } as const;
 
