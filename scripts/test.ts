@@ -8,11 +8,16 @@
  *
  * Extra arguments filter test files by substring: `npm test -- window cursor`.
  *
+ *   QUARRY_TEST_CONCURRENCY=N     files at once (default: twice the cores, at most four)
+ *   QUARRY_TEST_TIMEOUT=MS        a file running longer is cancelled (default: ten minutes)
+ *
+ * It ends with the 15 slowest files' wall times (scripts/test-runner.ts), then node's summary again.
+ *
  * Seeds that many files share (the analytics world) are loaded once per run and store kind and
  * copied from there (test/support/snapshots.ts), in a folder this run owns.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { findPostgresBin, startLocalCluster, type LocalCluster } from '../src/store/local-cluster.ts';
@@ -21,17 +26,27 @@ const root = path.resolve(import.meta.dirname, '..');
 const filters = process.argv.slice(2);
 
 /**
- * The files that take a minute or more, started first: the processes share two cores, and a long
- * file started last runs on alone while the other core idles (it cost minutes in alphabetical order).
+ * The slowest files (about a minute or more; the timing report at the end of `npm test` names
+ * them), started first: the processes share two cores, and a long file started last runs on alone
+ * while the other core idles. scripts/test-runner.ts keeps this order (node's `--test` would sort
+ * the files by path).
  */
 const SLOW_FIRST = [
-  'test/ingest/properties.test.ts',
   'test/indexer/pow-grpc.test.ts',
-  'test/ingest/rollup-registry.test.ts',
   'test/indexer/pow-grpc-kill.test.ts',
+  'test/ingest/properties.test.ts',
   'test/ingest/exchange-venues.test.ts',
+  'test/ingest/never-skip.test.ts',
+  'test/api/analytics/network/active-addresses-daily.test.ts',
+  'test/indexer/pow-stall.test.ts',
   'test/api/analytics/timeline/timeline.test.ts',
-  'test/api/addresses/top-active.test.ts',
+  'test/ingest/rollup-registry.test.ts',
+  'test/ingest/pipeline.test.ts',
+  'test/ingest/fee-windows-reorg.test.ts',
+  'test/api/errors.test.ts',
+  'test/api/analytics/network/new-vs-returning-daily.test.ts',
+  'test/api/analytics/blocks/block-size.test.ts',
+  'test/ingest/population-warm.test.ts',
 ];
 const slowRank = (file: string) => {
   const rank = SLOW_FIRST.indexOf(file.split(path.sep).join('/'));
@@ -66,8 +81,17 @@ console.log(`testing on PGlite${env.QUARRY_TEST_DATABASE_URL && mode !== 'off' ?
 
 env.QUARRY_TEST_SNAPSHOTS = mkdtempSync(path.join(os.tmpdir(), 'quarry-test-snapshots-'));
 
-const concurrency = Number(process.env.QUARRY_TEST_CONCURRENCY) || Math.max(1, Math.min(4, os.availableParallelism()));
-const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files], {
+// Files at once: twice the cores, at most four. Most tests wait on servers, child processes and
+// timers as much as they compute, so two files per core keep the cores busier than one.
+const concurrency = Number(process.env.QUARRY_TEST_CONCURRENCY) || Math.max(1, Math.min(4, 2 * os.availableParallelism()));
+// A file that runs past this is cancelled and its process killed (node 20 applies the test timeout
+// to each file's process as a whole, not to each test): well above the slowest file (under four
+// minutes with four files at once), below CI's time limit.
+env.QUARRY_TEST_TIMEOUT ||= String(600_000);
+env.QUARRY_TEST_CONCURRENCY = String(concurrency);
+const timings = path.join(env.QUARRY_TEST_SNAPSHOTS, 'timings.txt');
+env.QUARRY_TEST_TIMINGS = timings;
+const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'test-runner.ts'), ...files], {
   cwd: root,
   env,
   stdio: 'inherit',
@@ -81,5 +105,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 }
 const code: number = await new Promise((resolve) => child.on('exit', (status) => resolve(status ?? 1)));
 await cluster?.stop();
+// The per-file timings, then node's summary again, so that it stays the last thing printed.
+if (existsSync(timings)) process.stdout.write(readFileSync(timings, 'utf8'));
 rmSync(env.QUARRY_TEST_SNAPSHOTS, { recursive: true, force: true });
 process.exit(code);

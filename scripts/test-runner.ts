@@ -1,0 +1,63 @@
+/**
+ * The node:test run that `npm test` (scripts/test.ts) starts, as `node --import tsx scripts/test-runner.ts FILE…`:
+ * the files in the order given (node's `--test` sorts them by path, which starts the slowest last),
+ * the spec reporter on stdout, and a per-file timing report written to QUARRY_TEST_TIMINGS: each
+ * test file's wall time (its process, start to end) and when it started, the slowest first, then
+ * node's summary lines again, so that scripts/test.ts can print them after the report.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { run } from 'node:test';
+import { spec } from 'node:test/reporters';
+
+interface EventData {
+  name?: string;
+  file?: string;
+  nesting?: number;
+  todo?: boolean | string;
+  message?: string;
+  details?: { duration_ms?: number };
+}
+
+const SHOWN = 15;
+const files = process.argv.slice(2).map((file) => path.resolve(file));
+const concurrency = Number(process.env.QUARRY_TEST_CONCURRENCY) || 2;
+const timeout = Number(process.env.QUARRY_TEST_TIMEOUT) || Infinity;
+
+const began = performance.now();
+const started = new Map<string, number>();
+const durations = new Map<string, number>();
+const summary: string[] = [];
+const isFile = (data: EventData) => data.nesting === 0 && data.file !== undefined && data.name === data.file;
+
+const stream = run({ files, concurrency, timeout });
+stream.on('test:fail', (data: EventData) => {
+  if (!data.todo) process.exitCode = 1;
+});
+stream.on('test:dequeue', (data: EventData) => {
+  if (isFile(data) && !started.has(data.file!)) started.set(data.file!, performance.now() - began);
+});
+stream.on('test:complete', (data: EventData) => {
+  if (isFile(data) && data.details?.duration_ms !== undefined) durations.set(data.file!, data.details.duration_ms);
+});
+stream.on('test:diagnostic', (data: EventData) => {
+  if (data.nesting === 0 && data.file === undefined && data.message) summary.push(data.message);
+});
+stream.on('end', () => {
+  const report = process.env.QUARRY_TEST_TIMINGS;
+  if (!report) return;
+  const rows = [...durations].sort((a, b) => b[1] - a[1]);
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`.padStart(8);
+  const lines = [
+    '',
+    `slowest test files (${Math.min(SHOWN, rows.length)} of ${rows.length}): wall time of the file's process, and when it started in the run`,
+    ...rows.slice(0, SHOWN).map(([file, ms]) => {
+      const start = started.get(file);
+      return `${seconds(ms)}  ${path.relative(process.cwd(), file)}${start === undefined ? '' : `  (started at ${Math.round(start / 1000)} s)`}`;
+    }),
+    '',
+    ...summary.map((message) => `ℹ ${message}`),
+  ];
+  writeFileSync(report, `${lines.join('\n')}\n`);
+});
+stream.compose(new spec()).pipe(process.stdout);
