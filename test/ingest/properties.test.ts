@@ -12,7 +12,7 @@ import type { Store } from '../../src/store/store.ts';
 import { expectedFromBlocks } from '../support/expected.ts';
 import { assertRanksMatch } from '../support/rollup-assertions.ts';
 import { describeEachStore, openTestStore } from '../support/stores.ts';
-import { randomChain, rng } from '../support/random-chain.ts';
+import { forSeed, randomChain, rng } from '../support/random-chain.ts';
 import { crashingStore } from '../support/crashing-store.ts';
 import type { ChainBuilder } from '../support/chain-builder.ts';
 
@@ -63,40 +63,44 @@ describeEachStore('pipeline properties', (_getStore, kind) => {
   for (const chain of ['pos', 'pow'] as const) {
     it(`${chain}: random chains, random batch sizes, reorgs and a crash resume to the oracle (seeds ${seeds.join(',')})`, async () => {
       for (const seed of seeds) {
-        const store = await openTestStore(kind);
-        try {
-          const c = randomChain(chain, seed);
-          const rand = rng(seed * 7919);
-          const batchBlocks = 1 + Math.floor(rand() * 12);
-          const failAt = 2 + Math.floor(rand() * 4);
-          await assert.rejects(ingest(crashingStore(store, failAt), c.source(), { batchBlocks }), /simulated crash/);
-          const resumed = await ingest(store, c.source(), { batchBlocks: 1 + Math.floor(rand() * 12) });
-          assert.equal(resumed.height, c.tip!.height);
-          await assertRollupsMatch(store, chain, c, seed);
-        } finally {
-          await store.close();
-        }
+        await forSeed(seed, async () => {
+          const store = await openTestStore(kind);
+          try {
+            const c = randomChain(chain, seed);
+            const rand = rng(seed * 7919);
+            const batchBlocks = 1 + Math.floor(rand() * 12);
+            const failAt = 2 + Math.floor(rand() * 4);
+            await assert.rejects(ingest(crashingStore(store, failAt), c.source(), { batchBlocks }), /simulated crash/);
+            const resumed = await ingest(store, c.source(), { batchBlocks: 1 + Math.floor(rand() * 12) });
+            assert.equal(resumed.height, c.tip!.height);
+            await assertRollupsMatch(store, chain, c, seed);
+          } finally {
+            await store.close();
+          }
+        });
       }
     });
   }
 
   it('a bulk load interrupted between rollup steps catches up from the raw rows on resume', async () => {
     for (const seed of [21, 22, 23]) {
-      const store = await openTestStore(kind);
-      try {
-        const c = randomChain('pow', seed, 120);
-        await beginBulkLoad(store);
-        // Deltas are applied every few batches; the crash lands between two applications.
-        await assert.rejects(ingest(crashingStore(store, 4), c.source(), { bulk: true, batchBlocks: 8, bulkDeltaKeys: 250 }), /simulated crash/);
-        const [behind] = await store.query<{ height: number; rollups_height: number }>('test.cp', sql`SELECT height, rollups_height FROM checkpoints`);
-        assert.ok(behind!.rollups_height < behind!.height, `seed ${seed}: rollups lag the raw rows before the resume`);
-        const resumed = await beginBulkLoad(store);
-        await ingest(store, c.source(), { bulk: true, batchBlocks: 8, bulkDeltaKeys: 250 });
-        await resumed.finish();
-        await assertRollupsMatch(store, 'pow', c, seed);
-      } finally {
-        await store.close();
-      }
+      await forSeed(seed, async () => {
+        const store = await openTestStore(kind);
+        try {
+          const c = randomChain('pow', seed, 120);
+          await beginBulkLoad(store);
+          // Deltas are applied every few batches; the crash lands between two applications.
+          await assert.rejects(ingest(crashingStore(store, 4), c.source(), { bulk: true, batchBlocks: 8, bulkDeltaKeys: 250 }), /simulated crash/);
+          const [behind] = await store.query<{ height: number; rollups_height: number }>('test.cp', sql`SELECT height, rollups_height FROM checkpoints`);
+          assert.ok(behind!.rollups_height < behind!.height, `seed ${seed}: rollups lag the raw rows before the resume`);
+          const resumed = await beginBulkLoad(store);
+          await ingest(store, c.source(), { bulk: true, batchBlocks: 8, bulkDeltaKeys: 250 });
+          await resumed.finish();
+          await assertRollupsMatch(store, 'pow', c, seed);
+        } finally {
+          await store.close();
+        }
+      });
     }
   });
 });

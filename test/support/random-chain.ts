@@ -65,3 +65,12 @@ export function randomChain(chain: ChainId, seed: number, length = 80, blockSeco
   }
   return c;
 }
+
+/** Runs one seed's case of a property test; a failure names the seed, so that it can be replayed. */
+export async function forSeed(seed: number, fn: () => Promise<void>): Promise<void> {
+  try {
+    await fn();
+  } catch (error) {
+    throw new Error(`seed ${seed} failed (replay it with that seed): ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}
