@@ -8,7 +8,7 @@
  *
  * Extra arguments filter test files by substring: `npm test -- window cursor`.
  *
- *   QUARRY_TEST_CONCURRENCY=N     files at once (default: twice the cores, at most four)
+ *   QUARRY_TEST_CONCURRENCY=N     files at once (default: one per core, at most four)
  *   QUARRY_TEST_TIMEOUT=MS        a file running longer is cancelled (default: ten minutes)
  *
  * It ends with the 15 slowest files' wall times (scripts/test-runner.ts), then node's summary again.
@@ -83,7 +83,7 @@ env.QUARRY_TEST_SNAPSHOTS = mkdtempSync(path.join(os.tmpdir(), 'quarry-test-snap
 
 // Files at once: twice the cores, at most four. Most tests wait on servers, child processes and
 // timers as much as they compute, so two files per core keep the cores busier than one.
-const concurrency = Number(process.env.QUARRY_TEST_CONCURRENCY) || Math.max(1, Math.min(4, 2 * os.availableParallelism()));
+const concurrency = Number(process.env.QUARRY_TEST_CONCURRENCY) || Math.max(1, Math.min(4, os.availableParallelism()));
 // A file that runs past this is cancelled and its process killed (node 20 applies the test timeout
 // to each file's process as a whole, not to each test): well above the slowest file (under four
 // minutes with four files at once), below CI's time limit.
