@@ -77,13 +77,46 @@ describeEachStore('store', (getStore, kind) => {
     await getStore().query('test.param.check', sql`SELECT count(*) FROM blocks`);
   });
 
-  it('refuses an applied migration that was edited', async () => {
+  const migrationsCopy = () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'quarry-migrations-'));
     for (const file of readdirSync(new URL('./migrations/', import.meta.url))) {
       copyFileSync(new URL(`./migrations/${file}`, import.meta.url), path.join(dir, file));
     }
-    writeFileSync(path.join(dir, '0001_core.sql'), '-- edited\n', { flag: 'a' });
+    return dir;
+  };
+
+  it('refuses an applied migration whose statements were edited', async () => {
+    const dir = migrationsCopy();
+    writeFileSync(path.join(dir, '0001_core.sql'), 'SELECT 1;\n', { flag: 'a' });
     await assert.rejects(migrate(getStore(), loadMigrations(dir)), /was changed after it was applied/);
+    await assert.rejects(migrationStatus(getStore(), loadMigrations(dir)), /was changed after it was applied/);
+  });
+
+  it('accepts an applied migration whose comments were edited', async () => {
+    const dir = migrationsCopy();
+    writeFileSync(path.join(dir, '0001_core.sql'), '-- a corrected comment\n\n', { flag: 'a' });
+    assert.deepEqual(await migrate(getStore(), loadMigrations(dir)), []);
+    assert.deepEqual((await migrationStatus(getStore(), loadMigrations(dir))).pending, []);
+  });
+
+  it('accepts a ledger that recorded whole-file checksums', async () => {
+    const store = getStore();
+    const [first, corrected] = loadMigrations().filter((m) => m.version === 1 || m.version === 77);
+    const recorded = async (version: number) =>
+      (await store.query<{ checksum: string }>('test.ledger', sql`SELECT checksum FROM schema_migrations WHERE version = ${version}`))[0]!.checksum;
+    const [before1, before77] = [await recorded(1), await recorded(77)];
+    try {
+      // 0001 as every ledger recorded it; 0077 as released, before its comment lost a measured figure.
+      await store.query('test.ledger.file', sql`UPDATE schema_migrations SET checksum = ${first!.fileChecksum} WHERE version = 1`);
+      await store.query('test.ledger.earlier', sql`UPDATE schema_migrations SET checksum = ${'b437d26bfa4a5e599dd8d4338503b7096808367446eecf716de3f7f9ae7160d6'} WHERE version = 77`);
+      assert.deepEqual(await migrate(store), []);
+      await store.query('test.ledger.other', sql`UPDATE schema_migrations SET checksum = ${'0'.repeat(64)} WHERE version = 77`);
+      await assert.rejects(migrate(store), /0077_holder_state_previous was changed/);
+    } finally {
+      await store.query('test.ledger.back', sql`UPDATE schema_migrations SET checksum = ${before1} WHERE version = 1`);
+      await store.query('test.ledger.back', sql`UPDATE schema_migrations SET checksum = ${before77} WHERE version = 77`);
+    }
+    assert.equal(corrected!.checksum, before77);
   });
 
   it('labels its timings', async () => {

@@ -1,6 +1,6 @@
 -- Addresses per last-activity time, per chain: `active_24h` of /addresses/stats/summary sums the
 -- rows of the last 24 hours (at most a day of block timestamps) instead of counting address_summary
--- rows by last_seen. That count was slow on a large chain for a structural reason: the addresses
+-- rows by last_seen. Such a count is slow on a large chain for a structural reason: the addresses
 -- active in the last day are exactly the rows the latest batches rewrote, so an index-only scan
 -- must fetch each of them from the heap.
 --
