@@ -14,7 +14,8 @@ import type { ChainId } from '../src/chain/chains.ts';
 import { loadBlocks } from '../src/ingest/load-blocks.ts';
 import { RollupDeltas } from '../src/rollups/index.ts';
 import { writeDeltaTables } from '../src/rollups/engine/delta-tables.ts';
-import type { RollupStep } from '../src/rollups/engine/rollup.ts';
+import { runOrder } from '../src/rollups/engine/order.ts';
+import { SharedStep } from '../src/rollups/engine/step.ts';
 import { ROLLUPS } from '../src/rollups/registry.ts';
 import { createPostgresDriver } from '../src/store/postgres.ts';
 import { createStore, type Db } from '../src/store/store.ts';
@@ -54,10 +55,10 @@ try {
         return tx.query(label, statement, options);
       },
     };
-    const step: RollupStep = { chain, deltas, partial: false, fresh: new Set(), ancestor: -1, newAddresses: 0, removedAddresses: 0, carried: new Map() };
-    for (const rollup of ROLLUPS.filter((r) => new RegExp(rollups).test(r.name))) {
-      await rollup.before?.(explaining, step);
-      await rollup.apply(explaining, step);
+    const step = new SharedStep(deltas, runOrder(ROLLUPS), new Set(), false, -1);
+    for (const rollup of step.rollups.filter((r) => new RegExp(rollups).test(r.name))) {
+      await rollup.before?.(step.dbFor(explaining, rollup), step.for(rollup));
+      await rollup.apply(step.dbFor(explaining, rollup), step.for(rollup));
     }
     throw new RolledBack();
   });

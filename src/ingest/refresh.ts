@@ -44,7 +44,7 @@ export async function refreshRollups(store: Store, chain: ChainId, options: Refr
     } else {
       const touched = new RollupDeltas(chain, null);
       for (const block of await loadBlocks(tx, chain, from, to)) touched.addBlock(block);
-      only = { addresses: new Set(touched.summary.keys()), days: new Set(touched.chainDaily.keys()) };
+      only = { addresses: new Set(touched.seenAt.keys()), days: new Set(touched.days) };
       await clearTouched(tx, chain, { addresses: [...only.addresses], days: [...only.days] });
     }
     // Replay the whole chain from the raw rows; a partial refresh keeps only the touched figures.

@@ -12,6 +12,7 @@
 import sql from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
+import { DAILY_AFTER, DAILY_DELTAS } from './address-activity.ts';
 import type { Rollup } from './engine/rollup.ts';
 
 const MAX_GAP = 31;
@@ -20,7 +21,9 @@ export const activeDays: Rollup = {
   name: 'active_days',
   part: 'network',
   tables: ['address_user_days', 'chain_active_gaps'],
-  // After address_daily (listed before it): reads the batch's user days from delta_daily. One
+  after: ['address_daily'],
+  reads: [DAILY_DELTAS, DAILY_AFTER],
+  // Reads the batch's user days from address_daily's deltas, and its rows as the batch left them. One
   // statement: the gaps are counted from address_user_days as it was before it (its snapshot),
   // read once per address; only the addresses whose first or latest day moves are written (most of
   // a followed block's addresses were already active that day: an upsert would lock their rows
@@ -29,13 +32,13 @@ export const activeDays: Rollup = {
   // A day the address was already active on before the batch changes nothing (it is its latest day,
   // and counted): only the batch's newly active days are read, those whose row in daily_after holds
   // just the batch's user transactions (every day, when address_daily had no row of the chain).
-  async apply(db, { chain, fresh }) {
-    const newlyActive = fresh.has('address_daily') ? sql`` : sql`JOIN daily_after a ON a.address = d.address AND a.day = d.day AND a.user_tx_count = d.user_tx_count`;
+  async apply(db, { chain, fresh, rowsOf }) {
+    const newlyActive = fresh.has('address_daily') ? sql`` : sql`JOIN ${rowsOf(DAILY_AFTER)} a ON a.address = d.address AND a.day = d.day AND a.user_tx_count = d.user_tx_count`;
     await db.query(
       'rollups.active_days.apply',
       sql`WITH days AS MATERIALIZED (
             SELECT d.address, d.day, u.first_day AS was_first, u.last_day AS was_last
-            FROM delta_daily d
+            FROM ${rowsOf(DAILY_DELTAS)} d
             ${newlyActive}
             LEFT JOIN address_user_days u ON u.chain = ${chain} AND u.address = d.address
             WHERE d.user_tx_count > 0),
@@ -54,12 +57,12 @@ export const activeDays: Rollup = {
     );
   },
   // address_daily has been reverted by now: a delta day with user activity that no longer has any was removed.
-  async repair(db, { chain }) {
+  async repair(db, { chain, rowsOf }) {
     await db.query('rollups.active_days.removed_drop', sql`DROP TABLE IF EXISTS removed_days`);
     await db.query(
       'rollups.active_days.removed',
       sql`CREATE TEMP TABLE removed_days ON COMMIT DROP AS
-          SELECT d.address, d.day FROM delta_daily d
+          SELECT d.address, d.day FROM ${rowsOf(DAILY_DELTAS)} d
           LEFT JOIN address_daily a ON a.chain = ${chain} AND a.address = d.address AND a.day = d.day
           WHERE d.user_tx_count > 0 AND coalesce(a.user_tx_count, 0) = 0`,
     );

@@ -4,9 +4,92 @@
  * delta_heatmap. Both are sums: revert subtracts and drops rows that fall to zero.
  */
 import sql, { raw } from 'sql-template-tag';
-import { dayName } from '../time.ts';
+import { dayName, dayNumber } from '../time.ts';
 import { nestedRowsOf } from './engine/delta-tables.ts';
-import type { DeltaTable, Rollup } from './engine/rollup.ts';
+import { entryOf, type DeltaReducer, type StepScope } from './engine/reducer.ts';
+import type { DeltaTable, Rollup, ScratchTable } from './engine/rollup.ts';
+
+/** What a step adds to an address's day. */
+export interface DailyDelta {
+  received: bigint;
+  sent: bigint;
+  fees: bigint;
+  feesBurned: bigint;
+  gasUsed: number;
+  txIn: number;
+  txOut: number;
+  txCount: number;
+  userTxCount: number;
+}
+
+const emptyDaily = (): DailyDelta => ({ received: 0n, sent: 0n, fees: 0n, feesBurned: 0n, gasUsed: 0, txIn: 0, txOut: 0, txCount: 0, userTxCount: 0 });
+
+/** address → day number (dayName gives its date) → figures, of the kept addresses (StepScope.keeps). */
+interface Days {
+  scope: StepScope;
+  byAddress: Map<string, Map<number, DailyDelta>>;
+  entries: number;
+}
+
+function dayOf(acc: Days, address: string, day: number): DailyDelta {
+  return entryOf(acc.byAddress, address, day, emptyDaily, acc.scope.keeps(address), () => acc.entries++);
+}
+
+/** Per address and UTC day: value received, sent and paid, and the transactions taken part in. */
+export const dailyReducer: DeltaReducer<Days> = {
+  start: (scope) => ({ scope, byAddress: new Map(), entries: 0 }),
+  receipt(acc, { address, amount, day }) {
+    dayOf(acc, address, day).received += amount;
+  },
+  tx(acc, { tx, day, debit, user, participants, ins, outs }) {
+    const senderDay = dayOf(acc, tx.from, day);
+    senderDay.sent += debit;
+    senderDay.fees += tx.fee;
+    senderDay.feesBurned += tx.burned;
+    senderDay.gasUsed += tx.gasUsed ?? 0;
+    for (const frame of tx.internal) dayOf(acc, frame.from, day).sent += frame.value;
+    for (const address of participants) {
+      const d = dayOf(acc, address, day);
+      d.txCount++;
+      if (ins.has(address)) d.txIn++;
+      if (outs.includes(address)) d.txOut++;
+      if (user) d.userTxCount++;
+    }
+  },
+  opening(acc, opening, ts) {
+    if (opening.amount !== null) dayOf(acc, opening.address, dayNumber(ts)).received += opening.amount;
+  },
+  size: (acc) => acc.entries,
+};
+
+interface HeatmapDelta {
+  txIn: number;
+  txOut: number;
+  txTotal: number;
+}
+
+const emptyHeatmap = (): HeatmapDelta => ({ txIn: 0, txOut: 0, txTotal: 0 });
+
+/** address → dayOfWeek * 24 + hour → counts, of the kept addresses. */
+interface Slots {
+  scope: StepScope;
+  byAddress: Map<string, Map<number, HeatmapDelta>>;
+  entries: number;
+}
+
+/** Per address and UTC weekday-hour: the transactions taken part in. */
+const heatmapReducer: DeltaReducer<Slots> = {
+  start: (scope) => ({ scope, byAddress: new Map(), entries: 0 }),
+  tx(acc, { dayOfWeek, hour, participants, ins, outs }) {
+    for (const address of participants) {
+      const h = entryOf(acc.byAddress, address, dayOfWeek * 24 + hour, emptyHeatmap, acc.scope.keeps(address), () => acc.entries++);
+      h.txTotal++;
+      if (ins.has(address)) h.txIn++;
+      if (outs.includes(address)) h.txOut++;
+    }
+  },
+  size: (acc) => acc.entries,
+};
 
 // The merge into rows already there: the sums add.
 const mergeDaily = sql`ORDER BY address, day
@@ -22,7 +105,7 @@ const mergeDaily = sql`ORDER BY address, day
  * returned by `apply`'s merge (not into an empty table: the rollups after it rebuild) and by
  * `revert`'s subtraction (less the rows it leaves empty, which go).
  */
-const DAILY_AFTER = { name: 'daily_after', columns: 'address text, day date, tx_count int, received numeric, sent numeric, fees numeric, user_tx_count int' };
+export const DAILY_AFTER: ScratchTable = { name: 'daily_after', columns: 'address text, day date, tx_count int, received numeric, sent numeric, fees numeric, user_tx_count int' };
 const DAILY_AFTER_FIELDS = ['address', 'day', 'tx_count', 'received', 'sent', 'fees', 'user_tx_count'];
 const DAILY_AFTER_COLUMNS = raw(DAILY_AFTER_FIELDS.join(', '));
 
@@ -33,20 +116,21 @@ const emptyDay = (row: string) => raw(`${row}.tx_count = 0 AND ${row}.received =
 const ANALYZE_DAILY_ROWS = 200_000;
 
 /** The step's per-address-and-day deltas, merged into address_daily. */
-export const DAILY_DELTAS: DeltaTable = {
+export const DAILY_DELTAS: DeltaTable<Days> = {
   name: 'delta_daily',
   columns: `address text, day date, received numeric, sent numeric, fees numeric, fees_burned numeric, gas_used bigint,
     tx_in int, tx_out int, tx_count int, user_tx_count int`,
-  rows: (deltas) => nestedRowsOf(deltas.daily, (address, day, d) => [
+  rows: (acc) => nestedRowsOf(acc.byAddress, (address, day, d) => [
     address, dayName(day), d.received, d.sent, d.fees, d.feesBurned, d.gasUsed, d.txIn, d.txOut, d.txCount, d.userTxCount,
   ]),
   analyze: true,
 };
 
-export const addressDaily: Rollup = {
+export const addressDaily: Rollup<Days> = {
   name: 'address_daily',
   part: 'addresses',
   tables: ['address_daily'],
+  deltas: dailyReducer,
   scratchTables: [DAILY_AFTER],
   deltaTables: [DAILY_DELTAS],
   async apply(db, { chain, fresh, deltas }) {
@@ -64,9 +148,7 @@ export const addressDaily: Rollup = {
     // A bulk step adds its chain's rows by the million; the rollups after this one read address_daily by
     // chain and day, and statistics from before the step (autovacuum's, at whatever moment it came)
     // can count the chain's rows as none and plan nested loops over them.
-    let rows = 0;
-    for (const days of deltas.daily.values()) rows += days.size;
-    if (rows >= ANALYZE_DAILY_ROWS) await db.query('rollups.daily.analyze', sql`ANALYZE address_daily`);
+    if (deltas.entries >= ANALYZE_DAILY_ROWS) await db.query('rollups.daily.analyze', sql`ANALYZE address_daily`);
   },
   async revert(db, { chain }) {
     await db.query(
@@ -93,15 +175,16 @@ export const addressDaily: Rollup = {
   },
 };
 
-export const addressHeatmap: Rollup = {
+export const addressHeatmap: Rollup<Slots> = {
   name: 'address_heatmap',
   part: 'addresses',
   tables: ['address_heatmap'],
+  deltas: heatmapReducer,
   deltaTables: [
     {
       name: 'delta_heatmap',
       columns: 'address text, day_of_week smallint, hour_of_day smallint, tx_in int, tx_out int, tx_total int',
-      rows: (deltas) => nestedRowsOf(deltas.heatmap, (address, slot, h) => [address, Math.floor(slot / 24), slot % 24, h.txIn, h.txOut, h.txTotal]),
+      rows: (acc) => nestedRowsOf(acc.byAddress, (address, slot, h) => [address, Math.floor(slot / 24), slot % 24, h.txIn, h.txOut, h.txTotal]),
       direct: 'address_heatmap',
     },
   ],

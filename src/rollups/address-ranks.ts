@@ -14,9 +14,10 @@
  * `applyRanksAfter` puts back their contributions as they are after it (after the repair, on a
  * revert: emptied addresses are gone by then). Whatever the summary did, the two agree with it.
  */
-import sql, { raw, type Sql } from 'sql-template-tag';
+import sql, { type Sql } from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
+import { SUMMARY_DELTAS } from './address-summary.ts';
 import type { Rollup, RollupStep } from './engine/rollup.ts';
 
 /** Age bucket of addresses without a first appearance: after every hour. Same as quarry_age_bucket. */
@@ -108,11 +109,11 @@ function addGrams(counts: Int32Array, seen: Int32Array, stamp: number, address: 
   }
 }
 
-/** The contributions to each metric's buckets of the addresses listed in `source` (a temp table), as they are now. */
-function contributions(chain: ChainId, sign: 1 | -1, source: 'delta_summary'): Sql {
+/** The contributions to each metric's buckets of the addresses listed in `source` (a relation with `address`), as they are now. */
+function contributions(chain: ChainId, sign: 1 | -1, source: Sql): Sql {
   return sql`INSERT INTO address_rank_buckets AS b (chain, metric, bucket, addresses, balance)
              SELECT ${chain}, m.metric, m.bucket, ${sign}::int * count(*), ${sign}::int * coalesce(sum(m.balance), 0)
-             FROM ${raw(source)} d
+             FROM ${source} d
              JOIN address_summary s ON s.chain = ${chain} AND s.address = d.address
              CROSS JOIN LATERAL (VALUES ('balance', quarry_rank_bucket(s.balance), s.balance),
                                         ('tx_count', quarry_rank_bucket(s.tx_count), NULL::numeric),
@@ -147,22 +148,22 @@ interface RanksCapture {
 }
 
 /** Before address_summary changes: takes out the touched addresses and remembers which existed and held coins. */
-async function captureRanksBefore(db: Db, chain: ChainId): Promise<RanksCapture> {
+async function captureRanksBefore(db: Db, chain: ChainId, touched: Sql): Promise<RanksCapture> {
   // One statement: which addresses existed and held coins, and their contributions taken out.
   const removed = await db.query<BucketCount>(
     'rollups.ranks.remove',
     sql`WITH before AS (
           INSERT INTO ranks_before (address, holder)
-          SELECT s.address, coalesce(s.balance > 0, false) AS holder FROM delta_summary d
+          SELECT s.address, coalesce(s.balance > 0, false) AS holder FROM ${touched} d
           JOIN address_summary s ON s.chain = ${chain} AND s.address = d.address)
-        ${contributions(chain, -1, 'delta_summary')}`,
+        ${contributions(chain, -1, touched)}`,
   );
   return { zeroed: removed.filter((b) => Number(b.addresses) === 0) };
 }
 
 /** After address_summary changed (and was repaired, on a revert): puts the touched addresses back. */
-async function applyRanksAfter(db: Db, chain: ChainId, capture: RanksCapture): Promise<void> {
-  const added = await db.query<BucketCount>('rollups.ranks.add', contributions(chain, 1, 'delta_summary'));
+async function applyRanksAfter(db: Db, chain: ChainId, touched: Sql, capture: RanksCapture): Promise<void> {
+  const added = await db.query<BucketCount>('rollups.ranks.add', contributions(chain, 1, touched));
   await removeEmptyBuckets(db, chain, [...capture.zeroed, ...added]);
 
   // Addresses that appeared or disappeared, or started or stopped holding coins.
@@ -170,7 +171,7 @@ async function applyRanksAfter(db: Db, chain: ChainId, capture: RanksCapture): P
     'rollups.ranks.transitions',
     sql`SELECT d.address, b.address IS NOT NULL AS was, coalesce(b.holder, false) AS was_holder,
                s.address IS NOT NULL AS present, coalesce(s.balance > 0, false) AS holder
-        FROM delta_summary d
+        FROM ${touched} d
         LEFT JOIN ranks_before b ON b.address = d.address
         LEFT JOIN address_summary s ON s.chain = ${chain} AND s.address = d.address
         WHERE (b.address IS NULL) <> (s.address IS NULL) OR coalesce(b.holder, false) <> coalesce(s.balance > 0, false)`,
@@ -265,17 +266,20 @@ async function gramsEmpty(db: Db, chain: ChainId): Promise<boolean> {
   return row?.empty ?? false;
 }
 
-const putBack = (db: Db, step: RollupStep) => applyRanksAfter(db, step.chain, step.carried.get('address_ranks') as RanksCapture);
+const putBack = (db: Db, step: RollupStep) => applyRanksAfter(db, step.chain, step.rowsOf(SUMMARY_DELTAS), step.carried.get('address_ranks') as RanksCapture);
 
 export const addressRanks: Rollup = {
   name: 'address_ranks',
   part: 'addresses',
   tables: ['address_rank_buckets', 'address_grams'],
   scratchTables: [{ name: 'ranks_before', columns: 'address text, holder boolean' }],
+  // The step's addresses: those of address_summary's deltas.
+  reads: [SUMMARY_DELTAS],
   async before(db, step) {
-    step.carried.set('address_ranks', await captureRanksBefore(db, step.chain));
+    step.carried.set('address_ranks', await captureRanksBefore(db, step.chain, step.rowsOf(SUMMARY_DELTAS)));
   },
-  // After address_summary changed (listed after it), and after its repair on a revert.
+  // After address_summary changed, and after its repair on a revert.
+  after: ['address_summary'],
   apply: putBack,
   repair: putBack,
   afterRefresh: (db, chain) => rebuildRanks(db, chain),

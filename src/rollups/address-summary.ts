@@ -10,16 +10,147 @@
 import sql, { empty, type Sql } from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
+import { DAILY_DELTAS } from './address-activity.ts';
 import { rowsOf } from './engine/delta-tables.ts';
-import type { DeltaTable, Rollup } from './engine/rollup.ts';
+import { comparePositions, type DeltaReducer, type Position, type StepScope } from './engine/reducer.ts';
+import type { DeltaTable, Rollup, ScratchTable } from './engine/rollup.ts';
+
+/** What a step adds to an address's summary. */
+export interface SummaryDelta {
+  received: bigint;
+  sent: bigint;
+  debit: bigint;
+  fees: bigint;
+  feesBurned: bigint;
+  gasUsed: number;
+  txCount: number;
+  txIn: number;
+  txOut: number;
+  first: { ts: number; height: number; tx: string; txIndex: number } | null;
+  last: { ts: number; height: number; tx: string; txIndex: number } | null;
+  funded: { by: string | null; tx: string | null; at: number; height: number; pos: Position } | null;
+  withdrawalCount: number;
+  withdrawalTotal: bigint;
+  internalCount: number;
+  internalReceived: bigint;
+  internalSent: bigint;
+  deployedCount: number;
+  isContract: boolean;
+  masterAddress: string | null;
+  slaveCount: number;
+  otsUsed: number;
+  otsMaxIndex: number | null;
+  /** An opening balance the node could not tell: the balance is unknown. */
+  openingUnknown: boolean;
+}
+
+function emptySummary(): SummaryDelta {
+  return {
+    received: 0n, sent: 0n, debit: 0n, fees: 0n, feesBurned: 0n, gasUsed: 0, txCount: 0, txIn: 0, txOut: 0,
+    first: null, last: null, funded: null, withdrawalCount: 0, withdrawalTotal: 0n, internalCount: 0,
+    internalReceived: 0n, internalSent: 0n, deployedCount: 0, isContract: false, masterAddress: null,
+    slaveCount: 0, otsUsed: 0, otsMaxIndex: null, openingUnknown: false,
+  };
+}
+
+/** The step's summaries by address (of the kept addresses only: StepScope.keeps). */
+interface Summaries {
+  scope: StepScope;
+  byAddress: Map<string, SummaryDelta>;
+}
+
+function summaryOf(acc: Summaries, address: string): SummaryDelta {
+  let s = acc.byAddress.get(address);
+  if (!s) {
+    s = emptySummary();
+    if (acc.scope.keeps(address)) {
+      acc.byAddress.set(address, s);
+      acc.scope.seen(address);
+    }
+  }
+  return s;
+}
+
+/** Per address: what it received, sent, paid and took part in, its first and last activity and what funded it. */
+export const summaryReducer: DeltaReducer<Summaries> = {
+  start: (scope) => ({ scope, byAddress: new Map() }),
+  receipt(acc, { address, amount, ts, pos, from, txHash }) {
+    const s = summaryOf(acc, address);
+    s.received += amount;
+    if (amount > 0n && (!s.funded || comparePositions(pos, s.funded.pos) < 0)) {
+      s.funded = { by: from, tx: txHash, at: ts, height: pos[0], pos };
+    }
+  },
+  tx(acc, { tx, height, ts, sent, debit, ok, participants, ins, outs }) {
+    const sender = summaryOf(acc, tx.from);
+    sender.sent += sent;
+    sender.debit += debit;
+    sender.fees += tx.fee;
+    sender.feesBurned += tx.burned;
+    sender.gasUsed += tx.gasUsed ?? 0;
+    for (const frame of tx.internal) {
+      const from = summaryOf(acc, frame.from);
+      from.sent += frame.value;
+      from.debit += frame.value;
+      from.internalSent += frame.value;
+      from.internalCount++;
+      const to = summaryOf(acc, frame.to);
+      to.internalReceived += frame.value;
+      if (frame.to !== frame.from) to.internalCount++;
+    }
+    if (tx.contractAddress) {
+      sender.deployedCount++;
+      summaryOf(acc, tx.contractAddress).isContract = true;
+    }
+    // Contracts a factory created (with or without value); a reverted transaction created none.
+    if (ok) {
+      for (const creation of tx.creations) {
+        summaryOf(acc, creation.creator).deployedCount++;
+        summaryOf(acc, creation.address).isContract = true;
+      }
+    }
+    for (const slave of tx.slaves) {
+      summaryOf(acc, slave.slave).masterAddress = tx.from;
+      sender.slaveCount++;
+    }
+    if (tx.otsIndex !== null) {
+      const signer = summaryOf(acc, tx.signer ?? tx.from);
+      signer.otsUsed++;
+      signer.otsMaxIndex = Math.max(signer.otsMaxIndex ?? -1, tx.otsIndex);
+    }
+    const at = { ts, height, tx: tx.hash, txIndex: tx.index };
+    for (const address of participants) {
+      const s = summaryOf(acc, address);
+      s.txCount++;
+      if (ins.has(address)) s.txIn++;
+      if (outs.includes(address)) s.txOut++;
+      if (!s.first || height < s.first.height || (height === s.first.height && tx.index < s.first.txIndex)) s.first = at;
+      if (!s.last || height > s.last.height || (height === s.last.height && tx.index > s.last.txIndex)) s.last = at;
+    }
+  },
+  block(acc, { block }) {
+    for (const w of block.withdrawals) {
+      const s = summaryOf(acc, w.address);
+      s.withdrawalCount++;
+      s.withdrawalTotal += w.amount;
+    }
+  },
+  opening(acc, opening) {
+    const s = summaryOf(acc, opening.address);
+    if (opening.amount === null) s.openingUnknown = true;
+    else s.received += opening.amount;
+  },
+  size: (acc) => acc.byAddress.size,
+};
 
 /**
  * Holder transitions per day: addresses whose balance went from zero to positive, less those that
  * went to zero, from each address's running balance through the delta's days. `sign` +1 before
  * applying (balances are those below the delta), -1 before reverting (balances include it, so the
- * starting point is the balance less the delta).
+ * starting point is the balance less the delta). `daily`: the step's per-address-and-day deltas
+ * (address_daily's, through step.rowsOf).
  */
-function holderTransitions(chain: ChainId, sign: 1 | -1): Sql {
+function holderTransitions(chain: ChainId, sign: 1 | -1, daily: Sql): Sql {
   return sql`INSERT INTO chain_daily AS c (chain, day, holders_delta)
         SELECT ${chain}, day,
                (${sign} * (count(*) FILTER (WHERE before <= 0 AND after > 0) - count(*) FILTER (WHERE before > 0 AND after <= 0)))::int
@@ -31,7 +162,7 @@ function holderTransitions(chain: ChainId, sign: 1 | -1): Sql {
                    -- An unknown balance (NULL) is neither a holder nor not one: it counts in no transition.
                    CASE WHEN s.address IS NULL THEN 0 ELSE s.balance END + 0 * d.balance
                      - CASE WHEN ${sign} = -1 THEN d.balance ELSE 0 END AS start
-            FROM delta_daily n
+            FROM ${daily} n
             JOIN delta_summary d ON d.address = n.address
             LEFT JOIN address_summary s ON s.chain = ${chain} AND s.address = n.address
           ) r
@@ -44,12 +175,12 @@ function holderTransitions(chain: ChainId, sign: 1 | -1): Sql {
  * Merges delta_summary. Into a table that holds no row of the chain (`fresh`) the deltas are
  * inserted as they are, without looking for conflicts.
  */
-async function applyAddressSummary(db: Db, chain: ChainId, options: { holders: boolean; fresh: boolean }): Promise<{ newAddresses: number }> {
+async function applyAddressSummary(db: Db, chain: ChainId, options: { holders: Sql | null; fresh: boolean }): Promise<{ newAddresses: number }> {
   // One statement: the holder transitions and the count of new addresses read address_summary as
   // it was before the merge (the statement's snapshot).
   const [counted] = await db.query<{ n: number }>(
     'rollups.summary.apply',
-    sql`WITH ${options.holders ? sql`holders AS (${holderTransitions(chain, 1)}),` : sql``}
+    sql`WITH ${options.holders ? sql`holders AS (${holderTransitions(chain, 1, options.holders)}),` : sql``}
         counted AS (
           SELECT count(*)::int AS n FROM delta_summary d
           WHERE NOT EXISTS (SELECT 1 FROM address_summary s WHERE s.chain = ${chain} AND s.address = d.address)),
@@ -79,7 +210,7 @@ async function applyAddressSummary(db: Db, chain: ChainId, options: { holders: b
  * returned by `apply`'s merge (not into an empty table: the rollups after it rebuild), and written
  * by `repair` for the addresses a revert leaves.
  */
-const SUMMARY_AFTER = { name: 'summary_after', columns: 'address text, balance numeric' };
+export const SUMMARY_AFTER: ScratchTable = { name: 'summary_after', columns: 'address text, balance numeric' };
 
 // The merge into rows already there: sums add, first and funded keep the earlier, last takes the later.
 const mergeSummary = sql`ORDER BY address
@@ -116,8 +247,8 @@ const mergeSummary = sql`ORDER BY address
           ots_max_index = greatest(s.ots_max_index, excluded.ots_max_index)`;
 
 /** Subtracts delta_summary. Call `repairAddressSummary` once the reverted raw rows are gone. */
-async function revertAddressSummary(db: Db, chain: ChainId): Promise<void> {
-  await db.query('rollups.summary.holders', holderTransitions(chain, -1));
+async function revertAddressSummary(db: Db, chain: ChainId, daily: Sql): Promise<void> {
+  await db.query('rollups.summary.holders', holderTransitions(chain, -1, daily));
   await db.query(
     'rollups.summary.revert',
     sql`UPDATE address_summary s SET
@@ -252,7 +383,7 @@ async function repairAddressSummary(db: Db, chain: ChainId, ancestor: number): P
 }
 
 /** The step's per-address deltas (the balance change among them), merged into address_summary. */
-export const SUMMARY_DELTAS: DeltaTable = {
+export const SUMMARY_DELTAS: DeltaTable<Summaries> = {
   name: 'delta_summary',
   columns: `address text, balance numeric, total_received numeric, total_sent numeric, total_fees_paid numeric,
     fees_burned numeric, gas_used bigint, tx_count int, tx_received_count int, tx_sent_count int,
@@ -260,7 +391,7 @@ export const SUMMARY_DELTAS: DeltaTable = {
     funded_by text, funded_tx text, funded_at bigint, funded_height bigint, withdrawal_count int, withdrawal_total numeric,
     internal_tx_count int, internal_received numeric, internal_sent numeric, deployed_count int, is_contract boolean,
     master_address text, slave_count int, ots_used int, ots_max_index int`,
-  rows: (deltas) => rowsOf(deltas.summary, (address, s) => [
+  rows: (acc) => rowsOf(acc.byAddress, (address, s) => [
     address, s.openingUnknown ? null : s.received - s.debit - s.fees, s.received, s.sent, s.fees, s.feesBurned, s.gasUsed, s.txCount, s.txIn, s.txOut,
     s.first?.ts, s.first?.height, s.first?.tx, s.last?.ts, s.last?.height, s.last?.tx,
     s.funded?.by, s.funded?.tx, s.funded?.at, s.funded?.height, s.withdrawalCount, s.withdrawalTotal,
@@ -269,17 +400,21 @@ export const SUMMARY_DELTAS: DeltaTable = {
   analyze: true,
 };
 
-export const addressSummary: Rollup = {
+export const addressSummary: Rollup<Summaries> = {
   name: 'address_summary',
   part: 'addresses',
   tables: ['address_summary'],
+  deltas: summaryReducer,
   scratchTables: [SUMMARY_AFTER],
   deltaTables: [SUMMARY_DELTAS],
+  // The holder transitions run through each address's days.
+  reads: [DAILY_DELTAS],
   async apply(db, step) {
-    const { newAddresses } = await applyAddressSummary(db, step.chain, { holders: !step.partial, fresh: step.fresh.has('address_summary') });
+    const holders = step.partial ? null : step.rowsOf(DAILY_DELTAS);
+    const { newAddresses } = await applyAddressSummary(db, step.chain, { holders, fresh: step.fresh.has('address_summary') });
     step.newAddresses = newAddresses;
   },
-  revert: (db, step) => revertAddressSummary(db, step.chain),
+  revert: (db, step) => revertAddressSummary(db, step.chain, step.rowsOf(DAILY_DELTAS)),
   async repair(db, step) {
     const { removedAddresses } = await repairAddressSummary(db, step.chain, step.ancestor);
     step.removedAddresses = removedAddresses;

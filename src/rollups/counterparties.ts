@@ -5,10 +5,68 @@
  * with fewer transactions.
  */
 import sql from 'sql-template-tag';
-import type { ChainId } from '../chain/chains.ts';
+import { isSentinel, type ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
 import { nestedRowsOf } from './engine/delta-tables.ts';
+import { entryOf, type DeltaReducer, type StepScope } from './engine/reducer.ts';
 import type { Rollup } from './engine/rollup.ts';
+
+interface PairDelta {
+  txCount: number;
+  sentCount: number;
+  receivedCount: number;
+  totalSent: bigint;
+  totalReceived: bigint;
+  lastTs: number;
+}
+
+// lastTs starts below any block time: pairOf raises it to the transaction's.
+const emptyPair = (): PairDelta => ({ txCount: 0, sentCount: 0, receivedCount: 0, totalSent: 0n, totalReceived: 0n, lastTs: 0 });
+
+/** address → counterparty → figures, of the pairs with a kept address (StepScope.keeps). */
+interface Pairs {
+  scope: StepScope;
+  byAddress: Map<string, Map<string, PairDelta>>;
+  entries: number;
+}
+
+/** The pair's delta, counting the transaction once per pair (a pair sees one tx per call site). */
+function pairOf(acc: Pairs, address: string, counterparty: string, ts: number): PairDelta {
+  const keep = acc.scope.keeps(address) || acc.scope.keeps(counterparty);
+  const p = entryOf(acc.byAddress, address, counterparty, emptyPair, keep, () => acc.entries++);
+  p.txCount++;
+  p.lastTs = Math.max(p.lastTs, ts);
+  return p;
+}
+
+/**
+ * Top-level transfers between two real addresses (not a mint sentinel), once per transaction and
+ * pair, both ways.
+ */
+const pairsReducer: DeltaReducer<Pairs> = {
+  start: (scope) => ({ scope, byAddress: new Map(), entries: 0 }),
+  tx(acc, { tx, ts, ok, legs }) {
+    const { chain } = acc.scope;
+    const sentTo = new Map<string, bigint>();
+    for (const r of legs) sentTo.set(r.to, (sentTo.get(r.to) ?? 0n) + (ok ? r.amount : 0n));
+    if (isSentinel(chain, tx.from)) return;
+    for (const [to, amount] of sentTo) {
+      if (isSentinel(chain, to)) continue;
+      const out = pairOf(acc, tx.from, to, ts);
+      out.sentCount++;
+      out.totalSent += amount;
+      if (to === tx.from) {
+        out.receivedCount++;
+        out.totalReceived += amount;
+      } else {
+        const back = pairOf(acc, to, tx.from, ts);
+        back.receivedCount++;
+        back.totalReceived += amount;
+      }
+    }
+  },
+  size: (acc) => acc.entries,
+};
 
 async function applyCounterparties(db: Db, chain: ChainId): Promise<void> {
   await db.query(
@@ -83,16 +141,17 @@ async function repairCounterparties(db: Db, chain: ChainId): Promise<void> {
   );
 }
 
-export const counterparties: Rollup = {
+export const counterparties: Rollup<Pairs> = {
   name: 'address_counterparties',
   part: 'addresses',
   tables: ['address_counterparties'],
+  deltas: pairsReducer,
   deltaTables: [
     {
       name: 'delta_pairs',
       columns: `address text, counterparty text, tx_count int, sent_count int, received_count int, total_sent numeric,
         total_received numeric, last_ts bigint`,
-      rows: (deltas) => nestedRowsOf(deltas.pairs, (address, counterparty, p) => [
+      rows: (acc) => nestedRowsOf(acc.byAddress, (address, counterparty, p) => [
         address, counterparty, p.txCount, p.sentCount, p.receivedCount, p.totalSent, p.totalReceived, p.lastTs,
       ]),
       direct: 'address_counterparties',

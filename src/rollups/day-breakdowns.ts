@@ -4,17 +4,23 @@
  * subtracts and drops rows that fall to zero; nothing needs repair.
  */
 import sql, { join, raw } from 'sql-template-tag';
+import type { CanonicalTx } from '../chain/model.ts';
 import type { CopyValue } from '../store/copy.ts';
-import type { ChainDayDelta, RollupDeltas } from './engine/deltas.ts';
+import { dayName, dayNumber } from '../time.ts';
+import { allOf, type DeltaReducer, type StepScope, type StepTx } from './engine/reducer.ts';
 import type { Rollup } from './engine/rollup.ts';
 
-/** A sum table: `table` (chain, `keys`…, `counts`…) with `counts` added per key, from its delta table. */
-interface KeyedSum {
+/**
+ * A sum table: `table` (chain, `keys`…, `counts`…) with `counts` added per key, from its delta
+ * table, whose rows its own reducer (`deltas`) adds up over the step.
+ */
+interface KeyedSum<A = unknown> {
   name: string;
   table: string;
   keys: Record<string, string>;
   counts: readonly string[];
-  rows: (deltas: RollupDeltas) => Iterable<CopyValue[]>;
+  deltas: DeltaReducer<A>;
+  rows: (acc: A) => Iterable<CopyValue[]>;
   /** The column holding the day, for a partial refresh. */
   dayKey?: string;
 }
@@ -25,7 +31,7 @@ interface KeyedSum {
  * (the engine asks it whether the rollup holds rows of the chain: if it holds none, neither does
  * any other, and each goes in by a plain copy).
  */
-function keyedSums(name: string, sums: readonly KeyedSum[]): Rollup {
+function keyedSums(name: string, sums: readonly KeyedSum[]): Rollup<unknown[]> {
   // Identifiers below come from this file, never from input.
   const parts = sums.map((spec) => {
     const keys = Object.keys(spec.keys);
@@ -42,10 +48,11 @@ function keyedSums(name: string, sums: readonly KeyedSum[]): Rollup {
     name,
     part: 'network',
     tables: sums.map((spec) => spec.table),
-    deltaTables: sums.map((spec) => ({
+    deltas: allOf(sums.map((spec) => spec.deltas)),
+    deltaTables: sums.map((spec, i) => ({
       name: `delta_${spec.name}`,
       columns: [...Object.keys(spec.keys).map((k) => `${k} ${spec.keys[k]}`), ...spec.counts.map((c) => `${c} int`)].join(', '),
-      rows: spec.rows,
+      rows: (accs: unknown[]) => spec.rows(accs[i]),
       direct: spec.table,
     })),
     async apply(db, { chain, fresh }) {
@@ -81,44 +88,110 @@ function keyedSums(name: string, sums: readonly KeyedSum[]): Rollup {
   };
 }
 
-function* perDay<K, V>(deltas: RollupDeltas, pick: (figures: ChainDayDelta) => Map<K, V>, row: (day: string, key: K, value: V) => CopyValue[]) {
-  for (const [day, figures] of deltas.chainDaily) for (const [key, value] of pick(figures)) yield row(day, key, value);
+/** Transactions per day ('YYYY-MM-DD', of the kept days) and key; `keyOf` gives a transaction's key, or null for none. */
+function perDayCounts<K>(keyOf: (t: StepTx, scope: StepScope) => K | null): DeltaReducer<{ scope: StepScope; days: Map<string, Map<K, number>> }> {
+  return {
+    start: (scope) => ({ scope, days: new Map() }),
+    tx(acc, t) {
+      const key = keyOf(t, acc.scope);
+      if (key === null) return;
+      const day = dayName(t.day);
+      let counts = acc.days.get(day);
+      if (!counts) {
+        counts = new Map();
+        if (!acc.scope.keepsDay(day)) return;
+        acc.days.set(day, counts);
+      }
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    },
+  };
 }
 
-const txTypes: KeyedSum = {
+function* perDay<K>(days: Map<string, Map<K, number>>): Generator<CopyValue[]> {
+  for (const [day, counts] of days) for (const [key, n] of counts) yield [day, key as CopyValue, n];
+}
+
+/**
+ * The gas bucket of a pos transaction (docs/metrics.md, "Gas distribution"), first match wins:
+ * 6 one million gas or more; 5 a deployment; 0 a simple value transfer; 3 a contract swap (two or
+ * more token movements); 1 a token transfer (one); 4 a complex contract call (100,000 gas or more);
+ * 2 any other contract call.
+ */
+export function gasBucket(tx: CanonicalTx): number {
+  const gas = tx.gasUsed ?? 0;
+  if (gas >= 1_000_000) return 6;
+  if (tx.type === 'contract_create') return 5;
+  if (tx.type === 'transfer') return 0;
+  if (tx.tokenTransfers.length >= 2) return 3;
+  if (tx.tokenTransfers.length === 1) return 1;
+  if (gas >= 100_000) return 4;
+  return 2;
+}
+
+const txTypes: KeyedSum<{ days: Map<string, Map<string, number>> }> = {
   name: 'chain_tx_types',
   table: 'chain_tx_types',
   keys: { day: 'date', tx_type: 'text' },
   counts: ['tx_count'],
-  rows: (deltas) => perDay(deltas, (c) => c.txTypes, (day, type, n) => [day, type, n]),
+  deltas: perDayCounts(({ tx }) => tx.type),
+  rows: (acc) => perDay(acc.days),
 };
 
-const gasBuckets: KeyedSum = {
+const gasBuckets: KeyedSum<{ days: Map<string, Map<number, number>> }> = {
   name: 'chain_gas_buckets',
   table: 'chain_gas_buckets',
   keys: { day: 'date', bucket: 'smallint' },
   counts: ['tx_count'],
-  rows: (deltas) => perDay(deltas, (c) => c.gasBuckets, (day, bucket, n) => [day, bucket, n]),
+  deltas: perDayCounts(({ tx }, { chain }) => (chain === 'pos' ? gasBucket(tx) : null)),
+  rows: (acc) => perDay(acc.days),
 };
 
-const feeValues: KeyedSum = {
+/** Every fee of the day, as fee → transactions paying it: exact percentiles need the whole multiset. */
+const feeValues: KeyedSum<{ days: Map<string, Map<bigint, number>> }> = {
   name: 'chain_fee_values',
   table: 'chain_fee_values',
   keys: { day: 'date', fee: 'numeric' },
   counts: ['tx_count'],
-  rows: (deltas) => perDay(deltas, (c) => c.fees, (day, fee, n) => [day, fee, n]),
+  deltas: perDayCounts(({ tx }) => tx.fee),
+  rows: (acc) => perDay(acc.days),
 };
 
-const hourly: KeyedSum = {
+interface HourCounts {
+  scope: StepScope;
+  /** hours since 1970-01-01 → counts */
+  hours: Map<number, { blockCount: number; txCount: number }>;
+}
+
+function hourOf(acc: HourCounts, ts: number): { blockCount: number; txCount: number } {
+  const hour = Math.floor(ts / 3600);
+  let h = acc.hours.get(hour);
+  if (!h) {
+    h = { blockCount: 0, txCount: 0 };
+    if (acc.scope.keepsDay(dayName(dayNumber(ts)))) acc.hours.set(hour, h);
+  }
+  return h;
+}
+
+/** Per chain and UTC hour: what hourly rates and the busiest hour read. */
+const hourly: KeyedSum<HourCounts> = {
   name: 'chain_hourly',
   table: 'chain_hourly',
   keys: { hour: 'bigint' },
   counts: ['block_count', 'tx_count'],
-  rows: function* (deltas) {
-    for (const [hour, h] of deltas.chainHourly) yield [hour, h.blockCount, h.txCount];
+  deltas: {
+    start: (scope) => ({ scope, hours: new Map() }),
+    tx(acc, { ts }) {
+      hourOf(acc, ts).txCount++;
+    },
+    block(acc, { ts }) {
+      hourOf(acc, ts).blockCount++;
+    },
+  },
+  rows: function* (acc) {
+    for (const [hour, h] of acc.hours) yield [hour, h.blockCount, h.txCount];
   },
   dayKey: 'hour',
 };
 
 /** Every block adds to chain_hourly (its block count): it goes first. */
-export const dayBreakdowns = keyedSums('chain_day_breakdowns', [hourly, txTypes, gasBuckets, feeValues]);
+export const dayBreakdowns = keyedSums('chain_day_breakdowns', [hourly, txTypes, gasBuckets, feeValues] as KeyedSum[]);

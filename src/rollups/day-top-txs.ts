@@ -10,8 +10,7 @@ import sql, { type Sql } from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';
 import { NON_USER_TX_TYPES } from '../chain/model.ts';
 import type { Db } from '../store/store.ts';
-import { inStepBlocks } from './engine/delta-tables.ts';
-import { isFollowedStep, type Rollup } from './engine/rollup.ts';
+import type { Rollup } from './engine/rollup.ts';
 
 /** Rows kept per day: the largest `limit` /whales/biggest accepts. */
 export const TOP_TXS_PER_DAY = 100;
@@ -24,8 +23,8 @@ const candidate = sql`t.value > 0 AND t.status IS DISTINCT FROM 0 AND NOT t.mint
  * days left holding more than K rows. With `beatKept` (blocks after every kept row) only the
  * candidates above a full day's K-th row go in: a later one with the same value ranks below it.
  */
-async function insertTop(db: Db, label: string, chain: ChainId, days: string[], where: Sql, options: { beatKept?: boolean; reusePlan?: boolean } = {}): Promise<string[]> {
-  const { beatKept = false, reusePlan = false } = options;
+async function insertTop(db: Db, label: string, chain: ChainId, days: readonly string[], where: Sql, options: { beatKept?: boolean } = {}): Promise<string[]> {
+  const { beatKept = false } = options;
   // Each day's K-th kept value, looked up once per day rather than once per candidate.
   const floors = sql`floors AS MATERIALIZED (
         SELECT d.day, (SELECT k.value FROM chain_day_top_txs k WHERE k.chain = ${chain} AND k.day = d.day
@@ -49,13 +48,12 @@ async function insertTop(db: Db, label: string, chain: ChainId, days: string[], 
       -- The kept rows as the statement found them, plus those it inserted.
       SELECT day::text AS day FROM inserted i GROUP BY day
       HAVING count(*) + (SELECT count(*) FROM chain_day_top_txs k WHERE k.chain = ${chain} AND k.day = i.day) > ${TOP_TXS_PER_DAY}`,
-    { reusePlan },
   );
   return over.map((r) => r.day);
 }
 
 /** Keeps only the top K rows of each of `days`. */
-async function trim(db: Db, chain: ChainId, days: string[]): Promise<void> {
+async function trim(db: Db, chain: ChainId, days: readonly string[]): Promise<void> {
   await db.query(
     'rollups.day_top_txs.trim',
     sql`DELETE FROM chain_day_top_txs d USING (
@@ -70,16 +68,17 @@ export const dayTopTxs: Rollup = {
   name: 'chain_day_top_txs',
   part: 'whales-exchanges',
   tables: ['chain_day_top_txs'],
-  async apply(db, { chain, deltas }) {
-    // A partial refresh keeps only its days: chainDaily holds exactly the days this step may write.
-    const days = [...deltas.chainDaily.keys()];
+  keepsPlans: ['rollups.day_top_txs.apply'],
+  async apply(db, step) {
+    // A partial refresh keeps only its days: step.days holds exactly the days this step may write.
+    const { chain, days } = step;
     if (days.length === 0) return;
-    const over = await insertTop(db, 'rollups.day_top_txs.apply', chain, days, inStepBlocks('t', deltas), { beatKept: true, reusePlan: isFollowedStep(deltas) });
+    const over = await insertTop(db, 'rollups.day_top_txs.apply', chain, days, step.inBlocks('t'), { beatKept: true });
     if (over.length > 0) await trim(db, chain, over);
   },
-  async repair(db, { chain, deltas }) {
+  async repair(db, { chain, days: stepDays }) {
     // The reverted blocks' days, recomputed from what remains of them (their raw rows are gone).
-    const days = [...deltas.chainDaily.keys()].sort();
+    const days = [...stepDays].sort();
     if (days.length === 0) return;
     await db.query('rollups.day_top_txs.clear', sql`DELETE FROM chain_day_top_txs WHERE chain = ${chain} AND day = ANY(${days}::date[])`);
     const from = sql`(SELECT min(height) FROM blocks WHERE chain = ${chain} AND ts >= (${days[0]!}::date - DATE '1970-01-01')::bigint * 86400)`;

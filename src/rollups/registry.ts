@@ -1,8 +1,8 @@
 /**
- * Every rollup and chart, in the one place the engine reads them from. Rollups run in this order;
- * it matters only where one reads another (each file says which it follows).
+ * Every rollup and chart, in the one place the engine reads them from. Rollups run after those they
+ * declare they follow (`after`; engine/order.ts), otherwise in this order.
  */
-import type { Chart, Rollup } from './engine/rollup.ts';
+import type { AnyRollup, Chart } from './engine/rollup.ts';
 import { addressSummary } from './address-summary.ts';
 import { addressRanks } from './address-ranks.ts';
 import { addressDaily, addressHeatmap } from './address-activity.ts';
@@ -24,13 +24,10 @@ import { supply } from './supply.ts';
 import { exchangeVenues } from './exchange/venues.ts';
 import { holderState, supplyDistribution } from './charts/supply/distribution.ts';
 
-export const ROLLUPS: readonly Rollup[] = [
+export const ROLLUPS: readonly AnyRollup[] = [
   addressSummary, addressRanks, addressDaily, activeDays, addressHeatmap, counterparties, tokenBalances, chainDaily, feeWindows,
   dayBreakdowns, dayLargest,
-  supply, holderState,
-  // Last, next to each other: a followed block's statements of these keep their plans, and the
-  // driver switches the plan mode once for them all (store/postgres.ts).
-  timelineActivity, dayTopTxs, exchangeVenues,
+  supply, holderState, timelineActivity, dayTopTxs, exchangeVenues,
 ];
 
 export const CHARTS: readonly Chart[] = [activeAddresses, newAddresses, holders, feePercentiles,

@@ -8,7 +8,26 @@
 import sql, { type Sql } from 'sql-template-tag';
 import { SENTINELS, type ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
+import { blockMinted, txMinted } from './chain-daily.ts';
+import type { DeltaReducer } from './engine/reducer.ts';
 import type { Rollup, RollupStep } from './engine/rollup.ts';
+
+/** What the step's blocks minted and burned (as chain_daily counts them: rollups/chain-daily.ts). */
+interface Issuance {
+  minted: bigint;
+  burned: bigint;
+}
+
+const issuance: DeltaReducer<Issuance> = {
+  start: () => ({ minted: 0n, burned: 0n }),
+  tx(acc, t) {
+    acc.minted += txMinted(t);
+    acc.burned += t.tx.burned;
+  },
+  block(acc, b) {
+    acc.minted += blockMinted(b);
+  },
+};
 
 /**
  * The coins a chain has from its genesis block, as a scalar SQL expression: the genesis block's
@@ -42,9 +61,9 @@ function legsOf(chain: ChainId, fromHeight: number, toHeight: number) {
 }
 
 /** Adds (sign 1) or subtracts (-1) the step's blocks. */
-async function merge(db: Db, step: RollupStep, sign: 1 | -1): Promise<void> {
+async function merge(db: Db, step: RollupStep<Issuance>, sign: 1 | -1): Promise<void> {
   const { chain, deltas } = step;
-  const legs = await db.query<LegDay>('rollups.supply.legs', legsOf(chain, deltas.fromHeight, deltas.toHeight));
+  const legs = await db.query<LegDay>('rollups.supply.legs', legsOf(chain, step.fromHeight, step.toHeight));
   const s = BigInt(sign);
   if (legs.length > 0) {
     await db.query(
@@ -64,16 +83,11 @@ async function merge(db: Db, step: RollupStep, sign: 1 | -1): Promise<void> {
       );
     }
   }
-  let minted = 0n;
-  let burned = 0n;
-  for (const c of deltas.chainDaily.values()) {
-    minted += c.minted;
-    burned += c.burned;
-  }
+  const { minted, burned } = deltas;
   const migrationBurned = legs.reduce((a, l) => a + BigInt(l.burned), 0n);
   const migrationMinted = legs.reduce((a, l) => a + BigInt(l.minted), 0n);
   // The genesis supply comes with the genesis block (height 0) only.
-  const withGenesis = deltas.fromHeight <= 0;
+  const withGenesis = step.fromHeight <= 0;
   await db.query(
     'rollups.supply.totals',
     sql`INSERT INTO chain_supply_totals AS t (chain, genesis, minted, fee_burned, migration_burned, migration_minted)
@@ -110,10 +124,11 @@ async function rebuild(db: Db, chain: ChainId): Promise<void> {
   );
 }
 
-export const supply: Rollup = {
+export const supply: Rollup<Issuance> = {
   name: 'supply',
   part: 'supply',
   tables: ['chain_migration_daily', 'chain_supply_totals'],
+  deltas: issuance,
   async apply(db, step) {
     // A partial replay (a refresh of some addresses) sees only part of the blocks: rebuilt afterwards.
     if (!step.partial) await merge(db, step, 1);

@@ -14,10 +14,9 @@
 import sql, { join, raw, type Sql } from 'sql-template-tag';
 import { CHAIN_INFO, SENTINELS, type ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
-import { DAILY_DELTAS } from './address-activity.ts';
-import { SUMMARY_DELTAS } from './address-summary.ts';
-import { deltaRows, inStepBlocks } from './engine/delta-tables.ts';
-import { isFollowedStep, type Rollup, type RollupStep } from './engine/rollup.ts';
+import { DAILY_AFTER, DAILY_DELTAS } from './address-activity.ts';
+import { SUMMARY_AFTER, SUMMARY_DELTAS } from './address-summary.ts';
+import type { Rollup, RollupStep } from './engine/rollup.ts';
 
 /** The balance thresholds of active-wallets-100 and -1000, in coins. */
 const THRESHOLDS = [100n, 1000n] as const;
@@ -32,7 +31,7 @@ const THRESHOLDS = [100n, 1000n] as const;
  * The payouts are the other way round: address_payout_days is read as it was before the batch's
  * payouts (the CTE batch_payouts) are merged into it, by the same statement.
  */
-function pairCountChanges(chain: ChainId, sign: 1 | -1, deltas: { daily: Sql; summary: Sql }): Sql {
+function pairCountChanges(chain: ChainId, sign: 1 | -1, deltas: { daily: Sql; summary: Sql; dailyAfter: Sql; summaryAfter: Sql }): Sql {
   const unit = CHAIN_INFO[chain].unitsPerCoin;
   const [low, high] = THRESHOLDS.map((coins) => (coins * unit).toString());
   const counts = (prefix: '' | 'old_') => {
@@ -64,8 +63,8 @@ function pairCountChanges(chain: ChainId, sign: 1 | -1, deltas: { daily: Sql; su
                    CASE WHEN s.address IS NULL THEN 0 ELSE s.balance END AS balance,
                    CASE WHEN s.address IS NULL THEN 0 ELSE s.balance END - ${sign} * CASE WHEN ds.address IS NULL THEN 0 ELSE ds.balance END AS old_balance
             FROM ${deltas.daily} p
-            LEFT JOIN daily_after a ON a.address = p.address AND a.day = p.day
-            LEFT JOIN summary_after s ON s.address = p.address
+            LEFT JOIN ${deltas.dailyAfter} a ON a.address = p.address AND a.day = p.day
+            LEFT JOIN ${deltas.summaryAfter} s ON s.address = p.address
             -- Payouts are user transactions: a day without any before the merge has no payouts row to
             -- look up (most of a followed block's pairs are an address's first of the day). Nor does a
             -- day the address sent on both before and after the batch: it counts as non-payout either
@@ -89,14 +88,15 @@ function pairCountChanges(chain: ChainId, sign: 1 | -1, deltas: { daily: Sql; su
  * Adds (or subtracts) the batch's payouts (`batchPayouts`: address, day, payouts) to
  * address_payout_days, and the batch's change of the counts to chain_timeline_activity, in one
  * statement; days the counts leave at zero lose their row (payout days a subtraction leaves at
- * zero: pruneReversedPayouts). With `reusePlan` (a followed block) the statement keeps its plan and
- * reads the step's deltas as values (deltaRows).
+ * zero: pruneReversedPayouts).
  */
-async function mergeCounts(db: Db, step: RollupStep, sign: 1 | -1, batchPayouts: Sql, reusePlan = false): Promise<void> {
+async function mergeCounts(db: Db, step: RollupStep, sign: 1 | -1, batchPayouts: Sql): Promise<void> {
   const { chain } = step;
   const deltas = {
-    daily: deltaRows(DAILY_DELTAS, step.deltas, { asValues: reusePlan, columns: ['address', 'day', 'tx_count', 'received', 'sent', 'fees', 'user_tx_count'] }),
-    summary: deltaRows(SUMMARY_DELTAS, step.deltas, { asValues: reusePlan, columns: ['address', 'balance'] }),
+    daily: step.rowsOf(DAILY_DELTAS, ['address', 'day', 'tx_count', 'received', 'sent', 'fees', 'user_tx_count']),
+    summary: step.rowsOf(SUMMARY_DELTAS, ['address', 'balance']),
+    dailyAfter: step.rowsOf(DAILY_AFTER),
+    summaryAfter: step.rowsOf(SUMMARY_AFTER),
   };
   const emptied = await db.query<{ day: string }>(
     'rollups.timeline.merge',
@@ -115,7 +115,6 @@ async function mergeCounts(db: Db, step: RollupStep, sign: 1 | -1, batchPayouts:
             wallets_100 = t.wallets_100 + excluded.wallets_100, wallets_1000 = t.wallets_1000 + excluded.wallets_1000
           RETURNING day, addresses = 0 AND non_payout = 0 AND wallets_100 = 0 AND wallets_1000 = 0 AS empty)
         SELECT day::text AS day FROM merged WHERE empty`,
-    { reusePlan },
   );
   if (emptied.length === 0) return;
   await db.query(
@@ -161,11 +160,11 @@ const countsAfterwards = (step: RollupStep) => step.partial || step.fresh.has('a
 /** Before a revert: the reverted blocks' payouts, read while their raw rows exist (an apply reads its own inline). */
 async function before(db: Db, step: RollupStep): Promise<void> {
   if (countsAfterwards(step) || step.ancestor < 0) return;
-  const { chain, deltas } = step;
+  const { chain } = step;
   const [payouts] = await db.query<{ n: number }>(
     'rollups.timeline.batch_payouts',
     sql`WITH batch AS (
-          INSERT INTO timeline_payouts (address, day, payouts) ${payoutsOf(chain, sql`t.height BETWEEN ${deltas.fromHeight} AND ${deltas.toHeight}`)}
+          INSERT INTO timeline_payouts (address, day, payouts) ${payoutsOf(chain, sql`t.height BETWEEN ${step.fromHeight} AND ${step.toHeight}`)}
           RETURNING 1)
         SELECT count(*)::int AS n FROM batch`,
   );
@@ -179,8 +178,11 @@ export const timelineActivity: Rollup = {
   scratchTables: [
     { name: 'timeline_payouts', columns: 'address text, day date, payouts int' },
   ],
-  // After the address rollups: reads address_daily and address_summary as the batch leaves them
-  // (daily_after and summary_after, which their rollups fill on apply and on revert).
+  // Reads address_daily and address_summary as the batch leaves them (daily_after and
+  // summary_after, which their rollups fill on apply and on revert), and the step's deltas.
+  after: ['address_daily', 'address_summary'],
+  reads: [DAILY_DELTAS, SUMMARY_DELTAS, DAILY_AFTER, SUMMARY_AFTER],
+  keepsPlans: ['rollups.timeline.merge'],
   before,
   async apply(db, step) {
     if (step.partial) return;
@@ -188,8 +190,7 @@ export const timelineActivity: Rollup = {
       await rebuildTimelineActivity(db, step.chain);
       return;
     }
-    const { chain, deltas } = step;
-    await mergeCounts(db, step, 1, payoutsOf(chain, inStepBlocks('t', deltas)), isFollowedStep(deltas));
+    await mergeCounts(db, step, 1, payoutsOf(step.chain, step.inBlocks('t')));
   },
   async repair(db, step) {
     await mergeCounts(db, step, -1, sql`SELECT address, day, payouts FROM timeline_payouts`);

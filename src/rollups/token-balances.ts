@@ -4,10 +4,45 @@
  * last one; merged from delta_tokens.
  */
 import sql from 'sql-template-tag';
-import type { ChainId } from '../chain/chains.ts';
+import { isSentinel, type ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
 import { nestedRowsOf } from './engine/delta-tables.ts';
+import { entryOf, type DeltaReducer, type StepScope } from './engine/reducer.ts';
 import type { Rollup } from './engine/rollup.ts';
+
+interface TokenDelta {
+  balance: bigint;
+  transferCount: number;
+  lastTs: number;
+}
+
+// lastTs starts below any block time: the reducer raises it to the transfer's.
+const emptyToken = (): TokenDelta => ({ balance: 0n, transferCount: 0, lastTs: 0 });
+
+/** address → token contract → figures, of the kept addresses (StepScope.keeps). */
+interface Holdings {
+  scope: StepScope;
+  byAddress: Map<string, Map<string, TokenDelta>>;
+  entries: number;
+}
+
+/** The token transfers of the transactions that did not revert, per holder (not a sentinel) and token. */
+const tokensReducer: DeltaReducer<Holdings> = {
+  start: (scope) => ({ scope, byAddress: new Map(), entries: 0 }),
+  tx(acc, { tx, ts, ok }) {
+    if (!ok) return;
+    for (const t of tx.tokenTransfers) {
+      for (const [holder, delta] of [[t.to, t.amount], [t.from, -t.amount]] as const) {
+        if (isSentinel(acc.scope.chain, holder)) continue;
+        const token = entryOf(acc.byAddress, holder, t.contract, emptyToken, acc.scope.keeps(holder), () => acc.entries++);
+        token.lastTs = Math.max(token.lastTs, ts);
+        token.balance += delta;
+        if (!(holder === t.to && holder === t.from && delta < 0n)) token.transferCount++;
+      }
+    }
+  },
+  size: (acc) => acc.entries,
+};
 
 async function applyTokenBalances(db: Db, chain: ChainId): Promise<void> {
   await db.query(
@@ -49,15 +84,16 @@ async function repairTokenBalances(db: Db, chain: ChainId): Promise<void> {
   );
 }
 
-export const tokenBalances: Rollup = {
+export const tokenBalances: Rollup<Holdings> = {
   name: 'token_balances',
   part: 'addresses',
   tables: ['token_balances'],
+  deltas: tokensReducer,
   deltaTables: [
     {
       name: 'delta_tokens',
       columns: 'address text, contract text, balance numeric, transfer_count int, last_ts bigint',
-      rows: (deltas) => nestedRowsOf(deltas.tokens, (address, contract, t) => [address, contract, t.balance, t.transferCount, t.lastTs]),
+      rows: (acc) => nestedRowsOf(acc.byAddress, (address, contract, t) => [address, contract, t.balance, t.transferCount, t.lastTs]),
       direct: 'token_balances',
       analyze: true,
     },

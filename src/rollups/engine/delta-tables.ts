@@ -7,7 +7,7 @@ import type { ChainId } from '../../chain/chains.ts';
 import type { CopyValue } from '../../store/copy.ts';
 import type { Db } from '../../store/store.ts';
 import type { RollupDeltas } from './deltas.ts';
-import type { DeltaTable, Rollup } from './rollup.ts';
+import type { AnyRollup, DeltaTable } from './rollup.ts';
 import { scratchTableScript } from './scratch.ts';
 
 const columnsOf = (table: DeltaTable) => columnDefinitions(table).map((column) => column.name);
@@ -18,7 +18,7 @@ const columnsOf = (table: DeltaTable) => columnDefinitions(table).map((column) =
  * the question costs a scan past the other chain's rows, and its answer only decides between a
  * plain insert and a merge, which is right for an empty table too.
  */
-export async function freshRollups(db: Db, chain: ChainId, rollups: readonly Rollup[], filled = new Set<string>()): Promise<Set<string>> {
+export async function freshRollups(db: Db, chain: ChainId, rollups: readonly AnyRollup[], filled = new Set<string>()): Promise<Set<string>> {
   const candidates = rollups.filter((rollup) => rollup.deltaTables?.length && !filled.has(`${chain}:${rollup.name}`));
   if (candidates.length === 0) return new Set();
   // Table names come from the registry, never from input.
@@ -41,7 +41,7 @@ const ONE_STATEMENT_ROWS = 5_000;
  * (a revert) every row goes to its delta table; with it, a `direct` table of a fresh rollup goes
  * straight into the rollup's table.
  */
-export async function writeDeltaTables(db: Db, deltas: RollupDeltas, rollups: readonly Rollup[], fresh?: ReadonlySet<string>): Promise<void> {
+export async function writeDeltaTables(db: Db, deltas: RollupDeltas, rollups: readonly AnyRollup[], fresh?: ReadonlySet<string>): Promise<void> {
   // Scratch tables (engine/scratch.ts), the rollups' own among them, all prepared in one script: one round trip.
   const tables = rollups.flatMap((rollup) => rollup.deltaTables ?? []);
   const scratch = [...tables, ...rollups.flatMap((rollup) => rollup.scratchTables ?? [])];
@@ -49,10 +49,11 @@ export async function writeDeltaTables(db: Db, deltas: RollupDeltas, rollups: re
   const pending: { table: DeltaTable; rows: CopyValue[][] }[] = [];
   for (const rollup of rollups) {
     for (const table of rollup.deltaTables ?? []) {
+      const rows = tableRows(table, rollup, deltas);
       if (table.direct && fresh?.has(rollup.name)) {
-        await db.copyRows(`rollups.direct.${table.direct}`, table.direct, ['chain', ...columnsOf(table)], withChain(deltas.chain, table.rows(deltas)));
+        await db.copyRows(`rollups.direct.${table.direct}`, table.direct, ['chain', ...columnsOf(table)], withChain(deltas.chain, rows));
       } else {
-        pending.push({ table, rows: [...table.rows(deltas)] });
+        pending.push({ table, rows: [...rows] });
       }
     }
   }
@@ -88,28 +89,18 @@ function valuesSelect(columns: { name: string; type: string; i: number }[], rows
   return sql`SELECT ${raw(casts)} FROM unnest(${join(arrays)}) AS u(${raw(columns.map((_, k) => `c${k}`).join(', '))})`;
 }
 
-/**
- * Where a statement reads a delta table's rows: the table, or, `asValues`, the same rows as a
- * relation of values (of the `columns` named). A statement whose plan is kept (`reusePlan`) reads
- * the values: PostgreSQL plans a statement again once a table it reads has been analysed, and the
- * delta tables are analysed at every step.
- */
-export function deltaRows(table: DeltaTable, deltas: RollupDeltas, options: { asValues: boolean; columns: readonly string[] }): Sql {
-  if (!options.asValues) return raw(table.name);
-  const columns = columnDefinitions(table)
-    .map((column, i) => ({ ...column, i }))
-    .filter((column) => options.columns.includes(column.name));
-  return sql`(${valuesSelect(columns, [...table.rows(deltas)])})`;
+/** The rows of `rollup`'s delta table `table`, from the rollup's own reduction of the step. */
+export function tableRows(table: DeltaTable, rollup: AnyRollup, deltas: RollupDeltas): Iterable<CopyValue[]> {
+  if (!rollup.deltas) throw new Error(`rollup ${rollup.name}: delta table ${table.name} without a reducer`);
+  return table.rows(deltas.of(rollup.deltas));
 }
 
-/**
- * The rows (alias `alias`) of the step's blocks, by the list of their heights: for a statement whose
- * plan is kept, which a range of heights would spoil (planned without values, a range is guessed at
- * a share of the whole table, a list at a few blocks' rows).
- */
-export function inStepBlocks(alias: string, deltas: RollupDeltas): Sql {
-  const heights = Array.from({ length: Math.max(0, deltas.toHeight - deltas.fromHeight + 1) }, (_, i) => deltas.fromHeight + i);
-  return sql`${raw(alias)}.height = ANY(${heights}::bigint[])`;
+/** The same rows as a relation of values (of the `columns` named), for a statement whose plan is kept. */
+export function rowsAsValues(table: DeltaTable, rows: Iterable<CopyValue[]>, columns?: readonly string[]): Sql {
+  const picked = columnDefinitions(table)
+    .map((column, i) => ({ ...column, i }))
+    .filter((column) => !columns || columns.includes(column.name));
+  return sql`(${valuesSelect(picked, [...rows])})`;
 }
 
 function columnDefinitions(table: DeltaTable): { name: string; type: string }[] {

@@ -6,8 +6,9 @@
  */
 import type { ChainId } from '../../chain/chains.ts';
 import type { CopyValue } from '../../store/copy.ts';
+import type { Sql } from 'sql-template-tag';
 import type { Db, Store } from '../../store/store.ts';
-import type { RollupDeltas } from './deltas.ts';
+import type { DeltaReducer } from './reducer.ts';
 
 /**
  * The part of the API a rollup or chart is kept for, as the issues divide it: the Addresses API;
@@ -25,8 +26,10 @@ export interface ScratchTable {
 }
 
 /** A scratch table that carries one batch's deltas to the rollups' SQL, filled before any rollup runs. */
-export interface DeltaTable extends ScratchTable {
-  rows(deltas: RollupDeltas): Iterable<CopyValue[]>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a table of any rollup, whatever its reducer's accumulator
+export interface DeltaTable<A = any> extends ScratchTable {
+  /** Its rows, from the owning rollup's reduction of the step (Rollup.deltas). */
+  rows(deltas: A): Iterable<CopyValue[]>;
   /**
    * The owning rollup's table these rows are merged into. When the rollup holds no row of the
    * chain yet (a first load), the rows go straight into it (same columns after `chain`) and the
@@ -38,19 +41,21 @@ export interface DeltaTable extends ScratchTable {
 }
 
 /**
- * Whether a step is a followed chain's (at most 16 blocks: its blocks a few at a time). Its
- * statements may keep their plans (`QueryOptions.reusePlan`, reading the step's blocks and deltas
- * as values: engine/delta-tables.ts): the plan that suits a few blocks' rows suits every followed
- * block, where planning some of them cost more than running them.
+ * One batch's work as a rollup sees it: shared by the rollups of one apply or revert, with the
+ * rollup's own reduction (`deltas`) and the step's inputs shaped by the engine (engine/step.ts).
  */
-export function isFollowedStep(deltas: RollupDeltas): boolean {
-  return deltas.blocks <= 16;
-}
-
-/** One batch's work, shared by the rollups of one apply or revert. */
-export interface RollupStep {
+export interface RollupStep<A = undefined> {
   readonly chain: ChainId;
-  readonly deltas: RollupDeltas;
+  /** This rollup's own reduction of the step's blocks (Rollup.deltas). */
+  readonly deltas: A;
+  /** The step's blocks: how many, and the lowest and highest height (they are consecutive). */
+  readonly blocks: number;
+  readonly fromHeight: number;
+  readonly toHeight: number;
+  /** The days ('YYYY-MM-DD') of the step's blocks: of a partial step, only those it keeps. */
+  readonly days: readonly string[];
+  /** A followed chain's step (its blocks a few at a time), not a bulk one. */
+  readonly followed: boolean;
   /** A replay of some addresses only (`quarry refresh` of a range): chain-wide counters are left to the refresh. */
   readonly partial: boolean;
   /** Rollups (by name) whose table held no row of the chain before this apply. */
@@ -62,24 +67,53 @@ export interface RollupStep {
   removedAddresses: number;
   /** What a rollup's `before` hands to its own later phases, by rollup name. */
   readonly carried: Map<string, unknown>;
+  /** A condition selecting the step's blocks' rows of `alias` (a table with `height`), in the form the step's plans suit. */
+  inBlocks(alias: string): Sql;
+  /**
+   * The rows of a delta or scratch table (the rollup's own, or one of those it `reads`) as a
+   * relation: the table, or, for a rollup whose plans a followed step keeps (`keepsPlans`), a delta
+   * table's rows as values (of the `columns` named, or all).
+   */
+  rowsOf(table: ScratchTable, columns?: readonly string[]): Sql;
 }
 
-export interface Rollup {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any rollup, whatever its reducer's accumulator
+export type AnyRollup = Rollup<any>;
+
+export interface Rollup<A = undefined> {
   name: string;
   part: ApiPart;
   /** The tables holding its rows, keyed by chain: what a whole refresh clears. */
   tables: readonly string[];
-  /** Its delta tables, written before any rollup of the step runs. */
-  deltaTables?: readonly DeltaTable[];
+  /** What it adds up over a step's blocks (engine/deltas.ts): the engine's one pass feeds it, and hands it back as `step.deltas`. */
+  deltas?: DeltaReducer<A>;
+  /** Its delta tables (rows from its own reduction), written before any rollup of the step runs. */
+  deltaTables?: readonly DeltaTable<A>[];
+  /**
+   * Delta and scratch tables of other rollups its statements read (through `step.rowsOf`): of
+   * rollups it runs `after` (engine/order.ts checks).
+   */
+  reads?: readonly ScratchTable[];
+  /**
+   * The rollups (by name) it follows in every phase: it reads their tables as the step leaves them,
+   * or what they set on the step. The engine runs the rollups in an order that keeps these (engine/order.ts).
+   */
+  after?: readonly string[];
+  /**
+   * Labels of its statements whose plans a followed step keeps (their best plan is the same for any
+   * followed block, and planning them costs more than running them): the engine runs them with
+   * `QueryOptions.reusePlan` and hands them the step's deltas as values (`step.rowsOf`).
+   */
+  keepsPlans?: readonly string[];
   /** Its other scratch tables, prepared (empty) with the delta tables, in the same round trip. */
   scratchTables?: readonly ScratchTable[];
   /** Before any rollup changes (apply and revert). */
-  before?(db: Db, step: RollupStep): Promise<void>;
-  apply(db: Db, step: RollupStep): Promise<void>;
+  before?(db: Db, step: RollupStep<A>): Promise<void>;
+  apply(db: Db, step: RollupStep<A>): Promise<void>;
   /** Subtracts the step's deltas while the reverted raw rows still exist. */
-  revert?(db: Db, step: RollupStep): Promise<void>;
+  revert?(db: Db, step: RollupStep<A>): Promise<void>;
   /** After the reverted raw rows are deleted: what subtraction cannot restore. */
-  repair?(db: Db, step: RollupStep): Promise<void>;
+  repair?(db: Db, step: RollupStep<A>): Promise<void>;
   /** After a whole refresh cleared `tables`, before its replay: what the cleared rows decided elsewhere. */
   cleared?(db: Db, chain: ChainId): Promise<void>;
   /** A refresh of a range: removes (or zeroes) the rows the range's addresses and days own. */

@@ -1,6 +1,7 @@
 /**
- * The engine: applies and reverts a batch's deltas through every registered rollup, closes and
- * reopens the charts' days, and gives `quarry refresh` what it clears and rebuilds.
+ * The engine: applies and reverts a batch's deltas through every registered rollup (in the order
+ * their declared dependencies give: engine/order.ts), closes and reopens the charts' days, and
+ * gives `quarry refresh` what it clears and rebuilds.
  */
 import sql, { join, raw } from 'sql-template-tag';
 import type { ChainId } from '../../chain/chains.ts';
@@ -9,7 +10,9 @@ import { formatDay } from '../../time.ts';
 import { CHARTS, ROLLUPS } from '../registry.ts';
 import type { RollupDeltas } from './deltas.ts';
 import { freshRollups, writeDeltaTables } from './delta-tables.ts';
-import type { ApiPart, RollupStep } from './rollup.ts';
+import { runOrder } from './order.ts';
+import type { AnyRollup, ApiPart } from './rollup.ts';
+import { SharedStep } from './step.ts';
 
 /** Time spent in one rollup or chart (or in the engine's own statements), in this process. */
 export interface RollupTiming {
@@ -36,8 +39,18 @@ async function timed<T>(name: string, part: RollupTiming['part'], run: () => Pro
   }
 }
 
-function stepOf(deltas: RollupDeltas, fresh: ReadonlySet<string>, partial: boolean, ancestor: number): RollupStep {
-  return { chain: deltas.chain, deltas, partial, fresh, ancestor, newAddresses: 0, removedAddresses: 0, carried: new Map() };
+/** The rollups in the order a step runs them (engine/order.ts), decided once. */
+let ordered: AnyRollup[] | undefined;
+const inOrder = () => (ordered ??= runOrder(ROLLUPS));
+
+type Phase = 'before' | 'apply' | 'revert' | 'repair';
+
+/** Runs `phase` of every rollup that has it, in order, each with its view of the step and its Db. */
+async function runPhase(db: Db, step: SharedStep, phase: Phase): Promise<void> {
+  for (const rollup of step.rollups) {
+    const run = rollup[phase];
+    if (run) await timed(rollup.name, rollup.part, () => run.call(rollup, step.dbFor(db, rollup), step.for(rollup)));
+  }
 }
 
 /**
@@ -47,14 +60,15 @@ function stepOf(deltas: RollupDeltas, fresh: ReadonlySet<string>, partial: boole
  */
 export async function applyRollups(db: Db, deltas: RollupDeltas, options: { partial?: boolean; filled?: Set<string> } = {}): Promise<void> {
   if (deltas.blocks === 0) return;
+  const rollups = inOrder();
   const fresh = await timed('delta_tables', 'engine', async () => {
-    const found = await freshRollups(db, deltas.chain, ROLLUPS, options.filled);
-    await writeDeltaTables(db, deltas, ROLLUPS, found);
+    const found = await freshRollups(db, deltas.chain, rollups, options.filled);
+    await writeDeltaTables(db, deltas, rollups, found);
     return found;
   });
-  const step = stepOf(deltas, fresh, options.partial ?? false, -1);
-  for (const rollup of ROLLUPS) if (rollup.before) await timed(rollup.name, rollup.part, () => rollup.before!(db, step));
-  for (const rollup of ROLLUPS) await timed(rollup.name, rollup.part, () => rollup.apply(db, step));
+  const step = new SharedStep(deltas, rollups, fresh, options.partial ?? false, -1);
+  await runPhase(db, step, 'before');
+  await runPhase(db, step, 'apply');
 }
 
 /**
@@ -63,12 +77,13 @@ export async function applyRollups(db: Db, deltas: RollupDeltas, options: { part
  * reopens the closed days from `firstTs` (the first reverted block's time) on.
  */
 export async function revertRollups(db: Db, deltas: RollupDeltas, ancestor: number, firstTs: number, deleteRaw: () => Promise<void>): Promise<void> {
-  await timed('delta_tables', 'engine', () => writeDeltaTables(db, deltas, ROLLUPS));
-  const step = stepOf(deltas, new Set(), false, ancestor);
-  for (const rollup of ROLLUPS) if (rollup.before) await timed(rollup.name, rollup.part, () => rollup.before!(db, step));
-  for (const rollup of ROLLUPS) if (rollup.revert) await timed(rollup.name, rollup.part, () => rollup.revert!(db, step));
+  const rollups = inOrder();
+  await timed('delta_tables', 'engine', () => writeDeltaTables(db, deltas, rollups));
+  const step = new SharedStep(deltas, rollups, new Set(), false, ancestor);
+  await runPhase(db, step, 'before');
+  await runPhase(db, step, 'revert');
   await deleteRaw();
-  for (const rollup of ROLLUPS) if (rollup.repair) await timed(rollup.name, rollup.part, () => rollup.repair!(db, step));
+  await runPhase(db, step, 'repair');
   await reopenDays(db, deltas.chain, formatDay(firstTs));
 }
 
@@ -117,16 +132,16 @@ export async function clearRollups(db: Db, chain: ChainId): Promise<void> {
   for (const table of [...ROLLUPS.flatMap((rollup) => rollup.tables), ...chartTables()]) {
     await db.query('refresh.clear', sql`DELETE FROM ${raw(table)} WHERE chain = ${chain}`);
   }
-  for (const rollup of ROLLUPS) await rollup.cleared?.(db, chain);
+  for (const rollup of inOrder()) await rollup.cleared?.(db, chain);
 }
 
 /** A refresh of a range: the rows its addresses and days own, and every chart day (all are closed again). */
 export async function clearTouched(db: Db, chain: ChainId, touched: { addresses: string[]; days: string[] }): Promise<void> {
-  for (const rollup of ROLLUPS) await rollup.clearTouched?.(db, chain, touched);
+  for (const rollup of inOrder()) await rollup.clearTouched?.(db, chain, touched);
   await reopenDays(db, chain, '1970-01-01');
 }
 
 /** After a refresh's replay: what each rollup recomputes from the rows rebuilt underneath it. */
 export async function afterRefresh(db: Db, chain: ChainId, partial: boolean): Promise<void> {
-  for (const rollup of ROLLUPS) await rollup.afterRefresh?.(db, chain, partial);
+  for (const rollup of inOrder()) await rollup.afterRefresh?.(db, chain, partial);
 }

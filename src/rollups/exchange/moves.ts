@@ -7,8 +7,6 @@
 import sql, { join, raw, type Sql } from 'sql-template-tag';
 import type { ChainId } from '../../chain/chains.ts';
 import type { Db } from '../../store/store.ts';
-import { inStepBlocks } from '../engine/delta-tables.ts';
-import type { RollupDeltas } from '../engine/deltas.ts';
 
 /** At most this many deposits and withdrawals are kept per UTC day (the largest-transfers limit). */
 export const LARGEST_PER_DAY = 100;
@@ -33,11 +31,12 @@ export function movesInRange(chain: ChainId, from: number, to: number): Sql {
 }
 
 /**
- * Every move of the step's blocks, by the list of their heights (inStepBlocks: a range, guessed at
- * thousands of moves by a kept plan, would be joined by scanning every curated wallet).
+ * Every move of the step's blocks, as the engine selects them (RollupStep.inBlocks: for a kept plan
+ * the list of their heights; a range, guessed at thousands of moves by a kept plan, would be joined
+ * by scanning every curated wallet).
  */
-export function movesOfStep(chain: ChainId, deltas: RollupDeltas): Sql {
-  return movesWhere(chain, (alias) => inStepBlocks(alias, deltas));
+export function movesOfStep(chain: ChainId, inBlocks: (alias: string) => Sql): Sql {
+  return movesWhere(chain, inBlocks);
 }
 
 /**

@@ -15,8 +15,7 @@ import sql, { raw, type Sql } from 'sql-template-tag';
 import type { ChainId } from '../../chain/chains.ts';
 import type { Db } from '../../store/store.ts';
 import { SUMMARY_DELTAS } from '../address-summary.ts';
-import { deltaRows } from '../engine/delta-tables.ts';
-import { isFollowedStep, type Rollup, type RollupStep } from '../engine/rollup.ts';
+import type { Rollup, RollupStep } from '../engine/rollup.ts';
 import { classifiedMoves, flowOutcome, flowWrites, movesInRange, movesOfStep, movesTouching, settleFlowOutcome, settleLargest, type FlowOutcome, type MovesPart } from './moves.ts';
 
 const TABLES = ['exchange_relay_evidence', 'exchange_flow_daily', 'exchange_address_flow_daily', 'exchange_largest', 'exchange_venue_relays'] as const;
@@ -48,8 +47,8 @@ const RULE = sql`coalesce(e.forwards > 0 AND e.strays = 0, false)`;
  * `turned` and `totals`: in the same statement (one snapshot: every part reads the flags as they
  * were) the confirmation of the relays whose flag now disagrees with the rule is turned (`judged`
  * says which `flips`), and the venues' relay totals (`totals`) gain the balance change of
- * the confirmed relays among `flip.balanceChanges` (a batch's delta_summary rows, or their values:
- * deltaRows) and the flipped relays and their balances.
+ * the confirmed relays among `flip.balanceChanges` (a batch's delta_summary rows: step.rowsOf) and
+ * the flipped relays and their balances.
  */
 function evidenceWrites(chain: ChainId, moves: Sql, sign: 1 | -1, options: { flip?: { balanceChanges: Sql } } = {}): Sql {
   const evidence = sql`evidence AS (
@@ -100,9 +99,7 @@ async function addStep(
   moves: { sign: 1 | -1; beforeFlips: boolean; earlierThan: number },
 ): Promise<{ full: string[]; overfull: string[] }> {
   const { chain } = step;
-  // Its tens of joins take longer to plan than to run: a followed block's plan is kept.
-  const reusePlan = isFollowedStep(step.deltas);
-  const balanceChanges = deltaRows(SUMMARY_DELTAS, step.deltas, { asValues: reusePlan, columns: ['address', 'balance'] });
+  const balanceChanges = step.rowsOf(SUMMARY_DELTAS, ['address', 'balance']);
   const flipped = sql`SELECT address FROM judged WHERE flips`;
   const stepMoves = sql`SELECT * FROM moves`;
   const parts: MovesPart[] = [
@@ -111,7 +108,7 @@ async function addStep(
   ];
   const rows = await db.query<FlowOutcome>(
     'rollups.exchange.step',
-    sql`WITH moves AS MATERIALIZED (${movesOfStep(chain, step.deltas)}),
+    sql`WITH moves AS MATERIALIZED (${movesOfStep(chain, step.inBlocks)}),
         ${evidenceWrites(chain, stepMoves, moves.sign, { flip: { balanceChanges } })},
         classified AS MATERIALIZED (${classifiedMoves(chain, parts, flipped)}),
         ${flowWrites(chain, raw('classified'))}
@@ -122,7 +119,6 @@ async function addStep(
         SELECT 'evidence', address, NULL FROM evidence WHERE forwards = 0 AND strays = 0
         UNION ALL
         SELECT 'no_relays', NULL, NULL WHERE EXISTS (SELECT 1 FROM totals WHERE relays = 0)`,
-    { reusePlan },
   );
   const emptied = rows.filter((r) => r.kind === 'evidence').map((r) => r.address);
   if (emptied.length > 0) {
@@ -145,19 +141,19 @@ async function addStep(
  * classify millions of moves against nothing.
  */
 async function mayHaveFlows(db: Db, step: RollupStep): Promise<boolean> {
-  return isFollowedStep(step.deltas) || (await hasVenues(db, step.chain));
+  return step.followed || (await hasVenues(db, step.chain));
 }
 
 async function apply(db: Db, step: RollupStep): Promise<void> {
-  const { chain, deltas } = step;
+  const { chain } = step;
   // A refresh of a range rebuilds these tables whole afterwards (afterRefresh).
-  if (step.partial || deltas.blocks === 0 || !(await mayHaveFlows(db, step))) return;
-  await settleLargest(db, chain, await addStep(db, step, { sign: 1, beforeFlips: false, earlierThan: deltas.fromHeight - 1 }), deltas.toHeight);
+  if (step.partial || step.blocks === 0 || !(await mayHaveFlows(db, step))) return;
+  await settleLargest(db, chain, await addStep(db, step, { sign: 1, beforeFlips: false, earlierThan: step.fromHeight - 1 }), step.toHeight);
 }
 
 async function revert(db: Db, step: RollupStep): Promise<void> {
-  const { chain, ancestor, deltas } = step;
-  if (deltas.blocks === 0 || !(await mayHaveFlows(db, step))) return;
+  const { chain, ancestor } = step;
+  if (step.blocks === 0 || !(await mayHaveFlows(db, step))) return;
   // The reverted blocks' raw rows are still there (the heights above the ancestor). Their moves
   // leave in the state they were counted in, before the flips their removal causes.
   await settleLargest(db, chain, await addStep(db, step, { sign: -1, beforeFlips: true, earlierThan: ancestor }), ancestor);
@@ -215,6 +211,11 @@ export const exchangeVenues: Rollup = {
   name: 'exchange_venues',
   part: 'whales-exchanges',
   tables: TABLES,
+  // Reads the step's balance changes, and address_summary's balances as the step leaves them.
+  after: ['address_summary'],
+  reads: [SUMMARY_DELTAS],
+  // The step's tens of joins take longer to plan than to run.
+  keepsPlans: ['rollups.exchange.step'],
   apply,
   revert,
   // The evidence is gone: no relay is confirmed until the replay confirms it again.
