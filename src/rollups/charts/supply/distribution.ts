@@ -11,6 +11,7 @@ import sql, { bulk, raw, type Sql } from 'sql-template-tag';
 import { SENTINELS, type ChainId } from '../../../chain/chains.ts';
 import type { Db, Store } from '../../../store/store.ts';
 import { addDays, eachDay, dayIndex, dayName } from '../../../time.ts';
+import { DAILY_DELTAS } from '../../address-activity.ts';
 import type { Chart, Rollup } from '../../engine/rollup.ts';
 import { addLimbs, compareLimbs, isPositive, limbsToBigInt, parseLimbs, SortedBalances, type Limbs } from './balances.ts';
 import { AGE_BUCKETS, ageBucketOf, distributionInputs } from './population.ts';
@@ -105,13 +106,16 @@ export const holderState: Rollup = {
   name: 'holder_state',
   part: 'supply',
   tables: ['holder_state'],
-  async apply(db, { chain, partial }) {
+  // The step's days of address_daily's deltas; on a revert, address_daily as the revert left it.
+  reads: [DAILY_DELTAS],
+  after: ['address_daily'],
+  async apply(db, { chain, partial, rowsOf }) {
     if (partial) return; // a refresh of a range empties the state (clearTouched)
     await db.query(
       'rollups.holder_state.apply',
       sql`WITH days AS (
             SELECT address, day, received - sent - fees AS net, max(day) OVER (PARTITION BY address) AS last
-            FROM delta_daily d
+            FROM ${rowsOf(DAILY_DELTAS)} d
             WHERE ${stateKept(chain)} AND ${activeRow('d')} AND ${holderRow(chain, 'd')}),
           batch AS (
             SELECT address, sum(net) AS net, max(day) AS last, sum(net) FILTER (WHERE day < last) AS net_before, max(day) FILTER (WHERE day < last) AS day_before
@@ -136,11 +140,11 @@ export const holderState: Rollup = {
   },
   // After address_daily's revert: each reverted address's row from its remaining days (its last two
   // active days), or none when it has none left.
-  async repair(db, { chain }) {
+  async repair(db, { chain, rowsOf }) {
     await db.query(
       'rollups.holder_state.repair',
       sql`WITH reverted AS (
-            SELECT d.address, sum(d.received - d.sent - d.fees) AS net FROM delta_daily d
+            SELECT d.address, sum(d.received - d.sent - d.fees) AS net FROM ${rowsOf(DAILY_DELTAS)} d
             WHERE ${stateKept(chain)} AND ${holderRow(chain, 'd')}
             GROUP BY d.address),
           state AS (
