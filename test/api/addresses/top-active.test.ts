@@ -4,6 +4,7 @@ import { POS_ZERO_ADDRESS, POW_COINBASE_SENTINEL, type ChainId } from '../../../
 import { tuningWith, type ApiTuning } from '../../../src/api/context.ts';
 import { AUTH } from '../../support/app.ts';
 import type { Expected, ExpectedAddress } from '../../support/expected.ts';
+import { totalSupplyOf } from '../../support/expected-windows.ts';
 import { describeSeededApp } from '../../support/seeded-app.ts';
 import { CURATED, loadProfileExpected, POSA, POWA } from './profile-fixtures.ts';
 
@@ -32,7 +33,8 @@ const dayOf = (t: number) => new Date(t * 1000).toISOString().slice(0, 10);
 /** The leaderboard computed from the oracle's addresses, by the spec's words and docs/metrics.md. */
 function expectedTop(chain: ChainId, e: Expected, tipTs: number, o: Options) {
   let rows = [...e.addresses.entries()];
-  const supply = rows.reduce((sum, [, a]) => sum + a.balance, 0n);
+  // min_balance_pct is a percent of the total supply: positive balances, sentinels excluded.
+  const supply = totalSupplyOf(chain, e);
   if (o.q) {
     let q = o.q.toLowerCase();
     if (chain === 'pos' && q.startsWith('0x')) q = 'q' + q.slice(2);

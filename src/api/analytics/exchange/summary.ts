@@ -6,12 +6,13 @@
  */
 import sql from 'sql-template-tag';
 import { Type } from 'typebox';
-import { CHAIN_INFO, SENTINELS, type ChainId } from '../../../chain/chains.ts';
+import { CHAIN_INFO, type ChainId } from '../../../chain/chains.ts';
 import { addDays, DAY_SECONDS, formatDay, formatTimestampOrNull } from '../../../time.ts';
 import { formatUnits, percentOf } from '../../amounts.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { IntegerQuery, Nullable, NullableTimestamp, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { AnalyticsChain, chainSpan } from '../series.ts';
+import { totalSupply } from '../../../domain/supply.ts';
 
 /** A venue whose wallets were silent this many days is inactive, unless the request says otherwise. */
 export const INACTIVE_AFTER_DAYS = 90;
@@ -92,7 +93,7 @@ export function exchangeSummaryRoute(app: RouteApp, ctx: ApiContext): void {
       const tipDay = span ? formatDay(span.tipTs) : '1970-01-01';
       const from7 = addDays(tipDay, -6);
       const from30 = addDays(tipDay, -29);
-      const [wallets, relays, flows, [supply]] = await Promise.all([
+      const [wallets, relays, flows, supplyUnits] = await Promise.all([
         ctx.store.query<{ exchange: string; wallets: number; balance: string; last_seen: string | number | null }>(
           'analytics.exchange.summary.wallets',
           sql`SELECT w.exchange, count(*)::int AS wallets, coalesce(sum(s.balance), 0)::text AS balance, max(s.last_seen) AS last_seen
@@ -117,12 +118,7 @@ export function exchangeSummaryRoute(app: RouteApp, ctx: ApiContext): void {
               GROUP BY exchange`,
           { reusePlan: true }, // 30 days per venue
         ),
-        ctx.store.query<{ supply: string }>(
-          'analytics.exchange.summary.supply',
-          sql`SELECT ((SELECT coalesce(sum(balance), 0) FROM address_rank_buckets WHERE chain = ${chain} AND metric = 'balance' AND bucket > 0)
-                    - (SELECT coalesce(sum(balance), 0) FROM address_summary WHERE chain = ${chain} AND address = ANY(${[...SENTINELS[chain]]}::text[]) AND balance > 0))::text AS supply`,
-          { reusePlan: true },
-        ),
+        totalSupply(ctx.store, chain),
       ]);
 
       const venues = new Map<string, VenueRow>();
@@ -152,7 +148,6 @@ export function exchangeSummaryRoute(app: RouteApp, ctx: ApiContext): void {
         v.wd30 = BigInt(f.wd30);
       }
 
-      const supplyUnits = BigInt(supply!.supply);
       const quanta = (units: bigint) => formatUnits(units.toString(), CHAIN_INFO[chain].decimals);
       const isActive = (v: VenueRow) => span !== null && v.lastSeen !== null && span.tipTs - v.lastSeen <= inactiveAfter * DAY_SECONDS;
       const leaderboard = [...venues.values()]

@@ -4,9 +4,8 @@ import { Type } from 'typebox';
 import { CHAIN_INFO, SENTINELS, type ChainId } from '../../../chain/chains.ts';
 import type { Db } from '../../../store/store.ts';
 import { addDays, DAY_SECONDS, formatDay, formatTimestamp } from '../../../time.ts';
-import { coinsToUnits } from '../../amounts.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
-import { WHALE_COINS } from '../../routes/addresses/profile/tiers.ts';
+import { whaleFloor } from '../../../domain/holder-tiers.ts';
 import { Amount, Nullable, STANDARD_ERRORS, Timestamp } from '../../schemas/common.ts';
 import { countWindow } from '../network/tps.ts';
 import { AnalyticsChain, chainSpan } from '../series.ts';
@@ -79,7 +78,7 @@ async function newestWhale(db: Db, chain: ChainId) {
     'analytics.highlights.newest_whale',
     sql`WITH whales AS MATERIALIZED (
           SELECT address, balance, appeared FROM address_summary
-          WHERE chain = ${chain} AND balance >= ${coinsToUnits(chain, WHALE_COINS).toString()}::numeric
+          WHERE chain = ${chain} AND balance >= ${whaleFloor(chain).toString()}::numeric
         )
         SELECT w.address, w.balance::text AS balance, w.appeared FROM whales w
         WHERE w.appeared IS NOT NULL AND NOT (w.address = ANY(${[...SENTINELS[chain]]}::text[]))

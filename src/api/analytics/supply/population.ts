@@ -5,7 +5,7 @@
  * day at the latest block, from the day chart's state and the moves since (a bounded read).
  */
 import sql from 'sql-template-tag';
-import { CHAIN_INFO, SENTINELS, type ChainId } from '../../../chain/chains.ts';
+import { SENTINELS, type ChainId } from '../../../chain/chains.ts';
 import type { Db } from '../../../store/store.ts';
 import { dayNumber, dayStart, formatDay } from '../../../time.ts';
 import { compareLimbs, parseLimbs, SortedBalances, type Limbs } from '../../../rollups/charts/supply/balances.ts';
@@ -13,9 +13,9 @@ import { distributionInputs, topOf, type DistributionInputs } from '../../../rol
 import { stateDay } from '../../../rollups/charts/supply/distribution.ts';
 import { percentOf } from '../../amounts.ts';
 import type { ApiContext } from '../../context.ts';
-import { classifyWallet } from '../../routes/addresses/profile/wallet-class.ts';
-import type { AddressFacts } from '../../routes/addresses/profile/facts.ts';
-import { HOLDER_TIERS } from '../../routes/addresses/profile/tiers.ts';
+import type { AddressFacts } from '../../../domain/address-facts.ts';
+import { HOLDER_TIERS, tierFloor } from '../../../domain/holder-tiers.ts';
+import { classifyWallet, isEntityClass } from '../../../domain/wallet-class.ts';
 
 /** How long the spec lets these answers be kept (section 8). */
 export const CACHE_SECONDS = 600;
@@ -23,9 +23,6 @@ export const SUMMARY_CACHE_SECONDS = 300;
 
 /** `part / whole` as a number (exactly rounded where the integers allow); 0 when whole is not positive. */
 export const ratioOf = (part: bigint, whole: bigint): number => percentOf(part, whole * 100n);
-
-/** The wallet classes that are entities (docs/metrics.md, "Wallet class"); the others are individuals. */
-const ENTITY_CLASSES = new Set(['protocol', 'exchange', 'mining_pool', 'custodial', 'treasury', 'contract', 'migration', 'entity']);
 
 const caches = new WeakMap<ApiContext, Map<string, { expires: number; value: Promise<unknown> }>>();
 
@@ -121,8 +118,7 @@ export function classedHolders(ctx: ApiContext, chain: ChainId): Promise<Classed
       const c = classifyWallet(facts)!;
       const totals = classes.get(c.walletClass) ?? { holders: 0, balance: 0n };
       classes.set(c.walletClass, { holders: totals.holders + 1, balance: totals.balance + balance });
-      const entity = ENTITY_CLASSES.has(c.walletClass) || (c.walletClass === 'exchange_deposit' && c.method === 'curated');
-      if (!entity) individuals.push(parseLimbs(r.b));
+      if (!isEntityClass(c)) individuals.push(parseLimbs(r.b));
     }
     return { classes, individuals: SortedBalances.of(individuals) };
   });
@@ -154,7 +150,7 @@ export function tierTotals(chain: ChainId, sorted: SortedBalances): { cohort: st
   const n = sorted.n;
   // The first rank at or above each tier's floor, by binary search.
   const starts = HOLDER_TIERS.map((tier) => {
-    const floor = parseLimbs((tier.minCoins * CHAIN_INFO[chain].unitsPerCoin).toString());
+    const floor = parseLimbs(tierFloor(chain, tier.minCoins).toString());
     let lo = 0;
     let hi = n;
     while (lo < hi) {

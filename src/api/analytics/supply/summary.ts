@@ -9,6 +9,7 @@ import { Amount, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { percentOf } from '../../amounts.ts';
 import { AnalyticsChain, chainSpan } from '../series.ts';
 import { ageDays, cached, holdersByLastDay, SUMMARY_CACHE_SECONDS } from './population.ts';
+import { totalSupply } from '../../../domain/supply.ts';
 
 const Summary = Type.Object({
   chain: Type.String(),
@@ -42,8 +43,9 @@ export function supplySummaryRoute(app: RouteApp, ctx: ApiContext): void {
         const span = await chainSpan(ctx.store, chain);
         if (!span) return { ...head, holders: 0, total_supply: '0', top10_supply: '0', top10_pct: 0, dormant_holders_1y: 0, dormant_supply_1y_pct: 0, is_sparse: true };
         const today = formatDay(span.tipTs);
-        const [cells, top] = await Promise.all([
+        const [cells, supply, top] = await Promise.all([
           holdersByLastDay(ctx, chain),
+          totalSupply(ctx.store, chain),
           ctx.store.query<{ top: string | null }>(
             'analytics.supply.summary.top10',
             sql`SELECT sum(balance)::text AS top FROM (
@@ -52,13 +54,11 @@ export function supplySummaryRoute(app: RouteApp, ctx: ApiContext): void {
           ),
         ]);
         let holders = 0;
-        let supply = 0n;
         const todayNumber = dayNumber(span.tipTs);
         let dormant = 0;
         let dormantSupply = 0n;
         for (const c of cells) {
           holders += c.holders;
-          supply += c.balance;
           if (ageDays(c, todayNumber) >= DORMANT_DAYS) {
             dormant += c.holders;
             dormantSupply += c.balance;

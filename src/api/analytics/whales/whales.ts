@@ -7,8 +7,9 @@ import sql from 'sql-template-tag';
 import { Type } from 'typebox';
 import { SENTINELS, type ChainId } from '../../../chain/chains.ts';
 import type { Db } from '../../../store/store.ts';
-import { coinsToUnits, pctThreshold } from '../../amounts.ts';
-import { WHALE_COINS } from '../../routes/addresses/profile/tiers.ts';
+import { pctThreshold } from '../../amounts.ts';
+import { whaleFloor } from '../../../domain/holder-tiers.ts';
+import { totalSupply } from '../../../domain/supply.ts';
 import { Amount, Nullable } from '../../schemas/common.ts';
 
 /** Smallest `threshold_pct`: every whale then holds at least 0.1 % of the supply, so there are at most 1,000. */
@@ -51,25 +52,14 @@ export interface Threshold {
   amount: bigint;
   /** threshold_pct as given, or null. */
   pct: number | null;
-  /** The current total supply: positive balances, sentinels excluded. */
+  /** The current total supply (src/domain/supply.ts). */
   supply: bigint;
-}
-
-/** The current total supply: the positive balances' buckets, less the sentinels' positive balances. */
-export async function totalSupply(db: Db, chain: ChainId): Promise<bigint> {
-  const [row] = await db.query<{ supply: string }>(
-    'analytics.whales.supply',
-    sql`SELECT ((SELECT coalesce(sum(balance), 0) FROM address_rank_buckets WHERE chain = ${chain} AND metric = 'balance' AND bucket > 0)
-              - (SELECT coalesce(sum(balance), 0) FROM address_summary WHERE chain = ${chain} AND address = ANY(${[...SENTINELS[chain]]}::text[]) AND balance > 0))::text AS supply`,
-    { reusePlan: true }, // a few hundred bucket rows and one key lookup per sentinel
-  );
-  return BigInt(row?.supply ?? '0');
 }
 
 /** The whale threshold of a request (docs/metrics.md, "Whales"). */
 export async function whaleThreshold(db: Db, chain: ChainId, pct: number | undefined): Promise<Threshold> {
   const supply = await totalSupply(db, chain);
-  if (pct === undefined) return { amount: coinsToUnits(chain, WHALE_COINS), pct: null, supply };
+  if (pct === undefined) return { amount: whaleFloor(chain), pct: null, supply };
   return { amount: pctThreshold(pct, supply), pct, supply };
 }
 

@@ -6,8 +6,9 @@ import type { ApiContext, RouteApp } from '../../context.ts';
 import { formatTimestampOrNull } from '../../../time.ts';
 import { addressParam } from '../../params/address.ts';
 import { AddressPathParams, BooleanQuery, isTrue, Nullable, NullableAmount, NullableTimestamp, STANDARD_ERRORS } from '../../schemas/common.ts';
-import { loadAddressFacts, type AddressFacts } from './profile/facts.ts';
-import { classifyWallet } from './profile/wallet-class.ts';
+import type { AddressFacts } from '../../../domain/address-facts.ts';
+import { classifyWallet } from '../../../domain/wallet-class.ts';
+import { loadAddressFacts } from './profile/facts.ts';
 
 const NullableInteger = (description: string) => Nullable(Type.Integer({ description }));
 

@@ -11,7 +11,7 @@ import { badgesOf } from './profile/badges.ts';
 import { loadAddressFacts } from './profile/facts.ts';
 import { loadRanks } from './profile/ranks.ts';
 import { reputation } from './profile/reputation.ts';
-import { classifyWallet } from './profile/wallet-class.ts';
+import { classifyWallet } from '../../../domain/wallet-class.ts';
 import { xmssFigures } from './profile/xmss.ts';
 
 const BadgeSchema = Type.Object({
@@ -46,7 +46,7 @@ const InsightsResponse = Type.Object({
     by_balance: RankSchema('larger balance'),
     by_tx_count: RankSchema('larger logical transaction count'),
     by_age: RankSchema('earlier first appearance'),
-    supply_pct: Type.Number({ description: 'Balance as a percent of the sum of all balances.' }),
+    supply_pct: Type.Number({ description: 'Balance as a percent of the total supply (positive balances, sentinels excluded).' }),
   }),
   concentration: Nullable(
     Type.Object(

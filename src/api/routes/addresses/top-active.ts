@@ -26,7 +26,7 @@ const TopActiveQuery = Type.Object({
   exclude_sentinel: BooleanQuery('Leave out the sentinels (pow coinbase sentinel, pos zero address)'),
   exclude: Type.Optional(Type.String({ description: 'Comma-separated addresses to leave out (any accepted form; matched exactly in canonical form).' })),
   min_balance_pct: Type.Optional(
-    Type.Number({ minimum: 0, maximum: 100, description: 'Keep addresses with balance >= this percent of the sum of all balances; ignored when whale_only is set.' }),
+    Type.Number({ minimum: 0, maximum: 100, description: 'Keep addresses with balance >= this percent of the total supply (positive balances, sentinels excluded); ignored when whale_only is set.' }),
   ),
   whale_only: BooleanQuery('Only addresses holding at least 100,000 coins'),
   sort: Type.Optional(

@@ -5,10 +5,10 @@
  * for graded badges, standard otherwise), a description of the rule and the reason it applies.
  */
 import { isSentinel, type ChainId } from '../../../../chain/chains.ts';
-import type { AddressFacts } from './facts.ts';
+import type { AddressFacts } from '../../../../domain/address-facts.ts';
 import { formatCoins } from '../../../amounts.ts';
-import { holderTier } from './tiers.ts';
-import type { WalletClass } from './wallet-class.ts';
+import { holderTier } from '../../../../domain/holder-tiers.ts';
+import type { WalletClass } from '../../../../domain/wallet-class.ts';
 import type { XmssFigures } from './xmss.ts';
 import { DAY_SECONDS } from '../../../../time.ts';
 

@@ -8,6 +8,7 @@ import { SENTINELS, type ChainId } from '../../../../chain/chains.ts';
 import type { Db } from '../../../../store/store.ts';
 import { ageBucket, NO_AGE_BUCKET, rankBucket, rankBucketRange } from '../../../../rollups/address-ranks.ts';
 import { percentOf } from '../../../amounts.ts';
+import { totalSupplySql } from '../../../../domain/supply.ts';
 
 interface Rank {
   rank: number;
@@ -19,7 +20,7 @@ interface RankFigures {
   byBalance: Rank;
   byTxCount: Rank;
   byAge: Rank;
-  /** The chain's supply: the sum of the positive balances, sentinels excluded (what supply shares divide by). */
+  /** The chain's total supply (src/domain/supply.ts): what supply shares divide by. */
   supply: bigint;
   /** Addresses with a positive balance, sentinels excluded. */
   holders: number;
@@ -80,7 +81,6 @@ interface RankRow {
   bal_in_better_sum: string;
   holders: number;
   sentinel_holders: number;
-  sentinel_supply: string;
   sentinel_richer: number;
   sentinel_richer_sum: string;
   tx_total: number;
@@ -116,7 +116,6 @@ export async function loadRanks(db: Db, chain: ChainId, values: RankedValues): P
           SELECT coalesce(sum(addresses) FILTER (WHERE metric = 'balance'), 0)::bigint AS bal_total,
                  coalesce(sum(addresses) FILTER (WHERE metric = 'balance' AND bucket > ${bb}::bigint), 0)::bigint AS bal_better,
                  coalesce(sum(addresses) FILTER (WHERE metric = 'balance' AND bucket < ${bb}::bigint), 0)::bigint AS bal_worse,
-                 coalesce(sum(balance) FILTER (WHERE metric = 'balance'), 0) AS supply,
                  coalesce(sum(balance) FILTER (WHERE metric = 'balance' AND bucket > ${bb}::bigint), 0) AS bal_better_sum,
                  coalesce(sum(addresses) FILTER (WHERE metric = 'balance' AND bucket > 0), 0)::bigint AS holders,
                  coalesce(sum(addresses) FILTER (WHERE metric = 'tx_count'), 0)::bigint AS tx_total,
@@ -127,13 +126,13 @@ export async function loadRanks(db: Db, chain: ChainId, values: RankedValues): P
                  coalesce(sum(addresses) FILTER (WHERE metric = 'age' AND bucket > ${ab}::bigint), 0)::bigint AS age_worse
           FROM address_rank_buckets WHERE chain = ${chain}
         )
-        SELECT b.*, ${bal.better} AS bal_in_better, ${bal.worse} AS bal_in_worse, ${bal.betterSum} AS bal_in_better_sum,
+        SELECT b.*, ${totalSupplySql(chain)}::text AS supply, ${bal.better} AS bal_in_better, ${bal.worse} AS bal_in_worse, ${bal.betterSum} AS bal_in_better_sum,
                ${tx.better} AS tx_in_better, ${tx.worse} AS tx_in_worse,
                ${age.better} AS age_in_better, ${age.worse} AS age_in_worse,
-               s.holders AS sentinel_holders, s.supply AS sentinel_supply, s.richer AS sentinel_richer, s.richer_sum AS sentinel_richer_sum
+               s.holders AS sentinel_holders, s.richer AS sentinel_richer, s.richer_sum AS sentinel_richer_sum
         FROM b,
-             -- The sentinels' rows (the pow zero address holds the reserve rewards are paid from): out of supply and holders.
-             (SELECT count(*) FILTER (WHERE balance > 0)::bigint AS holders, coalesce(sum(balance) FILTER (WHERE balance > 0), 0) AS supply,
+             -- The sentinels' rows (the pow zero address holds the reserve rewards are paid from): out of the holders.
+             (SELECT count(*) FILTER (WHERE balance > 0)::bigint AS holders,
                      count(*) FILTER (WHERE balance > 0 AND balance > ${values.balance.toString()}::numeric)::bigint AS richer,
                      coalesce(sum(balance) FILTER (WHERE balance > 0 AND balance > ${values.balance.toString()}::numeric), 0) AS richer_sum
               FROM address_summary WHERE chain = ${chain} AND address = ANY(${[...SENTINELS[chain]]}::text[])) AS s`,
@@ -146,7 +145,7 @@ export async function loadRanks(db: Db, chain: ChainId, values: RankedValues): P
     byBalance: rankOf(richer, r.bal_worse + r.bal_in_worse, r.bal_total),
     byTxCount: rankOf(r.tx_better + r.tx_in_better, r.tx_worse + r.tx_in_worse, r.tx_total),
     byAge: rankOf(r.age_better + r.age_in_better, r.age_worse + r.age_in_worse, r.age_total),
-    supply: BigInt(r.supply) - BigInt(r.sentinel_supply),
+    supply: BigInt(r.supply),
     holders: Number(r.holders) - Number(r.sentinel_holders),
     richer: { addresses: richer - Number(r.sentinel_richer), balance: BigInt(r.bal_better_sum) + BigInt(r.bal_in_better_sum) - BigInt(r.sentinel_richer_sum) },
   };

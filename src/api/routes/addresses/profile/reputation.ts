@@ -4,8 +4,8 @@
  * sign, and a classification by score band.
  */
 import { isSentinel } from '../../../../chain/chains.ts';
-import type { AddressFacts } from './facts.ts';
-import { holderTier } from './tiers.ts';
+import type { AddressFacts } from '../../../../domain/address-facts.ts';
+import { holderTier } from '../../../../domain/holder-tiers.ts';
 import type { XmssFigures } from './xmss.ts';
 import { DAY_SECONDS } from '../../../../time.ts';
 

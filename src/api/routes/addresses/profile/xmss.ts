@@ -4,7 +4,7 @@
  */
 import { isSentinel } from '../../../../chain/chains.ts';
 import { powTreeHeight } from '../../../../chain/addresses.ts';
-import type { AddressFacts } from './facts.ts';
+import type { AddressFacts } from '../../../../domain/address-facts.ts';
 
 type OtsStatus = 'unused' | 'ok' | 'low' | 'exhausted';
 

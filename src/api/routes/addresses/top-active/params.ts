@@ -1,11 +1,11 @@
 /** The leaderboard's sort and filter parameters, parsed into the filters its queries take. */
-import sql from 'sql-template-tag';
 import { parseAddress } from '../../../../chain/addresses.ts';
 import { SENTINELS, type ChainId } from '../../../../chain/chains.ts';
 import type { Db } from '../../../../store/store.ts';
-import { coinsToUnits, pctThreshold } from '../../../amounts.ts';
+import { pctThreshold } from '../../../amounts.ts';
 import { invalidParam } from '../../../problem.ts';
-import { WHALE_COINS } from '../profile/tiers.ts';
+import { whaleFloor } from '../../../../domain/holder-tiers.ts';
+import { totalSupply } from '../../../../domain/supply.ts';
 import type { Filters } from './filters.ts';
 
 export const SORT_FIELDS = ['tx_count', 'balance', 'total_received', 'total_sent', 'total_fees_paid', 'first_seen', 'first_seen_asc', 'last_seen_asc'] as const;
@@ -61,19 +61,15 @@ interface FilterParams {
   positiveOnly: boolean;
 }
 
-/** The filters of the parameters; a percent of supply is turned into a balance threshold. */
+/** The filters of the parameters; a percent of the total supply (src/domain/supply.ts) is turned into a balance threshold. */
 export async function filtersOf(db: Db, chain: ChainId, p: FilterParams): Promise<Filters> {
   const excluded = parseExclude(chain, p.exclude);
   if (p.excludeSentinel) excluded.push(...SENTINELS[chain].filter((s) => !excluded.includes(s)));
   let minBalance: bigint | null = null;
   if (p.whaleOnly) {
-    minBalance = coinsToUnits(chain, WHALE_COINS);
+    minBalance = whaleFloor(chain);
   } else if (p.minBalancePct !== undefined) {
-    const [row] = await db.query<{ supply: string }>(
-      'addresses.top.supply',
-      sql`SELECT coalesce(sum(balance), 0) AS supply FROM address_rank_buckets WHERE chain = ${chain} AND metric = 'balance'`,
-    );
-    minBalance = pctThreshold(p.minBalancePct, BigInt(row?.supply ?? 0));
+    minBalance = pctThreshold(p.minBalancePct, await totalSupply(db, chain));
   }
   if (p.positiveOnly && (minBalance === null || minBalance < 1n)) minBalance = 1n;
   return { chain, q: normaliseQ(chain, p.q) || null, minBalance, excluded };

@@ -2,10 +2,9 @@
  * The ten holder tiers of docs/metrics.md (and ARCHITECTURE.md): lower bounds in whole coins,
  * inclusive. An address with a positive balance belongs to the highest tier whose bound it reaches.
  */
-import type { ChainId } from '../../../../chain/chains.ts';
-import { coinsToUnits } from '../../../amounts.ts';
+import { CHAIN_INFO, type ChainId } from '../chain/chains.ts';
 
-interface HolderTier {
+export interface HolderTier {
   name: string;
   label: string;
   /** Lower bound in whole coins (inclusive). */
@@ -29,12 +28,22 @@ export const HOLDER_TIERS: readonly HolderTier[] = [
 /** The whale tier's floor: the leaderboard's whale_only and the spec's fixed 100,000 coins. */
 export const WHALE_COINS = 100_000n;
 
+/** A tier's floor (or any whole-coin amount) in the chain's smallest unit. */
+export function tierFloor(chain: ChainId, minCoins: bigint): bigint {
+  return minCoins * CHAIN_INFO[chain].unitsPerCoin;
+}
+
+/** The whale floor in the chain's smallest unit. */
+export function whaleFloor(chain: ChainId): bigint {
+  return tierFloor(chain, WHALE_COINS);
+}
+
 /** The tier of a positive balance (in the chain's smallest unit) and its index; null for zero or less. */
 export function holderTier(chain: ChainId, balance: bigint): { tier: HolderTier; index: number } | null {
   if (balance <= 0n) return null;
   for (let index = HOLDER_TIERS.length - 1; index >= 0; index--) {
     const tier = HOLDER_TIERS[index]!;
-    if (balance >= coinsToUnits(chain, tier.minCoins)) return { tier, index };
+    if (balance >= tierFloor(chain, tier.minCoins)) return { tier, index };
   }
   return null;
 }

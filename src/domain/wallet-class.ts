@@ -3,9 +3,9 @@
  * Each answer says how it was reached (`method`: protocol, curated, onchain or heuristic) and why
  * (`reason`, one sentence naming the evidence).
  */
-import { isSentinel, POW_COINBASE_SENTINEL } from '../../../../chain/chains.ts';
-import type { AddressFacts } from './facts.ts';
-import { DAY_SECONDS } from '../../../../time.ts';
+import { isSentinel, POW_COINBASE_SENTINEL } from '../chain/chains.ts';
+import { DAY_SECONDS } from '../time.ts';
+import type { AddressFacts } from './address-facts.ts';
 
 type WalletClassMethod = 'protocol' | 'curated' | 'onchain' | 'heuristic';
 
@@ -65,4 +65,12 @@ export function classifyWallet(f: AddressFacts): WalletClass | null {
   }
   if (f.balance > 0n && f.txSentCount === 0) return { walletClass: 'holder', method: 'heuristic', reason: 'holds coins and has never sent a transaction' };
   return { walletClass: 'individual', method: 'heuristic', reason: 'no entity signal: an ordinary wallet' };
+}
+
+/** The classes that are entities (docs/metrics.md, "Wallet class"); a deposit relay is one only when confirmed. */
+const ENTITY_CLASSES = new Set(['protocol', 'exchange', 'mining_pool', 'custodial', 'treasury', 'contract', 'migration', 'entity']);
+
+/** Whether a class is an entity's (custodial, protocol or curated) rather than an individual's. */
+export function isEntityClass(c: WalletClass): boolean {
+  return ENTITY_CLASSES.has(c.walletClass) || (c.walletClass === 'exchange_deposit' && c.method === 'curated');
 }
