@@ -27,7 +27,9 @@ export interface QueryOptions {
    * key lookups, a few blocks' rows), so the server may plan it once per connection and keep that
    * generic plan (a prepared statement; see PostgresDriverOptions.prepare, and inside a
    * transaction always). Leave it unset where a value changes the plan: a generic plan of a count
-   * whose cost depends on how many rows an address has read a busy address's index in full.
+   * whose cost depends on how many rows an address has read a busy address's index in full. The
+   * rollup engine sets it for the statements a rollup names in `keepsPlans`, in a followed chain's
+   * steps (rollups/engine/step.ts); a rollup's SQL never does.
    */
   reusePlan?: boolean;
 }
