@@ -1,7 +1,9 @@
 /**
  * address_fee_windows: per pos address, the fees it paid, the gas its transactions used and the
  * transactions it sent over each window of FEE_WINDOW_DAYS UTC days ending with the latest block's
- * day (docs/metrics.md, "Top burners"); only addresses that paid fees in the window.
+ * day (docs/metrics.md, "Top burners"); only addresses that paid fees in the window. These serve
+ * top/burners windows given in days, and the whole days of a window in hours or minutes (which ends
+ * at the latest block's time: its partial first day is read from the blocks, src/domain/window.ts).
  *
  * A window's figures change when an address pays fees inside it, and when the latest block's day
  * moves (days leave the window, or come back after a reorg). So after every batch (and after a
@@ -16,8 +18,12 @@ import { tipTime, tipTimeSql } from './tip.ts';
 import type { Rollup } from './engine/rollup.ts';
 import { addDays, dayIndex, formatDay } from '../time.ts';
 
-/** The windows kept, in days. */
-export const FEE_WINDOW_DAYS = [1, 7, 30, 90, 365] as const;
+/**
+ * The windows kept, in days. 1 and 2 also serve `24h`, which is the tip's day plus part of the day
+ * before: added from the blocks when the tip is in the second half of its day, or taken off the two
+ * days when it is in the first (src/domain/window.ts).
+ */
+export const FEE_WINDOW_DAYS = [1, 2, 7, 30, 90, 365] as const;
 const LONGEST = Math.max(...FEE_WINDOW_DAYS);
 /** Past this many affected addresses (a bulk load's step), recomputing everything is cheaper. */
 const REBUILD_ABOVE = 20_000;

@@ -13,6 +13,6 @@ export async function assertRanksMatch(store: Store, chain: ChainId, expected: E
   assert.deepEqual(actual.buckets, expectedRankBuckets(expected), `${label}rank buckets`);
   assert.deepEqual(actual.grams, expectedGrams(expected), `${label}address grams`);
   const windows = await store.query<any>('test.fee_windows', sql`SELECT days, address, fees, gas_used, tx_count FROM address_fee_windows WHERE chain = ${chain}`);
-  const want = chain === 'pos' && tipTs !== null ? expectedFeeWindows(expected, tipTs, [1, 7, 30, 90, 365]) : new Map();
+  const want = chain === 'pos' && tipTs !== null ? expectedFeeWindows(expected, tipTs, [1, 2, 7, 30, 90, 365]) : new Map();
   assert.deepEqual(new Map(windows.map((w) => [`${w.days}|${w.address}`, `${w.fees}|${w.gas_used}|${w.tx_count}`])), want, `${label}fee windows`);
 }

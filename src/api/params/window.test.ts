@@ -19,12 +19,12 @@ function rejects(raw: string, options = { fallback: '7d', allowAll: true }): Api
 
 describe('parseWindow', () => {
   it('reads every unit', () => {
-    assert.deepEqual(parseWindow('90m', { fallback: '7d' }), { all: false, seconds: 5400, days: 1 });
-    assert.deepEqual(parseWindow('24h', { fallback: '7d' }), { all: false, seconds: DAY, days: 1 });
-    assert.deepEqual(parseWindow('25h', { fallback: '7d' }), { all: false, seconds: 25 * 3600, days: 2 });
-    assert.deepEqual(parseWindow('30d', { fallback: '7d' }), { all: false, seconds: 30 * DAY, days: 30 });
-    assert.deepEqual(parseWindow('2w', { fallback: '7d' }), { all: false, seconds: 14 * DAY, days: 14 });
-    assert.deepEqual(parseWindow('1y', { fallback: '7d' }), { all: false, seconds: 365 * DAY, days: 365 });
+    assert.deepEqual(parseWindow('90m', { fallback: '7d' }), { all: false, seconds: 5400, days: 1, rolling: true });
+    assert.deepEqual(parseWindow('24h', { fallback: '7d' }), { all: false, seconds: DAY, days: 1, rolling: true });
+    assert.deepEqual(parseWindow('25h', { fallback: '7d' }), { all: false, seconds: 25 * 3600, days: 2, rolling: true });
+    assert.deepEqual(parseWindow('30d', { fallback: '7d' }), { all: false, seconds: 30 * DAY, days: 30, rolling: false });
+    assert.deepEqual(parseWindow('2w', { fallback: '7d' }), { all: false, seconds: 14 * DAY, days: 14, rolling: false });
+    assert.deepEqual(parseWindow('1y', { fallback: '7d' }), { all: false, seconds: 365 * DAY, days: 365, rolling: false });
   });
 
   it('uses the fallback when absent or empty', () => {
@@ -34,7 +34,7 @@ describe('parseWindow', () => {
   });
 
   it('accepts all only where allowed', () => {
-    assert.deepEqual(parseWindow('all', { fallback: '7d', allowAll: true }), { all: true, seconds: null, days: null });
+    assert.deepEqual(parseWindow('all', { fallback: '7d', allowAll: true }), { all: true, seconds: null, days: null, rolling: false });
     rejects('all', { fallback: '7d', allowAll: false });
   });
 

@@ -1,7 +1,9 @@
 /**
  * The `window` parameter: a positive integer and a unit (m, h, d, w, y = 365 days), or `all`
  * where an endpoint allows the full history. More than ten years is refused. Some endpoints snap
- * the day count up to the nearest UI tier.
+ * the day count up to the nearest UI tier. A length in minutes or hours is `rolling`: where the
+ * answer is not a per-day series it is exactly that many seconds ending at the latest block
+ * (src/domain/window.ts); per-day series round it up to whole days.
  */
 import { invalidParam } from '../problem.ts';
 import { DAY_SECONDS } from '../../time.ts';
@@ -19,6 +21,8 @@ export interface Window {
   seconds: number | null;
   /** Length in whole days, rounded up, or snapped to a tier (null when `all`). */
   days: number | null;
+  /** Given in minutes or hours (and not snapped): `seconds` is the exact length. */
+  rolling: boolean;
 }
 
 export interface WindowOptions {
@@ -36,7 +40,7 @@ export function parseWindow(raw: string | null | undefined, options: WindowOptio
   const text = raw == null || raw === '' ? options.fallback : raw;
   if (text === 'all') {
     if (!options.allowAll) throw invalidParam(param, 'must be a length such as 24h, 7d or 90d; all is not accepted here');
-    return { all: true, seconds: null, days: null };
+    return { all: true, seconds: null, days: null, rolling: false };
   }
   const match = /^([1-9][0-9]{0,15})([mhdwy])$/.exec(text);
   if (!match) {
@@ -45,7 +49,7 @@ export function parseWindow(raw: string | null | undefined, options: WindowOptio
   const seconds = Number(match[1]) * UNIT_SECONDS[match[2] as keyof typeof UNIT_SECONDS];
   if (seconds > MAX_WINDOW_DAYS * DAY_SECONDS) throw invalidParam(param, `must not exceed 10 years (${MAX_WINDOW_DAYS} days)`);
   const days = Math.ceil(seconds / DAY_SECONDS);
-  if (!options.snapToTier) return { all: false, seconds, days };
+  if (!options.snapToTier) return { all: false, seconds, days, rolling: match[2] === 'm' || match[2] === 'h' };
   const tier = WINDOW_TIERS.find((t) => t >= days) ?? MAX_WINDOW_DAYS;
-  return { all: false, seconds: tier * DAY_SECONDS, days: tier };
+  return { all: false, seconds: tier * DAY_SECONDS, days: tier, rolling: false };
 }

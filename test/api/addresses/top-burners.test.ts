@@ -4,14 +4,20 @@ import type { Store } from '../../../src/store/store.ts';
 import { AUTH } from '../../support/app.ts';
 import type { ChainBuilder } from '../../support/chain-builder.ts';
 import { expectedFeePayers, expectedFromBlocks, type Expected } from '../../support/expected.ts';
+import { feePayersIn, lastSeconds } from '../../support/expected-windows.ts';
 import { describeSeededApp } from '../../support/seeded-app.ts';
 import { loadProfileChains } from './profile-fixtures.ts';
 
 const DAY = 86_400;
 
+type Payer = { address: string; fees: bigint; gas: number; txs: number };
+
 /** The leaderboard of the `days` UTC days ending with the tip's day, richest fee payer first, from the oracle's daily figures. */
 function expectedBurners(e: Expected, tipTs: number, days: number, limit: number) {
-  const rows = expectedFeePayers(e, tipTs, days);
+  return board(expectedFeePayers(e, tipTs, days), limit);
+}
+
+function board(rows: Payer[], limit: number) {
   rows.sort((a, b) => (a.fees === b.fees ? (a.address < b.address ? -1 : 1) : a.fees > b.fees ? -1 : 1));
   return rows.slice(0, limit).map((r) => ({ address: r.address, tx_count: r.txs, total_fees_paid: r.fees.toString(), total_gas_used: r.gas }));
 }
@@ -38,13 +44,21 @@ describeSeededApp('GET /addresses/top/burners', loadPos, (s) => {
     const history = Math.ceil((tip - first) / DAY) + 1;
     assert.ok(history >= 6, 'the fixture spans several days');
     // Kept windows (1, 7, 30, 365 days), the whole history (14 days: all-time totals), and windows summed on request (2, 3, 4 days).
-    for (const [window, days] of [['1d', 1], ['24h', 1], ['90m', 1], ['25h', 2], ['2d', 2], ['3d', 3], ['4d', 4], ['1w', 7], ['2w', 14], ['30d', 30], ['1y', 365], [undefined, 7]] as const) {
+    for (const [window, days] of [['1d', 1], ['2d', 2], ['3d', 3], ['4d', 4], ['1w', 7], ['2w', 14], ['30d', 30], ['1y', 365], [undefined, 7]] as const) {
       for (const limit of [undefined, 1, 2, 500]) {
         const query = new URLSearchParams();
         if (window) query.set('window', window);
         if (limit) query.set('limit', String(limit));
         const body = await get('pos', `?${query}`);
         assert.deepEqual(body, { items: expectedBurners(expected(), tip, days, limit ?? 50) }, `window ${window} limit ${limit}`);
+      }
+    }
+    // Windows in hours and minutes: exactly that long, ending at the latest block's time (the
+    // transactions of the blocks in (T − L, T]); one longer than the history holds all of it.
+    for (const [window, seconds] of [['24h', 86_400], ['90m', 5_400], ['25h', 90_000], ['1440m', 86_400], ['400h', 400 * 3600]] as const) {
+      for (const limit of [undefined, 1, 500]) {
+        const body = await get('pos', `?window=${window}${limit ? `&limit=${limit}` : ''}`);
+        assert.deepEqual(body, { items: board(feePayersIn(pos().blocks, lastSeconds(pos().blocks, seconds)), limit ?? 50) }, `window ${window} limit ${limit}`);
       }
     }
     // The shorter windows leave out earlier payers; the fixture makes them differ.

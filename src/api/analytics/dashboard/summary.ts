@@ -6,6 +6,8 @@ import { addDays, DAY_SECONDS, formatDay, formatGeneratedAt, formatTimestamp, no
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { Day, Nullable, NullableAmount, NullableTimestamp, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { chainDays } from '../chain-days.ts';
+import { burnedInSql } from '../../../domain/fee-burn.ts';
+import { windowEndingAt } from '../../../domain/window.ts';
 
 /** Days of `activity_7d`: the tip's UTC day and the six before it. */
 const ACTIVITY_DAYS = 7;
@@ -78,8 +80,8 @@ async function posExtras(ctx: ApiContext, tipTs: number | null) {
   const [row] = await ctx.store.query<{ validators: string | number; burned: string | null }>(
     'analytics.dashboard.pos',
     sql`SELECT (SELECT count(*) FROM validators WHERE chain = 'pos' AND status LIKE 'active%') AS validators,
-               (SELECT sum(burned)::text FROM blocks WHERE chain = 'pos' AND ts > ${(tipTs ?? 0) - DAY_SECONDS} AND ts <= ${tipTs ?? -1}) AS burned`,
-    { reusePlan: true }, // the validator set, and at most a day of blocks by (chain, ts)
+               ${tipTs === null ? sql`NULL` : burnedInSql('pos', windowEndingAt(tipTs, DAY_SECONDS))}::text AS burned`,
+    { reusePlan: true }, // the validator set, a few chain_daily rows and at most half a day of blocks by (chain, ts)
   );
   if (tipTs === null) return { validators_count: Number(row?.validators ?? 0), fee_burned_24h_planck: null, activity_7d: [] };
   const to = formatDay(tipTs);

@@ -3,7 +3,9 @@ import sql from 'sql-template-tag';
 import { Type } from 'typebox';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { Day, Nullable, NullableAmount, STANDARD_ERRORS } from '../../schemas/common.ts';
-import { addDays, formatDay } from '../../../time.ts';
+import { addDays, DAY_SECONDS, formatDay } from '../../../time.ts';
+import { burnedInSql } from '../../../domain/fee-burn.ts';
+import { windowEndingAt } from '../../../domain/window.ts';
 import { chainSpan } from '../series.ts';
 import { planckToCoins } from './burn-days.ts';
 
@@ -12,7 +14,7 @@ const BurnedSummaryResponse = Type.Object({
   total_planck: { ...NullableAmount, description: 'Fees burned over the whole indexed history, planck.' },
   total_pos: Nullable(Type.String({ description: 'The same in coins, as an exact decimal string.' })),
   total_blocks: Nullable(Type.Integer({ description: 'Blocks indexed.' })),
-  planck_24h: { ...NullableAmount, description: 'Burned on the latest block’s UTC day.' },
+  planck_24h: { ...NullableAmount, description: 'Burned by the blocks of the 24 hours ending at the latest block’s time.' },
   planck_7d: { ...NullableAmount, description: 'Burned on the 7 UTC days ending with the latest block’s day.' },
   planck_30d: { ...NullableAmount, description: 'Burned on the 30 UTC days ending with the latest block’s day.' },
   latest_day: Nullable(Day),
@@ -37,7 +39,7 @@ export function burnedSummaryRoute(app: RouteApp, ctx: ApiContext): void {
       const [row] = await ctx.store.query<{ total: string; blocks: number; d1: string; d7: string; d30: string }>(
         'analytics.burned.summary',
         sql`SELECT coalesce(sum(burned), 0)::text AS total, coalesce(sum(block_count), 0)::int AS blocks,
-                   coalesce(sum(burned) FILTER (WHERE day = ${tip}::date), 0)::text AS d1,
+                   ${burnedInSql('pos', windowEndingAt(span.tipTs, DAY_SECONDS))}::text AS d1,
                    coalesce(sum(burned) FILTER (WHERE day >= ${addDays(tip, -6)}::date), 0)::text AS d7,
                    coalesce(sum(burned) FILTER (WHERE day >= ${addDays(tip, -29)}::date), 0)::text AS d30
             FROM chain_daily WHERE chain = 'pos'`,
