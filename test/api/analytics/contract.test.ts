@@ -61,6 +61,8 @@ interface Parameter {
 }
 
 const BOOLEAN_TEXT = ['true', 'false', '1', '0'];
+/** The error answers every endpoint may give (ARCHITECTURE.md, "Errors"). */
+const ERROR_STATUSES = ['400', '401', '404', '429', '503'];
 /** A well-formed pos address, for the cross-chain history path. */
 const ADDRESS = `Q${'ab'.repeat(20)}`;
 /** Fields that change between two identical requests (they read the clock). */
@@ -116,7 +118,7 @@ async function loadChains(store: Store): Promise<void> {
 }
 
 describeSeededApp('Analytics API against the spec', loadChains, (s) => {
-  let doc: { paths: Record<string, Record<string, { parameters?: Parameter[] }>> };
+  let doc: { paths: Record<string, Record<string, { parameters?: Parameter[]; responses: Record<string, { content?: Record<string, unknown> }> }>> };
   before(async () => {
     doc = (await s.t().app.inject({ url: '/api/v1/openapi.json' })).json();
   });
@@ -143,6 +145,14 @@ describeSeededApp('Analytics API against the spec', loadChains, (s) => {
     check(`${path} documents exactly the spec's parameters`, () => {
       const names = documented().map((p) => `${p.in}:${p.name}`).sort();
       assert.deepEqual(names, Object.entries(params).map(([name, p]) => `${p.in ?? 'query'}:${name}`).sort());
+    });
+
+    check(`${path} answers JSON, and its errors as problem+json`, () => {
+      const { responses } = doc.paths[`/api/v1${path}`]!.get!;
+      assert.ok(responses['200']?.content?.['application/json'], `${path} 200 is JSON`);
+      for (const status of ERROR_STATUSES) {
+        assert.deepEqual(responses[status]?.content, { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } }, `${path} ${status}`);
+      }
     });
 
     for (const [name, want] of Object.entries(params)) {
