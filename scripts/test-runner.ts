@@ -1,9 +1,9 @@
 /**
- * The node:test run that `npm test` (scripts/test.ts) starts, as `node --import tsx scripts/test-runner.ts FILE…`:
+ * The node:test run that `npm test` (scripts/test.ts) starts, compiled (scripts/test-build.ts), as `node test-runner.js FILE…`:
  * the files in the order given (node's `--test` sorts them by path, which starts the slowest last),
  * the spec reporter on stdout, and a per-file timing report written to QUARRY_TEST_TIMINGS: each
- * test file's wall time (its process, start to end) and when it started, the slowest first, then
- * node's summary lines again, so that scripts/test.ts can print them after the report.
+ * test file's wall time (its process, start to end) and when it started, the slowest first
+ * (QUARRY_TEST_SLOWEST of them, 15 unless set), the sum over all files, then node's summary lines again, so that scripts/test.ts can print them after the report.
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,7 +19,7 @@ interface EventData {
   details?: { duration_ms?: number };
 }
 
-const SHOWN = 15;
+const SHOWN = Number(process.env.QUARRY_TEST_SLOWEST) || 15;
 const files = process.argv.slice(2).map((file) => path.resolve(file));
 const concurrency = Number(process.env.QUARRY_TEST_CONCURRENCY) || 2;
 const timeout = Number(process.env.QUARRY_TEST_TIMEOUT) || Infinity;
@@ -28,6 +28,9 @@ const began = performance.now();
 const started = new Map<string, number>();
 const durations = new Map<string, number>();
 const summary: string[] = [];
+/** The repository path of a test file, which runs compiled under QUARRY_TEST_BUILD (scripts/test-build.ts). */
+const build = process.env.QUARRY_TEST_BUILD;
+const source = (file: string) => (build ? path.relative(build, file).replace(/\.js$/, '.ts') : path.relative(process.cwd(), file));
 const isFile = (data: EventData) => data.nesting === 0 && data.file !== undefined && data.name === data.file;
 
 const stream = run({ files, concurrency, timeout });
@@ -53,8 +56,9 @@ stream.on('end', () => {
     `slowest test files (${Math.min(SHOWN, rows.length)} of ${rows.length}): wall time of the file's process, and when it started in the run`,
     ...rows.slice(0, SHOWN).map(([file, ms]) => {
       const start = started.get(file);
-      return `${seconds(ms)}  ${path.relative(process.cwd(), file)}${start === undefined ? '' : `  (started at ${Math.round(start / 1000)} s)`}`;
+      return `${seconds(ms)}  ${source(file)}${start === undefined ? '' : `  (started at ${Math.round(start / 1000)} s)`}`;
     }),
+    `${seconds(rows.reduce((sum, [, ms]) => sum + ms, 0))}  all ${rows.length} files together`,
     '',
     ...summary.map((message) => `ℹ ${message}`),
   ];

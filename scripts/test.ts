@@ -10,8 +10,13 @@
  *
  *   QUARRY_TEST_CONCURRENCY=N     files at once (default: one per core, at most four)
  *   QUARRY_TEST_TIMEOUT=MS        a file running longer is cancelled (default: ten minutes)
+ *   QUARRY_TEST_CASE_TIMEOUT=MS   a test or hook running longer fails (default: three minutes)
  *
- * It ends with the 15 slowest files' wall times (scripts/test-runner.ts), then node's summary again.
+ * The files run as JavaScript that this script compiles once per run (scripts/test-build.ts), each
+ * in a process of its own, one file per core at once.
+ *
+ * It ends with the 15 slowest files' wall times and the sum over all files (scripts/test-runner.ts),
+ * then node's summary again.
  *
  * Seeds that many files share (the analytics world) are loaded once per run and store kind and
  * copied from there (test/support/snapshots.ts), in a folder this run owns.
@@ -21,6 +26,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { findPostgresBin, startLocalCluster, type LocalCluster } from '../src/store/local-cluster.ts';
+import { buildTests } from './test-build.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const filters = process.argv.slice(2);
@@ -91,7 +97,17 @@ env.QUARRY_TEST_TIMEOUT ||= String(600_000);
 env.QUARRY_TEST_CONCURRENCY = String(concurrency);
 const timings = path.join(env.QUARRY_TEST_SNAPSHOTS, 'timings.txt');
 env.QUARRY_TEST_TIMINGS = timings;
-const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'test-runner.ts'), ...files], {
+// A test or hook running past this fails (test/support/test-timeout.ts): well above the slowest
+// test on a loaded machine, well below the file's limit, so that a hang names its test.
+env.QUARRY_TEST_CASE_TIMEOUT ||= String(180_000);
+// The files run as JavaScript compiled once for this run (scripts/test-build.ts), with source maps
+// so that stack traces name the TypeScript sources.
+const build = path.join(env.QUARRY_TEST_SNAPSHOTS, 'build');
+await buildTests(root, build);
+env.QUARRY_TEST_BUILD = build;
+const compiled = (file: string) => path.join(build, file.replace(/\.ts$/, '.js'));
+const nodeArgs = ['--enable-source-maps', '--import', compiled('test/support/test-timeout.ts')];
+const child = spawn(process.execPath, [...nodeArgs, compiled('scripts/test-runner.ts'), ...files.map(compiled)], {
   cwd: root,
   env,
   stdio: 'inherit',

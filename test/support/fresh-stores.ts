@@ -22,7 +22,16 @@ export async function createTestDatabase(template?: string): Promise<string> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
+    if (!template) await client.query(`CREATE DATABASE ${name}`);
+    else {
+      // A copy of the template's files (with a checkpoint before and after), not through the WAL
+      // (PostgreSQL's default from 15 on), which writes the whole database once more and takes a
+      // few times longer. A server before 15 knows no STRATEGY and always copies the files.
+      await client.query(`CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY FILE_COPY`).catch(async (error: { code?: string }) => {
+        if (error.code !== '42601') throw error;
+        await client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+      });
+    }
   } finally {
     await client.end();
   }

@@ -7,10 +7,11 @@
  */
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import sql from 'sql-template-tag';
 import { migrate } from '../../src/store/migrate.ts';
 import { createPgliteDriver } from '../../src/store/pglite.ts';
 import { createPostgresDriver } from '../../src/store/postgres.ts';
@@ -61,10 +62,17 @@ async function pgliteFromSnapshot(dataDir: string, seed: SnapshotSeed<unknown>):
       // Unpacked once into a data directory: opening a copy of it takes a second, unpacking the
       // tarball into a fresh in-memory database half a minute.
       writeFileSync(`${dataDir}.tar`, Buffer.from(await (await driver.dumpDataDir()).arrayBuffer()));
+      // The WAL segment the dump's last checkpoint is in; the others are spare segments (16 MB each
+      // that every copy would repeat), which the server makes again when it needs them.
+      const [{ current } = { current: '' }] = await store.query<{ current: string }>('test.snapshot_wal', sql`SELECT pg_walfile_name(pg_current_wal_lsn()) AS current`);
       rmSync(`${dataDir}.part`, { recursive: true, force: true }); // left by a builder that died
       mkdirSync(`${dataDir}.part`);
       execFileSync('tar', ['-xf', `${dataDir}.tar`, '-C', `${dataDir}.part`], { stdio: 'ignore' });
       rmSync(`${dataDir}.tar`);
+      const wal = path.join(`${dataDir}.part`, 'pg_wal');
+      if (/^[0-9A-F]{24}$/.test(current) && existsSync(path.join(wal, current))) {
+        for (const segment of readdirSync(wal)) if (/^[0-9A-F]{24}$/.test(segment) && segment !== current) rmSync(path.join(wal, segment));
+      }
       renameSync(`${dataDir}.part`, dataDir);
       return store;
     });
