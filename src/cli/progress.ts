@@ -43,3 +43,69 @@ export function createProgress(label: string, total: number, unit = 'blocks'): P
     },
   };
 }
+
+/**
+ * One step of a longer job (the demo's load). With its units of work known (`total`), a bar with
+ * the time left at the step's average rate so far; without, the time the step has taken. The
+ * embedded store runs statements on this thread: a long statement holds the display still until
+ * it returns. Off a terminal, a line when the step starts, every 10 s, and when it ends.
+ */
+export function createStep(label: string, total?: number, unit = ''): Progress {
+  const started = Date.now();
+  const known = total !== undefined && total > 0;
+  const left = (value: number): string => {
+    const elapsed = (Date.now() - started) / 1000;
+    if (!known || value <= 0 || elapsed < 1) return 'estimating';
+    const seconds = ((total - Math.min(value, total)) * elapsed) / value;
+    return `about ${formatSeconds(seconds)} left`;
+  };
+  const took = () => formatSeconds((Date.now() - started) / 1000);
+  const elapsed = () => `${took()} elapsed`;
+  if (!process.stderr.isTTY) {
+    let lastLog = started;
+    console.error(`${label}…`);
+    return {
+      update(value) {
+        if (Date.now() - lastLog < 10_000) return;
+        lastLog = Date.now();
+        console.error(known ? `${label}: ${value}/${total} ${unit}, ${left(value)}` : `${label}: ${took()} so far`);
+      },
+      stop() {
+        console.error(`${label}: done in ${took()}`);
+      },
+    };
+  }
+  const bar = new cliProgress.SingleBar(
+    {
+      format: known ? `${label.padEnd(STEP_LABEL)} [{bar}] {percentage}% | {value}/{total} ${unit} | {left} | {took}` : `${label.padEnd(STEP_LABEL)} … {took}`,
+      hideCursor: true,
+      fps: 2,
+      stream: process.stderr,
+    },
+    cliProgress.Presets.shades_classic,
+  );
+  let current = 0;
+  bar.start(known ? total : 1, 0, { left: left(0), took: elapsed() });
+  // The time taken and left move on between updates too (whenever this thread is free).
+  const tick = setInterval(() => bar.update(known ? Math.min(current, total) : 0, { left: left(current), took: elapsed() }), 1000);
+  tick.unref();
+  return {
+    update(value) {
+      current = value;
+      bar.update(known ? Math.min(value, total) : 0, { left: left(value), took: elapsed() });
+    },
+    stop() {
+      clearInterval(tick);
+      bar.update(known ? total : 1, { left: 'done', took: `took ${took()}` });
+      bar.stop();
+    },
+  };
+}
+
+/** Width of a step's label, so the bars of successive steps line up. */
+const STEP_LABEL = 26;
+
+function formatSeconds(seconds: number): string {
+  const s = Math.round(seconds);
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+}

@@ -28,8 +28,17 @@ interface IndexDefinition {
 }
 
 export interface BulkLoad {
-  /** Applies all rollups, closes the days, rebuilds the indexes and ends the bulk load. */
-  finish(): Promise<void>;
+  /** Closes the days, rebuilds the indexes and ends the bulk load. */
+  finish(hooks?: StepHooks<FinishStep>): Promise<void>;
+}
+
+/** The steps of finishing a bulk load: closing the days (counted in days), rebuilding the indexes (in bytes of their tables), analyzing. */
+export type FinishStep = 'days' | 'indexes' | 'analyze';
+
+/** What a long job reports as it goes: each step as it starts, with its units of work when known, and the units done. */
+export interface StepHooks<S extends string> {
+  onStep?: (step: S, total?: number, unit?: string) => void;
+  onStepProgress?: (done: number) => void;
 }
 
 /** Whether a bulk load is under way (begun and not finished) in this store. */
@@ -68,24 +77,36 @@ export async function beginBulkLoad(store: Store, logger?: Logger): Promise<Bulk
   }
 
   return {
-    async finish() {
+    async finish(hooks = {}) {
       const [marker] = await store.query<{ value: string }>(
         'ingest.bulk.read_marker',
         sql`SELECT value FROM chain_settings WHERE chain = ${MARKER.chain} AND key = ${MARKER.key}`,
       );
       if (!marker) return;
       const indexes = JSON.parse(marker.value) as IndexDefinition[];
-      for (const chain of CHAINS) await closeAllDays(store, chain, logger);
+      const spans = [];
+      for (const chain of CHAINS) spans.push(await daySpan(store, chain));
+      hooks.onStep?.('days', spans.reduce((n, span) => n + (span?.days ?? 0), 0), 'days');
+      let daysClosed = 0;
+      for (const span of spans) {
+        if (!span) continue;
+        await closeAllDays(store, span, logger);
+        hooks.onStepProgress?.((daysClosed += span.days));
+      }
       const started = performance.now();
       const byTableSize = await largestTablesFirst(store, indexes);
+      hooks.onStep?.('indexes', Math.round(byTableSize.reduce((n, index) => n + index.bytes, 0) / 2 ** 20), 'MB of tables');
+      let indexed = 0;
       await eachAtOnce(store, byTableSize, async (index) => {
         await store.transaction('ingest.bulk.create_index', async (tx) => {
           if (tx.kind === 'postgres') await tx.exec('ingest.bulk.memory', `SET LOCAL maintenance_work_mem = '512MB'`);
           await tx.exec(`ingest.bulk.create_index.${index.name}`, index.definition.replace(/^CREATE (UNIQUE )?INDEX /, 'CREATE $1INDEX IF NOT EXISTS '));
         });
+        hooks.onStepProgress?.(Math.round((indexed += index.bytes) / 2 ** 20));
       });
       logger?.info({ indexes: indexes.length, ms: Math.round(performance.now() - started) }, 'bulk load: indexes rebuilt');
       await store.query('ingest.bulk.unmark', sql`DELETE FROM chain_settings WHERE chain = ${MARKER.chain} AND key = ${MARKER.key}`);
+      hooks.onStep?.('analyze');
       // VACUUM sets the visibility map, so index-only scans can skip the heap; the embedded store is
       // small enough to do without, and has one connection.
       if (store.kind === 'postgres') {
@@ -129,28 +150,42 @@ async function eachAtOnce<T>(store: Store, items: readonly T[], run: (item: T) =
   if (failed) throw failed.reason;
 }
 
-/** The indexes, those of the largest tables first: the longest builds start first, and the two queues end together. */
-async function largestTablesFirst(store: Store, indexes: IndexDefinition[]): Promise<IndexDefinition[]> {
+/** The indexes with the size of their tables, those of the largest first: the longest builds start first, and the two queues end together. */
+async function largestTablesFirst(store: Store, indexes: IndexDefinition[]): Promise<(IndexDefinition & { bytes: number })[]> {
   const sizes = await store.query<{ name: string; bytes: string }>(
     'ingest.bulk.table_sizes',
     sql`SELECT relname AS name, pg_relation_size(oid)::text AS bytes FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relname = ANY(${BULK_TABLES}::text[])`,
   );
   const bytes = new Map(sizes.map((row) => [row.name, Number(row.bytes)]));
   const sizeOf = (index: IndexDefinition) => (index.table === undefined ? 0 : (bytes.get(index.table) ?? 0));
-  return [...indexes].sort((a, b) => sizeOf(b) - sizeOf(a));
+  return indexes.map((index) => ({ ...index, bytes: sizeOf(index) })).sort((a, b) => b.bytes - a.bytes);
 }
 
-/** Computes the metrics of every closed day of `chain` (all but the tip's day). */
-async function closeAllDays(store: Store, chain: ChainId, logger?: Logger): Promise<void> {
+/** The closed days of a chain's blocks (all but the tip's day). */
+interface DaySpan {
+  chain: ChainId;
+  first: string;
+  last: string;
+  days: number;
+}
+
+async function daySpan(store: Store, chain: ChainId): Promise<DaySpan | null> {
   const [span] = await store.query<{ first: number | null; last: number | null }>(
     'ingest.bulk.span',
     sql`SELECT min(ts) AS first, max(ts) AS last FROM blocks WHERE chain = ${chain}`,
   );
-  if (span?.first == null || span.last == null) return;
+  if (span?.first == null || span.last == null) return null;
+  const first = formatDay(span.first);
+  const last = lastClosedDay(span.last);
+  return { chain, first, last, days: Math.max(0, (Date.parse(last) - Date.parse(first)) / 86_400_000 + 1) };
+}
+
+/** Computes the metrics of every closed day of a chain. */
+async function closeAllDays(store: Store, span: DaySpan, logger?: Logger): Promise<void> {
   const started = performance.now();
   await store.transaction('ingest.bulk.close_days', async (tx) => {
     if (tx.kind === 'postgres') await tx.exec('ingest.bulk.memory', `SET LOCAL work_mem = '256MB'`);
-    await closeDays(tx, chain, formatDay(span.first!), lastClosedDay(span.last!));
+    await closeDays(tx, span.chain, span.first, span.last);
   });
-  logger?.info({ chain, ms: Math.round(performance.now() - started) }, 'bulk load: days closed');
+  logger?.info({ chain: span.chain, ms: Math.round(performance.now() - started) }, 'bulk load: days closed');
 }

@@ -7,7 +7,7 @@ import type { ChainId } from '../chain/chains.ts';
 import type { BlockSource } from '../chain/model.ts';
 import type { Store } from '../store/store.ts';
 import { createSyntheticWorld, type SyntheticOptions, type SyntheticWorld } from '../sources/synthetic/index.ts';
-import { beginBulkLoad } from './bulk.ts';
+import { beginBulkLoad, type FinishStep, type StepHooks } from './bulk.ts';
 import { importCurated, writeCurated, writeStaking } from './curated.ts';
 import { formatLabelsFile, parseLabelsFile, type CuratedRecord } from './labels-file.ts';
 import { ingest, type IngestProgress } from './pipeline.ts';
@@ -20,10 +20,18 @@ export interface LoadReport {
   seconds: { pow: number; pos: number; finish: number; total: number };
 }
 
-export interface LoadHooks {
+/**
+ * The steps of a load, in order: generating and writing each chain's blocks (counted in blocks),
+ * its last batch and its rollups, the curated data and staking figures, finishing the bulk load
+ * (bulk.ts), and importing the labels.
+ */
+export type LoadStep = 'pow' | 'pow rollups' | 'pos' | 'pos rollups' | 'curated' | FinishStep | 'labels';
+
+export interface LoadHooks extends StepHooks<LoadStep> {
   logger?: Logger;
   /** Called as blocks are written, with the chain's expected last height. */
   onProgress?: (progress: IngestProgress, lastHeight: number) => void;
+  /** Coarser than onStep: each chain's blocks, then everything after them. */
   onPhase?: (phase: 'pow' | 'pos' | 'rollups') => void;
   /** What each chain's pipeline reads instead of the whole generated chain (the benchmark stops short of the end). */
   source?: (world: SyntheticWorld, chain: ChainId) => BlockSource;
@@ -39,8 +47,10 @@ export async function loadSyntheticWorld(store: Store, options: SyntheticOptions
   const last: Record<ChainId, number> = world.lastHeight;
   for (const chain of ['pow', 'pos'] as const) {
     hooks.onPhase?.(chain);
+    hooks.onStep?.(chain, last[chain] + 1, 'blocks');
     const t = performance.now();
-    chains[chain] = await ingest(store, hooks.source?.(world, chain) ?? world[chain], {
+    const source = watched(hooks.source?.(world, chain) ?? world[chain], hooks.onStepProgress, () => hooks.onStep?.(`${chain} rollups`));
+    chains[chain] = await ingest(store, source, {
       bulk: true,
       // The default step (3 million delta keys) takes the demo's pow chain in one application:
       // each application has a large fixed cost on the embedded store, even a small second one.
@@ -50,6 +60,7 @@ export async function loadSyntheticWorld(store: Store, options: SyntheticOptions
     seconds[chain] = (performance.now() - t) / 1000;
   }
   hooks.onPhase?.('rollups');
+  hooks.onStep?.('curated');
   const t = performance.now();
   await store.transaction('synthetic.curated', async (tx) => {
     await writeCurated(tx, { labels: [], exchangeWallets: [], settings: world.curated.settings });
@@ -57,9 +68,10 @@ export async function loadSyntheticWorld(store: Store, options: SyntheticOptions
     // The generator is the chains' node: its tip is the last height it generates.
     for (const chain of ['pow', 'pos'] as const) await recordNodeTip(tx, chain, world.lastHeight[chain]);
   });
-  await bulk.finish();
+  await bulk.finish(hooks);
   // The generated venues and labels go through the operator's path: a labels file, parsed and
   // imported, which rebuilds the exchange figures from the raw rows in one pass per chain.
+  hooks.onStep?.('labels');
   await importCurated(store, parseLabelsFile(formatLabelsFile(labelRecords(world.curated))));
   seconds.finish = (performance.now() - t) / 1000;
   seconds.total = (performance.now() - started) / 1000;
@@ -78,4 +90,32 @@ export function labelRecords(curated: SyntheticWorld['curated']): Omit<CuratedRe
     records.push({ chain: w.chain, address: w.address, label: w.exchange, category: 'exchange', primary: true, exchange: { name: w.exchange, role: w.role } });
   }
   return records;
+}
+
+/** Blocks reported between two progress calls while a chain is generated. */
+const PROGRESS_EVERY = 2000;
+
+/**
+ * `source`, reporting the height of the blocks it yields (generated, a batch ahead of those
+ * written) and when it has yielded its last one: what is left then is the last batch and the rollups.
+ */
+function watched(source: BlockSource, onHeight: ((height: number) => void) | undefined, onEnd: () => void): BlockSource {
+  const wrapped: BlockSource = Object.create(source) as BlockSource;
+  wrapped.blocks = async function* (fromHeight: number) {
+    let reported = -Infinity;
+    let ended = false;
+    for await (const item of source.blocks(fromHeight)) {
+      if (item.kind === 'block' && item.block.height - reported >= PROGRESS_EVERY) {
+        reported = item.block.height;
+        onHeight?.(item.block.height + 1);
+      }
+      if (item.kind === 'caught-up' && !ended) {
+        ended = true;
+        onEnd();
+      }
+      yield item;
+    }
+    if (!ended) onEnd();
+  };
+  return wrapped;
 }

@@ -14,13 +14,26 @@ import { createLogger } from '../../log.ts';
 import { migrate } from '../../store/migrate.ts';
 import { openStore } from '../../store/open.ts';
 import { acquireWriterLock } from '../../store/writer-lock.ts';
-import { loadSyntheticWorld } from '../../ingest/load-synthetic.ts';
+import { loadSyntheticWorld, type LoadStep } from '../../ingest/load-synthetic.ts';
 import { closeOnSignal, startServer } from '../../api/server.ts';
 import { OPENAPI_PATH } from '../../api/plugins/openapi.ts';
-import { createProgress, type Progress } from '../progress.ts';
+import { createStep, type Progress } from '../progress.ts';
 
 /** The demo world: deterministic, sized to load into the embedded store in well under 3 minutes. */
 const DEMO_WORLD = { seed: 1, powDays: 400, posDays: 60, scale: 400 } as const;
+
+/** What the progress display calls each step of the load. */
+const STEP_LABELS: Record<LoadStep, string> = {
+  pow: 'generating, writing pow',
+  'pow rollups': 'pow: last batch, rollups',
+  pos: 'generating, writing pos',
+  'pos rollups': 'pos: last batch, rollups',
+  curated: 'curated data, staking',
+  days: 'closing days',
+  indexes: 'building indexes',
+  analyze: 'analyzing tables',
+  labels: 'labels, exchange figures',
+};
 
 /** The demo key lives beside the demo data, so every start on the same data prints the same key. */
 function demoKey(dataDir: string): string {
@@ -59,15 +72,11 @@ export function registerDemo(program: Command): void {
           store,
           { ...DEMO_WORLD, end: new Date(Math.floor(Date.now() / 60_000) * 60_000) },
           {
-            onPhase: (phase) => {
+            onStep: (step, total, unit) => {
               bar?.stop();
-              bar = undefined;
-              if (phase === 'rollups') console.error('closing days and building indexes…');
+              bar = createStep(STEP_LABELS[step], total, unit);
             },
-            onProgress: (progress, lastHeight) => {
-              bar ??= createProgress(progress.chain, lastHeight + 1);
-              bar.update(progress.height + 1);
-            },
+            onStepProgress: (done) => bar?.update(done),
           },
         );
         bar?.stop();
