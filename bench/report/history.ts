@@ -69,7 +69,7 @@ export function historyLines(r: BenchResults): HistoryLine[] {
     );
   }
   if (r.demo) {
-    lines.push(line('demo', { 'first start s': r.demo.first.seconds, 'second start s': r.demo.second.seconds, 'first start peak RSS MB': r.demo.first.peakRssMb }));
+    lines.push(line('demo', { 'first start s': r.demo.first.seconds, 'second start s': r.demo.second.seconds, 'first start peak RSS MB': r.demo.first.peakRssMb, 'first start CPU s': r.demo.first.cpuSeconds }));
   }
   if (r.anvil) lines.push(line('anvil', { 'backfill / serve rate': r.anvil.ratio, 'backfill blocks/s': r.anvil.backfill.blocksPerSecond }));
   if (r.powNode) lines.push(line('pow-node', { 'backfill / serve rate': r.powNode.ratio, 'backfill blocks/s': r.powNode.backfill.blocksPerSecond }));
