@@ -22,22 +22,28 @@ export async function createTestDatabase(template?: string): Promise<string> {
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
-    if (!template) await client.query(`CREATE DATABASE ${name}`);
-    else {
-      // A copy of the template's files (with a checkpoint before and after), not through the WAL
-      // (PostgreSQL's default from 15 on), which writes the whole database once more and takes a
-      // few times longer. A server before 15 knows no STRATEGY and always copies the files.
-      await client.query(`CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY FILE_COPY`).catch(async (error: { code?: string }) => {
-        if (error.code !== '42601') throw error;
-        await client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
-      });
-    }
+    await createDatabase(client, name, template);
   } finally {
     await client.end();
   }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+/** Creates database `name` on the server `client` is connected to: empty, or a copy of `template`. */
+export async function createDatabase(client: pg.Client, name: string, template?: string): Promise<void> {
+  if (!template) {
+    await client.query(`CREATE DATABASE ${name}`);
+    return;
+  }
+  // A copy of the template's files (with a checkpoint before and after), not through the WAL
+  // (PostgreSQL's default from 15 on), which writes the whole database once more and takes a few
+  // times longer. A server before 15 knows no STRATEGY and always copies the files.
+  await client.query(`CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY FILE_COPY`).catch(async (error: { code?: string }) => {
+    if (error.code !== '42601') throw error;
+    await client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+  });
 }
 
 /** Drops a database `createTestDatabase` made: a run's databases would otherwise fill the disk (thousands of them). */

@@ -16,7 +16,7 @@ import { migrate } from '../../src/store/migrate.ts';
 import { createPgliteDriver } from '../../src/store/pglite.ts';
 import { createPostgresDriver } from '../../src/store/postgres.ts';
 import { createStore, type Store, type StoreKind } from '../../src/store/store.ts';
-import { createTestDatabase, freshStore, testDatabaseStore } from './fresh-stores.ts';
+import { createDatabase, createTestDatabase, freshStore, testDatabaseStore } from './fresh-stores.ts';
 
 /** A seed whose loaded store can be shared: `load` fills a store, `expect` computes what the tests compare with (never from the store). */
 export interface SnapshotSeed<T> {
@@ -39,6 +39,9 @@ export function isSnapshotSeed<T>(seed: (store: Store) => Promise<T>): seed is S
   return 'snapshot' in seed;
 }
 
+/** The migrated empty store, itself a snapshot: every other seed's snapshot starts from a copy of it, as migrating takes seconds. */
+export const migratedSeed = snapshotSeed('migrated', async () => {}, async () => undefined);
+
 /** A fresh migrated store holding what `seed.snapshot.load` loads, copied from the run's snapshot when there is one. */
 export async function openSeededStore(kind: StoreKind, seed: SnapshotSeed<unknown>): Promise<Store & { url?: string }> {
   const dir = process.env.QUARRY_TEST_SNAPSHOTS;
@@ -47,39 +50,49 @@ export async function openSeededStore(kind: StoreKind, seed: SnapshotSeed<unknow
     await seed.snapshot.load(store);
     return store;
   }
-  const id = createHash('sha256').update(`${dir}\0${seed.snapshot.key}`).digest('hex').slice(0, 16);
-  return kind === 'pglite' ? pgliteFromSnapshot(path.join(dir, `${id}.pgdata`), seed) : postgresFromSnapshot(`quarry_snapshot_${id}`, seed);
+  if (kind === 'postgres') return testDatabaseStore(await createTestDatabase(await postgresSnapshot(dir, seed)));
+  // The process that built the snapshot goes on with the store it built.
+  const { dataDir, built } = await pgliteSnapshot(dir, seed);
+  return built ?? createStore(await createPgliteDriver(undefined, { copyOf: dataDir }));
 }
 
-async function pgliteFromSnapshot(dataDir: string, seed: SnapshotSeed<unknown>): Promise<Store> {
-  if (!existsSync(dataDir)) {
-    const built = await withFileLock(`${dataDir}.lock`, async () => {
-      if (existsSync(dataDir)) return undefined;
-      const driver = await createPgliteDriver(undefined);
-      const store = createStore(driver);
-      await migrate(store);
-      await seed.snapshot.load(store);
-      // Unpacked once into a data directory, which each store copies into memory as it opens
-      // (PGlite's own unpacking of the tarball into a new in-memory database is much slower).
-      writeFileSync(`${dataDir}.tar`, Buffer.from(await (await driver.dumpDataDir()).arrayBuffer()));
-      // The WAL segment the dump's last checkpoint is in; the others are spare segments (16 MB each
-      // that every copy would repeat), which the server makes again when it needs them.
-      const [{ current } = { current: '' }] = await store.query<{ current: string }>('test.snapshot_wal', sql`SELECT pg_walfile_name(pg_current_wal_lsn()) AS current`);
-      rmSync(`${dataDir}.part`, { recursive: true, force: true }); // left by a builder that died
-      mkdirSync(`${dataDir}.part`);
-      execFileSync('tar', ['-xf', `${dataDir}.tar`, '-C', `${dataDir}.part`], { stdio: 'ignore' });
-      rmSync(`${dataDir}.tar`);
-      const wal = path.join(`${dataDir}.part`, 'pg_wal');
-      if (/^[0-9A-F]{24}$/.test(current) && existsSync(path.join(wal, current))) {
-        for (const segment of readdirSync(wal)) if (/^[0-9A-F]{24}$/.test(segment) && segment !== current) rmSync(path.join(wal, segment));
-      }
-      renameSync(`${dataDir}.part`, dataDir);
-      return store;
-    });
-    if (built) return built;
-  }
-  // Each store works on its own copy in memory.
-  return createStore(await createPgliteDriver(undefined, { copyOf: dataDir }));
+const snapshotId = (dir: string, seed: SnapshotSeed<unknown>) => createHash('sha256').update(`${dir}\0${seed.snapshot.key}`).digest('hex').slice(0, 16);
+const isMigrated = (seed: SnapshotSeed<unknown>) => seed.snapshot.key === migratedSeed.snapshot.key;
+
+/** The data directory of `seed`'s PGlite snapshot, built first if no process has; `built` is the builder's store. */
+async function pgliteSnapshot(dir: string, seed: SnapshotSeed<unknown>): Promise<{ dataDir: string; built?: Store }> {
+  const dataDir = path.join(dir, `${snapshotId(dir, seed)}.pgdata`);
+  if (existsSync(dataDir)) return { dataDir };
+  const built = await withFileLock(`${dataDir}.lock`, async () => {
+    if (existsSync(dataDir)) return undefined;
+    let base: string | undefined;
+    if (!isMigrated(seed)) {
+      const migrated = await pgliteSnapshot(dir, migratedSeed);
+      await migrated.built?.close();
+      base = migrated.dataDir;
+    }
+    const driver = await createPgliteDriver(undefined, base === undefined ? {} : { copyOf: base });
+    const store = createStore(driver);
+    await migrate(store);
+    await seed.snapshot.load(store);
+    // Unpacked once into a data directory, which each store copies into memory as it opens
+    // (PGlite's own unpacking of the tarball into a new in-memory database is much slower).
+    writeFileSync(`${dataDir}.tar`, Buffer.from(await (await driver.dumpDataDir()).arrayBuffer()));
+    // The WAL segment the dump's last checkpoint is in; the others are spare segments (16 MB each
+    // that every copy would repeat), which the server makes again when it needs them.
+    const [{ current } = { current: '' }] = await store.query<{ current: string }>('test.snapshot_wal', sql`SELECT pg_walfile_name(pg_current_wal_lsn()) AS current`);
+    rmSync(`${dataDir}.part`, { recursive: true, force: true }); // left by a builder that died
+    mkdirSync(`${dataDir}.part`);
+    execFileSync('tar', ['-xf', `${dataDir}.tar`, '-C', `${dataDir}.part`], { stdio: 'ignore' });
+    rmSync(`${dataDir}.tar`);
+    const wal = path.join(`${dataDir}.part`, 'pg_wal');
+    if (/^[0-9A-F]{24}$/.test(current) && existsSync(path.join(wal, current))) {
+      for (const segment of readdirSync(wal)) if (/^[0-9A-F]{24}$/.test(segment) && segment !== current) rmSync(path.join(wal, segment));
+    }
+    renameSync(`${dataDir}.part`, dataDir);
+    return store;
+  });
+  return built ? { dataDir, built } : { dataDir };
 }
 
 /** Runs `fn` holding a lock file that other test processes wait on; a lock whose owner died is taken over. */
@@ -112,7 +125,9 @@ function alive(pid: number): boolean {
   }
 }
 
-async function postgresFromSnapshot(template: string, seed: SnapshotSeed<unknown>): Promise<Store> {
+/** The template database of `seed`'s PostgreSQL snapshot, built first if no process has. */
+async function postgresSnapshot(dir: string, seed: SnapshotSeed<unknown>): Promise<string> {
+  const template = `quarry_snapshot_${snapshotId(dir, seed)}`;
   const admin = new pg.Client({ connectionString: process.env.QUARRY_TEST_DATABASE_URL });
   await admin.connect();
   try {
@@ -121,7 +136,7 @@ async function postgresFromSnapshot(template: string, seed: SnapshotSeed<unknown
     const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [template]);
     if (rowCount === 0) {
       // Loaded in place under the template's name, so no scratch database is left behind.
-      await admin.query(`CREATE DATABASE ${template}`);
+      await createDatabase(admin, template, isMigrated(seed) ? undefined : await postgresSnapshot(dir, migratedSeed));
       const url = new URL(process.env.QUARRY_TEST_DATABASE_URL ?? '');
       url.pathname = `/${template}`;
       const store = createStore(createPostgresDriver(url.toString(), { poolSize: 4, prepare: true }));
@@ -139,5 +154,5 @@ async function postgresFromSnapshot(template: string, seed: SnapshotSeed<unknown
   } finally {
     await admin.end();
   }
-  return testDatabaseStore(await createTestDatabase(template));
+  return template;
 }

@@ -5,15 +5,12 @@
 import { after, before, describe } from 'node:test';
 import type { Store, StoreKind } from '../../src/store/store.ts';
 import { freshStore, storeKinds } from './fresh-stores.ts';
-import { openSeededStore, snapshotSeed } from './snapshots.ts';
+import { migratedSeed, openSeededStore } from './snapshots.ts';
 
 export { createTestDatabase, dropTestDatabase, storeKinds } from './fresh-stores.ts';
 
-/** The migrated empty store, itself a shared snapshot: migrating a new PGlite takes seconds. */
-const migrated = snapshotSeed('migrated', async () => {}, async () => undefined);
-
 export async function openTestStore(kind: StoreKind, options: { migrate?: boolean } = {}): Promise<Store & { url?: string }> {
-  return options.migrate === false ? freshStore(kind, { migrate: false }) : openSeededStore(kind, migrated);
+  return options.migrate === false ? freshStore(kind, { migrate: false }) : openSeededStore(kind, migratedSeed);
 }
 
 /** Runs `suite` once per available store, each with its own fresh migrated store (or the one `open` gives). */
