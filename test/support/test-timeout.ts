@@ -6,6 +6,8 @@
  *
  * It gives node:test's `it`/`test` and hooks a default `timeout` option (QUARRY_TEST_CASE_TIMEOUT
  * milliseconds); a test or hook that sets its own keeps it. Subtests inherit their test's limit.
+ * node:test takes a test's location from the function that called `it`, which is now the one here:
+ * a failing test's `test at …` line names this file, while its stack trace names the test's own lines.
  */
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 
