@@ -4,6 +4,7 @@ import { it } from 'node:test';
 import { AUTH, buildTestApp } from '../../../support/app.ts';
 import { loadAnalyticsWorld } from '../../../support/analytics-world.ts';
 import { coinsText, dailyFigures, lastDays, type DayFigures } from '../../../support/expected-network.ts';
+import { burnedIn, lastSeconds } from '../../../support/expected-windows.ts';
 import { describeSeededApp } from '../../../support/seeded-app.ts';
 import { openTestStore } from '../../../support/stores.ts';
 
@@ -35,7 +36,7 @@ describeSeededApp('fee burn', loadAnalyticsWorld, (s, kind) => {
     assert.deepEqual(await get('/api/v1/analytics/network/gas-trends?window=7d'), { items, days: 7, chain: 'pos' });
   });
 
-  it('GET /pos/fees/burned/summary: the whole history, the tip’s day, 7 and 30 days', async () => {
+  it('GET /pos/fees/burned/summary: the whole history, the 24 hours ending at the latest block, 7 and 30 days', async () => {
     const days = [...dailyFigures(s.seeded().blocks.pos).entries()];
     const sum = (list: typeof days) => list.reduce((a, [, d]) => a + d.burned, 0n);
     const total = sum(days);
@@ -44,7 +45,8 @@ describeSeededApp('fee burn', loadAnalyticsWorld, (s, kind) => {
       total_planck: total.toString(),
       total_pos: coinsText(total, 18),
       total_blocks: s.seeded().blocks.pos.length,
-      planck_24h: sum(days.slice(-1)).toString(),
+      // The blocks with a time in (T − 86,400, T], T the latest block's time.
+      planck_24h: burnedIn(s.seeded().blocks.pos, lastSeconds(s.seeded().blocks.pos, 86_400)).toString(),
       planck_7d: sum(days.slice(-7)).toString(),
       planck_30d: sum(days.slice(-30)).toString(),
       latest_day: days.at(-1)![0],
