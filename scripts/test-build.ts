@@ -16,8 +16,12 @@
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type * as Esbuild from 'esbuild';
 
+
+/** The part of esbuild's API used here (its types come with tsx's copy, which may not be hoisted). */
+interface Esbuild {
+  transform(code: string, options: Record<string, unknown>): Promise<{ code: string }>;
+}
 
 const COMPILED = ['src', 'test', 'scripts'];
 const SKIPPED = new Set(['.git', ...COMPILED]);
@@ -27,7 +31,7 @@ const RELATIVE_TS = /(\bfrom\s*|\bimport\s*\(?\s*)(["'])(\.{1,2}\/[^"'\n]*?)\.ts
 
 /** Compiles the repository at `root` into `out` (which must not exist yet); returns the number of compiled files. */
 export async function buildTests(root: string, out: string): Promise<number> {
-  const esbuild: typeof Esbuild = createRequire(createRequire(path.join(root, 'package.json')).resolve('tsx/package.json'))('esbuild');
+  const esbuild: Esbuild = createRequire(createRequire(path.join(root, 'package.json')).resolve('tsx/package.json'))('esbuild');
   const tsconfigRaw = readFileSync(path.join(root, 'tsconfig.json'), 'utf8');
   mkdirSync(out, { recursive: true });
   for (const entry of readdirSync(root)) {
