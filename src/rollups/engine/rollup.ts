@@ -123,7 +123,7 @@ export interface Rollup<A = undefined> {
 }
 
 /** A per-day figure of a chain, stored in `table` by (chain, day), computed for closed days. */
-export interface Chart {
+export interface Chart<Row = unknown> {
   name: string;
   part: ApiPart;
   table: string;
@@ -135,4 +135,33 @@ export interface Chart {
    * loads from, in a transaction of its own).
    */
   warm?(store: Store, chain: ChainId): Promise<void>;
+  /**
+   * The chart's rows of every day from `range.from` to `range.to` that has any, by day, the open
+   * day included: closed days from `table`, open ones computed live (charts/days.ts, `readDays`).
+   */
+  read?(db: Db, chain: ChainId, range: { from: string; to: string }): Promise<Map<string, Row>>;
+  /** The daily series of the spec that serves `read`'s rows as its items (api/analytics/route.ts mounts it). */
+  series?: ChartSeries;
+}
+
+/** A field of a chart series' item after `day`: its kind gives its JSON form (an amount is a decimal string). */
+export interface ChartField {
+  kind: 'integer' | 'amount';
+  description: string;
+}
+
+/** A chart served as one of the spec's daily series: one item per day of the window, from `read`'s rows. */
+export interface ChartSeries {
+  path: string;
+  operationId: string;
+  summary: string;
+  /** The default window. */
+  window: string;
+  /** The item's fields after `day`, in order: the columns of `read`'s rows of the same names. */
+  fields: Record<string, ChartField>;
+  itemsDescription: string;
+  /** The spec's envelope fields after `items` and `count`, in order. */
+  envelope: readonly ('chain' | 'network' | 'window_days' | 'days')[];
+  /** What a day without a row answers: zero in every field, the row of the day before, or no item. */
+  missingDay: 'zero' | 'carry' | 'omit';
 }

@@ -6,6 +6,7 @@
 import sql, { type Sql } from 'sql-template-tag';
 import type { ChainId } from '../../../chain/chains.ts';
 import type { Chart } from '../../engine/rollup.ts';
+import { readDays } from '../days.ts';
 
 /** Rows (day, tx_count, fee_p50, fee_p95, fee_p99, fee_max, fee_sum) of the days with fees from `fromDay` to `toDay`. */
 export function feePercentilesByDay(chain: ChainId, fromDay: string, toDay: string): Sql {
@@ -21,10 +22,46 @@ export function feePercentilesByDay(chain: ChainId, fromDay: string, toDay: stri
              GROUP BY day`;
 }
 
-export const feePercentiles: Chart = {
+/** A day's figures as the API answers them: amounts as decimal strings. */
+export interface FeeDay {
+  day: string;
+  tx_count: number;
+  fee_p50: string;
+  fee_p95: string;
+  fee_p99: string;
+  fee_max: string;
+  fee_sum: string;
+}
+
+const COLUMNS = sql`day::text AS day, tx_count, fee_p50::text, fee_p95::text, fee_p99::text, fee_max::text, fee_sum::text`;
+
+export const feePercentiles: Chart<FeeDay> = {
   name: 'fee_percentiles',
   part: 'network',
   table: 'chain_fee_daily',
+  read: (db, chain, range) =>
+    readDays(db, range, {
+      label: 'charts.fee_percentiles',
+      closed: (d) => sql`SELECT ${COLUMNS} FROM chain_fee_daily WHERE chain = ${chain} AND day BETWEEN ${d.from}::date AND ${d.to}::date ORDER BY day`,
+      open: (d) => sql`SELECT ${COLUMNS} FROM (${feePercentilesByDay(chain, d.from, d.to)}) f`,
+    }),
+  series: {
+    path: '/analytics/fees/percentiles',
+    operationId: 'getFeePercentiles',
+    summary: 'Exact fee percentiles, largest fee and sum per day',
+    window: '30d',
+    fields: {
+      tx_count: { kind: 'integer', description: 'Transactions of the day (each pays one fee).' },
+      fee_p50: { kind: 'amount', description: 'Median fee: the smallest fee with at least half of the day’s fees at or below it.' },
+      fee_p95: { kind: 'amount', description: 'The smallest fee with at least 95 % of the day’s fees at or below it.' },
+      fee_p99: { kind: 'amount', description: 'The smallest fee with at least 99 % of the day’s fees at or below it.' },
+      fee_max: { kind: 'amount', description: 'Largest fee of the day.' },
+      fee_sum: { kind: 'amount', description: 'Sum of the day’s fees.' },
+    },
+    itemsDescription: 'One item per UTC day, oldest first, to the latest block’s day; zeros on a day without transactions. Fees in the chain’s smallest unit (pos: gas used × effective gas price).',
+    envelope: ['chain', 'network', 'window_days'],
+    missingDay: 'zero',
+  },
   async close(db, chain, fromDay, toDay) {
     await db.query(
       'rollups.charts.fee_percentiles',

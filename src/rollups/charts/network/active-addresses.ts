@@ -9,6 +9,7 @@
 import sql, { type Sql } from 'sql-template-tag';
 import type { ChainId } from '../../../chain/chains.ts';
 import type { Chart } from '../../engine/rollup.ts';
+import { readDays } from '../days.ts';
 
 /** Rows (day, dau, wau, mau, new_wallets) of every day from `fromDay` to `toDay`; the API reads the open day through it too. */
 export function activeAddressesByDay(chain: ChainId, fromDay: string, toDay: string): Sql {
@@ -22,11 +23,28 @@ export function activeAddressesByDay(chain: ChainId, fromDay: string, toDay: str
              GROUP BY d.day`;
 }
 
+/** A day's DAU, WAU, MAU and new wallets. */
+export interface ActiveDay {
+  day: string;
+  dau: number;
+  wau: number;
+  mau: number;
+  new_wallets: number;
+}
+
 /** Also the running wallet count: the last closed day's before `fromDay` (days close in order), plus the new wallets since. */
-export const activeAddresses: Chart = {
+export const activeAddresses: Chart<ActiveDay> = {
   name: 'active_addresses',
   part: 'network',
   table: 'chain_day_metrics',
+  // An open day sums at most 30 days of chain_active_gaps rows.
+  read: (db, chain, range) =>
+    readDays(db, range, {
+      label: 'charts.active_addresses',
+      closed: (d) => sql`SELECT day::text AS day, dau, wau, mau, new_wallets FROM chain_day_metrics
+                         WHERE chain = ${chain} AND day BETWEEN ${d.from}::date AND ${d.to}::date ORDER BY day`,
+      open: (d) => sql`SELECT day::text AS day, dau, wau, mau, new_wallets FROM (${activeAddressesByDay(chain, d.from, d.to)}) a ORDER BY day`,
+    }),
   async close(db, chain, fromDay, toDay) {
     await db.query(
       'rollups.charts.active_addresses',

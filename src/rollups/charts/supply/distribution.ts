@@ -14,7 +14,8 @@ import { addDays, eachDay, dayIndex, dayName } from '../../../time.ts';
 import { DAILY_DELTAS } from '../../address-activity.ts';
 import type { Chart, Rollup } from '../../engine/rollup.ts';
 import { addLimbs, compareLimbs, isPositive, limbsToBigInt, parseLimbs, SortedBalances, type Limbs } from './balances.ts';
-import { AGE_BUCKETS, ageBucketOf, distributionInputs } from './population.ts';
+import { AGE_BUCKETS, ageBucketOf, distributionInputs, type DistributionInputs } from './population.ts';
+import { openDays, type Days } from '../days.ts';
 
 /** Days of moves read per statement (their text is held in memory at once). */
 const CHUNK_DAYS = 16;
@@ -410,6 +411,38 @@ async function closePopulation(db: Db, chain: ChainId, fromDay: string, toDay: s
     );
   }
   memory.set(chain, { token: await setStateDay(db, chain, toDay), sorted, ages });
+}
+
+/** A closed day's row of chain_supply_daily: the distribution's exact inputs and the holders and balances per age bucket. */
+export interface SupplyDay {
+  day: string;
+  inputs: DistributionInputs;
+  ages: { holders: number; balance: bigint }[];
+}
+
+/**
+ * The closed days of `range` (charts/days.ts) from chain_supply_daily, by day, and the open days
+ * after them. The figures of an open day need every holder's balance as it stands, which the API
+ * keeps for the spec's cache time: it computes the latest day's (the population is known only as
+ * it is now).
+ */
+export async function supplyDays(db: Db, chain: ChainId, range: Days): Promise<{ closed: Map<string, SupplyDay>; open: Days | null }> {
+  const rows = await db.query<{ day: string; holders: number; supply: string; top10: string; top100: string; pair_diff: string; sum_sq: string; nakamoto: number; palma_top: string; palma_bottom: string; h: number[]; b: string[] }>(
+    'charts.supply_distribution.closed',
+    sql`SELECT day::text AS day, holders, supply::text, top10::text, top100::text, pair_diff::text, sum_sq::text, nakamoto,
+               palma_top::text, palma_bottom::text, age_holders AS h, age_balance::text[] AS b
+        FROM chain_supply_daily WHERE chain = ${chain} AND day BETWEEN ${range.from}::date AND ${range.to}::date ORDER BY day`,
+    { reusePlan: true }, // a primary-key range
+  );
+  const closed = new Map(rows.map((r) => [r.day, {
+    day: r.day,
+    inputs: {
+      holders: Number(r.holders), supply: BigInt(r.supply), top10: BigInt(r.top10), top100: BigInt(r.top100), pairDiff: BigInt(r.pair_diff),
+      sumSq: BigInt(r.sum_sq), nakamoto: Number(r.nakamoto), palmaTop: BigInt(r.palma_top), palmaBottom: BigInt(r.palma_bottom),
+    },
+    ages: r.h.map((h, i) => ({ holders: Number(h), balance: BigInt(r.b[i]!) })),
+  }]));
+  return { closed, open: openDays(range, rows.at(-1)?.day ?? null) };
 }
 
 export const supplyDistribution: Chart = {
