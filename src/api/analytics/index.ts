@@ -1,11 +1,12 @@
 /** Analytics API (spec sections 4.2-4.4), mounted at /api/v1 (paths /analytics/… and /pos/fees/burned/…): every route of the group. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { CHARTS } from '../../rollups/registry.ts';
 import type { ApiContext } from '../context.ts';
+import { chartSeries } from './route.ts';
 import { blockSizeRoute } from './blocks/block-size.ts';
 import { blockTimesRoute } from './blocks/block-times.ts';
 import { burnedDailyRoute } from './fees/burned-daily.ts';
 import { burnedSummaryRoute } from './fees/burned-summary.ts';
-import { feePercentilesRoute } from './fees/fee-percentiles.ts';
 import { gasDistributionRoute } from './fees/gas-distribution.ts';
 import { gasTrendsRoute } from './network/gas-trends.ts';
 import { transactionsByTypeRoute } from './transactions/by-type.ts';
@@ -59,7 +60,6 @@ export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     blockTimesRoute(app, ctx);
     transactionsByTypeRoute(app, ctx);
     transactionsNormalisedRoute(app, ctx);
-    feePercentilesRoute(app, ctx);
     gasDistributionRoute(app, ctx);
     gasTrendsRoute(app, ctx);
     burnedDailyRoute(app, ctx);
@@ -102,5 +102,7 @@ export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     distributionTimelineRoute(app, ctx);
     ageDailyRoute(app, ctx);
     dormantBucketsRoute(app, ctx);
+    // The charts that declare a daily series of the spec (fee percentiles).
+    for (const chart of CHARTS) chartSeries(app, ctx, chart);
   };
 }

@@ -3,7 +3,7 @@
  * days ending with the tip's day, the chain's indexed span, and daily series zero-filled over the
  * days the window and the history share. Definitions: docs/metrics.md, "Analytics conventions".
  */
-import sql from 'sql-template-tag';
+import sql, { type Sql } from 'sql-template-tag';
 import { Type } from 'typebox';
 import type { ChainId } from '../../chain/chains.ts';
 import type { Db } from '../../store/store.ts';
@@ -38,21 +38,30 @@ export async function chainSpan(db: Db, chain: ChainId): Promise<ChainSpan | nul
   return row?.first_ts == null || row.tip_ts == null ? null : { firstTs: Number(row.first_ts), tipTs: Number(row.tip_ts) };
 }
 
-/** A window's days: `days` long, ending with the tip's day (`to`), clipped to the indexed history (`from`). */
+/** The first and the latest day a series has: the chain's blocks' (spanDays), or the staking days'. */
+export interface DaySpan {
+  first: string;
+  last: string;
+}
+
+export const spanDays = (span: ChainSpan): DaySpan => ({ first: formatDay(span.firstTs), last: formatDay(span.tipTs) });
+
+/** A window's days: `days` long, ending with the span's latest day (`to`), clipped to its first (`from`). */
 export interface DayRange {
   from: string;
   to: string;
   days: number;
-  /** The window reaches before the first indexed day. */
+  /** The window reaches before the first day. */
   clipped: boolean;
 }
 
-export function dayRange(span: ChainSpan, days: number): DayRange {
-  const to = formatDay(span.tipTs);
-  const start = addDays(to, 1 - days);
-  const first = formatDay(span.firstTs);
-  return { from: start < first ? first : start, to, days, clipped: start < first };
+export function windowRange(span: DaySpan, days: number): DayRange {
+  const start = addDays(span.last, 1 - days);
+  return { from: start < span.first ? span.first : start, to: span.last, days, clipped: start < span.first };
 }
+
+/** The window of `days` days ending with the tip's day, clipped to the indexed history. */
+export const dayRange = (span: ChainSpan, days: number): DayRange => windowRange(spanDays(span), days);
 
 /** The window parameter as a day count (`m`/`h` lengths round up to whole days). */
 export function windowDaysOf(raw: string | undefined, options: WindowOptions): number {
@@ -66,9 +75,48 @@ export async function seriesWindow(db: Db, chain: ChainId, rawWindow: string | u
   return { days, range: span ? dayRange(span, days) : null };
 }
 
-/** Every day from `from` to `to`, each from `rows` (keyed by day) or `zero(day)` when the day has none. */
-export function zeroFill<T>(range: { from: string; to: string }, rows: Map<string, T>, zero: (day: string) => T): T[] {
-  const out: T[] = [];
-  for (const day of eachDay(range.from, range.to)) out.push(rows.get(day) ?? zero(day));
+/** What a day without a row answers: a zero row, the row of the day before, or no item. */
+export type MissingDay<Row> = { zero: (day: string) => Row } | 'carry' | 'omit';
+
+/** Every day from `from` to `to` in order, each from `rows` (keyed by day) or as `missing` says. */
+export function fillDays<Row>(range: { from: string; to: string }, rows: Map<string, Row>, missing: MissingDay<Row>): Row[] {
+  const out: Row[] = [];
+  let last: Row | undefined;
+  for (const day of eachDay(range.from, range.to)) {
+    const row = rows.get(day);
+    if (row !== undefined) out.push((last = row));
+    else if (missing === 'carry') {
+      if (last !== undefined) out.push(last);
+    } else if (missing !== 'omit') out.push(missing.zero(day));
+  }
   return out;
+}
+
+/** Every day from `from` to `to`, each from `rows` (keyed by day) or `zero(day)` when the day has none. */
+export const zeroFill = <T>(range: { from: string; to: string }, rows: Map<string, T>, zero: (day: string) => T): T[] => fillDays(range, rows, { zero });
+
+/**
+ * Rows of a per-day table over a day range, read by its primary key (chain, day). Such a read
+ * plans the same whatever the days, so its plan is kept (QueryOptions.reusePlan).
+ */
+export function dayRows<R>(db: Db, label: string, statement: Sql): Promise<R[]> {
+  return db.query<R>(label, statement, { reusePlan: true });
+}
+
+/** A day's counts by a key (a transaction type, a gas bucket). */
+export interface DayCounts {
+  day: string;
+  counts: Map<string, number>;
+}
+
+export const noCounts = (day: string): DayCounts => ({ day, counts: new Map() });
+
+/** Rows (day, key, n) of a per-day breakdown, read by its primary key, as each day's counts by key. */
+export async function dayCounts(db: Db, label: string, statement: Sql): Promise<Map<string, DayCounts>> {
+  const byDay = new Map<string, DayCounts>();
+  for (const r of await dayRows<{ day: string; key: string | number; n: number }>(db, label, statement)) {
+    if (!byDay.has(r.day)) byDay.set(r.day, noCounts(r.day));
+    byDay.get(r.day)!.counts.set(String(r.key), Number(r.n));
+  }
+  return byDay;
 }

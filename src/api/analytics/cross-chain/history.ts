@@ -9,8 +9,9 @@ import { CHAIN_INFO, type ChainId } from '../../../chain/chains.ts';
 import { formatTimestamp } from '../../../time.ts';
 import { formatUnits } from '../../amounts.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
+import { analyticsRoute } from '../route.ts';
 import { invalidParam } from '../../problem.ts';
-import { IntegerQuery, Nullable, STANDARD_ERRORS, Timestamp } from '../../schemas/common.ts';
+import { IntegerQuery, Nullable, Timestamp } from '../../schemas/common.ts';
 
 const MAX_PAGE_SIZE = 200;
 
@@ -60,21 +61,16 @@ function eitherChainAddress(raw: string): { chain: ChainId; address: string } {
 }
 
 export function crossChainHistoryRoute(app: RouteApp, ctx: ApiContext): void {
-  app.get(
-    '/analytics/cross-chain/history/:address',
-    {
-      schema: {
-        tags: ['analytics'],
-        operationId: 'getCrossChainHistory',
-        summary: 'The pow burns and pos mints of the migration accounts linked to an address, newest first',
-        params: HistoryParams,
-        querystring: HistoryQuery,
-        response: { 200: HistoryResponse, ...STANDARD_ERRORS },
-      },
-    },
-    async (request) => {
-      const { chain, address } = eitherChainAddress(request.params.address);
-      const { page, page_size: limit } = request.query;
+  analyticsRoute(app, {
+    path: '/analytics/cross-chain/history/:address',
+    operationId: 'getCrossChainHistory',
+    summary: 'The pow burns and pos mints of the migration accounts linked to an address, newest first',
+    params: HistoryParams,
+    query: HistoryQuery,
+    response: HistoryResponse,
+    handler: async ({ query, params }) => {
+      const { chain, address } = eitherChainAddress(params.address);
+      const { page, page_size: limit } = query;
       const offset = (page - 1) * limit;
       // An address is linked to the accounts it burned for (pow sender) or was minted to (pos recipient).
       const accounts =
@@ -108,5 +104,5 @@ export function crossChainHistoryRoute(app: RouteApp, ctx: ApiContext): void {
       const n = Number(total?.n ?? 0);
       return { items, count: items.length, total: n, limit, offset, page, has_next: offset + items.length < n, has_prev: page > 1, next_cursor: null, address };
     },
-  );
+  });
 }

@@ -4,7 +4,8 @@ import { Type } from 'typebox';
 import type { ChainId } from '../../../chain/chains.ts';
 import { addDays, DAY_SECONDS, formatDay, formatGeneratedAt, formatTimestamp, nowMicros } from '../../../time.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
-import { Day, Nullable, NullableAmount, NullableTimestamp, STANDARD_ERRORS } from '../../schemas/common.ts';
+import { analyticsRoute } from '../route.ts';
+import { Day, Nullable, NullableAmount, NullableTimestamp } from '../../schemas/common.ts';
 import { chainDays } from '../chain-days.ts';
 import { burnedInSql } from '../../../domain/fee-burn.ts';
 import { windowEndingAt } from '../../../domain/window.ts';
@@ -91,22 +92,17 @@ async function posExtras(ctx: ApiContext, tipTs: number | null) {
 }
 
 export function dashboardSummaryRoute(app: RouteApp, ctx: ApiContext): void {
-  app.get(
-    '/analytics/dashboard/summary',
-    {
-      // It reads the clock (`generated_at`, a lag or a window up to now): computed at every request.
-      config: { snapshotCache: false },
-      schema: {
-        tags: ['analytics'],
-        operationId: 'getDashboardSummary',
-        summary: 'Headline counters of both chains: blocks, heights, transactions, tokens; pos validators, burn and the last 7 days',
-        response: { 200: DashboardResponse, ...STANDARD_ERRORS },
-      },
-    },
-    async () => {
+  analyticsRoute(app, {
+    path: '/analytics/dashboard/summary',
+    operationId: 'getDashboardSummary',
+    summary: 'Headline counters of both chains: blocks, heights, transactions, tokens; pos validators, burn and the last 7 days',
+    response: DashboardResponse,
+    // It reads the clock (`generated_at`, a lag or a window up to now): computed at every request.
+    config: { snapshotCache: false },
+    handler: async () => {
       const [pow, pos] = await Promise.all([chainSummary(ctx, 'pow'), chainSummary(ctx, 'pos')]);
       const extras = await posExtras(ctx, pos.tipTs);
       return { chains: { pow: pow.fields, pos: { ...pos.fields, ...extras } }, generated_at: formatGeneratedAt(nowMicros()) };
     },
-  );
+  });
 }

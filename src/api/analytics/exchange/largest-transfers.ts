@@ -7,7 +7,8 @@ import sql, { join } from 'sql-template-tag';
 import { Type } from 'typebox';
 import { formatTimestamp } from '../../../time.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
-import { Amount, IntegerQuery, STANDARD_ERRORS, StringEnum, Timestamp, WindowQuery } from '../../schemas/common.ts';
+import { analyticsRoute } from '../route.ts';
+import { Amount, IntegerQuery, StringEnum, Timestamp, WindowQuery } from '../../schemas/common.ts';
 import { AnalyticsChain, seriesWindow } from '../series.ts';
 
 const DIRECTIONS = ['deposit', 'withdrawal', 'both'] as const;
@@ -42,22 +43,16 @@ const LargestResponse = Type.Object({
 });
 
 export function exchangeLargestTransfersRoute(app: RouteApp, ctx: ApiContext): void {
-  app.get(
-    '/analytics/exchange/largest-transfers',
-    {
-      schema: {
-        tags: ['analytics'],
-        operationId: 'getExchangeLargestTransfers',
-        summary: 'Largest single deposits into and withdrawals from exchanges in a window',
-        querystring: LargestQuery,
-        response: { 200: LargestResponse, ...STANDARD_ERRORS },
-      },
-    },
-    async (request) => {
-      const chain = request.query.chain ?? 'pos';
-      const direction = request.query.direction ?? 'both';
-      const { limit } = request.query;
-      const { days, range } = await seriesWindow(ctx.store, chain, request.query.window, '30d');
+  analyticsRoute(app, {
+    path: '/analytics/exchange/largest-transfers',
+    operationId: 'getExchangeLargestTransfers',
+    summary: 'Largest single deposits into and withdrawals from exchanges in a window',
+    query: LargestQuery,
+    response: LargestResponse,
+    handler: async ({ query, chain }) => {
+      const direction = query.direction ?? 'both';
+      const { limit } = query;
+      const { days, range } = await seriesWindow(ctx.store, chain, query.window, '30d');
       const [labeled] = await ctx.store.query<{ any: boolean }>(
         'analytics.exchange.labeled',
         sql`SELECT EXISTS (SELECT 1 FROM exchange_wallets WHERE chain = ${chain} AND role IN ('hot', 'cold')) AS any`,
@@ -98,5 +93,5 @@ export function exchangeLargestTransfersRoute(app: RouteApp, ctx: ApiContext): v
       }));
       return { items, count: items.length, ...envelope };
     },
-  );
+  });
 }

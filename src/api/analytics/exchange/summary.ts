@@ -6,11 +6,12 @@
  */
 import sql from 'sql-template-tag';
 import { Type } from 'typebox';
-import { CHAIN_INFO, type ChainId } from '../../../chain/chains.ts';
+import { CHAIN_INFO } from '../../../chain/chains.ts';
 import { addDays, DAY_SECONDS, formatDay, formatTimestampOrNull } from '../../../time.ts';
 import { formatUnits, percentOf } from '../../amounts.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
-import { IntegerQuery, Nullable, NullableTimestamp, STANDARD_ERRORS } from '../../schemas/common.ts';
+import { analyticsRoute } from '../route.ts';
+import { IntegerQuery, Nullable, NullableTimestamp } from '../../schemas/common.ts';
 import { AnalyticsChain, chainSpan } from '../series.ts';
 import { totalSupply } from '../../../domain/supply.ts';
 
@@ -75,20 +76,14 @@ interface VenueRow {
 }
 
 export function exchangeSummaryRoute(app: RouteApp, ctx: ApiContext): void {
-  app.get(
-    '/analytics/exchange/summary',
-    {
-      schema: {
-        tags: ['analytics'],
-        operationId: 'getExchangeSummary',
-        summary: 'Exchange custody, flows and the venues’ leaderboard',
-        querystring: SummaryQuery,
-        response: { 200: SummaryResponse, ...STANDARD_ERRORS },
-      },
-    },
-    async (request) => {
-      const chain: ChainId = request.query.chain ?? 'pos';
-      const inactiveAfter = request.query.inactive_after_days;
+  analyticsRoute(app, {
+    path: '/analytics/exchange/summary',
+    operationId: 'getExchangeSummary',
+    summary: 'Exchange custody, flows and the venues’ leaderboard',
+    query: SummaryQuery,
+    response: SummaryResponse,
+    handler: async ({ query, chain }) => {
+      const inactiveAfter = query.inactive_after_days;
       const span = await chainSpan(ctx.store, chain);
       const tipDay = span ? formatDay(span.tipTs) : '1970-01-01';
       const from7 = addDays(tipDay, -6);
@@ -195,5 +190,5 @@ export function exchangeSummaryRoute(app: RouteApp, ctx: ApiContext): void {
         leaderboard,
       };
     },
-  );
+  });
 }

@@ -2,7 +2,8 @@
 import sql from 'sql-template-tag';
 import { Type } from 'typebox';
 import type { ApiContext, RouteApp } from '../../context.ts';
-import { Day, Nullable, NullableAmount, STANDARD_ERRORS } from '../../schemas/common.ts';
+import { analyticsRoute } from '../route.ts';
+import { Day, Nullable, NullableAmount } from '../../schemas/common.ts';
 import { addDays, DAY_SECONDS, formatDay } from '../../../time.ts';
 import { burnedInSql } from '../../../domain/fee-burn.ts';
 import { windowEndingAt } from '../../../domain/window.ts';
@@ -21,17 +22,12 @@ const BurnedSummaryResponse = Type.Object({
 });
 
 export function burnedSummaryRoute(app: RouteApp, ctx: ApiContext): void {
-  app.get(
-    '/pos/fees/burned/summary',
-    {
-      schema: {
-        tags: ['analytics'],
-        operationId: 'getBurnedSummary',
-        summary: 'Fees burned on pos: all time, last day, 7 and 30 days',
-        response: { 200: BurnedSummaryResponse, ...STANDARD_ERRORS },
-      },
-    },
-    async () => {
+  analyticsRoute(app, {
+    path: '/pos/fees/burned/summary',
+    operationId: 'getBurnedSummary',
+    summary: 'Fees burned on pos: all time, last day, 7 and 30 days',
+    response: BurnedSummaryResponse,
+    handler: async () => {
       const network = ctx.network('pos');
       const span = await chainSpan(ctx.store, 'pos');
       if (!span) return { network, total_planck: null, total_pos: null, total_blocks: null, planck_24h: null, planck_7d: null, planck_30d: null, latest_day: null };
@@ -55,5 +51,5 @@ export function burnedSummaryRoute(app: RouteApp, ctx: ApiContext): void {
         latest_day: tip,
       };
     },
-  );
+  });
 }

@@ -5,8 +5,9 @@ import { CHAIN_INFO, SENTINELS, type ChainId } from '../../../chain/chains.ts';
 import type { Db } from '../../../store/store.ts';
 import { addDays, DAY_SECONDS, formatDay, formatTimestamp } from '../../../time.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
+import { analyticsRoute } from '../route.ts';
 import { whaleFloor } from '../../../domain/holder-tiers.ts';
-import { Amount, Nullable, STANDARD_ERRORS, Timestamp } from '../../schemas/common.ts';
+import { Amount, Nullable, Timestamp } from '../../schemas/common.ts';
 import { countWindow } from '../network/tps.ts';
 import { AnalyticsChain, chainSpan } from '../series.ts';
 
@@ -90,19 +91,13 @@ async function newestWhale(db: Db, chain: ChainId) {
 }
 
 export function homeHighlightsRoute(app: RouteApp, ctx: ApiContext): void {
-  app.get(
-    '/analytics/home/highlights',
-    {
-      schema: {
-        tags: ['analytics'],
-        operationId: 'getHomeHighlights',
-        summary: 'Home-page highlights of a chain: biggest recent transaction, busiest hour today, newest whale, block cadence',
-        querystring: Type.Object({ chain: AnalyticsChain }),
-        response: { 200: HighlightsResponse, ...STANDARD_ERRORS },
-      },
-    },
-    async (request) => {
-      const chain = request.query.chain ?? 'pos';
+  analyticsRoute(app, {
+    path: '/analytics/home/highlights',
+    operationId: 'getHomeHighlights',
+    summary: 'Home-page highlights of a chain: biggest recent transaction, busiest hour today, newest whale, block cadence',
+    query: Type.Object({ chain: AnalyticsChain }),
+    response: HighlightsResponse,
+    handler: async ({ chain }) => {
       const envelope = { chain, network: ctx.network(chain) };
       const span = await chainSpan(ctx.store, chain);
       if (!span) return { ...envelope, biggest_tx_recent: null, busiest_hour_today: null, newest_whale: null, block_cadence: null };
@@ -121,5 +116,5 @@ export function homeHighlightsRoute(app: RouteApp, ctx: ApiContext): void {
         block_cadence: { blocks_24h: window.blocks, expected_24h: expected, ratio: window.blocks / expected },
       };
     },
-  );
+  });
 }

@@ -1,43 +1,25 @@
 /**
  * DAU, WAU, MAU and new wallets per day (docs/metrics.md, "Network activity"), shared by the
- * active-address, new-vs-returning, wallet-count and page-summary routes: closed days from
- * chain_day_metrics, the open day (and any day not closed yet) summed from at most 30 days of
- * chain_active_gaps rows per day.
+ * active-address, new-vs-returning, wallet-count and page-summary routes: the active-addresses
+ * chart's rows (rollups/charts/network/active-addresses.ts), the open day computed live.
  */
 import sql from 'sql-template-tag';
 import type { ChainId } from '../../../chain/chains.ts';
-import { activeAddressesByDay } from '../../../rollups/charts/network/active-addresses.ts';
+import { activeAddresses, type ActiveDay } from '../../../rollups/charts/network/active-addresses.ts';
 import type { Db } from '../../../store/store.ts';
-import { addDays } from '../../../time.ts';
+import type { Static, TObject, TProperties } from 'typebox';
+import type { ApiContext, RouteApp } from '../../context.ts';
+import { dailySeries, ONE_ITEM_PER_DAY } from '../route.ts';
 
-export interface ActiveDay {
-  day: string;
-  dau: number;
-  wau: number;
-  mau: number;
-  new_wallets: number;
-}
+export type { ActiveDay };
 
 export const NO_ACTIVITY: Omit<ActiveDay, 'day'> = { dau: 0, wau: 0, mau: 0, new_wallets: 0 };
 
+export const noActivity = (day: string): ActiveDay => ({ day, ...NO_ACTIVITY });
+
 /** The figures of every day from `from` to `to` (the tip's day) that has any, by day. */
-export async function activeDays(db: Db, chain: ChainId, range: { from: string; to: string }): Promise<Map<string, ActiveDay>> {
-  const closed = await db.query<ActiveDay>(
-    'analytics.active_days.closed',
-    sql`SELECT day::text AS day, dau, wau, mau, new_wallets FROM chain_day_metrics
-        WHERE chain = ${chain} AND day >= ${range.from}::date AND day < ${range.to}::date ORDER BY day`,
-    { reusePlan: true }, // a primary-key range
-  );
-  const byDay = new Map(closed.map((r) => [r.day, r]));
-  // Days close in order: what follows the last closed one (normally the tip's day alone) is open.
-  const last = closed.at(-1)?.day;
-  const openFrom = last === undefined ? range.from : addDays(last, 1);
-  const open = await db.query<ActiveDay>(
-    'analytics.active_days.open',
-    sql`SELECT day::text AS day, dau, wau, mau, new_wallets FROM (${activeAddressesByDay(chain, openFrom, range.to)}) a ORDER BY day`,
-  );
-  for (const r of open) byDay.set(r.day, r);
-  return byDay;
+export function activeDays(db: Db, chain: ChainId, range: { from: string; to: string }): Promise<Map<string, ActiveDay>> {
+  return activeAddresses.read!(db, chain, range);
 }
 
 /**
@@ -54,4 +36,18 @@ export async function walletsBefore(db: Db, chain: ChainId, day: string): Promis
                    AND g.day > coalesce((SELECT day FROM closed), DATE '1970-01-01')))::text AS wallets`,
   );
   return Number(row?.wallets ?? 0);
+}
+
+/** A series of the active-addresses chart: every day's figures (zeros on a day without activity), as `items` maps them. */
+export function activitySeries<Item extends TObject, E extends TProperties>(
+  app: RouteApp,
+  ctx: ApiContext,
+  series: { path: string; operationId: string; summary: string; window: string; item: Item; envelope: E; items(rows: ActiveDay[]): Static<Item>[] },
+): void {
+  dailySeries(app, ctx, {
+    ...series,
+    itemsDescription: `${ONE_ITEM_PER_DAY} (partial, current to that block).`,
+    read: (range, { chain }) => activeDays(ctx.store, chain, range),
+    missingDay: { zero: noActivity },
+  });
 }

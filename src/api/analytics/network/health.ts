@@ -8,7 +8,8 @@ import { Type } from 'typebox';
 import { CHAIN_INFO, CHAINS, type ChainId } from '../../../chain/chains.ts';
 import { DAY_SECONDS, formatGeneratedAt, formatTimestamp, nowMicros } from '../../../time.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
-import { NullableTimestamp, StringEnum, STANDARD_ERRORS } from '../../schemas/common.ts';
+import { analyticsRoute } from '../route.ts';
+import { NullableTimestamp, StringEnum } from '../../schemas/common.ts';
 import { readStalls } from '../../../ingest/stalls.ts';
 import { countWindow } from './tps.ts';
 
@@ -51,19 +52,14 @@ export interface HealthOptions {
 
 export function networkHealthRoute(app: RouteApp, ctx: ApiContext, options: HealthOptions = {}): void {
   const clock = options.now ?? nowMicros;
-  app.get(
-    '/analytics/network/health',
-    {
-      // It reads the clock (`generated_at`, a lag or a window up to now): computed at every request.
-      config: { snapshotCache: false },
-      schema: {
-        tags: ['analytics'],
-        operationId: 'getNetworkHealth',
-        summary: 'Indexing lag, recent blocks, open dead letters and a status per chain',
-        response: { 200: HealthResponse, ...STANDARD_ERRORS },
-      },
-    },
-    async () => {
+  analyticsRoute(app, {
+    path: '/analytics/network/health',
+    operationId: 'getNetworkHealth',
+    summary: 'Indexing lag, recent blocks, open dead letters and a status per chain',
+    response: HealthResponse,
+    // It reads the clock (`generated_at`, a lag or a window up to now): computed at every request.
+    config: { snapshotCache: false },
+    handler: async () => {
       const micros = clock();
       const now = Math.floor(micros / 1_000_000);
       const stalls = await readStalls(ctx.store);
@@ -95,5 +91,5 @@ export function networkHealthRoute(app: RouteApp, ctx: ApiContext, options: Heal
       );
       return { chains: Object.fromEntries(entries), checked_at: formatGeneratedAt(micros) };
     },
-  );
+  });
 }

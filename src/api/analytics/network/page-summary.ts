@@ -6,7 +6,8 @@ import type { Db } from '../../../store/store.ts';
 import { addDays, formatDay } from '../../../time.ts';
 import { percentOf } from '../../amounts.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
-import { Nullable, STANDARD_ERRORS } from '../../schemas/common.ts';
+import { analyticsRoute } from '../route.ts';
+import { Nullable } from '../../schemas/common.ts';
 import { AnalyticsChain, chainSpan } from '../series.ts';
 import { activeDays, NO_ACTIVITY } from './active-days.ts';
 
@@ -37,19 +38,13 @@ async function txCounts(db: Db, chain: ChainId, tipDay: string): Promise<{ recen
 }
 
 export function pageSummaryRoute(app: RouteApp, ctx: ApiContext): void {
-  app.get(
-    '/analytics/network/page-summary',
-    {
-      schema: {
-        tags: ['analytics'],
-        operationId: 'getNetworkPageSummary',
-        summary: 'Yesterday’s active addresses, 30-day active addresses and the 30-day transaction trend',
-        querystring: Type.Object({ chain: AnalyticsChain }),
-        response: { 200: PageSummary, ...STANDARD_ERRORS },
-      },
-    },
-    async (request) => {
-      const chain = request.query.chain ?? 'pos';
+  analyticsRoute(app, {
+    path: '/analytics/network/page-summary',
+    operationId: 'getNetworkPageSummary',
+    summary: 'Yesterday’s active addresses, 30-day active addresses and the 30-day transaction trend',
+    query: Type.Object({ chain: AnalyticsChain }),
+    response: PageSummary,
+    handler: async ({ chain }) => {
       const head = { chain, network: ctx.network(chain) };
       const span = await chainSpan(ctx.store, chain);
       if (!span) {
@@ -72,5 +67,5 @@ export function pageSummaryRoute(app: RouteApp, ctx: ApiContext): void {
         is_sparse: firstDay > addDays(tipDay, 1 - 2 * SPAN_DAYS),
       };
     },
-  );
+  });
 }

@@ -3,7 +3,8 @@ import sql from 'sql-template-tag';
 import { Type } from 'typebox';
 import { formatTimestamp } from '../../../time.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
-import { IntegerQuery, STANDARD_ERRORS, Timestamp } from '../../schemas/common.ts';
+import { analyticsRoute } from '../route.ts';
+import { IntegerQuery, Timestamp } from '../../schemas/common.ts';
 import { AnalyticsChain } from '../series.ts';
 
 const MAX_PAGE_SIZE = 200;
@@ -32,21 +33,15 @@ const ReorgsResponse = Type.Object({
 });
 
 export function networkReorgsRoute(app: RouteApp, ctx: ApiContext): void {
-  app.get(
-    '/analytics/network/reorgs',
-    {
-      schema: {
-        tags: ['analytics'],
-        operationId: 'getNetworkReorgs',
-        summary: 'Chain reorganisations detected by the indexer, newest first',
-        querystring: ReorgsQuery,
-        response: { 200: ReorgsResponse, ...STANDARD_ERRORS },
-      },
-    },
-    async (request) => {
-      const chain = request.query.chain ?? 'pos';
-      const limit = request.query.page_size;
-      const offset = (request.query.page - 1) * limit;
+  analyticsRoute(app, {
+    path: '/analytics/network/reorgs',
+    operationId: 'getNetworkReorgs',
+    summary: 'Chain reorganisations detected by the indexer, newest first',
+    query: ReorgsQuery,
+    response: ReorgsResponse,
+    handler: async ({ query, chain }) => {
+      const limit = query.page_size;
+      const offset = (query.page - 1) * limit;
       // Detection order is insertion order (the id), which the (chain, id) index serves.
       const [rows, [total]] = await Promise.all([
         ctx.store.query<{ height: string | number; prev_hash: string; new_hash: string; depth: number; detected_ts: string | number }>(
@@ -65,5 +60,5 @@ export function networkReorgsRoute(app: RouteApp, ctx: ApiContext): void {
       }));
       return { items, count: items.length, total: Number(total?.n ?? 0), limit, offset };
     },
-  );
+  });
 }

@@ -5,7 +5,7 @@ import { CHAINS, type ChainId } from '../../../chain/chains.ts';
 import type { Db } from '../../../store/store.ts';
 import { formatGeneratedAt, nowMicros } from '../../../time.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
-import { STANDARD_ERRORS } from '../../schemas/common.ts';
+import { analyticsRoute } from '../route.ts';
 import { chainSpan } from '../series.ts';
 
 const HOUR = 3600;
@@ -60,19 +60,14 @@ const TpsResponse = Type.Object({
 });
 
 export function networkTpsRoute(app: RouteApp, ctx: ApiContext): void {
-  app.get(
-    '/analytics/network/tps',
-    {
-      // It reads the clock (`generated_at`, a lag or a window up to now): computed at every request.
-      config: { snapshotCache: false },
-      schema: {
-        tags: ['analytics'],
-        operationId: 'getNetworkTps',
-        summary: 'Transactions per second of each chain over the last hour, day and week',
-        response: { 200: TpsResponse, ...STANDARD_ERRORS },
-      },
-    },
-    async () => {
+  analyticsRoute(app, {
+    path: '/analytics/network/tps',
+    operationId: 'getNetworkTps',
+    summary: 'Transactions per second of each chain over the last hour, day and week',
+    response: TpsResponse,
+    // It reads the clock (`generated_at`, a lag or a window up to now): computed at every request.
+    config: { snapshotCache: false },
+    handler: async () => {
       const items = await Promise.all(
         CHAINS.map(async (chain) => {
           const span = await chainSpan(ctx.store, chain);
@@ -87,5 +82,5 @@ export function networkTpsRoute(app: RouteApp, ctx: ApiContext): void {
       );
       return { items, count: items.length, generated_at: formatGeneratedAt(nowMicros()) };
     },
-  );
+  });
 }

@@ -7,48 +7,34 @@ import type { Db } from '../../../store/store.ts';
 import { eachDay } from '../../../time.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { formatUnits, percentOf } from '../../amounts.ts';
-import { Day, STANDARD_ERRORS } from '../../schemas/common.ts';
-import { presentDays, STAKING_ITEMS_DESCRIPTION, StakingEnvelope, StakingQuery, stakingDays, stakingWindow } from './staking-days.ts';
-
-const StakingDailyItem = Type.Object({
-  day: Day,
-  active_validators: Type.Integer({ description: 'Validators active at the end of the day.' }),
-  staking_ratio_pct: Type.Number({ description: '100 × the stake ÷ the total supply (execution-layer supply at the day’s end plus the stake).' }),
-  nakamoto_33: Type.Integer({ description: 'Fewest validators (largest stakes first) holding more than a third of the stake; 0 without stake.' }),
-  total_staked_quanta: Type.String({ description: 'Effective balances of the active validators, in coins (exact decimal string).' }),
-});
-
-const StakingDailyResponse = Type.Object({ items: Type.Array(StakingDailyItem, { description: STAKING_ITEMS_DESCRIPTION }), ...StakingEnvelope });
+import { Day } from '../../schemas/common.ts';
+import { dayRows } from '../series.ts';
+import { stakingSeries } from './staking-days.ts';
 
 export function stakingDailyRoute(app: RouteApp, ctx: ApiContext): void {
-  app.get(
-    '/analytics/staking/daily',
-    {
-      schema: {
-        tags: ['analytics'],
-        operationId: 'getStakingDaily',
-        summary: 'Active validators, total stake, staking ratio and Nakamoto coefficient (33%) per day',
-        querystring: StakingQuery,
-        response: { 200: StakingDailyResponse, ...STANDARD_ERRORS },
-      },
-    },
-    async (request) => {
-      const chain = request.query.chain ?? 'pos';
-      const { days, range } = await stakingWindow(ctx.store, chain, request.query.window);
-      const envelope = { network: ctx.network(chain), window_days: days };
-      if (!range) return { items: [], count: 0, ...envelope };
-      const [rows, supplyAt] = await Promise.all([stakingDays(ctx.store, chain, range), executionSupply(ctx.store, chain, range)]);
+  stakingSeries(app, ctx, {
+    path: '/analytics/staking/daily',
+    operationId: 'getStakingDaily',
+    summary: 'Active validators, total stake, staking ratio and Nakamoto coefficient (33%) per day',
+    item: Type.Object({
+      day: Day,
+      active_validators: Type.Integer({ description: 'Validators active at the end of the day.' }),
+      staking_ratio_pct: Type.Number({ description: '100 × the stake ÷ the total supply (execution-layer supply at the day’s end plus the stake).' }),
+      nakamoto_33: Type.Integer({ description: 'Fewest validators (largest stakes first) holding more than a third of the stake; 0 without stake.' }),
+      total_staked_quanta: Type.String({ description: 'Effective balances of the active validators, in coins (exact decimal string).' }),
+    }),
+    items: async (rows, range, chain) => {
+      const supplyAt = await executionSupply(ctx.store, chain, range);
       const { decimals } = CHAIN_INFO[chain];
-      const items = presentDays(range, rows).map((d) => ({
+      return rows.map((d) => ({
         day: d.day,
         active_validators: d.active_validators,
         staking_ratio_pct: percentOf(d.total_staked, d.total_staked + supplyAt.get(d.day)!),
         nakamoto_33: d.nakamoto_33,
         total_staked_quanta: formatUnits(d.total_staked.toString(), decimals),
       }));
-      return { items, count: items.length, ...envelope };
     },
-  );
+  });
 }
 
 /**
@@ -66,11 +52,11 @@ async function executionSupply(db: Db, chain: ChainId, range: { from: string; to
     { reusePlan: true }, // key lookups and a primary-key range of one row per day
   );
   const after = base?.base_day ?? '0001-01-01';
-  const rows = await db.query<{ day: string; minted: string; burned: string }>(
+  const rows = await dayRows<{ day: string; minted: string; burned: string }>(
+    db,
     'analytics.staking.supply_days',
     sql`SELECT day::text AS day, minted::text AS minted, burned::text AS burned
         FROM chain_daily WHERE chain = ${chain} AND day > ${after}::date AND day <= ${range.to}::date ORDER BY day`,
-    { reusePlan: true }, // a primary-key range
   );
   // Running supply at the end of each day of the range; a day without blocks keeps the one before.
   const byDay = new Map(rows.map((r) => [r.day, BigInt(r.minted) - BigInt(r.burned)]));

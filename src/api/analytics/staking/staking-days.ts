@@ -1,15 +1,16 @@
 /**
  * What the staking routes share (docs/metrics.md, "Staking"): the window as whole UTC days ending with
  * the latest staking day (the beacon sync's, not the blocks'), clipped to the first one, and the
- * window's staking_daily rows. pow has no validators: its range is always null.
+ * window's staking_daily rows, a day without one zero-filled. pow has no validators: no days.
  */
 import sql from 'sql-template-tag';
-import { Type } from 'typebox';
+import { Type, type Static, type TObject } from 'typebox';
 import type { ChainId } from '../../../chain/chains.ts';
 import type { Db } from '../../../store/store.ts';
-import { addDays, eachDay } from '../../../time.ts';
+import type { ApiContext, RouteApp } from '../../context.ts';
 import { WindowQuery } from '../../schemas/common.ts';
-import { AnalyticsChain, windowDaysOf } from '../series.ts';
+import { dailySeries, envelope, type SeriesSpan } from '../route.ts';
+import { AnalyticsChain, dayRows, fillDays, type DayRange } from '../series.ts';
 
 export const STAKING_WINDOW = '365d';
 
@@ -18,14 +19,8 @@ export const StakingQuery = Type.Object({
   window: WindowQuery(STAKING_WINDOW, 'Window: whole UTC days ending with the latest staking day (a length rounds up to days)'),
 });
 
-export const StakingEnvelope = {
-  count: Type.Integer(),
-  network: Type.String(),
-  window_days: Type.Integer({ description: 'The window in days, as asked.' }),
-};
-
 export const STAKING_ITEMS_DESCRIPTION =
-  'One item per UTC day, oldest first, from the later of the window start and the first staking day to the latest staking day; empty on pow (no validators).';
+  'One item per UTC day, oldest first, from the later of the window start and the first staking day to the latest staking day, zero-filled; empty on pow (no validators).';
 
 export interface StakingDay {
   day: string;
@@ -37,28 +32,56 @@ export interface StakingDay {
   nakamoto_33: number;
 }
 
-/** The window's day count and, once the chain has staking days, the days it covers. */
-export async function stakingWindow(db: Db, chain: ChainId, rawWindow: string | undefined): Promise<{ days: number; range: { from: string; to: string } | null }> {
-  const days = windowDaysOf(rawWindow, { fallback: STAKING_WINDOW });
-  if (chain === 'pow') return { days, range: null };
+/** The first and the latest staking day: the staking series' span (none on pow). */
+export const stakingSpan: SeriesSpan = async (db, chain) => {
+  if (chain === 'pow') return null;
   const [span] = await db.query<{ first: string | null; last: string | null }>(
     'analytics.staking.span',
     sql`SELECT (SELECT day::text FROM staking_daily WHERE chain = ${chain} ORDER BY day LIMIT 1) AS first,
                (SELECT day::text FROM staking_daily WHERE chain = ${chain} ORDER BY day DESC LIMIT 1) AS last`,
     { reusePlan: true }, // two key lookups
   );
-  if (!span?.first || !span.last) return { days, range: null };
-  const start = addDays(span.last, 1 - days);
-  return { days, range: { from: start < span.first ? span.first : start, to: span.last } };
+  return span?.first && span.last ? { first: span.first, last: span.last } : null;
+};
+
+/** A day without a staking_daily row: zero in every figure. */
+export const noStaking = (day: string): StakingDay => ({
+  day, active_validators: 0, total_staked: 0n, rewards: 0n, rewarded_validators: 0, slashings: 0, nakamoto_33: 0,
+});
+
+/** A staking series: the window ends with the latest staking day; each day's items from its row (zeros without one). */
+export function stakingSeries<Item extends TObject>(
+  app: RouteApp,
+  ctx: ApiContext,
+  series: { path: string; operationId: string; summary: string; item: Item; items(rows: StakingDay[], range: DayRange, chain: ChainId): Promise<Static<Item>[]> | Static<Item>[] },
+): void {
+  dailySeries(app, ctx, {
+    path: series.path,
+    operationId: series.operationId,
+    summary: series.summary,
+    window: STAKING_WINDOW,
+    query: StakingQuery,
+    item: series.item,
+    itemsDescription: STAKING_ITEMS_DESCRIPTION,
+    envelope: { ...envelope('count', 'network'), window_days: Type.Integer({ description: 'The window in days, as asked.' }) },
+    span: stakingSpan,
+    // The items are made here, where they may read more (the supply of each day).
+    read: async (range, { chain }) => {
+      const rows = fillDays(range, await stakingDays(ctx.store, chain, range), { zero: noStaking });
+      const items = await series.items(rows, range, chain);
+      return new Map(items.map((item, i) => [rows[i]!.day, item]));
+    },
+    missingDay: 'omit',
+  });
 }
 
 /** The staking_daily rows of the range, keyed by day. */
 export async function stakingDays(db: Db, chain: ChainId, range: { from: string; to: string }): Promise<Map<string, StakingDay>> {
-  const rows = await db.query<{ day: string; active_validators: number; total_staked: string; rewards: string; rewarded_validators: number; slashings: number; nakamoto_33: number | null }>(
+  const rows = await dayRows<{ day: string; active_validators: number; total_staked: string; rewards: string; rewarded_validators: number; slashings: number; nakamoto_33: number | null }>(
+    db,
     'analytics.staking.days',
     sql`SELECT day::text AS day, active_validators, total_staked::text AS total_staked, rewards::text AS rewards, rewarded_validators, slashings, nakamoto_33
         FROM staking_daily WHERE chain = ${chain} AND day BETWEEN ${range.from}::date AND ${range.to}::date ORDER BY day`,
-    { reusePlan: true }, // a primary-key range
   );
   return new Map(
     rows.map((r) => [
@@ -74,14 +97,4 @@ export async function stakingDays(db: Db, chain: ChainId, range: { from: string;
       },
     ]),
   );
-}
-
-/** The days of the range that have a row, oldest first. */
-export function presentDays<T>(range: { from: string; to: string }, rows: Map<string, T>): T[] {
-  const out: T[] = [];
-  for (const day of eachDay(range.from, range.to)) {
-    const row = rows.get(day);
-    if (row) out.push(row);
-  }
-  return out;
 }

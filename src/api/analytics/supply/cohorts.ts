@@ -1,7 +1,8 @@
 /** GET /api/v1/analytics/supply/cohorts: holders and supply share per holder tier (docs/metrics.md, "Holder population"). */
 import { Type } from 'typebox';
 import type { ApiContext, RouteApp } from '../../context.ts';
-import { BooleanQuery, isTrue, STANDARD_ERRORS } from '../../schemas/common.ts';
+import { analyticsRoute } from '../route.ts';
+import { BooleanQuery, isTrue } from '../../schemas/common.ts';
 import { percentOf } from '../../amounts.ts';
 import { AnalyticsChain } from '../series.ts';
 import { CACHE_SECONDS, cached, classedHolders, holderBalances, tierTotals } from './population.ts';
@@ -21,24 +22,18 @@ const Cohorts = Type.Object({
 });
 
 export function cohortsRoute(app: RouteApp, ctx: ApiContext): void {
-  app.get(
-    '/analytics/supply/cohorts',
-    {
-      config: { cacheSeconds: CACHE_SECONDS },
-      schema: {
-        tags: ['analytics'],
-        operationId: 'getSupplyCohorts',
-        summary: 'Holders and supply share per holder tier (cached 10 minutes)',
-        querystring: Type.Object({
+  analyticsRoute(app, {
+    path: '/analytics/supply/cohorts',
+    operationId: 'getSupplyCohorts',
+    summary: 'Holders and supply share per holder tier (cached 10 minutes)',
+    query: Type.Object({
           chain: AnalyticsChain,
           individuals_only: BooleanQuery('Leave out entities: protocol, curated exchange wallets and confirmed deposit relays, labelled custodians, treasuries, pools, contracts'),
         }),
-        response: { 200: Cohorts, ...STANDARD_ERRORS },
-      },
-    },
-    async (request) => {
-      const chain = request.query.chain ?? 'pos';
-      const individuals = isTrue(request.query.individuals_only);
+    response: Cohorts,
+    config: { cacheSeconds: CACHE_SECONDS },
+    handler: async ({ query, chain }) => {
+      const individuals = isTrue(query.individuals_only);
       return cached(ctx, `cohorts:${chain}:${individuals}`, CACHE_SECONDS, async () => {
         const sorted = individuals ? (await classedHolders(ctx, chain)).individuals : (await holderBalances(ctx, chain)).sorted;
         const tiers = tierTotals(chain, sorted);
@@ -50,5 +45,5 @@ export function cohortsRoute(app: RouteApp, ctx: ApiContext): void {
         };
       });
     },
-  );
+  });
 }

@@ -5,7 +5,8 @@
 import { Type } from 'typebox';
 import { CHAINS, type ChainId } from '../../../chain/chains.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
-import { Day, STANDARD_ERRORS } from '../../schemas/common.ts';
+import { analyticsRoute } from '../route.ts';
+import { Day } from '../../schemas/common.ts';
 import { eachDay } from '../../../time.ts';
 import { chainEnds, coinsOf, mintedDays, supplyTotals, type MintedDay } from './minted-days.ts';
 
@@ -23,17 +24,12 @@ const CombinedResponse = Type.Object({
 });
 
 export function supplyCombinedCurveRoute(app: RouteApp, ctx: ApiContext): void {
-  app.get(
-    '/analytics/supply/combined-curve',
-    {
-      schema: {
-        tags: ['analytics'],
-        operationId: 'getSupplyCombinedCurve',
-        summary: 'Both chains’ minted coins per day and cumulative, over the whole history',
-        response: { 200: CombinedResponse, ...STANDARD_ERRORS },
-      },
-    },
-    async () => {
+  analyticsRoute(app, {
+    path: '/analytics/supply/combined-curve',
+    operationId: 'getSupplyCombinedCurve',
+    summary: 'Both chains’ minted coins per day and cumulative, over the whole history',
+    response: CombinedResponse,
+    handler: async () => {
       const series = new Map<ChainId, Map<string, MintedDay>>();
       let from: string | null = null;
       let to: string | null = null;
@@ -67,5 +63,5 @@ export function supplyCombinedCurveRoute(app: RouteApp, ctx: ApiContext): void {
       }
       return { items, count: items.length };
     },
-  );
+  });
 }

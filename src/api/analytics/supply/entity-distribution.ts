@@ -1,7 +1,7 @@
 /** GET /api/v1/analytics/supply/entity-distribution: holders and supply per wallet class, and concentration without entities (docs/metrics.md, "Holder population"). */
 import { Type } from 'typebox';
 import type { ApiContext, RouteApp } from '../../context.ts';
-import { STANDARD_ERRORS } from '../../schemas/common.ts';
+import { analyticsRoute } from '../route.ts';
 import { percentOf } from '../../amounts.ts';
 import { AnalyticsChain } from '../series.ts';
 import { CACHE_SECONDS, cached, classedHolders, figuresOf, topShares } from './population.ts';
@@ -24,20 +24,14 @@ const EntityDistribution = Type.Object({
 });
 
 export function entityDistributionRoute(app: RouteApp, ctx: ApiContext): void {
-  app.get(
-    '/analytics/supply/entity-distribution',
-    {
-      config: { cacheSeconds: CACHE_SECONDS },
-      schema: {
-        tags: ['analytics'],
-        operationId: 'getSupplyEntityDistribution',
-        summary: 'Holders and supply per wallet class, and concentration excluding entities (cached 10 minutes)',
-        querystring: Type.Object({ chain: AnalyticsChain }),
-        response: { 200: EntityDistribution, ...STANDARD_ERRORS },
-      },
-    },
-    async (request) => {
-      const chain = request.query.chain ?? 'pos';
+  analyticsRoute(app, {
+    path: '/analytics/supply/entity-distribution',
+    operationId: 'getSupplyEntityDistribution',
+    summary: 'Holders and supply per wallet class, and concentration excluding entities (cached 10 minutes)',
+    query: Type.Object({ chain: AnalyticsChain }),
+    response: EntityDistribution,
+    config: { cacheSeconds: CACHE_SECONDS },
+    handler: async ({ chain }) => {
       return cached(ctx, `entity-distribution:${chain}`, CACHE_SECONDS, async () => {
         const { classes, individuals } = await classedHolders(ctx, chain);
         const all = [...classes.entries()];
@@ -61,5 +55,5 @@ export function entityDistributionRoute(app: RouteApp, ctx: ApiContext): void {
         };
       });
     },
-  );
+  });
 }

@@ -8,6 +8,7 @@ import { CHAIN_INFO, PLANCK_PER_SHOR, type ChainId } from '../../../chain/chains
 import type { Db } from '../../../store/store.ts';
 import { eachDay, formatDay } from '../../../time.ts';
 import { formatUnits } from '../../amounts.ts';
+import { dayRows } from '../series.ts';
 
 /** A chain's first and latest indexed blocks. */
 export interface ChainEnds {
@@ -75,15 +76,15 @@ export interface MintedDay {
  * only the days from `from` on are read, one row per day, however long the history.
  */
 export async function mintedDays(db: Db, chain: ChainId, ends: ChainEnds, totals: SupplyTotals, from: string, to: string): Promise<MintedDay[]> {
-  const daily = await db.query<{ day: string; block_count: number; minted: string; burned: string }>(
+  const daily = await dayRows<{ day: string; block_count: number; minted: string; burned: string }>(
+    db,
     'analytics.supply.daily',
     sql`SELECT day::text AS day, block_count, minted::text, burned::text FROM chain_daily WHERE chain = ${chain} AND day >= ${from}::date ORDER BY day`,
-    { reusePlan: true }, // a primary-key range
   );
-  const legs = await db.query<{ day: string; burned: string; minted: string }>(
+  const legs = await dayRows<{ day: string; burned: string; minted: string }>(
+    db,
     'analytics.supply.migration_daily',
     sql`SELECT day::text AS day, burned::text, minted::text FROM chain_migration_daily WHERE chain = ${chain} AND day BETWEEN ${from}::date AND ${to}::date`,
-    { reusePlan: true }, // a primary-key range
   );
   const legsByDay = new Map(legs.map((l) => [l.day, l]));
   const genesisDay = ends.firstHeight === 0 ? ends.firstDay : null;

@@ -11,7 +11,8 @@ import type { Db } from '../../../store/store.ts';
 import { addDays, dayIndex } from '../../../time.ts';
 import { formatUnits, percentOf } from '../../amounts.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
-import { Amount, Nullable, STANDARD_ERRORS } from '../../schemas/common.ts';
+import { Amount, Nullable } from '../../schemas/common.ts';
+import { analyticsRoute } from '../route.ts';
 import { chainEnds, coinsOf, NO_TOTALS, planckToShor, supplyTotals, type ChainEnds, type SupplyTotals } from './minted-days.ts';
 
 /** The published QRL figures, in coins (theqrl.org/tokenomics; docs/metrics.md, "Supply"). */
@@ -285,16 +286,11 @@ async function overview(db: Db): Promise<Overview> {
 }
 
 export function supplyOverviewRoute(app: RouteApp, ctx: ApiContext): void {
-  app.get(
-    '/analytics/supply/overview',
-    {
-      schema: {
-        tags: ['analytics'],
-        operationId: 'getSupplyOverview',
-        summary: 'Supply of both chains: pow emission and cap, pos mint and burn, the migration split',
-        response: { 200: OverviewResponse, ...STANDARD_ERRORS },
-      },
-    },
-    async () => overview(ctx.store),
-  );
+  analyticsRoute(app, {
+    path: '/analytics/supply/overview',
+    operationId: 'getSupplyOverview',
+    summary: 'Supply of both chains: pow emission and cap, pos mint and burn, the migration split',
+    response: OverviewResponse,
+    handler: () => overview(ctx.store),
+  });
 }

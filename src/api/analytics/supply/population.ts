@@ -5,41 +5,58 @@
  * day at the latest block, from the day chart's state and the moves since (a bounded read).
  */
 import sql from 'sql-template-tag';
+import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import { SENTINELS, type ChainId } from '../../../chain/chains.ts';
 import type { Db } from '../../../store/store.ts';
 import { dayNumber, dayStart, formatDay } from '../../../time.ts';
 import { compareLimbs, parseLimbs, SortedBalances, type Limbs } from '../../../rollups/charts/supply/balances.ts';
-import { distributionInputs, topOf, type DistributionInputs } from '../../../rollups/charts/supply/population.ts';
+import { AGE_BUCKETS, ageBucketOf, distributionInputs, topOf, type DistributionInputs } from '../../../rollups/charts/supply/population.ts';
 import { stateDay } from '../../../rollups/charts/supply/distribution.ts';
 import { percentOf } from '../../amounts.ts';
-import type { ApiContext } from '../../context.ts';
+import type { ApiContext, RouteApp } from '../../context.ts';
+import { analyticsRoute, cached, type RouteInput } from '../route.ts';
+import { AnalyticsChain } from '../series.ts';
 import type { AddressFacts } from '../../../domain/address-facts.ts';
 import { HOLDER_TIERS, tierFloor } from '../../../domain/holder-tiers.ts';
 import { classifyWallet, isEntityClass } from '../../../domain/wallet-class.ts';
+
+export { cached };
 
 /** How long the spec lets these answers be kept (section 8). */
 export const CACHE_SECONDS = 600;
 export const SUMMARY_CACHE_SECONDS = 300;
 
+/**
+ * A route answering from the holder population, kept for the spec's cache time per chain (and
+ * `key`, the other parameters that change the answer). Its query is the chain unless given.
+ */
+export function populationRoute<Q extends TObject, R extends TSchema>(
+  app: RouteApp,
+  ctx: ApiContext,
+  route: {
+    path: string;
+    operationId: string;
+    summary: string;
+    query?: Q;
+    response: R;
+    cacheSeconds: number;
+    key?(input: RouteInput<Static<Q>>): string;
+    answer(input: RouteInput<Static<Q>>): Promise<Static<R>>;
+  },
+): void {
+  analyticsRoute(app, {
+    path: route.path,
+    operationId: route.operationId,
+    summary: route.summary,
+    query: (route.query ?? Type.Object({ chain: AnalyticsChain })) as Q,
+    response: route.response,
+    config: { cacheSeconds: route.cacheSeconds },
+    handler: (input) => cached(ctx, `${route.path}:${input.chain}:${route.key?.(input) ?? ''}`, route.cacheSeconds, () => route.answer(input)),
+  });
+}
+
 /** `part / whole` as a number (exactly rounded where the integers allow); 0 when whole is not positive. */
 export const ratioOf = (part: bigint, whole: bigint): number => percentOf(part, whole * 100n);
-
-const caches = new WeakMap<ApiContext, Map<string, { expires: number; value: Promise<unknown> }>>();
-
-/** `compute()`'s answer, kept per app for `seconds` (one computation however many requests wait for it). */
-export function cached<T>(ctx: ApiContext, key: string, seconds: number, compute: () => Promise<T>): Promise<T> {
-  let cache = caches.get(ctx);
-  if (!cache) caches.set(ctx, (cache = new Map()));
-  const now = Date.now();
-  const hit = cache.get(key);
-  if (hit && hit.expires > now) return hit.value as Promise<T>;
-  // Keys that name a block go stale with the next one: drop expired answers as the map grows.
-  if (cache.size >= 64) for (const [k, v] of cache) if (v.expires <= now) cache.delete(k);
-  const value = compute();
-  cache.set(key, { expires: now + seconds * 1000, value });
-  value.catch(() => cache.delete(key));
-  return value;
-}
 
 export interface Population {
   sorted: SortedBalances;
@@ -224,5 +241,16 @@ async function readHoldersByLastDay(db: Db, chain: ChainId): Promise<LastDayCell
 
 /** Days from a cell's last-activity day to `today` (a dayNumber of src/time.ts). */
 export const ageDays = (cell: Pick<LastDayCell, 'dayNumber'>, today: number): number => today - cell.dayNumber;
+
+/** Holders and their balances per age bucket (AGE_BUCKETS) on `today` (a dayNumber), from the cells per last-activity day. */
+export function ageBuckets(cells: readonly LastDayCell[], today: number): { holders: number; balance: bigint }[] {
+  const buckets = AGE_BUCKETS.map(() => ({ holders: 0, balance: 0n }));
+  for (const c of cells) {
+    const b = buckets[ageBucketOf(ageDays(c, today))]!;
+    b.holders += c.holders;
+    b.balance += c.balance;
+  }
+  return buckets;
+}
 
 export const tipDayOf = (tipTs: number): string => formatDay(tipTs);

@@ -5,7 +5,8 @@ import { SENTINELS } from '../../../chain/chains.ts';
 import { addDays, dayNumber, formatDay } from '../../../time.ts';
 import { DORMANT_DAYS } from '../../../rollups/charts/supply/population.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
-import { Amount, STANDARD_ERRORS } from '../../schemas/common.ts';
+import { analyticsRoute } from '../route.ts';
+import { Amount } from '../../schemas/common.ts';
 import { percentOf } from '../../amounts.ts';
 import { AnalyticsChain, chainSpan } from '../series.ts';
 import { ageDays, cached, holdersByLastDay, SUMMARY_CACHE_SECONDS } from './population.ts';
@@ -24,20 +25,14 @@ const Summary = Type.Object({
 });
 
 export function supplySummaryRoute(app: RouteApp, ctx: ApiContext): void {
-  app.get(
-    '/analytics/supply/summary',
-    {
-      config: { cacheSeconds: SUMMARY_CACHE_SECONDS },
-      schema: {
-        tags: ['analytics'],
-        operationId: 'getSupplySummary',
-        summary: 'Holders, supply held, the ten richest holders’ share and dormant holders (cached 5 minutes)',
-        querystring: Type.Object({ chain: AnalyticsChain }),
-        response: { 200: Summary, ...STANDARD_ERRORS },
-      },
-    },
-    async (request) => {
-      const chain = request.query.chain ?? 'pos';
+  analyticsRoute(app, {
+    path: '/analytics/supply/summary',
+    operationId: 'getSupplySummary',
+    summary: 'Holders, supply held, the ten richest holders’ share and dormant holders (cached 5 minutes)',
+    query: Type.Object({ chain: AnalyticsChain }),
+    response: Summary,
+    config: { cacheSeconds: SUMMARY_CACHE_SECONDS },
+    handler: async ({ chain }) => {
       return cached(ctx, `summary:${chain}`, SUMMARY_CACHE_SECONDS, async () => {
         const head = { chain, network: ctx.network(chain) };
         const span = await chainSpan(ctx.store, chain);
@@ -77,5 +72,5 @@ export function supplySummaryRoute(app: RouteApp, ctx: ApiContext): void {
         };
       });
     },
-  );
+  });
 }

@@ -5,7 +5,8 @@
 import { Type } from 'typebox';
 import { CHAINS, type ChainId } from '../../../chain/chains.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
-import { Amount, Day, STANDARD_ERRORS, WindowQuery } from '../../schemas/common.ts';
+import { analyticsRoute } from '../route.ts';
+import { Amount, Day, WindowQuery } from '../../schemas/common.ts';
 import { addDays, eachDay } from '../../../time.ts';
 import { windowDaysOf } from '../series.ts';
 import { chainEnds, inShor, mintedDays, supplyTotals, type ChainEnds, type MintedDay } from './minted-days.ts';
@@ -28,19 +29,14 @@ const TotalSupplyResponse = Type.Object({
 });
 
 export function totalSupplyRoute(app: RouteApp, ctx: ApiContext): void {
-  app.get(
-    '/analytics/total_supply',
-    {
-      schema: {
-        tags: ['analytics'],
-        operationId: 'getTotalSupply',
-        summary: 'Both chains’ minted coins, migration burns and mints, and blocks per day (shor)',
-        querystring: Type.Object({ window: WindowQuery('90d', 'Window: whole UTC days ending with the later chain’s latest block’s day (a length rounds up to days)') }),
-        response: { 200: TotalSupplyResponse, ...STANDARD_ERRORS },
-      },
-    },
-    async (request) => {
-      const days = windowDaysOf(request.query.window, { fallback: '90d' });
+  analyticsRoute(app, {
+    path: '/analytics/total_supply',
+    operationId: 'getTotalSupply',
+    summary: 'Both chains’ minted coins, migration burns and mints, and blocks per day (shor)',
+    query: Type.Object({ window: WindowQuery('90d', 'Window: whole UTC days ending with the later chain’s latest block’s day (a length rounds up to days)') }),
+    response: TotalSupplyResponse,
+    handler: async ({ query }) => {
+      const days = windowDaysOf(query.window, { fallback: '90d' });
       const ends = new Map<ChainId, ChainEnds>();
       for (const chain of CHAINS) {
         const e = await chainEnds(ctx.store, chain);
@@ -74,5 +70,5 @@ export function totalSupplyRoute(app: RouteApp, ctx: ApiContext): void {
       }
       return { items, days };
     },
-  );
+  });
 }

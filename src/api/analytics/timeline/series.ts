@@ -1,17 +1,17 @@
 /**
  * One chain's daily series of a timeline metric over a day range (docs/metrics.md, "Timeline"):
- * every read is a primary-key range of per-day rows; the days not closed yet (the open one) come
- * from bounded rollup rows.
+ * every read is a primary-key range of per-day rows; the charts' days not closed yet (the open one)
+ * are computed by the chart's read (Chart.read) from bounded rollup rows.
  */
 import sql from 'sql-template-tag';
 import { CHAIN_INFO, type ChainId } from '../../../chain/chains.ts';
-import { activeAddressesByDay } from '../../../rollups/charts/network/active-addresses.ts';
-import { genesisSupply } from '../../../rollups/supply.ts';
+import { activeAddresses } from '../../../rollups/charts/network/active-addresses.ts';
+import { timelineTotals } from '../../../rollups/charts/timeline/totals.ts';
 import type { Db } from '../../../store/store.ts';
-import { addDays, eachDay, formatDay, lastClosedDay } from '../../../time.ts';
+import { eachDay, formatDay } from '../../../time.ts';
 import { formatUnits } from '../../amounts.ts';
 import { chainDays, type ChainDay } from '../chain-days.ts';
-import type { ChainSpan } from '../series.ts';
+import { dayRows, type ChainSpan } from '../series.ts';
 
 export const TIMELINE_METRICS = [
   'transactions', 'blocks', 'gas', 'wallets', 'active-wallets', 'active-wallets-100', 'active-wallets-1000', 'supply',
@@ -59,10 +59,10 @@ export async function chainSeries(db: Db, chain: ChainId, metric: TimelineMetric
       return (await chainDays(db, chain, range)).map((d) => ({ date: d.day, value: dailyValue(metric, d, firstDay) }));
     }
     case 'active-wallets':
-      return activeWallets(db, chain, span, range);
+      return activeWallets(db, chain, range);
     case 'wallets':
     case 'supply':
-      return cumulative(db, chain, metric, span, range);
+      return cumulative(db, chain, metric, range);
     default:
       return activity(db, chain, metric, range);
   }
@@ -86,39 +86,19 @@ function dailyValue(metric: TimelineMetric, d: ChainDay, firstDay: string): numb
   }
 }
 
-/** The days of `range` after the last closed day: computed from rollup rows, not read from a chart. */
-function openPart(span: ChainSpan, range: Range): Range | null {
-  const closed = lastClosedDay(span.tipTs);
-  const from = range.from > closed ? range.from : addDays(closed, 1);
-  return from <= range.to ? { from, to: range.to } : null;
-}
-
-/** DAU: chain_day_metrics for closed days, the open day from chain_active_gaps. */
-async function activeWallets(db: Db, chain: ChainId, span: ChainSpan, range: Range): Promise<DayValue[]> {
-  const rows = await db.query<{ day: string; dau: number }>(
-    'analytics.timeline.dau',
-    sql`SELECT day::text AS day, dau FROM chain_day_metrics WHERE chain = ${chain} AND day BETWEEN ${range.from}::date AND ${range.to}::date`,
-    { reusePlan: true }, // a primary-key range
-  );
-  const values = new Map(rows.map((r) => [r.day, Number(r.dau)]));
-  const open = openPart(span, range);
-  if (open) {
-    const live = await db.query<{ day: string; dau: number }>(
-      'analytics.timeline.dau_open',
-      sql`SELECT day::text AS day, dau FROM (${activeAddressesByDay(chain, open.from, open.to)}) a`,
-    );
-    for (const r of live) values.set(r.day, Number(r.dau));
-  }
-  return eachDay(range.from, range.to).map((date) => ({ date, value: values.get(date) ?? 0 }));
+/** DAU: the active-addresses chart, the open day computed live. */
+async function activeWallets(db: Db, chain: ChainId, range: Range): Promise<DayValue[]> {
+  const days = await activeAddresses.read!(db, chain, range);
+  return eachDay(range.from, range.to).map((date) => ({ date, value: days.get(date)?.dau ?? 0 }));
 }
 
 /** The per-day counts of chain_timeline_activity (kept for every day, the open one included). */
 async function activity(db: Db, chain: ChainId, metric: TimelineMetric, range: Range): Promise<DayValue[]> {
-  const rows = await db.query<{ day: string; addresses: number; non_payout: number; wallets_100: number; wallets_1000: number }>(
+  const rows = await dayRows<{ day: string; addresses: number; non_payout: number; wallets_100: number; wallets_1000: number }>(
+    db,
     'analytics.timeline.activity',
     sql`SELECT day::text AS day, addresses, non_payout, wallets_100, wallets_1000
         FROM chain_timeline_activity WHERE chain = ${chain} AND day BETWEEN ${range.from}::date AND ${range.to}::date`,
-    { reusePlan: true }, // a primary-key range
   );
   const column = ({ 'active-addresses': 'addresses', 'active-addresses-excl-payouts': 'non_payout', 'active-wallets-100': 'wallets_100', 'active-wallets-1000': 'wallets_1000' } as const)[
     metric as 'active-addresses'
@@ -127,64 +107,18 @@ async function activity(db: Db, chain: ChainId, metric: TimelineMetric, range: R
   return eachDay(range.from, range.to).map((date) => ({ date, value: values.get(date) ?? 0 }));
 }
 
-/**
- * Wallets and supply: chain_timeline_totals for closed days; a later day adds its own new wallets
- * (chain_active_gaps) or minted coins (chain_daily) to the last closed day's total.
- */
-async function cumulative(db: Db, chain: ChainId, metric: 'wallets' | 'supply', span: ChainSpan, range: Range): Promise<DayValue[]> {
-  const rows = await db.query<{ day: string; wallets: string; supply: string }>(
-    'analytics.timeline.totals',
-    sql`SELECT day::text AS day, wallets::text, supply::text FROM chain_timeline_totals
-        WHERE chain = ${chain} AND day BETWEEN ${range.from}::date AND ${range.to}::date`,
-    { reusePlan: true }, // a primary-key range
-  );
-  const totals = new Map(rows.map((r) => [r.day, BigInt(metric === 'wallets' ? r.wallets : r.supply)]));
-  const open = openPart(span, range);
-  if (open) {
-    const before = addDays(open.from, -1);
-    const [base] = await db.query<{ wallets: string; supply: string }>(
-      'analytics.timeline.totals_base',
-      sql`SELECT wallets::text, supply::text FROM chain_timeline_totals WHERE chain = ${chain} AND day = ${before}::date`,
-      { reusePlan: true },
-    );
-    let running = base ? BigInt(metric === 'wallets' ? base.wallets : base.supply) : metric === 'supply' ? await genesisCoins(db, chain) : 0n;
-    const added = new Map<string, bigint>();
-    if (metric === 'wallets') {
-      const live = await db.query<{ day: string; new_wallets: number }>(
-        'analytics.timeline.wallets_open',
-        sql`SELECT day::text AS day, new_wallets FROM (${activeAddressesByDay(chain, open.from, open.to)}) a`,
-      );
-      for (const r of live) added.set(r.day, BigInt(r.new_wallets));
-    } else {
-      const live = await db.query<{ day: string; minted: string }>(
-        'analytics.timeline.minted_open',
-        sql`SELECT day::text AS day, minted::text FROM chain_daily WHERE chain = ${chain} AND day BETWEEN ${open.from}::date AND ${open.to}::date`,
-        { reusePlan: true },
-      );
-      for (const r of live) added.set(r.day, BigInt(r.minted));
-    }
-    for (const day of eachDay(open.from, open.to)) {
-      running += added.get(day) ?? 0n;
-      totals.set(day, running);
-    }
-  }
+/** Wallets and supply: the timeline-totals chart, an open day adding its own figures to the last closed day's. */
+async function cumulative(db: Db, chain: ChainId, metric: 'wallets' | 'supply', range: Range): Promise<DayValue[]> {
+  const totals = await timelineTotals.read!(db, chain, range);
   const decimals = CHAIN_INFO[chain].decimals;
   const toNumber = (v: bigint) => (metric === 'supply' ? Number(formatUnits(v.toString(), decimals)) : Number(v));
-  // Closed days without a row cannot occur (every closed day has one); carry the previous total.
+  // Every day of the range has a total (closed days a row, open days computed); carry the previous one regardless.
   const out: DayValue[] = [];
   let last = 0n;
   for (const day of eachDay(range.from, range.to)) {
-    last = totals.get(day) ?? last;
+    const t = totals.get(day);
+    if (t) last = metric === 'wallets' ? t.wallets : t.supply;
     out.push({ date: day, value: toNumber(last) });
   }
   return out;
-}
-
-/** Coins that exist from genesis: only read before the chain's first day has closed. */
-async function genesisCoins(db: Db, chain: ChainId): Promise<bigint> {
-  const [row] = await db.query<{ total: string }>(
-    'analytics.timeline.genesis',
-    sql`SELECT ${genesisSupply(chain)}::text AS total`,
-  );
-  return BigInt(row?.total ?? '0');
 }

@@ -9,7 +9,8 @@ import { CHAINS, type ChainId } from '../../../chain/chains.ts';
 import type { Db } from '../../../store/store.ts';
 import { addDays, formatDay } from '../../../time.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
-import { Day, Nullable, STANDARD_ERRORS, StringEnum, WindowQuery } from '../../schemas/common.ts';
+import { analyticsRoute } from '../route.ts';
+import { Day, Nullable, StringEnum, WindowQuery } from '../../schemas/common.ts';
 import { chainSpan, dayRange, windowDaysOf, type ChainSpan } from '../series.ts';
 import { chainSeries, METRIC_INFO, TIMELINE_KINDS, TIMELINE_METRICS, type DayValue, type TimelineMetric } from './series.ts';
 
@@ -42,21 +43,16 @@ const TimelineQuery = Type.Object({
 });
 
 export function timelineRoute(app: RouteApp, ctx: ApiContext): void {
-  app.get(
-    '/analytics/timeline/:metric',
-    {
-      schema: {
-        tags: ['analytics'],
-        operationId: 'getTimeline',
-        summary: 'A metric’s daily series across the pow and pos chains, stitched at the migration cutover',
-        params: TimelineParams,
-        querystring: TimelineQuery,
-        response: { 200: TimelineResponse, ...STANDARD_ERRORS },
-      },
-    },
-    async (request) => {
-      const metric = request.params.metric;
-      const days = windowDaysOf(request.query.window, { fallback: '90d', snapToTier: true });
+  analyticsRoute(app, {
+    path: '/analytics/timeline/:metric',
+    operationId: 'getTimeline',
+    summary: 'A metric’s daily series across the pow and pos chains, stitched at the migration cutover',
+    params: TimelineParams,
+    query: TimelineQuery,
+    response: TimelineResponse,
+    handler: async ({ query, params }) => {
+      const metric = params.metric;
+      const days = windowDaysOf(query.window, { fallback: '90d', snapToTier: true });
       const db = ctx.store;
       const [pow, pos, cutoverTs] = await Promise.all([chainSpan(db, 'pow'), chainSpan(db, 'pos'), cutoverOf(db)]);
       const spans: Record<ChainId, ChainSpan | null> = { pow, pos };
@@ -72,7 +68,7 @@ export function timelineRoute(app: RouteApp, ctx: ApiContext): void {
       const points = await stitched(db, metric, spans, days, cutoverDate);
       return { ...head, phase: 'stitched' as const, cutover_block: await cutoverBlock(db, cutoverTs), cutover_date: cutoverDate, points, preview: [] };
     },
-  );
+  });
 }
 
 const labelled = (chain: ChainId, values: DayValue[]) => values.map((v) => ({ ...v, chain }));

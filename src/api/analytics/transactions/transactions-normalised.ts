@@ -6,7 +6,8 @@ import { Type } from 'typebox';
 import { CHAIN_INFO, CHAINS } from '../../../chain/chains.ts';
 import { formatUnits } from '../../amounts.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
-import { Day, STANDARD_ERRORS, WindowQuery } from '../../schemas/common.ts';
+import { analyticsRoute } from '../route.ts';
+import { Day, WindowQuery } from '../../schemas/common.ts';
 import { chainDays } from '../chain-days.ts';
 import { chainSpan, dayRange, windowDaysOf } from '../series.ts';
 
@@ -26,19 +27,14 @@ const NormalisedResponse = Type.Object({
 });
 
 export function transactionsNormalisedRoute(app: RouteApp, ctx: ApiContext): void {
-  app.get(
-    '/analytics/transactions-normalised',
-    {
-      schema: {
-        tags: ['analytics'],
-        operationId: 'getTransactionsNormalised',
-        summary: 'Daily transactions, volume and fees of both chains in coins',
-        querystring: Type.Object({ window: WindowQuery('30d', 'Window: whole UTC days ending with each chain’s latest block’s day') }),
-        response: { 200: NormalisedResponse, ...STANDARD_ERRORS },
-      },
-    },
-    async (request) => {
-      const days = windowDaysOf(request.query.window, { fallback: '30d' });
+  analyticsRoute(app, {
+    path: '/analytics/transactions-normalised',
+    operationId: 'getTransactionsNormalised',
+    summary: 'Daily transactions, volume and fees of both chains in coins',
+    query: Type.Object({ window: WindowQuery('30d', 'Window: whole UTC days ending with each chain’s latest block’s day') }),
+    response: NormalisedResponse,
+    handler: async ({ query }) => {
+      const days = windowDaysOf(query.window, { fallback: '30d' });
       const items: Array<Type.Static<typeof NormalisedItem>> = [];
       for (const chain of CHAINS) {
         const span = await chainSpan(ctx.store, chain);
@@ -52,5 +48,5 @@ export function transactionsNormalisedRoute(app: RouteApp, ctx: ApiContext): voi
       items.sort((a, b) => (a.day === b.day ? (a.chain < b.chain ? -1 : 1) : a.day < b.day ? -1 : 1));
       return { items, count: items.length, window_days: days, unit: 'quanta' };
     },
-  );
+  });
 }

@@ -4,9 +4,10 @@ import { Type } from 'typebox';
 import type { ChainId } from '../../../chain/chains.ts';
 import type { Db } from '../../../store/store.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
-import { Amount, IntegerQuery, Nullable, STANDARD_ERRORS, WindowQuery } from '../../schemas/common.ts';
+import { Amount, IntegerQuery, Nullable } from '../../schemas/common.ts';
+import { analyticsRoute, envelope } from '../route.ts';
 import { AnalyticsChain, seriesWindow, type DayRange } from '../series.ts';
-import { formatWhaleTimestamp, WhaleTimestamp } from './whales.ts';
+import { formatWhaleTimestamp, WhaleTimestamp, whaleWindowQuery } from './whales.ts';
 
 export const BiggestTx = Type.Object({
   tx_hash: Type.String(),
@@ -16,20 +17,6 @@ export const BiggestTx = Type.Object({
   value: { ...Amount, description: 'Native value sent (all recipients).' },
   timestamp: WhaleTimestamp,
   tx_type: Type.String({ description: 'pow subtype or pos category.' }),
-});
-
-const BiggestQuery = Type.Object({
-  chain: AnalyticsChain,
-  limit: IntegerQuery({ minimum: 1, maximum: 100, default: 20, description: 'Transactions (1 to 100).' }),
-  window: WindowQuery('30d', 'Window: whole UTC days ending with the latest block’s day (a length rounds up to days)'),
-});
-
-const BiggestResponse = Type.Object({
-  items: Type.Array(BiggestTx, { description: 'Largest first; ties in chain order.' }),
-  count: Type.Integer(),
-  chain: Type.String(),
-  network: Type.String(),
-  days: Type.Integer({ description: 'Days in the window.' }),
 });
 
 /**
@@ -70,22 +57,24 @@ export async function biggestTxs(db: Db, chain: ChainId, range: Pick<DayRange, '
 }
 
 export function whalesBiggestRoute(app: RouteApp, ctx: ApiContext): void {
-  app.get(
-    '/analytics/whales/biggest',
-    {
-      schema: {
-        tags: ['analytics'],
-        operationId: 'getWhalesBiggest',
-        summary: 'The largest user transactions by native value in the window',
-        querystring: BiggestQuery,
-        response: { 200: BiggestResponse, ...STANDARD_ERRORS },
-      },
-    },
-    async (request) => {
-      const chain = request.query.chain ?? 'pos';
-      const { days, range } = await seriesWindow(ctx.store, chain, request.query.window, '30d');
-      const items = range ? await biggestTxs(ctx.store, chain, range, request.query.limit) : [];
+  analyticsRoute(app, {
+    path: '/analytics/whales/biggest',
+    operationId: 'getWhalesBiggest',
+    summary: 'The largest user transactions by native value in the window',
+    query: Type.Object({
+      chain: AnalyticsChain,
+      limit: IntegerQuery({ minimum: 1, maximum: 100, default: 20, description: 'Transactions (1 to 100).' }),
+      window: whaleWindowQuery('30d'),
+    }),
+    response: Type.Object({
+      items: Type.Array(BiggestTx, { description: 'Largest first; ties in chain order.' }),
+      ...envelope('count', 'chain', 'network'),
+      days: Type.Integer({ description: 'Days in the window.' }),
+    }),
+    handler: async ({ query, chain }) => {
+      const { days, range } = await seriesWindow(ctx.store, chain, query.window, '30d');
+      const items = range ? await biggestTxs(ctx.store, chain, range, query.limit) : [];
       return { items, count: items.length, chain, network: ctx.network(chain), days };
     },
-  );
+  });
 }

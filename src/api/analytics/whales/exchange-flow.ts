@@ -5,7 +5,8 @@ import type { ChainId } from '../../../chain/chains.ts';
 import type { Db } from '../../../store/store.ts';
 import { formatDay } from '../../../time.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
-import { Amount, STANDARD_ERRORS, WindowQuery } from '../../schemas/common.ts';
+import { analyticsRoute } from '../route.ts';
+import { Amount, WindowQuery } from '../../schemas/common.ts';
 import { AnalyticsChain, chainSpan, dayRange, windowDaysOf } from '../series.ts';
 import { SignedAmount, ThresholdFields, thresholdEcho, ThresholdPctQuery, whaleSet, whaleThreshold } from './whales.ts';
 
@@ -74,22 +75,16 @@ async function exchanges(db: Db, chain: ChainId): Promise<number> {
 }
 
 export function whalesExchangeFlowRoute(app: RouteApp, ctx: ApiContext): void {
-  app.get(
-    '/analytics/whales/exchange-flow',
-    {
-      schema: {
-        tags: ['analytics'],
-        operationId: 'getWhalesExchangeFlow',
-        summary: 'Whale deposits to and withdrawals from exchanges over the window',
-        querystring: ExchangeFlowQuery,
-        response: { 200: ExchangeFlowResponse, ...STANDARD_ERRORS },
-      },
-    },
-    async (request) => {
-      const chain = request.query.chain ?? 'pos';
-      const days = windowDaysOf(request.query.window, { fallback: '30d' });
+  analyticsRoute(app, {
+    path: '/analytics/whales/exchange-flow',
+    operationId: 'getWhalesExchangeFlow',
+    summary: 'Whale deposits to and withdrawals from exchanges over the window',
+    query: ExchangeFlowQuery,
+    response: ExchangeFlowResponse,
+    handler: async ({ query, chain }) => {
+      const days = windowDaysOf(query.window, { fallback: '30d' });
       const [threshold, span, exchangeCount] = await Promise.all([
-        whaleThreshold(ctx.store, chain, request.query.threshold_pct),
+        whaleThreshold(ctx.store, chain, query.threshold_pct),
         chainSpan(ctx.store, chain),
         exchanges(ctx.store, chain),
       ]);
@@ -111,5 +106,5 @@ export function whalesExchangeFlowRoute(app: RouteApp, ctx: ApiContext): void {
         ...thresholdEcho(threshold),
       };
     },
-  );
+  });
 }

@@ -2,49 +2,31 @@
 import { Type } from 'typebox';
 import { percentOf } from '../../amounts.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
-import { Amount, STANDARD_ERRORS, WindowQuery } from '../../schemas/common.ts';
-import { AnalyticsChain, seriesWindow } from '../series.ts';
-import { flowDays, netOf, SignedAmount, ThresholdFields, thresholdEcho, ThresholdPctQuery, type FlowDay, whaleSet, whaleThreshold } from './whales.ts';
-
-const SentimentQuery = Type.Object({
-  chain: AnalyticsChain,
-  threshold_pct: ThresholdPctQuery,
-  window: WindowQuery('7d', 'Window: whole UTC days ending with the latest block’s day (a length rounds up to days)'),
-});
-
-const SentimentResponse = Type.Object({
-  chain: Type.String(),
-  network: Type.String(),
-  days: Type.Integer({ description: 'Days in the window.' }),
-  net_flow: { ...SignedAmount, description: 'Sum of the whales’ net flows over the window (exchanges excluded); positive = accumulating.' },
-  net_flow_pct: Type.Number({ description: '100 × net_flow / total_whale_balance (0 when that is 0).' }),
-  accumulators: Type.Integer({ description: 'Whales with a positive net flow.' }),
-  distributors: Type.Integer({ description: 'Whales with a negative net flow.' }),
-  whale_count: Type.Integer({ description: 'Whales measured (exchanges excluded).' }),
-  total_whale_balance: { ...Amount, description: 'Their current balances.' },
-  ...ThresholdFields,
-});
+import { Amount } from '../../schemas/common.ts';
+import { analyticsRoute, envelope } from '../route.ts';
+import { windowDaysOf } from '../series.ts';
+import { netOf, SignedAmount, ThresholdFields, thresholdEcho, WhaleQuery, whaleWindow, whaleWindowQuery } from './whales.ts';
 
 export function whalesSentimentRoute(app: RouteApp, ctx: ApiContext): void {
-  app.get(
-    '/analytics/whales/sentiment',
-    {
-      schema: {
-        tags: ['analytics'],
-        operationId: 'getWhalesSentiment',
-        summary: 'Net flow of the whales over the window: accumulating or distributing',
-        querystring: SentimentQuery,
-        response: { 200: SentimentResponse, ...STANDARD_ERRORS },
-      },
-    },
-    async (request) => {
-      const chain = request.query.chain ?? 'pos';
-      const [{ days, range }, threshold] = await Promise.all([
-        seriesWindow(ctx.store, chain, request.query.window, '7d'),
-        whaleThreshold(ctx.store, chain, request.query.threshold_pct),
-      ]);
-      const whales = range ? await whaleSet(ctx.store, chain, threshold.amount, { withoutExchanges: true }) : [];
-      const flows = range ? await flowDays(ctx.store, chain, whales.map((w) => w.address), range.from, range.to) : new Map<string, FlowDay[]>();
+  analyticsRoute(app, {
+    path: '/analytics/whales/sentiment',
+    operationId: 'getWhalesSentiment',
+    summary: 'Net flow of the whales over the window: accumulating or distributing',
+    query: WhaleQuery({ window: whaleWindowQuery('7d') }),
+    response: Type.Object({
+      ...envelope('chain', 'network'),
+      days: Type.Integer({ description: 'Days in the window.' }),
+      net_flow: { ...SignedAmount, description: 'Sum of the whales’ net flows over the window (exchanges excluded); positive = accumulating.' },
+      net_flow_pct: Type.Number({ description: '100 × net_flow / total_whale_balance (0 when that is 0).' }),
+      accumulators: Type.Integer({ description: 'Whales with a positive net flow.' }),
+      distributors: Type.Integer({ description: 'Whales with a negative net flow.' }),
+      whale_count: Type.Integer({ description: 'Whales measured (exchanges excluded).' }),
+      total_whale_balance: { ...Amount, description: 'Their current balances.' },
+      ...ThresholdFields,
+    }),
+    handler: async ({ query, chain }) => {
+      const days = windowDaysOf(query.window, { fallback: '7d' });
+      const { threshold, whales, flows } = await whaleWindow(ctx.store, chain, { pct: query.threshold_pct, days, set: { withoutExchanges: true } });
       let net = 0n;
       let total = 0n;
       let accumulators = 0;
@@ -69,5 +51,5 @@ export function whalesSentimentRoute(app: RouteApp, ctx: ApiContext): void {
         ...thresholdEcho(threshold),
       };
     },
-  );
+  });
 }

@@ -3,7 +3,8 @@ import { Type } from 'typebox';
 import { addDays, formatDay } from '../../../time.ts';
 import { percentOf } from '../../amounts.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
-import { Amount, Nullable, STANDARD_ERRORS } from '../../schemas/common.ts';
+import { analyticsRoute } from '../route.ts';
+import { Amount, Nullable } from '../../schemas/common.ts';
 import { AnalyticsChain, chainSpan } from '../series.ts';
 import { BiggestTx, biggestTxs } from './biggest.ts';
 import { flowDays, ThresholdFields, thresholdEcho, ThresholdPctQuery, type FlowDay, whaleSet, whaleThreshold } from './whales.ts';
@@ -26,20 +27,14 @@ const SummaryResponse = Type.Object({
 });
 
 export function whalesSummaryRoute(app: RouteApp, ctx: ApiContext): void {
-  app.get(
-    '/analytics/whales/summary',
-    {
-      schema: {
-        tags: ['analytics'],
-        operationId: 'getWhalesSummary',
-        summary: 'Whale count, holdings, supply share, recent movers and the biggest recent transaction',
-        querystring: SummaryQuery,
-        response: { 200: SummaryResponse, ...STANDARD_ERRORS },
-      },
-    },
-    async (request) => {
-      const chain = request.query.chain ?? 'pos';
-      const [threshold, span] = await Promise.all([whaleThreshold(ctx.store, chain, request.query.threshold_pct), chainSpan(ctx.store, chain)]);
+  analyticsRoute(app, {
+    path: '/analytics/whales/summary',
+    operationId: 'getWhalesSummary',
+    summary: 'Whale count, holdings, supply share, recent movers and the biggest recent transaction',
+    query: SummaryQuery,
+    response: SummaryResponse,
+    handler: async ({ query, chain }) => {
+      const [threshold, span] = await Promise.all([whaleThreshold(ctx.store, chain, query.threshold_pct), chainSpan(ctx.store, chain)]);
       const whales = span ? await whaleSet(ctx.store, chain, threshold.amount) : [];
       const to = span ? formatDay(span.tipTs) : '';
       const movers = whales.filter((w) => !w.exchange).map((w) => w.address);
@@ -65,5 +60,5 @@ export function whalesSummaryRoute(app: RouteApp, ctx: ApiContext): void {
         threshold_pct,
       };
     },
-  );
+  });
 }

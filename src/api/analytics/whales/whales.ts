@@ -4,22 +4,22 @@
  * balance index down to it, and the whale timestamp form; daily net flows come from ../../balance-days.ts.
  */
 import sql from 'sql-template-tag';
-import { Type } from 'typebox';
+import { Type, type TProperties } from 'typebox';
 import { SENTINELS, type ChainId } from '../../../chain/chains.ts';
 import type { Db } from '../../../store/store.ts';
 import { pctThreshold } from '../../amounts.ts';
 import { whaleFloor } from '../../../domain/holder-tiers.ts';
 import { totalSupply } from '../../../domain/supply.ts';
-import { Amount, Nullable } from '../../schemas/common.ts';
+import { Amount, Nullable, WindowQuery } from '../../schemas/common.ts';
+import { flowDays, type FlowDay } from '../../balance-days.ts';
+import { AnalyticsChain, chainSpan, dayRange, type ChainSpan, type DayRange } from '../series.ts';
 
-/** Smallest `threshold_pct`: every whale then holds at least 0.1 % of the supply, so there are at most 1,000. */
-export const MIN_THRESHOLD_PCT = 0.1;
-
+/** `threshold_pct`: any positive percentage up to 100 (the spec sets no other bound). */
 export const ThresholdPctQuery = Type.Optional(
   Type.Number({
-    minimum: MIN_THRESHOLD_PCT,
+    exclusiveMinimum: 0,
     maximum: 100,
-    description: 'Whale threshold as a percent of the current total supply (0.1 to 100); omitted: the fixed 100,000-coin floor.',
+    description: 'Whale threshold as a percent of the current total supply (more than 0, at most 100); omitted: the fixed 100,000-coin floor.',
   }),
 );
 
@@ -118,5 +118,44 @@ export async function whaleSet(db: Db, chain: ChainId, threshold: bigint, option
     .filter((w) => !(withoutExchanges && w.exchange));
   return options.limit === undefined ? whales : whales.slice(0, options.limit);
 }
+
+/** What a whale request reads: its window, the threshold, the whales and their daily flows over the window. */
+export interface WhaleWindow {
+  /** The window's length in days. */
+  days: number;
+  /** The window's days; null before the chain's first block. */
+  range: DayRange | null;
+  span: ChainSpan | null;
+  threshold: Threshold;
+  whales: Whale[];
+  /** Daily flows over the window, by address, of the whales `flowing` keeps (all of them unless given). */
+  flows: Map<string, FlowDay[]>;
+}
+
+/**
+ * The whales of a request over a window of `days` days ending with the latest block's day: the
+ * threshold and the chain's span at once, then the whale set (`set`), then the flows of those
+ * `flowing` keeps.
+ */
+export async function whaleWindow(
+  db: Db,
+  chain: ChainId,
+  request: { pct: number | undefined; days: number; set?: { withoutExchanges?: boolean; limit?: number }; flowing?: (w: Whale) => boolean },
+): Promise<WhaleWindow> {
+  const [threshold, span] = await Promise.all([whaleThreshold(db, chain, request.pct), chainSpan(db, chain)]);
+  const range = span && dayRange(span, request.days);
+  const whales = range ? await whaleSet(db, chain, threshold.amount, request.set) : [];
+  const flowing = request.flowing ? whales.filter(request.flowing) : whales;
+  const flows = range ? await flowDays(db, chain, flowing.map((w) => w.address), range.from, range.to) : new Map<string, FlowDay[]>();
+  return { days: request.days, range, span, threshold, whales, flows };
+}
+
+/** A whale route's query: the chain, `threshold_pct`, and the given parameters (a window, a limit). */
+export function WhaleQuery<T extends TProperties>(properties: T) {
+  return Type.Object({ chain: AnalyticsChain, threshold_pct: ThresholdPctQuery, ...properties });
+}
+
+/** The window parameter of a whale route. */
+export const whaleWindowQuery = (fallback: string) => WindowQuery(fallback, 'Window: whole UTC days ending with the latest block’s day (a length rounds up to days)');
 
 export { endOfDayBalances, flowDays, netOf, type FlowDay } from '../../balance-days.ts';

@@ -37,11 +37,13 @@ describeSeededApp('GET /analytics/whales/heatmap', loadAnalyticsWorld, (s) => {
       const network = s.t().config.networks[chain];
       assert.deepEqual((await get(`?chain=${chain}&window=2d`)).json(), expected(s.seeded(), chain, network, 2));
       assert.deepEqual((await get(`?chain=${chain}&threshold_pct=0.2&window=1w`)).json(), expected(s.seeded(), chain, network, 7, 0.2));
+      // Any positive percentage up to 100.
+      for (const pct of [0.001, 0.01, 100]) assert.deepEqual((await get(`?chain=${chain}&threshold_pct=${pct}&window=1w`)).json(), expected(s.seeded(), chain, network, 7, pct), `${chain} ${pct}`);
     }
   });
 
   it('refuses a bad window, threshold_pct or chain, naming it', async () => {
-    for (const [query, param] of [['?window=all', 'window'], ['?window=-3d', 'window'], ['?threshold_pct=0.01', 'threshold_pct'], ['?threshold_pct=', 'threshold_pct'], ['?chain=x', 'chain']]) {
+    for (const [query, param] of [['?window=all', 'window'], ['?window=-3d', 'window'], ['?threshold_pct=0', 'threshold_pct'], ['?threshold_pct=-0.5', 'threshold_pct'], ['?threshold_pct=101', 'threshold_pct'], ['?threshold_pct=', 'threshold_pct'], ['?chain=x', 'chain']]) {
       const res = await get(query!);
       assert.equal(res.statusCode, 400, query);
       assert.ok(res.json().errors.some((e: { param: string }) => e.param === param), `${query}: ${res.body}`);

@@ -39,7 +39,8 @@ describeSeededApp('GET /analytics/whales/leaderboard', loadAnalyticsWorld, (s) =
     for (const chain of ['pow', 'pos'] as const) {
       const network = s.t().config.networks[chain];
       assert.deepEqual((await get(`?chain=${chain}&limit=3`)).json(), expected(s.seeded(), chain, network, 3));
-      for (const pct of [0.1, 0.5, 2.25, 100]) {
+      // Any positive percentage up to 100: a small one makes most holders whales.
+      for (const pct of [0.001, 0.05, 0.1, 0.5, 2.25, 100]) {
         const res = await get(`?chain=${chain}&threshold_pct=${pct}&limit=200`);
         assert.equal(res.statusCode, 200, res.body);
         assert.deepEqual(res.json(), expected(s.seeded(), chain, network, 200, pct), `${chain} ${pct}`);
@@ -49,8 +50,9 @@ describeSeededApp('GET /analytics/whales/leaderboard', loadAnalyticsWorld, (s) =
   });
 
   it('refuses a bad limit, threshold_pct or chain, naming it', async () => {
-    const bad = [['?limit=0', 'limit'], ['?limit=201', 'limit'], ['?threshold_pct=0', 'threshold_pct'], ['?threshold_pct=0.05', 'threshold_pct'],
-      ['?threshold_pct=100.5', 'threshold_pct'], ['?threshold_pct=-1', 'threshold_pct'], ['?threshold_pct=abc', 'threshold_pct'], ['?chain=btc', 'chain']];
+    const bad = [['?limit=0', 'limit'], ['?limit=201', 'limit'], ['?threshold_pct=0', 'threshold_pct'], ['?threshold_pct=-0.001', 'threshold_pct'],
+      ['?threshold_pct=100.5', 'threshold_pct'], ['?threshold_pct=-1', 'threshold_pct'], ['?threshold_pct=abc', 'threshold_pct'], ['?threshold_pct=', 'threshold_pct'],
+      ['?chain=btc', 'chain']];
     for (const [query, param] of bad) {
       const res = await get(query!);
       assert.equal(res.statusCode, 400, query);

@@ -50,11 +50,12 @@ describeSeededApp('GET /analytics/whales/sentiment', loadAnalyticsWorld, (s) => 
       const network = s.t().config.networks[chain];
       check((await get(`?chain=${chain}&window=1d`)).json(), expected(s.seeded(), chain, network, 1), `${chain} 1d`);
       check((await get(`?chain=${chain}&threshold_pct=0.3&window=30d`)).json(), expected(s.seeded(), chain, network, 30, 0.3), `${chain} 0.3`);
+      check((await get(`?chain=${chain}&threshold_pct=0.001&window=30d`)).json(), expected(s.seeded(), chain, network, 30, 0.001), `${chain} 0.001`);
     }
   });
 
   it('refuses a bad window, threshold_pct or chain, naming it', async () => {
-    for (const [query, param] of [['?window=1x', 'window'], ['?threshold_pct=0.09', 'threshold_pct'], ['?chain=x', 'chain']]) {
+    for (const [query, param] of [['?window=1x', 'window'], ['?threshold_pct=0', 'threshold_pct'], ['?threshold_pct=-2', 'threshold_pct'], ['?threshold_pct=100.01', 'threshold_pct'], ['?threshold_pct=much', 'threshold_pct'], ['?chain=x', 'chain']]) {
       const res = await get(query!);
       assert.equal(res.statusCode, 400, query);
       assert.ok(res.json().errors.some((e: { param: string }) => e.param === param), `${query}: ${res.body}`);
