@@ -11,11 +11,12 @@
  * and the days that left or came back into a window are taken off or added to the other
  * addresses' rows. A first run, or a jump past every window, recomputes them all.
  */
-import sql from 'sql-template-tag';
+import sql, { type Sql } from 'sql-template-tag';
 import type { ChainId } from '../chain/chains.ts';
 import type { Db } from '../store/store.ts';
 import { tipTime, tipTimeSql } from './tip.ts';
 import type { Rollup } from './engine/rollup.ts';
+import { DAILY_DELTAS } from './address-activity.ts';
 import { addDays, dayIndex, formatDay } from '../time.ts';
 
 /**
@@ -33,8 +34,8 @@ const CHAINS: readonly ChainId[] = ['pos'];
 /** The batch's rows whose addresses are recomputed whole (and so skipped when days leave a window). */
 const RECOMPUTED = sql`(fees <> 0 OR tx_out <> 0 OR gas_used <> 0)`;
 
-/** Brings the windows of `chain` up to date after a batch (delta_daily holds the batch's addresses). */
-async function keepFeeWindows(db: Db, chain: ChainId): Promise<void> {
+/** Brings the windows of `chain` up to date after a batch (`batch`: its rows of address_daily's deltas). */
+async function keepFeeWindows(db: Db, chain: ChainId, batch: Sql): Promise<void> {
   if (!CHAINS.includes(chain)) return;
   const [row] = await db.query<{ tip: number | null; tip_day: string | null }>(
     'rollups.fee_windows.state',
@@ -53,15 +54,15 @@ async function keepFeeWindows(db: Db, chain: ChainId): Promise<void> {
   // When the tip's day moves (midnight on a followed chain, or a reorg that takes the tip back
   // across one), the days that leave or come back into each window are taken off or added to the
   // rows of the other addresses: only the batch's own addresses are recomputed.
-  const affected = await db.query<{ address: string }>('rollups.fee_windows.affected', sql`SELECT address FROM delta_daily WHERE ${RECOMPUTED}`);
+  const affected = await db.query<{ address: string }>('rollups.fee_windows.affected', sql`SELECT address FROM ${batch} b WHERE ${RECOMPUTED}`);
   // Asked before the days are moved: a bulk step's batch rebuilds, and moving days in rows that
   // are rebuilt anyway would be wasted (and slow) work.
   if (affected.length > REBUILD_ABOVE) {
     await rebuild(db, chain, tipDay);
     return;
   }
-  if (tipDay > stateDay) await dropLeavingDays(db, chain, stateDay, tipDay);
-  if (tipDay < stateDay) await addReturningDays(db, chain, stateDay, tipDay);
+  if (tipDay > stateDay) await dropLeavingDays(db, chain, stateDay, tipDay, batch);
+  if (tipDay < stateDay) await addReturningDays(db, chain, stateDay, tipDay, batch);
   if (affected.length > 0) {
     const addresses = affected.map((a) => a.address);
     // Each (window, address) pair through the primary key.
@@ -109,7 +110,7 @@ interface DayRange {
  * day just indexed (one row expected), the join would run as a nested loop over every row of a
  * window for each address, minutes on a large chain.
  */
-async function fillWindowDays(db: Db, chain: ChainId, ranges: DayRange[]): Promise<void> {
+async function fillWindowDays(db: Db, chain: ChainId, ranges: DayRange[], batch: Sql): Promise<void> {
   await db.query('rollups.fee_windows.days_clear', sql`DELETE FROM fee_window_days`);
   await db.query(
     'rollups.fee_windows.days',
@@ -118,7 +119,7 @@ async function fillWindowDays(db: Db, chain: ChainId, ranges: DayRange[]): Promi
         FROM unnest(${ranges.map((r) => r.days)}::int[], ${ranges.map((r) => r.first)}::date[], ${ranges.map((r) => r.last)}::date[]) AS r(days, first, last)
         JOIN address_daily d ON d.chain = ${chain} AND d.day BETWEEN r.first AND r.last
         WHERE (d.fees <> 0 OR d.tx_out <> 0 OR d.gas_used <> 0)
-          AND NOT EXISTS (SELECT 1 FROM delta_daily x WHERE x.address = d.address AND ${RECOMPUTED})
+          AND NOT EXISTS (SELECT 1 FROM ${batch} x WHERE x.address = d.address AND ${RECOMPUTED})
         GROUP BY r.days, d.address`,
   );
   await db.query('rollups.fee_windows.days_analyze', sql`ANALYZE fee_window_days`);
@@ -129,9 +130,9 @@ async function fillWindowDays(db: Db, chain: ChainId, ranges: DayRange[]): Promi
  * the windows' rows: a row left without fees is no longer listed (fees are never negative), the
  * others keep the rest of the window. The batch's addresses are skipped: they are recomputed whole.
  */
-async function dropLeavingDays(db: Db, chain: ChainId, from: string, to: string): Promise<void> {
+async function dropLeavingDays(db: Db, chain: ChainId, from: string, to: string, batch: Sql): Promise<void> {
   // The window of tip t is [t - days + 1, t]: the days [from - days + 1, to - days] leave it.
-  await fillWindowDays(db, chain, FEE_WINDOW_DAYS.map((days) => ({ days, first: addDays(from, -days + 1), last: addDays(to, -days) })));
+  await fillWindowDays(db, chain, FEE_WINDOW_DAYS.map((days) => ({ days, first: addDays(from, -days + 1), last: addDays(to, -days) })), batch);
   await db.query(
     'rollups.fee_windows.leave_empty',
     sql`DELETE FROM address_fee_windows w USING fee_window_days l
@@ -152,14 +153,14 @@ async function dropLeavingDays(db: Db, chain: ChainId, from: string, to: string)
  * addresses here. An address without a row had paid nothing in the rest of the window: if the days
  * coming back paid fees, its row is computed whole.
  */
-async function addReturningDays(db: Db, chain: ChainId, from: string, to: string): Promise<void> {
+async function addReturningDays(db: Db, chain: ChainId, from: string, to: string, batch: Sql): Promise<void> {
   // The window of tip t is [t - days + 1, t]: the days [to - days + 1, from - days] come back into it.
   const ranges = FEE_WINDOW_DAYS.map((days) => {
     const last = addDays(from, -days) < to ? addDays(from, -days) : to;
     return { days, first: addDays(to, -days + 1), last };
   }).filter((r) => r.first <= r.last);
   if (ranges.length === 0) return;
-  await fillWindowDays(db, chain, ranges);
+  await fillWindowDays(db, chain, ranges, batch);
   await db.query(
     'rollups.fee_windows.return',
     sql`UPDATE address_fee_windows w SET fees = w.fees + r.fees, gas_used = w.gas_used + r.gas_used, tx_count = w.tx_count + r.tx_count
@@ -213,8 +214,10 @@ export const feeWindows: Rollup = {
   part: 'addresses',
   tables: ['address_fee_windows', 'fee_window_state'],
   scratchTables: [{ name: 'fee_window_days', columns: 'days int, address text, fees numeric, gas_used bigint, tx_count bigint' }],
-  // Reads address_daily as the batch left it; on a revert, after the repair.
-  apply: (db, step) => keepFeeWindows(db, step.chain),
-  repair: (db, step) => keepFeeWindows(db, step.chain),
+  // Reads address_daily as the batch left it (on a revert, after the repair), and its deltas.
+  after: ['address_daily'],
+  reads: [DAILY_DELTAS],
+  apply: (db, step) => keepFeeWindows(db, step.chain, step.rowsOf(DAILY_DELTAS)),
+  repair: (db, step) => keepFeeWindows(db, step.chain, step.rowsOf(DAILY_DELTAS)),
   afterRefresh: (db, chain) => rebuildFeeWindows(db, chain),
 };
