@@ -8,7 +8,10 @@
 import { invalidParam } from '../problem.ts';
 import { DAY_SECONDS } from '../../time.ts';
 
-export const WINDOW_PATTERN = '^(?:[1-9][0-9]*[mhdwy]|all)$';
+/** A length: what every window parameter takes. */
+export const WINDOW_PATTERN = '^[1-9][0-9]*[mhdwy]$';
+/** A length or `all`: a window that may ask for the whole history. */
+export const WINDOW_OR_ALL_PATTERN = '^(?:[1-9][0-9]*[mhdwy]|all)$';
 const WINDOW_TIERS = [1, 7, 14, 30, 60, 90, 180, 365, 730, 1095, 1825, 3650] as const;
 const MAX_WINDOW_DAYS = 3650;
 

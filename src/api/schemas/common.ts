@@ -4,7 +4,7 @@
  */
 import { Type, type Static, type TSchema } from 'typebox';
 import { CHAINS } from '../../chain/chains.ts';
-import { WINDOW_PATTERN } from '../params/window.ts';
+import { WINDOW_OR_ALL_PATTERN, WINDOW_PATTERN } from '../params/window.ts';
 
 /** A string restricted to `values`, typed as their union. */
 export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) {
@@ -69,8 +69,9 @@ export function IntegerQuery(options: { minimum: number; maximum?: number; defau
   return Type.Integer({ maximum: Number.MAX_SAFE_INTEGER, ...options });
 }
 
-export function WindowQuery(fallback: string, description = 'Window length: a positive integer with m, h, d, w or y') {
-  return Type.Optional(Type.String({ pattern: WINDOW_PATTERN, default: fallback, description: `${description}; default ${fallback}.`, examples: [fallback] }));
+/** A `window` parameter; `allowAll`: it also takes `all` (the whole history), as the spec allows on some endpoints. */
+export function WindowQuery(fallback: string, description = 'Window length: a positive integer with m, h, d, w or y', { allowAll = false } = {}) {
+  return Type.Optional(Type.String({ pattern: allowAll ? WINDOW_OR_ALL_PATTERN : WINDOW_PATTERN, default: fallback, description: `${description}; default ${fallback}.`, examples: [fallback] }));
 }
 
 export const ProblemSchema = Type.Object(

@@ -5,9 +5,7 @@
  * maximum, of the wrong type or outside the allowed values with a 400 problem naming the parameter;
  * and omitting a parameter applies its default (the same answer as the default written out, and the
  * echoed length, chain or page where the envelope has one).
- *
- * A check listed in KNOWN_MISMATCHES is one where the code does not follow the spec yet: it runs as a
- * `todo` (reported, not failing) until the code is fixed and the entry removed.
+
  */
 import assert from 'node:assert/strict';
 import { before, it } from 'node:test';
@@ -16,42 +14,6 @@ import { AUTH } from '../../support/app.ts';
 import { describeSeededApp } from '../../support/seeded-app.ts';
 import { SHAPE_NOT_STATED, SPEC_ANALYTICS_PARAMETERS, type SpecAnalyticsParameter } from '../../support/spec-analytics-parameters.ts';
 import { ingestChain, posChain, powChain } from '../addresses/fixtures.ts';
-
-/**
- * Checks on which the code and the spec disagree, by the names of the tests below
- * (`<path> <parameter> <check>`). The lead empties this list as the code is fixed.
- */
-const KNOWN_MISMATCHES: ReadonlySet<string> = new Set<string>([
-  // The document's window pattern also takes `all`, which the spec gives no analytics window (and the
-  // server answers with a 400): `^(?:[1-9][0-9]*[mhdwy]|all)$` where the spec's form is `^[1-9][0-9]*[mhdwy]$`.
-  '/analytics/block-size window openapi format',
-  '/analytics/block-times window openapi format',
-  '/analytics/network/active-addresses-daily window openapi format',
-  '/analytics/network/new-vs-returning-daily window openapi format',
-  '/analytics/wallet-count window openapi format',
-  '/analytics/supply/age-daily window openapi format',
-  '/analytics/supply/curve window openapi format',
-  '/analytics/supply/distribution-timeline window openapi format',
-  '/analytics/transactions/by-type window openapi format',
-  '/analytics/transactions/user-daily window openapi format',
-  '/analytics/fees/percentiles window openapi format',
-  '/analytics/gas-distribution window openapi format',
-  '/analytics/total_supply window openapi format',
-  '/analytics/transactions-normalised window openapi format',
-  '/analytics/network/gas-trends window openapi format',
-  '/analytics/whales/biggest window openapi format',
-  '/analytics/whales/heatmap window openapi format',
-  '/analytics/whales/sparklines window openapi format',
-  '/analytics/staking/apr-daily window openapi format',
-  '/analytics/staking/daily window openapi format',
-  '/analytics/staking/slashings-daily window openapi format',
-  '/analytics/exchange/largest-transfers window openapi format',
-  '/pos/fees/burned/daily window openapi format',
-  '/analytics/timeline/{metric} window openapi format',
-  '/analytics/whales/exchange-flow window openapi format',
-  '/analytics/whales/movers window openapi format',
-  '/analytics/whales/sentiment window openapi format',
-]);
 
 interface Parameter {
   name: string;
@@ -124,8 +86,6 @@ describeSeededApp('Analytics API against the spec', loadChains, (s) => {
   });
 
   const inject = (url: string) => s.t().app.inject({ url, headers: AUTH });
-  /** A test that runs as a todo while its name is in KNOWN_MISMATCHES. */
-  const check = (name: string, fn: () => Promise<void> | void) => it(name, { todo: KNOWN_MISMATCHES.has(name) }, fn);
 
   it('the spec has 47 analytics endpoints, and the document has exactly those', () => {
     assert.equal(Object.keys(SPEC_ANALYTICS_PARAMETERS).length, 47);
@@ -142,12 +102,12 @@ describeSeededApp('Analytics API against the spec', loadChains, (s) => {
       return op.parameters ?? [];
     };
 
-    check(`${path} documents exactly the spec's parameters`, () => {
+    it(`${path} documents exactly the spec's parameters`, () => {
       const names = documented().map((p) => `${p.in}:${p.name}`).sort();
       assert.deepEqual(names, Object.entries(params).map(([name, p]) => `${p.in ?? 'query'}:${name}`).sort());
     });
 
-    check(`${path} answers JSON, and its errors as problem+json`, () => {
+    it(`${path} answers JSON, and its errors as problem+json`, () => {
       const { responses } = doc.paths[`/api/v1${path}`]!.get!;
       assert.ok(responses['200']?.content?.['application/json'], `${path} 200 is JSON`);
       for (const status of ERROR_STATUSES) {
@@ -158,7 +118,7 @@ describeSeededApp('Analytics API against the spec', loadChains, (s) => {
     for (const [name, want] of Object.entries(params)) {
       const label = `${path} ${name}`;
 
-      check(`${label} openapi`, () => {
+      it(`${label} openapi`, () => {
         const p = documented().find((x) => x.name === name && x.in === (want.in ?? 'query'));
         assert.ok(p, `${label} is documented`);
         assert.equal(p.required === true, want.in === 'path', `${label}: only path parameters are required`);
@@ -178,7 +138,7 @@ describeSeededApp('Analytics API against the spec', loadChains, (s) => {
       });
 
       if (want.window) {
-        check(`${label} openapi format`, () => {
+        it(`${label} openapi format`, () => {
           const p = documented().find((x) => x.name === name);
           assert.ok(p?.schema.pattern, `${label} has a pattern`);
           const pattern = new RegExp(p.schema.pattern);
@@ -188,7 +148,7 @@ describeSeededApp('Analytics API against the spec', loadChains, (s) => {
       }
 
       for (const [why, value] of badValues(want)) {
-        check(`${label} ${why} ${value}: 400 naming ${name}`, async () => {
+        it(`${label} ${why} ${value}: 400 naming ${name}`, async () => {
           const url = want.in === 'path'
             ? `/api/v1${path.replace(`{${name}}`, encodeURIComponent(value)).replace('{address}', ADDRESS).replace('{metric}', 'transactions')}`
             : `${concrete(path)}?${name}=${encodeURIComponent(value)}`;
@@ -200,7 +160,7 @@ describeSeededApp('Analytics API against the spec', loadChains, (s) => {
       }
       const good = goodValues(want);
       if (good.length > 0) {
-        check(`${label} takes ${good.join(', ')}`, async () => {
+        it(`${label} takes ${good.join(', ')}`, async () => {
           for (const value of good) {
             const res = await inject(`${concrete(path)}?${name}=${encodeURIComponent(value)}`);
             assert.equal(res.statusCode, 200, `${name}=${value} → ${res.statusCode} ${res.body.slice(0, 300)}`);
@@ -208,7 +168,7 @@ describeSeededApp('Analytics API against the spec', loadChains, (s) => {
         });
       }
       if (want.in === 'path' && want.type === 'string' && !want.enum) {
-        check(`${label} wrong-type not-an-address: 400 naming ${name}`, async () => {
+        it(`${label} wrong-type not-an-address: 400 naming ${name}`, async () => {
           const res = await inject(`/api/v1${path.replace(`{${name}}`, 'Qnothex')}`);
           assert.equal(res.statusCode, 400, res.body.slice(0, 300));
           assert.match(String(res.headers['content-type']), /^application\/problem\+json/);
@@ -217,7 +177,7 @@ describeSeededApp('Analytics API against the spec', loadChains, (s) => {
       }
 
       if (want.default === undefined && !want.echo) continue;
-      check(`${label} default applied when omitted`, async () => {
+      it(`${label} default applied when omitted`, async () => {
         const omitted = await inject(concrete(path));
         assert.equal(omitted.statusCode, 200, omitted.body.slice(0, 300));
         const body = omitted.json();

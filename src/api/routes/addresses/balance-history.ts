@@ -10,7 +10,7 @@ import { AddressPathParams, Day, NullableAmount, Nullable, STANDARD_ERRORS, Wind
 import { addressEcho, type AddressEcho } from '../../params/address.ts';
 
 const BalanceHistoryQuery = Type.Object({
-  window: WindowQuery('all', 'Days up to the latest indexed block: a length with m, h, d, w or y (e.g. 30d, 90d, 365d), or all for the whole history'),
+  window: WindowQuery('all', 'Days up to the latest indexed block: a length with m, h, d, w or y (e.g. 30d, 90d, 365d), or all for the whole history', { allowAll: true }),
 });
 
 const BalanceHistoryItem = Type.Object({
