@@ -77,12 +77,6 @@ export const ONE_ITEM_PER_DAY = 'One item per UTC day, oldest first, from the la
 /** A daily item: its day, then `fields`. */
 export const dayItem = <T extends TProperties>(fields: T) => Type.Object({ day: Day, ...fields });
 
-/** A series' days: the window's length and, once the series has a day, the days it covers. */
-export interface SeriesWindow {
-  days: number;
-  range: DayRange | null;
-}
-
 /** The first and the latest day a series has. */
 export type SeriesSpan = (db: Db, chain: ChainId) => Promise<DaySpan | null>;
 
