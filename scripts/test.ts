@@ -10,7 +10,7 @@
  *
  *   QUARRY_TEST_CONCURRENCY=N     files at once (default: one per core, at most four)
  *   QUARRY_TEST_TIMEOUT=MS        a file running longer is cancelled (default: ten minutes)
- *   QUARRY_TEST_CASE_TIMEOUT=MS   a test or hook running longer fails (default: three minutes)
+ *   QUARRY_TEST_CASE_TIMEOUT=MS   a test running longer fails, a hook at twice that (default: three minutes)
  *
  * The files run as JavaScript that this script compiles once per run (scripts/test-build.ts), each
  * in a process of its own, one file per core at once.

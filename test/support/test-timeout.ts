@@ -4,8 +4,8 @@
  * (`--import`, scripts/test.ts); node 20's runner has no per-test default of its own (its `timeout`
  * applies to a file's process as a whole, and `--test-timeout` only to `node --test`).
  *
- * It gives node:test's `it`/`test` and hooks a default `timeout` option (QUARRY_TEST_CASE_TIMEOUT
- * milliseconds); a test or hook that sets its own keeps it. Subtests inherit their test's limit.
+ * It gives node:test's `it`/`test` a default `timeout` option (QUARRY_TEST_CASE_TIMEOUT milliseconds)
+ * and hooks twice that; a test or hook that sets its own keeps it. Subtests inherit their test's limit.
  * node:test takes a test's location from the function that called `it`, which is now the one here:
  * a failing test's `test at …` line names this file, while its stack trace names the test's own lines.
  */
@@ -29,7 +29,8 @@ if (Number.isFinite(limit) && limit > 0) {
     };
     return Object.assign(limited, { skip: original.skip, todo: original.todo, only: original.only });
   };
-  const limitHook = (original: TestFn): TestFn => (...[fn, options]: unknown[]) => original(fn, { timeout: limit, ...(options as object | undefined) });
+  // Hooks get twice as long: a suite's `before` loads its seed, or waits for another process to build it.
+  const limitHook = (original: TestFn): TestFn => (...[fn, options]: unknown[]) => original(fn, { timeout: 2 * limit, ...(options as object | undefined) });
 
   const test = limitTest(nodeTest.test!);
   nodeTest.it = test;
