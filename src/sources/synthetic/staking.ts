@@ -48,6 +48,8 @@ export interface StakingModel {
 const VALIDATOR_STAKE_GWEI = 40_000n * 10n ** 9n;
 const EPOCH_SECONDS = 32 * POS_SLOT_SECONDS;
 const GENESIS_VALIDATORS = 256;
+/** The effective balance moves in whole steps of 1,000 quanta (in gwei). */
+const EFFECTIVE_STEP_GWEI = 1_000n * 10n ** 9n;
 
 interface Validator {
   index: number;
@@ -128,13 +130,8 @@ export function modelStaking(options: ResolvedOptions, plan: ChainPlan): Staking
     const v = candidates[rng.int(candidates.length)]!;
     v.slashedTs = ts;
     v.exitTs = ts + DAY_SECONDS;
-    // The initial penalty: 1/32 of the effective balance; the effective balance follows in 1,000-quanta steps.
+    // The initial penalty: 1/32 of the effective balance, charged on the day of the slashing.
     v.slashPenalty = v.effective / 32n;
-    v.excess -= v.slashPenalty;
-    const balance = v.effective + v.excess;
-    const step = 1_000n * 10n ** 9n;
-    v.effective = (balance / step) * step;
-    v.excess = balance - v.effective;
   }
 
   const daily: StakingDay[] = [];
@@ -176,6 +173,10 @@ export function modelStaking(options: ResolvedOptions, plan: ChainPlan): Staking
         slashings++;
         // The beacon node reports the penalty in no rewards endpoint; the day's net counts it (docs/metrics.md, "Staking").
         rewards -= v.slashPenalty;
+        // The balance loses it from the slashing on; the effective balance follows in 1,000-quanta steps.
+        const balance = v.effective + v.excess - v.slashPenalty;
+        v.effective = (balance / EFFECTIVE_STEP_GWEI) * EFFECTIVE_STEP_GWEI;
+        v.excess = balance - v.effective;
       }
       const activeFrom = Math.max(from, v.activeTs);
       const activeTo = Math.min(dayEnd, v.exitTs ?? dayEnd);
