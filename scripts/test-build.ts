@@ -9,19 +9,13 @@
  * package.json, bin, docs…) is a symbolic link to the original. Paths a test builds from
  * `import.meta.dirname` (migrations, fixtures, bin/quarry.js) therefore still lead to the real files.
  *
- * The compiler is esbuild, the one tsx itself runs (resolved through tsx, not a dependency of its own).
+ * The compiler is esbuild (a dev dependency, the version tsx itself runs).
  * A file that does not compile becomes a module that throws its compile error, so that only the
  * test files importing it fail, as they would under tsx.
  */
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-
-
-/** The part of esbuild's API used here (its types come with tsx's copy, which may not be hoisted). */
-interface Esbuild {
-  transform(code: string, options: Record<string, unknown>): Promise<{ code: string }>;
-}
+import * as esbuild from 'esbuild';
 
 const COMPILED = ['src', 'test', 'scripts'];
 const SKIPPED = new Set(['.git', ...COMPILED]);
@@ -31,7 +25,6 @@ const RELATIVE_TS = /(\bfrom\s*|\bimport\s*\(?\s*)(["'])(\.{1,2}\/[^"'\n]*?)\.ts
 
 /** Compiles the repository at `root` into `out` (which must not exist yet); returns the number of compiled files. */
 export async function buildTests(root: string, out: string): Promise<number> {
-  const esbuild: Esbuild = createRequire(createRequire(path.join(root, 'package.json')).resolve('tsx/package.json'))('esbuild');
   const tsconfigRaw = readFileSync(path.join(root, 'tsconfig.json'), 'utf8');
   mkdirSync(out, { recursive: true });
   for (const entry of readdirSync(root)) {
