@@ -9,6 +9,7 @@ import { analyticsRoute } from '../route.ts';
 import { whaleFloor } from '../../../domain/holder-tiers.ts';
 import { Amount, Nullable, Timestamp } from '../../schemas/common.ts';
 import { countWindow } from '../network/tps.ts';
+import { windowEndingAt } from '../../../domain/window.ts';
 import { AnalyticsChain, chainSpan } from '../series.ts';
 
 /** `biggest_tx_recent` looks at the 7 UTC days ending with the tip's day. */
@@ -105,7 +106,7 @@ export function homeHighlightsRoute(app: RouteApp, ctx: ApiContext): void {
         biggestTx(ctx.store, chain, span.tipTs),
         busiestHour(ctx.store, chain, span.tipTs),
         newestWhale(ctx.store, chain),
-        countWindow(ctx.store, chain, span.tipTs - DAY_SECONDS, span.tipTs),
+        countWindow(ctx.store, chain, windowEndingAt(span.tipTs, DAY_SECONDS)),
       ]);
       const expected = DAY_SECONDS / CHAIN_INFO[chain].blockTime;
       return {

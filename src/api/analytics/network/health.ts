@@ -12,6 +12,7 @@ import { analyticsRoute } from '../route.ts';
 import { NullableTimestamp, StringEnum } from '../../schemas/common.ts';
 import { readStalls } from '../../../ingest/stalls.ts';
 import { countWindow } from './tps.ts';
+import { windowEndingAt } from '../../../domain/window.ts';
 
 /** A tip at most this many block times old is `ok` [HEALTH_OK_BLOCKS]. */
 export const HEALTH_OK_BLOCKS = 10;
@@ -80,7 +81,7 @@ export function networkHealthRoute(app: RouteApp, ctx: ApiContext, options: Heal
             network,
             latest_block_time: tipTs === null ? null : formatTimestamp(tipTs),
             tip_lag_seconds: lag,
-            silver_blocks_24h: tipTs === null ? 0 : (await countWindow(ctx.store, chain, now - DAY_SECONDS, now)).blocks,
+            silver_blocks_24h: tipTs === null ? 0 : (await countWindow(ctx.store, chain, windowEndingAt(now, DAY_SECONDS))).blocks,
             dlq_open_count: Number(row?.dlq ?? 0),
             status: stall ? 'stalled' : healthStatus(chain, lag),
             stalled_height: stall?.height ?? null,

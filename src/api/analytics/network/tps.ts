@@ -5,6 +5,7 @@ import { CHAINS, type ChainId } from '../../../chain/chains.ts';
 import type { Db } from '../../../store/store.ts';
 import { formatGeneratedAt, nowMicros } from '../../../time.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
+import { windowEndingAt, type TipWindow } from '../../../domain/window.ts';
 import { analyticsRoute } from '../route.ts';
 import { chainSpan } from '../series.ts';
 
@@ -17,11 +18,11 @@ export interface WindowCounts {
 }
 
 /**
- * Blocks and transactions with a time in (`after`, `upTo`] (Unix seconds): the whole UTC hours
- * inside the window from chain_hourly, the partial hours at its two edges (each under an hour of
+ * Blocks and transactions with a time in the window (`after`, `upTo`] (Unix seconds): the whole UTC
+ * hours inside it from chain_hourly, the partial hours at its two edges (each under an hour of
  * blocks) from the blocks table, so that a 7-day window reads 168 rollup rows, not its blocks.
  */
-export async function countWindow(db: Db, chain: ChainId, after: number, upTo: number): Promise<WindowCounts> {
+export async function countWindow(db: Db, chain: ChainId, { after, upTo }: TipWindow): Promise<WindowCounts> {
   if (upTo <= after) return { blocks: 0, txs: 0 };
   // Whole hours: [h·3600, (h+1)·3600) inside (after, upTo].
   const firstHour = Math.floor(after / HOUR) + 1;
@@ -74,7 +75,7 @@ export function networkTpsRoute(app: RouteApp, ctx: ApiContext): void {
           const rates = { tps_1h: 0, tps_24h: 0, tps_7d: 0 };
           if (span) {
             for (const [field, seconds] of Object.entries(WINDOWS) as [keyof typeof WINDOWS, number][]) {
-              rates[field] = (await countWindow(ctx.store, chain, span.tipTs - seconds, span.tipTs)).txs / seconds;
+              rates[field] = (await countWindow(ctx.store, chain, windowEndingAt(span.tipTs, seconds))).txs / seconds;
             }
           }
           return { chain, network: ctx.network(chain), ...rates };

@@ -1,11 +1,10 @@
 /** GET /api/v1/analytics/supply/cohorts: holders and supply share per holder tier (docs/metrics.md, "Holder population"). */
 import { Type } from 'typebox';
 import type { ApiContext, RouteApp } from '../../context.ts';
-import { analyticsRoute } from '../route.ts';
 import { BooleanQuery, isTrue } from '../../schemas/common.ts';
 import { percentOf } from '../../amounts.ts';
 import { AnalyticsChain } from '../series.ts';
-import { CACHE_SECONDS, cached, classedHolders, holderBalances, tierTotals } from './population.ts';
+import { CACHE_SECONDS, classedHolders, holderBalances, populationRoute, tierTotals } from './population.ts';
 
 const Cohorts = Type.Object({
   chain: Type.String(),
@@ -22,28 +21,27 @@ const Cohorts = Type.Object({
 });
 
 export function cohortsRoute(app: RouteApp, ctx: ApiContext): void {
-  analyticsRoute(app, {
+  populationRoute(app, ctx, {
     path: '/analytics/supply/cohorts',
     operationId: 'getSupplyCohorts',
     summary: 'Holders and supply share per holder tier (cached 10 minutes)',
     query: Type.Object({
-          chain: AnalyticsChain,
-          individuals_only: BooleanQuery('Leave out entities: protocol, curated exchange wallets and confirmed deposit relays, labelled custodians, treasuries, pools, contracts'),
-        }),
+      chain: AnalyticsChain,
+      individuals_only: BooleanQuery('Leave out entities: protocol, curated exchange wallets and confirmed deposit relays, labelled custodians, treasuries, pools, contracts'),
+    }),
     response: Cohorts,
-    config: { cacheSeconds: CACHE_SECONDS },
-    handler: async ({ query, chain }) => {
+    cacheSeconds: CACHE_SECONDS,
+    key: ({ query }) => String(isTrue(query.individuals_only)),
+    answer: async ({ query, chain }) => {
       const individuals = isTrue(query.individuals_only);
-      return cached(ctx, `cohorts:${chain}:${individuals}`, CACHE_SECONDS, async () => {
-        const sorted = individuals ? (await classedHolders(ctx, chain)).individuals : (await holderBalances(ctx, chain)).sorted;
-        const tiers = tierTotals(chain, sorted);
-        return {
-          chain,
-          network: ctx.network(chain),
-          holders: sorted.n,
-          cohorts: tiers.map((t) => ({ cohort: t.cohort, holders: t.holders, supply_pct: percentOf(t.balance, t.supply) })),
-        };
-      });
+      const sorted = individuals ? (await classedHolders(ctx, chain)).individuals : (await holderBalances(ctx, chain)).sorted;
+      const tiers = tierTotals(chain, sorted);
+      return {
+        chain,
+        network: ctx.network(chain),
+        holders: sorted.n,
+        cohorts: tiers.map((t) => ({ cohort: t.cohort, holders: t.holders, supply_pct: percentOf(t.balance, t.supply) })),
+      };
     },
   });
 }

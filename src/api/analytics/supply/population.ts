@@ -8,7 +8,7 @@ import sql from 'sql-template-tag';
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import { SENTINELS, type ChainId } from '../../../chain/chains.ts';
 import type { Db } from '../../../store/store.ts';
-import { dayNumber, dayStart, formatDay } from '../../../time.ts';
+import { dayNumber, dayStart } from '../../../time.ts';
 import { compareLimbs, parseLimbs, SortedBalances, type Limbs } from '../../../rollups/charts/supply/balances.ts';
 import { AGE_BUCKETS, ageBucketOf, distributionInputs, topOf, type DistributionInputs } from '../../../rollups/charts/supply/population.ts';
 import { stateDay } from '../../../rollups/charts/supply/distribution.ts';
@@ -252,5 +252,3 @@ export function ageBuckets(cells: readonly LastDayCell[], today: number): { hold
   }
   return buckets;
 }
-
-export const tipDayOf = (tipTs: number): string => formatDay(tipTs);
