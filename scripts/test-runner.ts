@@ -1,11 +1,11 @@
 /**
  * The node:test run that `npm test` (scripts/test.ts) starts, compiled (scripts/test-build.ts), as `node test-runner.js FILE…`:
  * the files in the order given (node's `--test` sorts them by path, which starts the slowest last),
- * the spec reporter on stdout, and a per-file timing report written to QUARRY_TEST_TIMINGS: each
- * test file's wall time (its process, start to end) and when it started, the slowest first
- * (QUARRY_TEST_SLOWEST of them, 15 unless set), the sum over all files, then node's summary lines again, so that scripts/test.ts can print them after the report.
+ * the spec reporter on stdout, and a per-process timing report written to QUARRY_TEST_TIMINGS: each
+ * process's wall time (one test file, or a group of them, start to end) and when it started, the slowest first
+ * (QUARRY_TEST_SLOWEST of them, 15 unless set), the sum over all processes, then node's summary lines again, so that scripts/test.ts can print them after the report.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
@@ -30,7 +30,13 @@ const durations = new Map<string, number>();
 const summary: string[] = [];
 /** The repository path of a test file, which runs compiled under QUARRY_TEST_BUILD (scripts/test-build.ts). */
 const build = process.env.QUARRY_TEST_BUILD;
-const source = (file: string) => (build ? path.relative(build, file).replace(/\.js$/, '.ts') : path.relative(process.cwd(), file));
+/** The files of each process that runs several (scripts/test.ts), by its entry file. */
+const groups: Record<string, string[]> = process.env.QUARRY_TEST_GROUPS ? JSON.parse(readFileSync(process.env.QUARRY_TEST_GROUPS, 'utf8')) : {};
+const source = (file: string) => {
+  const group = groups[file];
+  if (group && group.length > 1) return `${group.length} files, ${group[0]} to ${group.at(-1)}`;
+  return build ? path.relative(build, file).replace(/\.js$/, '.ts') : path.relative(process.cwd(), file);
+};
 const isFile = (data: EventData) => data.nesting === 0 && data.file !== undefined && data.name === data.file;
 
 const stream = run({ files, concurrency, timeout });
@@ -53,12 +59,12 @@ stream.on('end', () => {
   const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`.padStart(8);
   const lines = [
     '',
-    `slowest test files (${Math.min(SHOWN, rows.length)} of ${rows.length}): wall time of the file's process, and when it started in the run`,
+    `slowest test processes (${Math.min(SHOWN, rows.length)} of ${rows.length}): wall time of the process (one file or a group), and when it started in the run`,
     ...rows.slice(0, SHOWN).map(([file, ms]) => {
       const start = started.get(file);
       return `${seconds(ms)}  ${source(file)}${start === undefined ? '' : `  (started at ${Math.round(start / 1000)} s)`}`;
     }),
-    `${seconds(rows.reduce((sum, [, ms]) => sum + ms, 0))}  all ${rows.length} files together`,
+    `${seconds(rows.reduce((sum, [, ms]) => sum + ms, 0))}  all ${rows.length} processes together`,
     '',
     ...summary.map((message) => `ℹ ${message}`),
   ];

@@ -12,19 +12,22 @@
  *   QUARRY_TEST_TIMEOUT=MS        a file running longer is cancelled (default: ten minutes)
  *   QUARRY_TEST_CASE_TIMEOUT=MS   a test running longer fails, a hook at twice that (default: three minutes)
  *
- * The files run as JavaScript that this script compiles once per run (scripts/test-build.ts), each
- * in a process of its own, one file per core at once.
+ * The files run as JavaScript that this script compiles once per run (scripts/test-build.ts). The
+ * slow files (SLOW_FIRST) each run in a process of their own; the others run GROUP_SIZE to a
+ * process, neighbours by path, so that files sharing a seed share the process's loaded modules,
+ * compiled PGlite and the seed's expected figures. One process per core at once.
  *
- * It ends with the 15 slowest files' wall times and the sum over all files (scripts/test-runner.ts),
+ * It ends with the 15 slowest processes' wall times and the sum over all of them (scripts/test-runner.ts),
  * then node's summary again.
  *
  * Seeds that many files share (the analytics world) are loaded once per run and store kind and
  * copied from there (test/support/snapshots.ts), in a folder this run owns.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { findPostgresBin, startLocalCluster, type LocalCluster } from '../src/store/local-cluster.ts';
 import { buildTests } from './test-build.ts';
 
@@ -58,14 +61,29 @@ const slowRank = (file: string) => {
   const rank = SLOW_FIRST.indexOf(file.split(path.sep).join('/'));
   return rank === -1 ? SLOW_FIRST.length : rank;
 };
-const files = ['src', 'test']
+const allFiles = ['src', 'test']
   .flatMap((dir) => readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' }).map((file) => path.join(dir, file)))
   .filter((file) => file.endsWith('.test.ts'))
   .filter((file) => filters.length === 0 || filters.some((filter) => file.includes(filter)))
   .sort()
   .sort((a, b) => slowRank(a) - slowRank(b));
 
-if (files.length === 0) {
+/**
+ * Files that share a process: each slow file alone (its own timeout, started first), every other
+ * file in a run of GROUP_SIZE neighbours by path. A process costs a second or more before its first
+ * test (loading the modules, compiling PGlite, computing a seed's expected figures), which most
+ * files' tests take less than.
+ */
+const GROUP_SIZE = 8;
+function processGroups(files: string[]): string[][] {
+  const alone = files.filter((file) => slowRank(file) < SLOW_FIRST.length).map((file) => [file]);
+  const rest = files.filter((file) => slowRank(file) === SLOW_FIRST.length).sort();
+  const grouped: string[][] = [];
+  for (let i = 0; i < rest.length; i += GROUP_SIZE) grouped.push(rest.slice(i, i + GROUP_SIZE));
+  return [...alone, ...grouped];
+}
+
+if (allFiles.length === 0) {
   console.error(`no test files match ${filters.join(', ')}`);
   process.exit(1);
 }
@@ -83,7 +101,7 @@ if (!env.QUARRY_TEST_DATABASE_URL && mode !== 'off') {
     process.exit(1);
   }
 }
-console.log(`testing on PGlite${env.QUARRY_TEST_DATABASE_URL && mode !== 'off' ? ' and PostgreSQL' : ' only'} (${files.length} files)`);
+console.log(`testing on PGlite${env.QUARRY_TEST_DATABASE_URL && mode !== 'off' ? ' and PostgreSQL' : ' only'} (${allFiles.length} files)`);
 
 env.QUARRY_TEST_SNAPSHOTS = mkdtempSync(path.join(os.tmpdir(), 'quarry-test-snapshots-'));
 
@@ -106,8 +124,20 @@ const build = path.join(env.QUARRY_TEST_SNAPSHOTS, 'build');
 await buildTests(root, build);
 env.QUARRY_TEST_BUILD = build;
 const compiled = (file: string) => path.join(build, file.replace(/\.ts$/, '.js'));
+const groups = processGroups(allFiles);
+const entries = groups.map((group, i) => {
+  if (group.length === 1) return compiled(group[0]!);
+  // An entry that imports the group's files in order: node:test runs their suites one after another.
+  const entry = path.join(build, 'test-groups', `group-${String(i + 1).padStart(2, '0')}.test.js`);
+  mkdirSync(path.dirname(entry), { recursive: true });
+  writeFileSync(entry, group.map((file) => `import ${JSON.stringify(pathToFileURL(compiled(file)).href)};\n`).join(''));
+  return entry;
+});
+// The timing report names a group by its files.
+env.QUARRY_TEST_GROUPS = path.join(env.QUARRY_TEST_SNAPSHOTS, 'groups.json');
+writeFileSync(env.QUARRY_TEST_GROUPS, JSON.stringify(Object.fromEntries(entries.map((entry, i) => [entry, groups[i]]))));
 const nodeArgs = ['--enable-source-maps', '--import', compiled('test/support/test-timeout.ts')];
-const child = spawn(process.execPath, [...nodeArgs, compiled('scripts/test-runner.ts'), ...files.map(compiled)], {
+const child = spawn(process.execPath, [...nodeArgs, compiled('scripts/test-runner.ts'), ...entries], {
   cwd: root,
   env,
   stdio: 'inherit',

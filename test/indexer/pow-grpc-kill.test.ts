@@ -9,19 +9,21 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
+import type { SourceItem } from '../../src/chain/model.ts';
 import { Rng } from '../../src/sources/synthetic/rng.ts';
 import { createPgliteDriver } from '../../src/store/pglite.ts';
 import { createPostgresDriver } from '../../src/store/postgres.ts';
 import { createStore, type Store } from '../../src/store/store.ts';
-import { createTestDatabase, dropTestDatabase, openTestStore, storeKinds } from '../support/stores.ts';
-import { generatePowItems, ingestExpected, startNodeWithChain, storeDigest } from '../fakes/qrl-node/world.ts';
+import { createTestDatabase, dropTestDatabase, storeKinds } from '../support/stores.ts';
+import { quarryArgs } from '../support/quarry-command.ts';
+import { generatePowItems, referenceDigest, startNodeWithChain, storeDigest } from '../fakes/qrl-node/world.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
 /** Runs `quarry index pow` until it exits, or kills it with SIGKILL after `killAfterMs`; true if it finished. */
 function runIndexer(env: Record<string, string>, killAfterMs: number | null): Promise<boolean> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'bin/quarry.js'), 'index', 'pow', '--no-progress', '--prefetch', '16'], {
+    const child = spawn(process.execPath, quarryArgs(['index', 'pow', '--no-progress', '--prefetch', '16']), {
       cwd: root,
       env: { ...process.env, QUARRY_LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -45,19 +47,21 @@ describe('quarry index pow killed with SIGKILL and restarted', () => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
+  // The chain and its reference digest, the same for both stores' runs.
+  let reference: Promise<{ items: SourceItem[]; expected: Record<string, string> }> | undefined;
+  const chain = () =>
+    (reference ??= (async () => {
+      const items = await generatePowItems({ seed: 21, days: 0.15 });
+      const { node, views } = await startNodeWithChain(items);
+      await node.stop();
+      return { items, expected: await referenceDigest(views) };
+    })());
+
   for (const kind of storeKinds()) {
     it(`ends with the same store as an uninterrupted run [${kind}]`, async () => {
-      const items = await generatePowItems({ seed: 21, days: 0.15 });
+      const { items, expected } = await chain();
       // A node that takes a few milliseconds per block stretches the backfill over several seconds.
-      const { node, address, views } = await startNodeWithChain(items, { delayMs: 5 });
-      let expected: Record<string, string>;
-      const reference = await openTestStore('pglite');
-      try {
-        await ingestExpected(reference, views);
-        expected = await storeDigest(reference);
-      } finally {
-        await reference.close();
-      }
+      const { node, address } = await startNodeWithChain(items, { delayMs: 5 });
 
       const env: Record<string, string> = { QUARRY_POW_NODE: address };
       let open: () => Promise<Store>;

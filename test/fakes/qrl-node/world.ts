@@ -9,6 +9,7 @@ import { ingest } from '../../../src/ingest/pipeline.ts';
 import { collect, createSyntheticWorld } from '../../../src/sources/synthetic/index.ts';
 import { MAINNET_POW_GENESIS } from '../../../src/sources/synthetic/options.ts';
 import type { Store } from '../../../src/store/store.ts';
+import { openTestStore, storeKinds } from '../../support/stores.ts';
 import { FakeQrlNode, type FakeQrlNodeOptions } from './server.ts';
 
 export interface PowNodeWorld {
@@ -123,6 +124,21 @@ const RUN_TABLES = new Set(['checkpoints', 'schema_migrations', 'reorgs', 'dead_
 const RUN_COLUMNS: Record<string, string[]> = { holder_state_meta: ['token'] };
 
 /** A digest of every table of the chain's data (rows sorted), and the dead letters' (height, item). */
+/**
+ * The digest of the store that ingesting `views` directly gives: the reference an indexed store is
+ * compared with. It is built on PostgreSQL when the run has a server (the digest is the same on
+ * both stores, and PostgreSQL ingests several times faster than the embedded store), else on PGlite.
+ */
+export async function referenceDigest(views: SourceItem[]): Promise<Record<string, string>> {
+  const store = await openTestStore(storeKinds().includes('postgres') ? 'postgres' : 'pglite');
+  try {
+    await ingestExpected(store, views);
+    return await storeDigest(store);
+  } finally {
+    await store.close();
+  }
+}
+
 export async function storeDigest(store: Store): Promise<Record<string, string>> {
   const tables = await store.query<{ table_name: string }>(
     'test.tables',
