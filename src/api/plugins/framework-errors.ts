@@ -13,13 +13,21 @@ import { sendProblem } from './errors.ts';
 /** The longest path parameter the router takes (an address is at most 79 characters). */
 export const MAX_PARAM_LENGTH = 200;
 
-/** The path parameters by segment index in `/api/v1/{chain}/addresses/{address}/…`. */
-const PATH_PARAMS: Readonly<Record<number, string>> = { 3: 'chain', 5: 'address' };
-
-/** Which path parameter a bad path is about: the first segment that fails `bad` (else `path`). */
-function paramOf(url: string, bad: (segment: string) => boolean): string {
-  const index = url.split('?')[0]!.split('/').findIndex(bad);
-  return PATH_PARAMS[index] ?? 'path';
+/**
+ * Which path parameter a bad path is about: the first segment that fails `bad`, named as a route
+ * whose other segments match the path names that position (`/api/v1/:chain/addresses/:address`);
+ * `path` when no route has a parameter there.
+ */
+function paramOf(request: FastifyRequest, bad: (segment: string) => boolean): string {
+  const segments = (request.raw.url ?? '').split('?')[0]!.split('/');
+  const index = segments.findIndex(bad);
+  if (index === -1) return 'path';
+  for (const route of request.server.routeList ?? []) {
+    const parts = route.url.split('/');
+    if (parts.length !== segments.length || !parts[index]!.startsWith(':')) continue;
+    if (parts.every((part, i) => i === index || part.startsWith(':') || part === segments[i])) return parts[index]!.slice(1);
+  }
+  return 'path';
 }
 
 function decodes(segment: string): boolean {
@@ -33,13 +41,12 @@ function decodes(segment: string): boolean {
 
 /** Fastify's `frameworkErrors` option: router failures as 400 problems naming the parameter. */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const url = request.raw.url ?? '';
   let body: ProblemBody;
   if (error.code === 'FST_ERR_BAD_URL') {
-    const param = paramOf(url, (segment) => !decodes(segment));
+    const param = paramOf(request, (segment) => !decodes(segment));
     body = problem(400, `${param} is not valid percent-encoding`, [{ param, message: 'is not valid percent-encoding' }]);
   } else if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    const param = paramOf(url, (segment) => segment.length > MAX_PARAM_LENGTH);
+    const param = paramOf(request, (segment) => segment.length > MAX_PARAM_LENGTH);
     body = problem(400, `${param} is too long`, [{ param, message: 'is too long' }]);
   } else {
     body = problem(400, 'the request could not be routed');
