@@ -85,7 +85,10 @@ function fallbackStore(redis: Redis, log: FastifyBaseLogger): { store: CountStor
     shared[method](
       key,
       (error, result) => {
-        if (!error) return callback(null, result);
+        if (!error) {
+          up();
+          return callback(null, result);
+        }
         down(error);
         local[method](key, callback, timeWindow, max);
       },
