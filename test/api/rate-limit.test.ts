@@ -76,6 +76,8 @@ describe('rate limits', () => {
       assert.equal(valid.statusCode, 200);
       assert.equal(valid.headers['ratelimit-limit'], '600');
       assert.equal(valid.headers['ratelimit-remaining'], '599');
+      // A path that matches no route is a 404, not counted (docs/rate-limits.md).
+      assert.equal((await t.app.inject({ url: '/api/v1/no/such/route', headers: { authorization: 'Bearer wrong-key-0123456789' }, remoteAddress: '203.0.113.7' })).statusCode, 404);
       // Another address is not limited by the flood.
       const other = await t.app.inject({ url: URL, headers: { authorization: 'Bearer wrong-key-0123456789' }, remoteAddress: '203.0.113.8' });
       assert.equal(other.statusCode, 401);
