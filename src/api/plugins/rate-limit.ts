@@ -56,8 +56,12 @@ export function limitOf(request: FastifyRequest, limits: Config['rateLimit']): n
   return limits.anonymousMax;
 }
 
-/** The bucket `request` counts in: its key's hash, or its client address (IPv6 by its /64, as one host holds a /64). */
-const bucketOf = (request: FastifyRequest) => (request.apiKeyHash ? `key:${request.apiKeyHash}` : `ip:${normalizeIP(request.ip)}`);
+/**
+ * The bucket `request` counts in: its key's hash, or its client address (IPv6 by its /64, as one
+ * host holds a /64; a peer already gone has no address and shares one bucket).
+ */
+const bucketOf = (request: FastifyRequest) =>
+  request.apiKeyHash ? `key:${request.apiKeyHash}` : `ip:${normalizeIP((request.ip as string | undefined) ?? 'unknown')}`;
 
 /**
  * Counts in Redis while it answers and in memory while it does not. Redis is asked only when its
