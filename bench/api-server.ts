@@ -26,8 +26,7 @@ const app = await buildApp({ config, store, keys, logger });
 const bodies = new Map<number, string>();
 await app.register(
   async (api: FastifyInstance) => {
-    registerAuth(api, keys);
-    await registerRateLimit(api, config.rateLimit);
+    registerAuth(api, keys, await registerRateLimit(api, config));
     registerCaching(api);
     api.get<{ Params: { bytes: string } }>('/:bytes', { schema: { hide: true } }, async (request, reply) => {
       const bytes = Math.min(Math.max(Number(request.params.bytes) || 2, 2), 1 << 22);

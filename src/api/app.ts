@@ -1,6 +1,6 @@
 /**
  * Builds the HTTP application: shared plugins first (errors, compression, ETag, OpenAPI), then
- * the unauthenticated routes (health, docs), then `/api/v1` behind auth and rate limiting.
+ * the unauthenticated routes (health, docs), then `/api/v1` behind rate limiting and auth.
  * `server.ts` only listens; tests call `buildApp` and `inject`.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -49,8 +49,9 @@ declare module 'fastify' {
 export async function buildApp(deps: AppDeps): Promise<App> {
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
-    // Behind a load balancer the client address comes from X-Forwarded-For.
-    trustProxy: true,
+    // The client address (`request.ip`, which rate limits count by) comes from X-Forwarded-For only
+    // when the peer is a configured proxy; otherwise it is the peer (docs/rate-limits.md).
+    trustProxy: deps.config.trustedProxies.length > 0 ? deps.config.trustedProxies : false,
     // Explorer paths are case-sensitive addresses; keep them as sent.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     ajv: { customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: true } },
@@ -93,9 +94,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await app.register(healthRoutes(ctx));
   await app.register(
     async (api) => {
-      registerAuth(api, deps.keys);
+      // Counted before the key is refused: plugins/auth.ts.
+      registerAuth(api, deps.keys, await registerRateLimit(api, deps.config));
       registerOutageGuard(api, storeOutage);
-      await registerRateLimit(api, deps.config.rateLimit);
       registerCaching(api);
       await api.register(addressRoutes(ctx), { prefix: '/:chain/addresses' });
       await api.register(analyticsRoutes(ctx));

@@ -49,9 +49,24 @@ export async function revokeKey(db: Db, idOrPrefix: string, now = Math.floor(Dat
   return rows.length;
 }
 
+/**
+ * Where a valid key comes from, which sets its rate limit and what it may ask of the answer cache
+ * (docs/rate-limits.md): `operator` for keys in QUARRY_API_KEYS (the deployment's own clients),
+ * `issued` for keys from `quarry keys create`.
+ */
+export type KeyTier = 'operator' | 'issued';
+
+export interface VerifiedKey {
+  /** The key's SHA-256 in hex: its identity for rate limiting, never the key itself. */
+  hash: string;
+  tier: KeyTier;
+}
+
 export interface KeyVerifier {
   /** The hash of `key` when it is valid (an identity for rate limiting), otherwise null. */
   verify(key: string): string | null;
+  /** The hash and tier of `key` when it is valid, otherwise null. As cheap as `verify`. */
+  identify(key: string): VerifiedKey | null;
   /** Reloads the issued keys now. */
   refresh(): Promise<void>;
   close(): void;
@@ -77,15 +92,19 @@ export async function createKeyVerifier(store: Store, envKeys: readonly string[]
   }, refreshMs);
   timer.unref();
 
+  const identify = (key: string): VerifiedKey | null => {
+    const digest = createHash('sha256').update(key, 'utf8').digest();
+    const hex = digest.toString('hex');
+    // Compare against every configured key so the time taken does not depend on which matched.
+    let matched = false;
+    for (const candidate of envHashes) matched = timingSafeEqual(candidate, digest) || matched;
+    if (matched) return { hash: hex, tier: 'operator' };
+    return issued.has(hex) ? { hash: hex, tier: 'issued' } : null;
+  };
+
   return {
-    verify(key) {
-      const digest = createHash('sha256').update(key, 'utf8').digest();
-      const hex = digest.toString('hex');
-      // Compare against every configured key so the time taken does not depend on which matched.
-      let matched = false;
-      for (const candidate of envHashes) matched = timingSafeEqual(candidate, digest) || matched;
-      return matched || issued.has(hex) ? hex : null;
-    },
+    verify: (key) => identify(key)?.hash ?? null,
+    identify,
     refresh,
     close: () => clearInterval(timer),
   };

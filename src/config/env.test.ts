@@ -23,8 +23,15 @@ describe('loadConfig', () => {
     assert.deepEqual(config.apiKeys, []);
     assert.deepEqual(config.networks, { pow: 'mainnet', pos: 'testnet' });
     assert.equal(config.logLevel, 'info');
-    assert.deepEqual(config.rateLimit, { max: 600, windowMs: 60_000 });
+    assert.deepEqual(config.rateLimit, { max: 600, windowMs: 60_000, operatorMax: 600, anonymousMax: 60 });
+    assert.deepEqual(config.trustedProxies, []);
+    assert.equal(config.redisUrl, undefined);
     assert.equal(config.corsOrigins, '*');
+  });
+
+  it('derives the operator and anonymous limits from QUARRY_RATE_LIMIT_MAX unless set', () => {
+    assert.deepEqual(loadConfig({ QUARRY_RATE_LIMIT_MAX: '95' }).rateLimit, { max: 95, windowMs: 60_000, operatorMax: 95, anonymousMax: 10 });
+    assert.deepEqual(loadConfig({ QUARRY_RATE_LIMIT_MAX: '3' }).rateLimit.anonymousMax, 1);
   });
 
   it('reads every variable', () => {
@@ -39,6 +46,10 @@ describe('loadConfig', () => {
       QUARRY_LOG_LEVEL: 'warn',
       QUARRY_RATE_LIMIT_MAX: '100',
       QUARRY_RATE_LIMIT_WINDOW: '30s',
+      QUARRY_RATE_LIMIT_OPERATOR_MAX: '5000',
+      QUARRY_RATE_LIMIT_ANON_MAX: '7',
+      QUARRY_TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.4 ,fd00::/8,loopback',
+      QUARRY_REDIS_URL: 'redis://:secret@cache:6379/2',
       QUARRY_CORS_ORIGINS: 'https://explorer.example.org, http://localhost:5173',
     });
     assert.equal(config.port, 9000);
@@ -48,7 +59,9 @@ describe('loadConfig', () => {
     assert.deepEqual(config.apiKeys, ['key-aaaaaaaaaaaaaaaa', 'key-bbbbbbbbbbbbbbbb']);
     assert.deepEqual(config.networks, { pow: 'testnet', pos: 'mainnet' });
     assert.equal(config.logLevel, 'warn');
-    assert.deepEqual(config.rateLimit, { max: 100, windowMs: 30_000 });
+    assert.deepEqual(config.rateLimit, { max: 100, windowMs: 30_000, operatorMax: 5000, anonymousMax: 7 });
+    assert.deepEqual(config.trustedProxies, ['10.0.0.0/8', '192.168.1.4', 'fd00::/8', 'loopback']);
+    assert.equal(config.redisUrl, 'redis://:secret@cache:6379/2');
     assert.deepEqual(config.corsOrigins, ['https://explorer.example.org', 'http://localhost:5173']);
     assert.equal(loadConfig({ QUARRY_CORS_ORIGINS: 'off' }).corsOrigins, 'off');
   });
@@ -65,6 +78,12 @@ describe('loadConfig', () => {
     ['QUARRY_LOG_LEVEL', 'loud'],
     ['QUARRY_RATE_LIMIT_MAX', '0'],
     ['QUARRY_RATE_LIMIT_WINDOW', 'soon'],
+    ['QUARRY_RATE_LIMIT_OPERATOR_MAX', '-5'],
+    ['QUARRY_RATE_LIMIT_ANON_MAX', '0'],
+    ['QUARRY_TRUSTED_PROXIES', 'proxy.example.org'],
+    ['QUARRY_TRUSTED_PROXIES', '10.0.0.0/33'],
+    ['QUARRY_TRUSTED_PROXIES', '10.0.0.1, *'],
+    ['QUARRY_REDIS_URL', 'http://cache:6379'],
     ['QUARRY_DB_POOL_SIZE', '1.5'],
     ['QUARRY_CURSOR_SECRET', 'short'],
     ['QUARRY_POS_RPC_URL', 'ws://node:8546'],
@@ -95,8 +114,8 @@ describe('loadConfig', () => {
   });
 
   it('reports every bad variable at once, without echoing secrets', () => {
-    const problems = problemsOf({ PORT: 'x', QUARRY_API_KEYS: 'tiny-secret', QUARRY_DATABASE_URL: 'ftp://user:hunter2@host' });
-    assert.equal(problems.length, 3);
-    assert.ok(problems.every((p) => !p.includes('tiny-secret') && !p.includes('hunter2')));
+    const problems = problemsOf({ PORT: 'x', QUARRY_API_KEYS: 'tiny-secret', QUARRY_DATABASE_URL: 'ftp://user:hunter2@host', QUARRY_REDIS_URL: 'ftp://:hunter3@cache' });
+    assert.equal(problems.length, 4);
+    assert.ok(problems.every((p) => !p.includes('tiny-secret') && !p.includes('hunter2') && !p.includes('hunter3')));
   });
 });

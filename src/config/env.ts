@@ -2,6 +2,7 @@
  * The one place that reads the environment. Every setting is parsed and validated here; a bad
  * value stops start-up with a message naming the variable (all bad variables at once).
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -21,7 +22,15 @@ export interface Config {
   /** Network names echoed in responses, per chain. */
   networks: { pow: string; pos: string };
   logLevel: LogLevel;
-  rateLimit: { max: number; windowMs: number };
+  /** Requests per window by tier (docs/rate-limits.md): per issued key, per operator key, per client address without a valid key. */
+  rateLimit: { max: number; windowMs: number; operatorMax: number; anonymousMax: number };
+  /**
+   * Proxies whose X-Forwarded-For is believed (addresses, CIDRs, or proxy-addr's `loopback`,
+   * `linklocal`, `uniquelocal`); empty trusts none, so the client address is the connection's peer.
+   */
+  trustedProxies: string[];
+  /** Redis that every API process shares rate-limit counts through; `undefined` counts in each process. */
+  redisUrl: string | undefined;
   /** Size of the node-postgres pool (server store only). */
   dbPoolSize: number;
   /** Upper bound on one API query, in milliseconds (the server's `statement_timeout`). */
@@ -92,7 +101,11 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimit: {
       max: read('QUARRY_RATE_LIMIT_MAX', 600, (raw) => integerIn(raw, 1, 1_000_000_000)),
       windowMs: read('QUARRY_RATE_LIMIT_WINDOW', 60_000, parseDuration),
+      operatorMax: 0,
+      anonymousMax: 0,
     },
+    trustedProxies: read('QUARRY_TRUSTED_PROXIES', [] as string[], parseProxies) as string[],
+    redisUrl: read<string | undefined>('QUARRY_REDIS_URL', undefined, parseRedisUrl),
     dbPoolSize: read('QUARRY_DB_POOL_SIZE', 10, (raw) => integerIn(raw, 1, 1000)),
     statementTimeoutMs: read('QUARRY_STATEMENT_TIMEOUT_MS', 10_000, (raw) => integerIn(raw, 100, 3_600_000)),
     queryTimeoutMs: 0,
@@ -117,6 +130,9 @@ export function loadConfig(env: Env = process.env): Config {
     if (typeof value === 'string') return value;
     return value > config.statementTimeoutMs ? value : `!must be more than QUARRY_STATEMENT_TIMEOUT_MS (${config.statementTimeoutMs})`;
   });
+  // Operator keys default to the issued keys' limit; requests without a valid key to a tenth of it.
+  config.rateLimit.operatorMax = read('QUARRY_RATE_LIMIT_OPERATOR_MAX', config.rateLimit.max, (raw) => integerIn(raw, 1, 1_000_000_000));
+  config.rateLimit.anonymousMax = read('QUARRY_RATE_LIMIT_ANON_MAX', Math.ceil(config.rateLimit.max / 10), (raw) => integerIn(raw, 1, 1_000_000_000));
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }
@@ -140,6 +156,33 @@ function parseDatabaseUrl(raw: string): string {
   }
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') return '!must be a postgres:// or postgresql:// URL';
   return raw;
+}
+
+function parseRedisUrl(raw: string): string {
+  try {
+    const url = new URL(raw);
+    if (url.protocol === 'redis:' || url.protocol === 'rediss:') return raw;
+  } catch {
+    // reported below
+  }
+  return '!must be a redis:// or rediss:// URL';
+}
+
+const PROXY_KEYWORDS = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** Comma-separated addresses and CIDRs (`10.0.0.0/8`, `fd00::/8`), or proxy-addr's named ranges. */
+function parseProxies(raw: string): string[] | string {
+  const entries = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry.length > 0);
+  for (const entry of entries) {
+    if (PROXY_KEYWORDS.includes(entry)) continue;
+    const [address, bits, ...rest] = entry.split('/');
+    const family = isIP(address ?? '');
+    const bitsOk = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32));
+    if (family === 0 || rest.length > 0 || !bitsOk) {
+      return `!must be comma-separated IP addresses or CIDRs (10.0.0.0/8, fd00::/8) or ${PROXY_KEYWORDS.join(', ')}: ${entry}`;
+    }
+  }
+  return entries;
 }
 
 function httpUrl(raw: string): string {

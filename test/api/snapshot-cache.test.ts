@@ -2,19 +2,25 @@
  * Analytics answers kept per database snapshot (src/api/plugins/snapshot-cache.ts): a repeated
  * request runs no query of its route, a committed block makes the next answer include it, routes
  * that read the clock are computed every time, compressed forms are kept with the answer, and the
- * cache can be turned off.
+ * cache can be turned off. Its key is the normalised request (junk parameters and equivalent
+ * spellings are one entry), its budget counts keys, bodies and per-entry overhead, and only operator
+ * keys may force a recomputation with `Cache-Control: no-cache`.
  */
 import assert from 'node:assert/strict';
 import { it, mock } from 'node:test';
 import zlib from 'node:zlib';
+import { buildApp } from '../../src/api/app.ts';
+import { ENTRY_OVERHEAD } from '../../src/api/plugins/snapshot-cache.ts';
+import { createKeyVerifier, issueKey } from '../../src/auth/keys.ts';
+import { loadConfig } from '../../src/config/env.ts';
 import { ingest } from '../../src/ingest/pipeline.ts';
 import type { Store } from '../../src/store/store.ts';
-import { AUTH, buildTestApp } from '../support/app.ts';
+import { AUTH, buildTestApp, TEST_KEY } from '../support/app.ts';
 import { addr, ChainBuilder, coins } from '../support/chain-builder.ts';
 import { describeEachStore, openTestStore } from '../support/stores.ts';
 
-/** Labels the cache and the store's own availability check run, not a route's queries. */
-const NOT_ROUTE = new Set(['api.snapshot', 'store.ping']);
+/** Labels the cache, the store's own availability check and the key verifier's reload run, not a route's queries. */
+const NOT_ROUTE = new Set(['api.snapshot', 'store.ping', 'keys.active']);
 
 /** Statements the store ran, the snapshot question and availability checks aside. */
 const statements = (store: Store) => [...store.stats()].filter(([label]) => !NOT_ROUTE.has(label)).reduce((n, [, s]) => n + s.count, 0);
@@ -24,6 +30,16 @@ const countsByLabel = (store: Store) => new Map([...store.stats()].filter(([labe
 
 /** The labels that ran since `before` (a snapshot of countsByLabel). */
 const ranSince = (store: Store, before: Map<string, number>) => [...countsByLabel(store)].filter(([label, n]) => n > (before.get(label) ?? 0)).map(([label]) => label);
+
+/** A store with two blocks of pos, the second a day after the first. */
+async function twoBlocks(store: Store, name: string): Promise<void> {
+  const chain = 'pos';
+  const [alice, bob] = [addr(chain, `${name} alice`), addr(chain, `${name} bob`)];
+  const builder = new ChainBuilder(chain, Date.UTC(2026, 2, 1, 12) / 1000, 12);
+  builder.block((b) => b.genesis([{ address: alice, amount: coins(chain, 1000) }]));
+  builder.block((b) => b.transfer(alice, bob, coins(chain, 1)), { gap: 86_400 });
+  await ingest(store, builder.source());
+}
 
 describeEachStore('answers kept per database snapshot', (_getStore, kind) => {
   it('repeats an answer without its queries until a block commits, then answers with the block', async () => {
@@ -137,6 +153,150 @@ describeEachStore('answers kept per database snapshot', (_getStore, kind) => {
       assert.equal(store.stats().get('api.snapshot'), undefined, 'not even the snapshot is asked');
     } finally {
       await t.close();
+      await store.close();
+    }
+  });
+
+  it('keeps an answer under its normalised request: junk parameters and equivalent spellings are one entry', async () => {
+    const store = await openTestStore(kind);
+    const t = await buildTestApp(store, { QUARRY_RATE_LIMIT_MAX: '100000' });
+    try {
+      await twoBlocks(store, 'key');
+      const get = (url: string) => t.app.inject({ url, headers: AUTH });
+      const stats = () => t.app.snapshotCacheStats();
+
+      // block-size: chain defaults to pos, window to 30d.
+      const first = await get('/api/v1/analytics/block-size');
+      assert.equal(first.statusCode, 200, first.body);
+      assert.equal(first.json().window_days, 30);
+      assert.equal(stats().entries, 1);
+      const spellings = [
+        '/api/v1/analytics/block-size?window=30d',
+        '/api/v1/analytics/block-size?chain=pos&window=30d',
+        '/api/v1/analytics/block-size?window=30d&chain=pos',
+        '/api/v1/analytics/block-size/?chain=pos',
+        '/api/v1/analytics/block-size?utm_source=news&window=30d&_=1767225600000&callback=x',
+        '/api/v1/analytics/block-size?cursor=abc&page=9&chain=pos',
+      ];
+      for (const url of spellings) {
+        const before = countsByLabel(store);
+        const res = await get(url);
+        assert.equal(res.body, first.body, url);
+        assert.deepEqual(ranSince(store, before), [], `${url} ran no query of its route`);
+      }
+      // A flood of made-up parameters makes no entry.
+      for (let i = 0; i < 200; i++) assert.equal((await get(`/api/v1/analytics/block-size?junk${i}=${i}&n=${i}`)).statusCode, 200);
+      assert.deepEqual({ entries: stats().entries, hits: stats().hits, misses: stats().misses }, { entries: 1, hits: spellings.length + 200, misses: 1 });
+
+      // Another value of a declared parameter is another answer.
+      assert.equal((await get('/api/v1/analytics/block-size?window=2d')).json().window_days, 2);
+      assert.equal(stats().entries, 2);
+
+      // Numbers as coerced (050 is 50, the default), booleans spelled true/1 and false/0/absent alike.
+      const leaderboard = await get('/api/v1/analytics/whales/leaderboard?limit=050');
+      assert.equal(leaderboard.statusCode, 200, leaderboard.body);
+      const cohorts = await get('/api/v1/analytics/supply/cohorts?individuals_only=1');
+      assert.equal(cohorts.statusCode, 200, cohorts.body);
+      assert.equal(stats().entries, 4);
+      for (const url of [
+        '/api/v1/analytics/whales/leaderboard',
+        '/api/v1/analytics/whales/leaderboard?limit=50&chain=pos',
+        '/api/v1/analytics/supply/cohorts?individuals_only=true',
+      ]) {
+        const before = countsByLabel(store);
+        assert.equal((await get(url)).statusCode, 200);
+        assert.deepEqual(ranSince(store, before), [], `${url} ran no query of its route`);
+      }
+      assert.equal((await get('/api/v1/analytics/supply/cohorts?individuals_only=0')).statusCode, 200);
+      assert.equal((await get('/api/v1/analytics/supply/cohorts?individuals_only=false')).statusCode, 200);
+      assert.equal((await get('/api/v1/analytics/supply/cohorts')).statusCode, 200);
+      assert.equal(stats().entries, 5, 'false, 0 and the default are one entry');
+
+      // A bad value is still refused, naming the parameter, and keeps nothing.
+      const bad = await get('/api/v1/analytics/block-size?window=30d&chain=btc');
+      assert.equal(bad.statusCode, 400);
+      assert.equal(stats().entries, 5);
+    } finally {
+      await t.close();
+      await store.close();
+    }
+  });
+
+  it('recomputes for Cache-Control: no-cache from operator keys only', async () => {
+    const store = await openTestStore(kind);
+    const t = await buildTestApp(store, { QUARRY_RATE_LIMIT_MAX: '100000' });
+    try {
+      await twoBlocks(store, 'no-cache');
+      const { key } = await issueKey(store, 'ordinary client');
+      await t.keys.refresh();
+      const url = '/api/v1/analytics/block-size?window=3650d';
+      const issued = { authorization: `Bearer ${key}` };
+      const first = await t.app.inject({ url, headers: issued });
+      assert.equal(first.statusCode, 200, first.body);
+
+      // An issued key cannot make the server compute at will.
+      for (const cacheControl of ['no-cache', 'no-cache, no-store, max-age=0', 'max-age=0']) {
+        const before = countsByLabel(store);
+        const res = await t.app.inject({ url, headers: { ...issued, 'cache-control': cacheControl, pragma: 'no-cache' } });
+        assert.equal(res.body, first.body);
+        assert.deepEqual(ranSince(store, before), [], `${cacheControl} from an issued key ran no query of its route`);
+      }
+
+      // The operator's key (QUARRY_API_KEYS) may: the answer is computed anew, and kept.
+      const before = countsByLabel(store);
+      const recomputed = await t.app.inject({ url, headers: { ...AUTH, 'cache-control': 'no-cache' } });
+      assert.equal(recomputed.body, first.body);
+      assert.ok(ranSince(store, before).length > 0, 'the operator key recomputed the answer');
+      assert.equal(t.app.snapshotCacheStats().entries, 1);
+    } finally {
+      await t.close();
+      await store.close();
+    }
+  });
+
+  it('counts keys, bodies and per-entry overhead in its budget, dropping the least recently used', async () => {
+    const store = await openTestStore(kind);
+    const budget = 12 * 1024;
+    const config = { ...loadConfig({ QUARRY_API_KEYS: TEST_KEY, QUARRY_RATE_LIMIT_MAX: '100000' }), responseCacheBytes: budget };
+    const keys = await createKeyVerifier(store, config.apiKeys, 50);
+    const app = await buildApp({ config, store, keys, logger: false });
+    try {
+      await twoBlocks(store, 'budget');
+      // What an entry should count, computed here: its key (the route and its parameters in name
+      // order), its body (ASCII JSON: a byte a character) and the fixed overhead.
+      const sizeOf = (days: number, body: string) =>
+        ENTRY_OVERHEAD + JSON.stringify(['/api/v1/analytics/block-size', [], [['chain', 'pos'], ['window', `${days}d`]]]).length + body.length;
+      const sizes: number[] = [];
+      for (let days = 1; days <= 20; days++) {
+        const res = await app.inject({ url: `/api/v1/analytics/block-size?window=${days}d`, headers: AUTH });
+        assert.equal(res.statusCode, 200, res.body);
+        assert.equal(res.headers['content-encoding'], undefined, 'no compressed form kept');
+        sizes.push(sizeOf(days, res.body));
+      }
+      // The newest entries that fit, newest first.
+      let expectedBytes = 0;
+      let expectedEntries = 0;
+      for (const size of sizes.toReversed()) {
+        if (expectedBytes + size > budget) break;
+        expectedBytes += size;
+        expectedEntries++;
+      }
+      assert.ok(expectedEntries > 1 && expectedEntries < 20, `${expectedEntries} entries fit`);
+      assert.deepEqual(app.snapshotCacheStats().bytes, expectedBytes);
+      assert.deepEqual(app.snapshotCacheStats().entries, expectedEntries);
+
+      // The oldest kept answer is still kept; the one before it was dropped.
+      const oldestKept = 20 - expectedEntries + 1;
+      let before = countsByLabel(store);
+      await app.inject({ url: `/api/v1/analytics/block-size?window=${oldestKept}d`, headers: AUTH });
+      assert.deepEqual(ranSince(store, before), [], 'kept');
+      before = countsByLabel(store);
+      await app.inject({ url: `/api/v1/analytics/block-size?window=${oldestKept - 1}d`, headers: AUTH });
+      assert.ok(ranSince(store, before).length > 0, 'dropped, so computed');
+      assert.ok(app.snapshotCacheStats().bytes <= budget);
+    } finally {
+      keys.close();
+      await app.close();
       await store.close();
     }
   });

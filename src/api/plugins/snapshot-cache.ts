@@ -1,32 +1,73 @@
 /**
  * Answers kept per database snapshot (docs/api-conventions.md, "Caching and limits"). An analytics
- * answer is a function of its URL and of the data its queries see, and what queries see changes
- * only when a write commits, which changes the snapshot PostgreSQL reports (pg_current_snapshot():
- * the next transaction id and those still in progress). So a request whose URL was answered under
- * the snapshot of now gets the same bytes again after one small query, and the next block's commit
- * makes every kept answer unreachable: answers stay exact and current to the latest block, and a
- * ten-year chart costs its computation once per block instead of once per request.
+ * answer is a function of its route's parameters and of the data its queries see, and what queries
+ * see changes only when a write commits, which changes the snapshot PostgreSQL reports
+ * (pg_current_snapshot(): the next transaction id and those still in progress). So a request whose
+ * parameters were answered under the snapshot of now gets the same bytes again after one small
+ * query, and the next block's commit makes every kept answer unreachable: answers stay exact and
+ * current to the latest block, and a ten-year chart costs its computation once per block instead of
+ * once per request.
+ *
+ * An answer is kept under its normalised request, not its URL: the route, its path parameters, and
+ * its declared query parameters as validated (coerced, defaults filled in, booleans spelled one
+ * way), in name order. Query parameters the route does not declare are ignored by the route, so
+ * they are left out of the key too: junk parameters cannot make new entries, and `?window=30d` is
+ * the same entry as no window where 30d is the default. A route that opts in must therefore answer from its declared
+ * parameters alone (the analytics routes' handlers receive nothing else: analytics/route.ts).
+ *
+ * The memory budget counts what an entry holds: its key, its body (as V8 stores the string: one byte
+ * a character when all are Latin-1, else two), each compressed form, and a fixed overhead per entry
+ * and per compressed form for the objects around them; least recently used entries go first.
  *
  * Routes opt in with `config.snapshotCache` (the analytics group sets it for its routes); those
- * that read the clock (health's lag, `generated_at`) leave it off. A request with
- * `Cache-Control: no-cache` is computed anew (and kept). Registered before compression and ETags,
- * so it keeps the serialized JSON and its ETag; it also keeps each compressed form of it that a
- * client asked for (plugins/compression.ts), so a hit is not compressed again either.
+ * that read the clock (health's lag, `generated_at`) leave it off. `Cache-Control: no-cache`
+ * computes the answer anew (and keeps it) only for operator keys (QUARRY_API_KEYS: the benchmark's
+ * computed path, an operator checking an answer); from any other key it is answered from the cache
+ * like any request, so it cannot be used to make the server compute at will. Registered before
+ * compression and ETags, so it keeps the serialized JSON and its ETag; it also keeps each compressed
+ * form of it that a client asked for (plugins/compression.ts), so a hit is not compressed again either.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import sql from 'sql-template-tag';
 import type { Store } from '../../store/store.ts';
+import { isTrue } from '../schemas/common.ts';
 import { acceptedEncoding, COMPRESSION_THRESHOLD, compressBody, type Encoding } from './compression.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The answer depends only on the URL and the stored data: kept per snapshot. */
+    /** The answer depends only on the route's declared parameters and the stored data: kept per snapshot. */
     snapshotCache?: boolean;
+  }
+  interface FastifyInstance {
+    /** What the answer cache holds now, and its hits and misses since start. */
+    snapshotCacheStats(): SnapshotCacheStats;
   }
 }
 
+export interface SnapshotCacheStats {
+  entries: number;
+  /** Memory the kept answers hold, as the budget counts it. */
+  bytes: number;
+  hits: number;
+  misses: number;
+}
+
+/** Bytes counted for an entry's objects besides its strings and buffers: the map entry, the record, its map of compressed forms, the ETag and content-type strings. */
+export const ENTRY_OVERHEAD = 512;
+/** Bytes counted for a compressed form's Buffer object and map entry besides its bytes. */
+export const ENCODED_OVERHEAD = 128;
+
+/**
+ * Bytes a string holds in V8: one a character when every character is Latin-1, else two. `utf8`,
+ * its UTF-8 length when known, settles the common all-ASCII case without a scan.
+ */
+const stringBytes = (text: string, utf8?: number) =>
+  utf8 === text.length || !/[^\u0000-\u00ff]/.test(text) ? text.length : 2 * text.length;
+
 interface Kept {
+  /** Memory counted for the entry's key and body and its overhead. */
+  baseBytes: number;
   body: string;
   /** The body's length in UTF-8, as the compression threshold counts it. */
   bodyBytes: number;
@@ -36,8 +77,51 @@ interface Kept {
   encoded: Map<Encoding, Buffer>;
 }
 
-/** What a kept answer holds, in bytes (the JSON counted by its length). */
-const sizeOf = (kept: Kept) => kept.body.length + [...kept.encoded.values()].reduce((n, b) => n + b.length, 0);
+/** What a kept answer holds, in bytes, as the budget counts it. */
+const sizeOf = (kept: Kept) => kept.baseBytes + [...kept.encoded.values()].reduce((n, b) => n + b.length + ENCODED_OVERHEAD, 0);
+
+/** A declared query parameter: its name, and how its validated value is written in the key. */
+type Declared = [name: string, canonical: (value: unknown) => unknown];
+
+const asIs = (value: unknown) => value;
+/** The API's booleans take true/false/1/0 (schemas/common.ts, `BooleanQuery`), which routes read with `isTrue`: one spelling each. */
+const asBoolean = (value: unknown) => isTrue(value as 'true' | 'false' | '1' | '0');
+const isBooleanQuery = (schema: unknown) => {
+  const values = (schema as { enum?: unknown[] } | null)?.enum;
+  return Array.isArray(values) && values.length === 4 && ['true', 'false', '1', '0'].every((v) => values.includes(v));
+};
+
+/** A route's declared query parameters, in name order, read once per route schema. */
+const declaredParams = new WeakMap<object, Declared[]>();
+
+function declaredOf(request: FastifyRequest): Declared[] {
+  const schema = request.routeOptions.schema?.querystring as { properties?: Record<string, unknown> } | undefined;
+  if (!schema) return [];
+  let declared = declaredParams.get(schema);
+  if (!declared) {
+    const properties = schema.properties ?? {};
+    declared = Object.keys(properties)
+      .sort()
+      .map((name): Declared => [name, isBooleanQuery(properties[name]) ? asBoolean : asIs]);
+    declaredParams.set(schema, declared);
+  }
+  return declared;
+}
+
+/**
+ * The normalised request: the route, its path parameters, and its declared query parameters as
+ * validated (coerced to their types, defaults filled in, booleans as true or false), each list in
+ * name order. Undeclared query parameters are not part of it.
+ */
+export function cacheKeyOf(request: FastifyRequest): string {
+  const params = (request.params ?? {}) as Record<string, unknown>;
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  const pathPart = Object.keys(params).sort().map((name) => [name, params[name]]);
+  const queryPart = declaredOf(request)
+    .filter(([name]) => query[name] !== undefined)
+    .map(([name, canonical]) => [name, canonical(query[name])]);
+  return JSON.stringify([request.routeOptions.url, pathPart, queryPart]);
+}
 
 /**
  * The hash of every ETag the API sends: @fastify/etag is registered with it (app.ts), and a kept
@@ -47,12 +131,15 @@ export const etagHash = (body: string | Buffer) => createHash('sha1').update(bod
 const etagOf = (body: string) => `"${etagHash(body)}"`;
 
 export function registerSnapshotCache(app: FastifyInstance, store: Store, maxBytes: number): void {
-  if (maxBytes <= 0) return;
   // Most recently used last; all of one snapshot (the map is emptied when the snapshot moves on).
   const kept = new Map<string, Kept>();
   let snapshot = '';
   let bytes = 0;
-  const pending = new WeakMap<FastifyRequest, { snapshot: string; url: string }>();
+  let hits = 0;
+  let misses = 0;
+  app.decorate('snapshotCacheStats', () => ({ entries: kept.size, bytes, hits, misses }));
+  if (maxBytes <= 0) return;
+  const pending = new WeakMap<FastifyRequest, { snapshot: string; key: string }>();
 
   // After authentication and validation (preHandler): a bad request is refused as always.
   app.addHook('preHandler', async (request, reply) => {
@@ -64,21 +151,25 @@ export function registerSnapshotCache(app: FastifyInstance, store: Store, maxByt
       bytes = 0;
       snapshot = now;
     }
-    // `Cache-Control: no-cache` asks for the answer computed anew (HTTP's meaning; the benchmark's computed path).
-    const hit = /no-cache/i.test(request.headers['cache-control'] ?? '') ? undefined : kept.get(request.url);
+    const key = cacheKeyOf(request);
+    // `Cache-Control: no-cache` asks for the answer computed anew (HTTP's meaning): granted to operator keys only.
+    const recompute = request.apiKeyTier === 'operator' && /no-cache/i.test(request.headers['cache-control'] ?? '');
+    const hit = recompute ? undefined : kept.get(key);
     if (!hit) {
-      pending.set(request, { snapshot: now, url: request.url });
+      misses++;
+      pending.set(request, { snapshot: now, key });
       return;
     }
-    kept.delete(request.url);
-    kept.set(request.url, hit);
+    hits++;
+    kept.delete(key);
+    kept.set(key, hit);
     return reply.header('content-type', hit.contentType).header('etag', hit.etag).send(bodyFor(request, reply, hit));
   });
 
   function evict(): void {
-    for (const [url, old] of kept) {
+    for (const [key, old] of kept) {
       if (bytes <= maxBytes) break;
-      kept.delete(url);
+      kept.delete(key);
       bytes -= sizeOf(old);
     }
   }
@@ -94,7 +185,7 @@ export function registerSnapshotCache(app: FastifyInstance, store: Store, maxByt
     if (!encoded) {
       encoded = compressBody(encoding, entry.body);
       entry.encoded.set(encoding, encoded);
-      bytes += encoded.length;
+      bytes += encoded.length + ENCODED_OVERHEAD;
       evict();
     }
     const vary = reply.getHeader('vary');
@@ -107,19 +198,24 @@ export function registerSnapshotCache(app: FastifyInstance, store: Store, maxByt
     if (!miss || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
     const etag = etagOf(payload);
     reply.header('etag', etag);
+    const bodyBytes = Buffer.byteLength(payload);
+    const baseBytes = ENTRY_OVERHEAD + stringBytes(miss.key) + stringBytes(payload, bodyBytes);
     // An answer computed while the snapshot moved on is for no later request: not kept.
-    if (miss.snapshot !== snapshot || payload.length > maxBytes) return payload;
-    const replaced = kept.get(miss.url);
+    if (miss.snapshot !== snapshot || baseBytes > maxBytes) return payload;
+    const replaced = kept.get(miss.key);
     if (replaced) bytes -= sizeOf(replaced);
     const entry: Kept = {
+      baseBytes,
       body: payload,
-      bodyBytes: Buffer.byteLength(payload),
+      bodyBytes,
       contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
       etag,
       encoded: new Map(),
     };
-    kept.set(miss.url, entry);
-    bytes += payload.length;
+    // Most recently used last, also when it replaces an entry.
+    kept.delete(miss.key);
+    kept.set(miss.key, entry);
+    bytes += baseBytes;
     evict();
     return bodyFor(request, reply, entry);
   });
