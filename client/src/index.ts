@@ -59,7 +59,7 @@ export interface PaginateOptions<P extends CursorPath> {
     path: NonNullable<QuarryParams<P>['path']>;
     query?: Omit<NonNullable<QuarryParams<P>['query']>, 'cursor' | 'offset'>;
   };
-  /** Stops the iteration (the request in flight is aborted). */
+  /** Aborting it aborts the request in flight, and the loop ends with the abort's error. */
   signal?: AbortSignal;
 }
 
@@ -158,11 +158,12 @@ export function createQuarryClient(options: QuarryClientOptions): QuarryClient {
 
 /**
  * Error answers whose body is not a problem (a proxy's HTML 502, an empty 503) become one, with the
- * status and status text: the typed `error` is then always a `Problem`.
+ * status, the status text and the first 500 characters of the body: the typed `error` is then
+ * always a `Problem`.
  */
 const problemAnswers: Middleware = {
   async onResponse({ response }) {
-    if (response.ok) return undefined;
+    if (response.status < 400) return undefined;
     const text = await response.clone().text();
     try {
       const body: unknown = JSON.parse(text);
