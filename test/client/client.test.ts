@@ -294,14 +294,23 @@ describeSeededApp('the typed client against a listening server', loadAnalyticsWo
     );
   });
 
-  it('a missing or unknown key is a typed 401 problem', async () => {
-    for (const apiKey of ['', 'not-a-key-0123456789abcdef']) {
-      const keyless = createQuarryClient({ baseUrl, apiKey });
-      const result = await keyless.GET('/analytics/network/tps');
-      assert.ok(result.error, `key ${JSON.stringify(apiKey)}`);
-      assert.equal(result.error.status, 401);
-      assert.equal(result.error.type, '/problems/unauthorized');
-      assert.match(result.response.headers.get('www-authenticate') ?? '', /^Bearer realm="quarry"/);
+  it('a missing, empty or unknown key is a typed 401 problem', async () => {
+    const withoutHeader = (request: Request) => {
+      const bare = new Request(request);
+      bare.headers.delete('authorization');
+      return fetch(bare);
+    };
+    const clients = {
+      missing: createQuarryClient({ baseUrl, apiKey: TEST_KEY, fetch: withoutHeader }),
+      empty: createQuarryClient({ baseUrl, apiKey: '' }),
+      unknown: createQuarryClient({ baseUrl, apiKey: 'not-a-key-0123456789abcdef' }),
+    };
+    for (const [key, keyed] of Object.entries(clients)) {
+      const result = await keyed.GET('/analytics/network/tps');
+      assert.ok(result.error, `${key} key`);
+      assert.equal(result.error.status, 401, key);
+      assert.equal(result.error.type, '/problems/unauthorized', key);
+      assert.match(result.response.headers.get('www-authenticate') ?? '', /^Bearer realm="quarry"/, key);
     }
   });
 
