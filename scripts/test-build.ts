@@ -1,7 +1,8 @@
 /**
- * The JavaScript that `npm test` runs: src/, test/ and scripts/ compiled once per run into a folder
- * the run owns, so that each test file's process loads plain JavaScript instead of compiling its
- * TypeScript again through tsx's loader (which costs every test process about a second of CPU).
+ * The JavaScript that `npm test` runs: src/, test/, scripts/ and client/ (the typed client, which its
+ * tests call the server with) compiled once per run into a folder the run owns, so that each test
+ * file's process loads plain JavaScript instead of compiling its TypeScript again through tsx's
+ * loader (which costs every test process about a second of CPU).
  *
  * The folder mirrors the repository: each *.ts becomes a *.js next to where it was (its relative
  * `.ts` imports renamed to `.js`, an inline source map naming the original file, so that stack
@@ -17,7 +18,7 @@ import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from
 import path from 'node:path';
 import * as esbuild from 'esbuild';
 
-const COMPILED = ['src', 'test', 'scripts'];
+const COMPILED = ['src', 'test', 'scripts', 'client'];
 const SKIPPED = new Set(['.git', ...COMPILED]);
 
 /** Relative imports and exports of a `.ts` file, as esbuild prints them: `from "./x.ts"`, `import("./x.ts")`, `import "./x.ts"`. */
