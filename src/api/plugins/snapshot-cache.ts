@@ -24,6 +24,10 @@ declare module 'fastify' {
     /** The answer depends only on the URL and the stored data: kept per snapshot. */
     snapshotCache?: boolean;
   }
+  interface FastifyRequest {
+    /** Whether a kept answer served the request; unset where the cache was not asked (the metrics count it). */
+    answerCache?: 'hit' | 'miss';
+  }
 }
 
 interface Kept {
@@ -48,6 +52,7 @@ const etagOf = (body: string) => `"${etagHash(body)}"`;
 
 export function registerSnapshotCache(app: FastifyInstance, store: Store, maxBytes: number): void {
   if (maxBytes <= 0) return;
+  app.decorateRequest('answerCache', undefined);
   // Most recently used last; all of one snapshot (the map is emptied when the snapshot moves on).
   const kept = new Map<string, Kept>();
   let snapshot = '';
@@ -66,6 +71,7 @@ export function registerSnapshotCache(app: FastifyInstance, store: Store, maxByt
     }
     // `Cache-Control: no-cache` asks for the answer computed anew (HTTP's meaning; the benchmark's computed path).
     const hit = /no-cache/i.test(request.headers['cache-control'] ?? '') ? undefined : kept.get(request.url);
+    request.answerCache = hit ? 'hit' : 'miss';
     if (!hit) {
       pending.set(request, { snapshot: now, url: request.url });
       return;
