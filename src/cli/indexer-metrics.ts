@@ -6,6 +6,7 @@
  * file is where the hook meets prom-client, so ingest and rollups know nothing of it.
  */
 import { Counter, Histogram, type Registry } from 'prom-client';
+import type { ChainId } from '../chain/chains.ts';
 import { onRollupUpkeep, type RollupUpkeep } from '../rollups/index.ts';
 import type { Store } from '../store/store.ts';
 import { DURATION_BUCKETS, METRIC_PREFIX, newRegistry, observeStoreQueries } from '../api/metrics/registry.ts';
@@ -16,8 +17,11 @@ export interface IndexerMetrics {
   close(): void;
 }
 
-/** The rollups' upkeep as metrics, from now until `close`. */
-export function createIndexerMetrics(store: Store): IndexerMetrics {
+/**
+ * The rollups' upkeep as metrics, from now until `close`. The counters of `chains` (the chain an
+ * indexer writes) are shown at 0 from the start, so their rates are defined before the first block.
+ */
+export function createIndexerMetrics(store: Store, chains: readonly ChainId[] = []): IndexerMetrics {
   const registry = newRegistry();
   const stopStore = observeStoreQueries(registry, store);
   const applied = new Counter({
@@ -45,6 +49,11 @@ export function createIndexerMetrics(store: Store): IndexerMetrics {
     labelNames: ['chain', 'rollup', 'kind'],
     registers: [registry],
   });
+
+  for (const chain of chains) {
+    applied.inc({ chain }, 0);
+    reverted.inc({ chain }, 0);
+  }
 
   const observe = (step: RollupUpkeep) => {
     if (step.partial || step.blocks === 0) return;

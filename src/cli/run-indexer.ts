@@ -36,7 +36,7 @@ export async function runIndexer(
   const logger = createLogger(options.config.logLevel);
   const store = await openStore(options.config, 'indexer');
   let lock: WriterLock | undefined;
-  const metrics = options.config.metrics.enabled && options.metricsPort !== undefined ? createIndexerMetrics(store) : undefined;
+  const metrics = options.config.metrics.enabled && options.metricsPort !== undefined ? createIndexerMetrics(store, [options.chain]) : undefined;
   let metricsServer: MetricsServer | undefined;
   try {
     if (metrics) {

@@ -38,8 +38,10 @@ const value = (samples: Sample[], name: string, labels: Record<string, string> =
 describeEachStore('indexer metrics', (getStore) => {
   it('observe the rollup upkeep once per applied block, and count reverted blocks', async () => {
     const store = getStore();
-    const metrics = createIndexerMetrics(store);
+    const metrics = createIndexerMetrics(store, ['pos']);
     try {
+      const start = parse(await metrics.registry.metrics());
+      assert.ok(start.some((s) => s.name === 'quarry_indexer_blocks_applied_total' && s.labels.chain === 'pos' && s.value === 0), 'shown at 0 from the start');
       const c = new ChainBuilder('pos', Date.UTC(2026, 3, 1, 10) / 1000, 12);
       const [alice, bob] = [addr('pos', 'upkeep alice'), addr('pos', 'upkeep bob')];
       c.block((b) => b.genesis([{ address: alice, amount: coins('pos', 100) }]));
