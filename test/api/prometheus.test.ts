@@ -224,6 +224,26 @@ describeSeededApp('Prometheus metrics', seed, (s, kind) => {
     }
   });
 
+  it('still answers when the store does not, with quarry_store_up 0 and no chain figures', async () => {
+    const store = s.store();
+    const failing: Store = {
+      ...store,
+      query: async (label, statement, options) => {
+        if (label.startsWith('metrics.')) throw new Error('the store is unreachable');
+        return store.query(label, statement, options);
+      },
+    };
+    const t = await buildTestApp(failing);
+    try {
+      const m = await scrape(t);
+      assert.equal(m.value('quarry_store_up'), 0);
+      assert.equal(m.has('quarry_chain_tip_height'), false);
+      assert.ok(m.has('quarry_process_cpu_seconds_total'));
+    } finally {
+      await t.close();
+    }
+  });
+
   it('answers 404 at /metrics when turned off', async () => {
     const t = await buildTestApp(s.store(), { QUARRY_METRICS: 'off' });
     try {
