@@ -7,6 +7,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import etag from '@fastify/etag';
+import type { Registry } from 'prom-client';
 import type { Config } from '../config/env.ts';
 import type { KeyVerifier } from '../auth/keys.ts';
 import type { Store } from '../store/store.ts';
@@ -27,6 +28,7 @@ import { healthRoutes } from './routes/health.ts';
 import { addressRoutes } from './routes/addresses/index.ts';
 import { analyticsRoutes } from './analytics/index.ts';
 import { DEFAULT_TUNING, type ApiContext, type ApiTuning } from './context.ts';
+import { registerMetrics } from './metrics/api.ts';
 
 interface AppDeps {
   config: Config;
@@ -43,6 +45,8 @@ export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, Fasti
 declare module 'fastify' {
   interface FastifyInstance {
     routeList: { method: string; url: string; hidden: boolean }[];
+    /** The Prometheus registry (api/metrics/), unless metrics are off. */
+    metrics: Registry | undefined;
   }
 }
 
@@ -80,6 +84,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     }
   });
   app.decorate('routeList', routeList);
+
+  // First, so that its hooks see every request: /metrics here, or on a port of its own (server.ts).
+  const metrics = deps.config.metrics.enabled
+    ? registerMetrics(app, { store: deps.store, route: deps.config.metrics.port === undefined, storeDown: () => storeOutage.down })
+    : undefined;
+  app.decorate('metrics', metrics);
 
   app.addSchema(ProblemSchema);
   registerErrorHandling(app, storeOutage);

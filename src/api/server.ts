@@ -4,10 +4,13 @@ import type { Config } from '../config/env.ts';
 import { createKeyVerifier } from '../auth/keys.ts';
 import type { Store } from '../store/store.ts';
 import { buildApp, type App } from './app.ts';
+import { serveMetrics } from './metrics/registry.ts';
 
 interface RunningServer {
   app: App;
   url: string;
+  /** Where /metrics is served when QUARRY_METRICS_PORT gives it a port of its own. */
+  metricsUrl?: string;
   close(): Promise<void>;
 }
 
@@ -21,13 +24,25 @@ export async function startServer(config: Config, store: Store, logger: Logger):
     if (closing) reply.header('connection', 'close');
   });
   const address = await app.listen({ port: config.port, host: config.host });
+  let metrics: Awaited<ReturnType<typeof serveMetrics>> | undefined;
+  if (app.metrics && config.metrics.port !== undefined) {
+    try {
+      metrics = await serveMetrics(app.metrics, config.host, config.metrics.port);
+    } catch (error) {
+      keys.close();
+      await app.close();
+      throw error;
+    }
+  }
   return {
     app,
     url: address,
+    metricsUrl: metrics?.url,
     // Waits for the requests in flight: they finish before the store may close.
     close: async () => {
       closing = true;
       keys.close();
+      await metrics?.close();
       await app.close();
     },
   };

@@ -3,10 +3,11 @@
  * when asked, always on the embedded one), take the chain's writer lock and hold it to the end
  * (store/writer-lock.ts: a second writer of the chain exits at once, naming this one), turn the first
  * SIGINT/SIGTERM into a stop that writes what is fetched (a second one exits at once), show the
- * progress bar on a terminal, and log the result.
+ * progress bar on a terminal, serve its Prometheus metrics when a metrics port is set
+ * (indexer-metrics.ts), and log the result.
  */
 import type { Command } from 'commander';
-import type { Config } from '../config/env.ts';
+import { ConfigError, type Config } from '../config/env.ts';
 import type { ChainId } from '../chain/chains.ts';
 import { DEFAULT_MAX_REORG_DEPTH, StoppedError, type IndexerDeps } from '../ingest/indexer.ts';
 import { createLogger } from '../log.ts';
@@ -15,12 +16,16 @@ import { openStore } from '../store/open.ts';
 import type { Store } from '../store/store.ts';
 import { acquireWriterLock, type WriterLock } from '../store/writer-lock.ts';
 import { createProgress } from './progress.ts';
+import { createIndexerMetrics } from './indexer-metrics.ts';
+import { serveMetrics, type MetricsServer } from '../api/metrics/registry.ts';
 
 export interface RunIndexerOptions {
   chain: 'pos' | 'pow';
   config: Config;
   migrate: boolean;
   progress: boolean;
+  /** Port of the indexer's /metrics (`--metrics-port`, else QUARRY_METRICS_PORT); none when unset or metrics are off. */
+  metricsPort?: number;
 }
 
 export async function runIndexer(
@@ -31,7 +36,13 @@ export async function runIndexer(
   const logger = createLogger(options.config.logLevel);
   const store = await openStore(options.config, 'indexer');
   let lock: WriterLock | undefined;
+  const metrics = options.config.metrics.enabled && options.metricsPort !== undefined ? createIndexerMetrics(store, [options.chain]) : undefined;
+  let metricsServer: MetricsServer | undefined;
   try {
+    if (metrics) {
+      metricsServer = await serveMetrics(metrics.registry, options.config.host, options.metricsPort!);
+      logger.info({ url: metricsServer.url }, 'indexer metrics');
+    }
     if (store.kind === 'pglite' || options.migrate) await migrate(store);
     lock = await acquireWriterLock(store, [options.chain], { command: `index ${options.chain}`, logger });
     const controller = new AbortController();
@@ -52,9 +63,25 @@ export async function runIndexer(
       logger.info(error.message);
     }
   } finally {
+    await metricsServer?.close();
+    metrics?.close();
     await lock?.release();
     await store.close();
   }
+}
+
+/** The flag every `quarry index` command takes for its metrics port. */
+export function metricsPortOption(command: Command): Command {
+  return command.option('--metrics-port <port>', 'serve Prometheus metrics at /metrics on this port (env QUARRY_METRICS_PORT; off with QUARRY_METRICS=off)');
+}
+
+/** The indexer's metrics port: `--metrics-port`, else QUARRY_METRICS_PORT, else none. */
+export function resolveMetricsPort(option: string | undefined, config: Config): number | undefined {
+  if (option === undefined) return config.metrics.port;
+  const problems: string[] = [];
+  const port = wholeNumberReader(problems)(option, '--metrics-port', 0, 0, 65535);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return port;
 }
 
 /** The flag every `quarry index` command takes for the reorg limit. */

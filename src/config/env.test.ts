@@ -97,6 +97,9 @@ describe('loadConfig', () => {
     ['QUARRY_QUERY_TIMEOUT_MS', '10000'],
     ['QUARRY_INDEXER_QUERY_TIMEOUT_MS', 'never'],
     ['QUARRY_DB_CONNECT_TIMEOUT_MS', '0'],
+    ['QUARRY_METRICS', 'yes'],
+    ['QUARRY_METRICS_PORT', '70000'],
+    ['QUARRY_METRICS_PORT', '8080'],
   ] as const) {
     it(`names ${name} when it is ${JSON.stringify(value)}`, () => {
       const problems = problemsOf({ [name]: value });
@@ -111,6 +114,13 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ QUARRY_STATEMENT_TIMEOUT_MS: '2000' }).queryTimeoutMs, 7000);
     assert.equal(loadConfig({ QUARRY_STATEMENT_TIMEOUT_MS: '2000', QUARRY_QUERY_TIMEOUT_MS: '2500' }).queryTimeoutMs, 2500);
     assert.match(problemsOf({ QUARRY_STATEMENT_TIMEOUT_MS: '2000', QUARRY_QUERY_TIMEOUT_MS: '2000' })[0]!, /must be more than QUARRY_STATEMENT_TIMEOUT_MS \(2000\)/);
+  });
+
+  it('serves metrics on the API port by default, elsewhere or not at all when told', () => {
+    assert.deepEqual(loadConfig({}).metrics, { enabled: true, port: undefined });
+    assert.deepEqual(loadConfig({ QUARRY_METRICS: 'off' }).metrics, { enabled: false, port: undefined });
+    assert.deepEqual(loadConfig({ QUARRY_METRICS: 'on', QUARRY_METRICS_PORT: '9464' }).metrics, { enabled: true, port: 9464 });
+    assert.match(problemsOf({ PORT: '9000', QUARRY_METRICS_PORT: '9000' })[0]!, /^QUARRY_METRICS_PORT: must differ from PORT \(9000\)/);
   });
 
   it('reports every bad variable at once, without echoing secrets', () => {

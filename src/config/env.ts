@@ -55,6 +55,12 @@ export interface Config {
   corsOrigins: '*' | 'off' | string[];
   /** Key of the cursor integrity check; cursors survive restarts and replicas that share it. */
   cursorSecret: string;
+  /**
+   * Prometheus metrics (docs/metrics-prometheus.md): served at /metrics unless `enabled` is false;
+   * on the API's own port unless `port` is set, and then only there. An indexer serves its own
+   * only when a port is set (`--metrics-port` wins).
+   */
+  metrics: { enabled: boolean; port: number | undefined };
   /** The pos nodes `quarry index pos` reads when its options do not name them. */
   posNode: { rpcUrl: string | undefined; rpcNamespace: 'qrl' | 'zond' | 'eth' | undefined; beaconUrl: string | undefined };
 }
@@ -116,6 +122,10 @@ export function loadConfig(env: Env = process.env): Config {
     cursorSecret: read('QUARRY_CURSOR_SECRET', DEFAULT_CURSOR_SECRET, (raw) =>
       raw.length >= 8 ? raw : '!must be at least 8 characters',
     ),
+    metrics: {
+      enabled: read('QUARRY_METRICS', true, (raw) => (raw === 'on' ? true : raw === 'off' ? false : '!must be on or off')),
+      port: read<number | undefined>('QUARRY_METRICS_PORT', undefined, (raw) => integerIn(raw, 0, 65535)),
+    },
     posNode: {
       rpcUrl: read<string | undefined>('QUARRY_POS_RPC_URL', undefined, httpUrl),
       rpcNamespace: read<'qrl' | 'zond' | 'eth' | undefined>('QUARRY_POS_RPC_NAMESPACE', undefined, (raw) =>
@@ -133,6 +143,9 @@ export function loadConfig(env: Env = process.env): Config {
   // Operator keys default to the issued keys' limit; requests without a valid key to a tenth of it.
   config.rateLimit.operatorMax = read('QUARRY_RATE_LIMIT_OPERATOR_MAX', config.rateLimit.max, (raw) => integerIn(raw, 1, 1_000_000_000));
   config.rateLimit.anonymousMax = read('QUARRY_RATE_LIMIT_ANON_MAX', Math.ceil(config.rateLimit.max / 10), (raw) => integerIn(raw, 1, 1_000_000_000));
+  if (config.metrics.port !== undefined && config.metrics.port !== 0 && config.metrics.port === config.port) {
+    problems.push(`QUARRY_METRICS_PORT: must differ from PORT (${config.port}); leave it unset to serve /metrics on the API's port`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
 }

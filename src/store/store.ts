@@ -1,7 +1,9 @@
 /**
  * The store: one interface over the embedded PGlite and a PostgreSQL server. Same SQL, same
  * migrations. Every statement goes through `query(label, sql)`, which times it per label, retries
- * connection errors (outside transactions) and turns driver errors into `StoreError`s.
+ * connection errors (outside transactions) and turns driver errors into `StoreError`s. The timing is
+ * the one place statements are measured: `stats()` sums it per label, and observers (the Prometheus
+ * metrics, api/metrics/) see each statement as it ends.
  */
 import type { Sql } from 'sql-template-tag';
 import { isClientTimeout, normaliseStoreError, StoreUnavailableError } from './errors.ts';
@@ -40,6 +42,12 @@ export interface Store extends Db {
   /** Per-label timings since start. */
   stats(): Map<string, QueryStat>;
   /**
+   * Calls `observer` after every statement (and transaction, as `<label> (transaction)`) from now
+   * on, with its label, its time and whether it failed; returns the function that stops it. An
+   * observer must be quick and must not throw: it runs on every statement's path.
+   */
+  observe(observer: QueryObserver): () => void;
+  /**
    * A connection of its own, outside the pool, held until closed: what a session-level advisory
    * lock needs (writer-lock.ts). On PostgreSQL a new server session; on PGlite, which has one
    * session, that session (closing it leaves the store open).
@@ -61,6 +69,8 @@ export interface StoreSession {
   onLost(listener: () => void): void;
   close(): Promise<void>;
 }
+
+export type QueryObserver = (label: string, ms: number, failed: boolean) => void;
 
 export interface QueryStat {
   count: number;
@@ -109,6 +119,7 @@ export function createStore(driver: Driver, options: StoreOptions = {}): Store {
   const slowQueryMs = options.slowQueryMs ?? 1000;
   const retries = options.retries ?? 3;
   const retryDelayMs = options.retryDelayMs ?? 200;
+  const observers = new Set<QueryObserver>();
 
   async function timed<T>(label: string, run: () => Promise<T>): Promise<T> {
     const started = performance.now();
@@ -117,9 +128,11 @@ export function createStore(driver: Driver, options: StoreOptions = {}): Store {
       stat = { count: 0, totalMs: 0, maxMs: 0, errors: 0 };
       stats.set(label, stat);
     }
+    let failed = false;
     try {
       return await run();
     } catch (error) {
+      failed = true;
       stat.errors++;
       throw normaliseStoreError(error, label);
     } finally {
@@ -128,6 +141,7 @@ export function createStore(driver: Driver, options: StoreOptions = {}): Store {
       stat.totalMs += ms;
       if (ms > stat.maxMs) stat.maxMs = ms;
       if (ms >= slowQueryMs) options.onSlowQuery?.(label, ms);
+      for (const observer of observers) observer(label, ms, failed);
     }
   }
 
@@ -171,6 +185,12 @@ export function createStore(driver: Driver, options: StoreOptions = {}): Store {
     transaction: (label, fn) =>
       timed(`${label} (transaction)`, () => driver.withTransaction((conn) => fn(bind(() => (f) => f(conn))))),
     stats: () => stats,
+    observe: (observer) => {
+      // Wrapped, so one function observing twice is two observers, each stopped by its own call.
+      const own: QueryObserver = (label, ms, failed) => observer(label, ms, failed);
+      observers.add(own);
+      return () => void observers.delete(own);
+    },
     openSession: async (sessionOptions) => {
       const session = await timed('session.open', () => driver.openSession(sessionOptions));
       return {

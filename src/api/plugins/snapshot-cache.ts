@@ -43,6 +43,10 @@ declare module 'fastify' {
     /** What the answer cache holds now, and its hits and misses since start. */
     snapshotCacheStats(): SnapshotCacheStats;
   }
+  interface FastifyRequest {
+    /** Whether a kept answer served the request; unset where the cache was not asked (the metrics count it). */
+    answerCache?: 'hit' | 'miss';
+  }
 }
 
 export interface SnapshotCacheStats {
@@ -131,6 +135,7 @@ export const etagHash = (body: string | Buffer) => createHash('sha1').update(bod
 const etagOf = (body: string) => `"${etagHash(body)}"`;
 
 export function registerSnapshotCache(app: FastifyInstance, store: Store, maxBytes: number): void {
+  app.decorateRequest('answerCache', undefined);
   // Most recently used last; all of one snapshot (the map is emptied when the snapshot moves on).
   const kept = new Map<string, Kept>();
   let snapshot = '';
@@ -155,6 +160,7 @@ export function registerSnapshotCache(app: FastifyInstance, store: Store, maxByt
     // `Cache-Control: no-cache` asks for the answer computed anew (HTTP's meaning): granted to operator keys only.
     const recompute = request.apiKeyTier === 'operator' && /no-cache/i.test(request.headers['cache-control'] ?? '');
     const hit = recompute ? undefined : kept.get(key);
+    request.answerCache = hit ? 'hit' : 'miss';
     if (!hit) {
       misses++;
       pending.set(request, { snapshot: now, key });

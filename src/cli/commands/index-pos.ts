@@ -8,12 +8,13 @@
 import { ConfigError, loadConfig } from '../../config/env.ts';
 import { indexPos, type IndexPosSettings } from '../../ingest/index-pos.ts';
 import { RPC_NAMESPACES, type RpcNamespace } from '../../sources/evm-rpc/methods.ts';
-import { commonIndexSettings, indexGroup, maxReorgDepthOption, runIndexer, wholeNumberReader } from '../run-indexer.ts';
+import { commonIndexSettings, indexGroup, maxReorgDepthOption, metricsPortOption, resolveMetricsPort, runIndexer, wholeNumberReader } from '../run-indexer.ts';
 
 /** The indexer's settings, and whether to show the backfill's progress bar. */
 export type IndexPosCliSettings = IndexPosSettings & { progress: boolean };
 
 interface CliOptions {
+  metricsPort?: string;
   rpc?: string;
   rpcNamespace?: string;
   beacon?: string;
@@ -66,7 +67,7 @@ export function resolveIndexPosSettings(options: CliOptions, env: Record<string,
 
 export function registerIndex(program: Command): void {
   const command = indexGroup(program).command('pos');
-  maxReorgDepthOption(command, 'pos')
+  metricsPortOption(maxReorgDepthOption(command, 'pos'))
     .description('index the pos chain (QRL 2.0) from an execution node, and staking from a beacon node')
     .option('--rpc <url>', 'execution node JSON-RPC URL (env QUARRY_POS_RPC_URL)')
     .option('--rpc-namespace <ns>', `method prefix: ${RPC_NAMESPACES.join('|')} (env QUARRY_POS_RPC_NAMESPACE; default: detected)`)
@@ -86,6 +87,6 @@ export function registerIndex(program: Command): void {
         QUARRY_POS_RPC_NAMESPACE: config.posNode.rpcNamespace,
         QUARRY_POS_BEACON_URL: config.posNode.beaconUrl,
       });
-      await runIndexer({ chain: 'pos', config, migrate: Boolean(options.migrate), progress: settings.progress }, (store, deps) => indexPos(store, settings, deps));
+      await runIndexer({ chain: 'pos', config, migrate: Boolean(options.migrate), progress: settings.progress, metricsPort: resolveMetricsPort(options.metricsPort, config) }, (store, deps) => indexPos(store, settings, deps));
     });
 }

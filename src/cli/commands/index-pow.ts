@@ -7,11 +7,12 @@
 import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../../config/env.ts';
 import { DEFAULT_POW_PORT, indexPow, type IndexPowSettings } from '../../ingest/index-pow.ts';
-import { commonIndexSettings, indexGroup, maxReorgDepthOption, runIndexer, wholeNumberReader } from '../run-indexer.ts';
+import { commonIndexSettings, indexGroup, maxReorgDepthOption, metricsPortOption, resolveMetricsPort, runIndexer, wholeNumberReader } from '../run-indexer.ts';
 
 export type IndexPowCliSettings = IndexPowSettings & { progress: boolean };
 
 interface CliOptions {
+  metricsPort?: string;
   node?: string;
   from?: string;
   maxReorgDepth?: string;
@@ -52,7 +53,7 @@ export function resolveIndexPowSettings(options: CliOptions, env: Record<string,
 
 export function registerIndexPow(program: Command): void {
   const command = indexGroup(program).command('pow');
-  maxReorgDepthOption(command, 'pow')
+  metricsPortOption(maxReorgDepthOption(command, 'pow'))
     .description('index the pow chain (legacy QRL) from a QRL node over gRPC')
     .option('--node <host:port>', `the node's public gRPC API (env QUARRY_POW_NODE; default port ${DEFAULT_POW_PORT})`)
     .option('--from <height>', 'first height to index (default: after the last indexed block, or 0)')
@@ -65,6 +66,6 @@ export function registerIndexPow(program: Command): void {
     .action(async (options: CliOptions) => {
       const config = loadConfig();
       const settings = resolveIndexPowSettings(options, { QUARRY_POW_NODE: process.env.QUARRY_POW_NODE });
-      await runIndexer({ chain: 'pow', config, migrate: Boolean(options.migrate), progress: settings.progress }, (store, deps) => indexPow(store, settings, deps));
+      await runIndexer({ chain: 'pow', config, migrate: Boolean(options.migrate), progress: settings.progress, metricsPort: resolveMetricsPort(options.metricsPort, config) }, (store, deps) => indexPow(store, settings, deps));
     });
 }

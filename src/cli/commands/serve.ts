@@ -29,6 +29,7 @@ export function registerServe(program: Command): void {
       if (config.apiKeys.length === 0) {
         logger.warn('QUARRY_API_KEYS is empty: only keys issued with `quarry keys create` are accepted');
       }
-      logger.info({ url: server.url, docs: `${server.url}/docs`, openapi: `${server.url}${OPENAPI_PATH}`, store: store.kind }, 'quarry is serving');
+      const metrics = server.metricsUrl ?? (server.app.metrics ? `${server.url}/metrics` : undefined);
+      logger.info({ url: server.url, docs: `${server.url}/docs`, openapi: `${server.url}${OPENAPI_PATH}`, metrics, store: store.kind }, 'quarry is serving');
     });
 }

@@ -28,14 +28,56 @@ export function rollupTimings(): ReadonlyMap<string, Readonly<RollupTiming>> {
   return timings;
 }
 
-async function timed<T>(name: string, part: RollupTiming['part'], run: () => Promise<T>): Promise<T> {
+/**
+ * One application or reversal of a batch's deltas, as it ends: what the indexer's metrics observe
+ * (the CLI wires them; cli/indexer-metrics.ts). `ms` is the wall time of the whole step; `byRollup`
+ * splits it by rollup (and the engine's own `delta_tables`). The step ran inside the caller's
+ * transaction: one that rolls back and is applied again is reported again.
+ */
+export interface RollupUpkeep {
+  chain: ChainId;
+  kind: 'apply' | 'revert';
+  /** Blocks whose deltas the step applied or reverted. */
+  blocks: number;
+  /** A refresh of some addresses (apply only): not a chain's blocks being applied. */
+  partial: boolean;
+  ms: number;
+  byRollup: ReadonlyMap<string, number>;
+}
+
+export type RollupUpkeepListener = (upkeep: RollupUpkeep) => void;
+
+const upkeepListeners = new Set<RollupUpkeepListener>();
+
+/**
+ * Calls `listener` after every application and reversal of rollup deltas in this process; returns
+ * the function that stops it. A listener must be quick and must not throw.
+ */
+export function onRollupUpkeep(listener: RollupUpkeepListener): () => void {
+  const own: RollupUpkeepListener = (upkeep) => listener(upkeep);
+  upkeepListeners.add(own);
+  return () => void upkeepListeners.delete(own);
+}
+
+/** Reports a step to the listeners, when there are any (the step's own split is kept only then). */
+function reportUpkeep(upkeep: Omit<RollupUpkeep, 'byRollup'>, byRollup: Map<string, number> | undefined): void {
+  if (!byRollup) return;
+  for (const listener of upkeepListeners) listener({ ...upkeep, byRollup });
+}
+
+/** A step's time per rollup, when some listener wants it. */
+const stepSplit = (): Map<string, number> | undefined => (upkeepListeners.size > 0 ? new Map() : undefined);
+
+async function timed<T>(name: string, part: RollupTiming['part'], run: () => Promise<T>, split?: Map<string, number>): Promise<T> {
   const started = performance.now();
   try {
     return await run();
   } finally {
+    const ms = performance.now() - started;
     const timing = timings.get(name) ?? timings.set(name, { part, ms: 0, calls: 0 }).get(name)!;
-    timing.ms += performance.now() - started;
+    timing.ms += ms;
     timing.calls++;
+    if (split) split.set(name, (split.get(name) ?? 0) + ms);
   }
 }
 
@@ -46,10 +88,10 @@ const inOrder = () => (ordered ??= runOrder(ROLLUPS));
 type Phase = 'before' | 'apply' | 'revert' | 'repair';
 
 /** Runs `phase` of every rollup that has it, in order, each with its view of the step and its Db. */
-async function runPhase(db: Db, step: SharedStep, phase: Phase): Promise<void> {
+async function runPhase(db: Db, step: SharedStep, phase: Phase, split: Map<string, number> | undefined): Promise<void> {
   for (const rollup of step.rollups) {
     const run = rollup[phase];
-    if (run) await timed(rollup.name, rollup.part, () => run.call(rollup, step.dbFor(db, rollup), step.for(rollup)));
+    if (run) await timed(rollup.name, rollup.part, () => run.call(rollup, step.dbFor(db, rollup), step.for(rollup)), split);
   }
 }
 
@@ -60,15 +102,18 @@ async function runPhase(db: Db, step: SharedStep, phase: Phase): Promise<void> {
  */
 export async function applyRollups(db: Db, deltas: RollupDeltas, options: { partial?: boolean; filled?: Set<string> } = {}): Promise<void> {
   if (deltas.blocks === 0) return;
+  const started = performance.now();
+  const split = stepSplit();
   const rollups = inOrder();
   const fresh = await timed('delta_tables', 'engine', async () => {
     const found = await freshRollups(db, deltas.chain, rollups, options.filled);
     await writeDeltaTables(db, deltas, rollups, found);
     return found;
-  });
+  }, split);
   const step = new SharedStep(deltas, rollups, fresh, options.partial ?? false, -1);
-  await runPhase(db, step, 'before');
-  await runPhase(db, step, 'apply');
+  await runPhase(db, step, 'before', split);
+  await runPhase(db, step, 'apply', split);
+  reportUpkeep({ chain: deltas.chain, kind: 'apply', blocks: deltas.blocks, partial: options.partial ?? false, ms: performance.now() - started }, split);
 }
 
 /**
@@ -77,14 +122,17 @@ export async function applyRollups(db: Db, deltas: RollupDeltas, options: { part
  * reopens the closed days from `firstTs` (the first reverted block's time) on.
  */
 export async function revertRollups(db: Db, deltas: RollupDeltas, ancestor: number, firstTs: number, deleteRaw: () => Promise<void>): Promise<void> {
+  const started = performance.now();
+  const split = stepSplit();
   const rollups = inOrder();
-  await timed('delta_tables', 'engine', () => writeDeltaTables(db, deltas, rollups));
+  await timed('delta_tables', 'engine', () => writeDeltaTables(db, deltas, rollups), split);
   const step = new SharedStep(deltas, rollups, new Set(), false, ancestor);
-  await runPhase(db, step, 'before');
-  await runPhase(db, step, 'revert');
+  await runPhase(db, step, 'before', split);
+  await runPhase(db, step, 'revert', split);
   await deleteRaw();
-  await runPhase(db, step, 'repair');
+  await runPhase(db, step, 'repair', split);
   await reopenDays(db, deltas.chain, formatDay(firstTs));
+  reportUpkeep({ chain: deltas.chain, kind: 'revert', blocks: deltas.blocks, partial: false, ms: performance.now() - started }, split);
 }
 
 /** Computes (or recomputes) every chart's closed days from `fromDay` to `toDay` inclusive. */
