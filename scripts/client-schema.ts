@@ -43,7 +43,7 @@ const refusingDriver: Driver = {
 /** The OpenAPI document as the server serves it, from an app built in process with the default configuration. */
 export async function openApiDocument(): Promise<Record<string, unknown>> {
   const store = createStore(refusingDriver, { retries: 0 });
-  const keys = { verify: () => null, refresh: () => Promise.resolve(), close: () => undefined };
+  const keys = { verify: () => null, identify: () => null, refresh: () => Promise.resolve(), close: () => undefined };
   // An empty environment: the document must not depend on who runs the generator.
   const app = await buildApp({ config: loadConfig({}), store, keys, logger: false });
   try {
