@@ -165,20 +165,18 @@ describeSeededApp('CSV exports', loadAnalyticsWorld, (s) => {
   it('answers every list as CSV: the JSON answer’s rows, field by field, in the item schema’s column order', async () => {
     const rowsByRoute = new Map<string, number>();
     for (const op of exporting) {
-      const windows: Record<string, string>[] = op.parameters.some((p) => p.name === 'window') ? [{}, { window: '3650d' }] : [{}];
-      for (const extra of windows) {
-        for (const { url } of requestsOf(op, candidates, extra)) {
-          const json = await get(s.t(), url, { accept: 'application/json' });
-          assert.equal(json.statusCode, 200, `${url}: ${json.body}`);
-          const csv = await get(s.t(), url, CSV);
-          assert.equal(csv.statusCode, 200, `${url}: ${csv.body}`);
-          assert.equal(csv.headers['content-type'], 'text/csv; charset=utf-8; header=present', url);
-          assert.equal(csv.headers['content-disposition'], `attachment; filename="${op.operationId}.csv"`, url);
-          assert.match(String(csv.headers['vary']), /\baccept\b/i, `${url}: Vary names Accept`);
-          assert.match(String(json.headers['vary']), /\baccept\b/i, `${url}: the JSON answer too`);
-          const rows = assertCsvOfJson(doc, op, csv.body, json.json(), url);
-          rowsByRoute.set(op.path, (rowsByRoute.get(op.path) ?? 0) + rows);
-        }
+      // The longest window every windowed route allows (the world's days all fall in the defaults too).
+      for (const { url } of requestsOf(op, candidates, { window: '3650d' })) {
+        const json = await get(s.t(), url, { accept: 'application/json' });
+        assert.equal(json.statusCode, 200, `${url}: ${json.body}`);
+        const csv = await get(s.t(), url, CSV);
+        assert.equal(csv.statusCode, 200, `${url}: ${csv.body}`);
+        assert.equal(csv.headers['content-type'], 'text/csv; charset=utf-8; header=present', url);
+        assert.equal(csv.headers['content-disposition'], `attachment; filename="${op.operationId}.csv"`, url);
+        assert.match(String(csv.headers['vary']), /\baccept\b/i, `${url}: Vary names Accept`);
+        assert.match(String(json.headers['vary']), /\baccept\b/i, `${url}: the JSON answer too`);
+        const rows = assertCsvOfJson(doc, op, csv.body, json.json(), url);
+        rowsByRoute.set(op.path, (rowsByRoute.get(op.path) ?? 0) + rows);
       }
     }
     // The comparison is not of empty lists: every exporting route has rows on the world.
@@ -188,7 +186,7 @@ describeSeededApp('CSV exports', loadAnalyticsWorld, (s) => {
   });
 
   it('pages a list as JSON does: following Link rel="next" walks the same rows as the JSON pages', async () => {
-    const PAGES = 25;
+    const PAGES = 6;
     const paged = exporting.filter((op) => op.parameters.some((p) => ['cursor', 'page', 'offset'].includes(p.name)));
     assert.ok(paged.length >= 5, `${paged.length} paged lists`);
     for (const op of paged) {
