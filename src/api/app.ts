@@ -24,6 +24,8 @@ import { registerCors } from './plugins/cors.ts';
 import { registerCompression } from './plugins/compression.ts';
 import { etagHash, registerSnapshotCache } from './plugins/snapshot-cache.ts';
 import { createStoreOutage, registerOutageGuard } from './plugins/store-outage.ts';
+import { registerCsv } from './plugins/csv.ts';
+import { registerFreshness } from './plugins/freshness.ts';
 import { healthRoutes } from './routes/health.ts';
 import { addressRoutes } from './routes/addresses/index.ts';
 import { analyticsRoutes } from './analytics/index.ts';
@@ -108,6 +110,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       registerAuth(api, deps.keys, await registerRateLimit(api, deps.config));
       registerOutageGuard(api, storeOutage);
       registerCaching(api);
+      registerFreshness(api, deps.store);
+      registerCsv(api);
       await api.register(addressRoutes(ctx), { prefix: '/:chain/addresses' });
       await api.register(analyticsRoutes(ctx));
     },

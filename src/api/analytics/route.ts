@@ -6,12 +6,16 @@
  * without a row answers (zeros, the day before's row, or no item); it does the window, the empty
  * answer and the list envelope. `chartSeries` mounts a chart that declares its series
  * (rollups/engine/rollup.ts, `ChartSeries`). Definitions: docs/metrics.md, "Analytics conventions".
+ *
+ * Every route whose answer is a list (`items`) exports CSV too (plugins/csv.ts, docs/exports.md):
+ * `analyticsRoute` marks it, so the daily series and the lists of both factories are marked here.
  */
 import { Type, type Static, type TObject, type TProperties, type TSchema } from 'typebox';
 import type { ChainId } from '../../chain/chains.ts';
 import type { Chart, ChartField } from '../../rollups/engine/rollup.ts';
 import type { Db } from '../../store/store.ts';
 import type { ApiContext, RouteApp } from '../context.ts';
+import type { CsvExport } from '../plugins/csv.ts';
 import { Amount, Day, STANDARD_ERRORS } from '../schemas/common.ts';
 import { chainSpan, fillDays, SeriesQuery, spanDays, windowDaysOf, windowRange, type DayRange, type DaySpan, type MissingDay } from './series.ts';
 
@@ -29,16 +33,23 @@ export interface AnalyticsRoute<Q extends TObject, R extends TSchema, Pm extends
   query?: Q;
   params?: Pm;
   response: R;
-  /** `cacheSeconds`: the spec's cache time; `snapshotCache: false`: the answer reads the clock. */
-  config?: { cacheSeconds?: number; snapshotCache?: boolean };
+  /**
+   * `cacheSeconds`: the spec's cache time; `snapshotCache: false`: the answer reads the clock;
+   * `csv`: the arrays a CSV export writes, for an answer whose rows are not `items`.
+   */
+  config?: { cacheSeconds?: number; snapshotCache?: boolean; csv?: CsvExport };
   handler(input: RouteInput<Static<Q>, Static<Pm>>): Promise<Static<R>>;
 }
 
+/** Whether an answer is a list: it has an `items` array. */
+const isList = (response: TSchema) => (response as { properties?: Record<string, { type?: unknown }> }).properties?.items?.type === 'array';
+
 export function analyticsRoute<Q extends TObject, R extends TSchema, Pm extends TObject = TObject>(app: RouteApp, route: AnalyticsRoute<Q, R, Pm>): void {
+  const config = { ...(isList(route.response) ? { csv: {} } : {}), ...route.config };
   app.get(
     route.path,
     {
-      ...(route.config ? { config: route.config } : {}),
+      ...(Object.keys(config).length > 0 ? { config } : {}),
       schema: {
         tags: ['analytics'],
         operationId: route.operationId,

@@ -10,7 +10,12 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config/env.ts';
 
 /** Headers a browser script may read besides the safelisted ones. */
-const EXPOSED = ['ETag', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'];
+const EXPOSED = [
+  'ETag', 'Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy',
+  // Freshness (plugins/freshness.ts) and CSV exports (plugins/csv.ts).
+  'Quarry-Block-Height', 'Quarry-Block-Hash', 'Quarry-Pow-Block-Height', 'Quarry-Pow-Block-Hash', 'Quarry-Pos-Block-Height', 'Quarry-Pos-Block-Hash',
+  'Link', 'Quarry-Next-Cursor', 'Content-Disposition',
+];
 
 export async function registerCors(app: FastifyInstance, origins: Config['corsOrigins']): Promise<void> {
   if (origins === 'off') return;

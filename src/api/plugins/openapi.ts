@@ -10,6 +10,8 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { documentedResponse } from './csv.ts';
+import { freshnessHeaders } from './freshness.ts';
 
 export const OPENAPI_PATH = '/api/v1/openapi.json';
 
@@ -32,7 +34,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'service', description: 'Health and readiness' },
       ],
     },
-    transform: ({ schema, url, route }) => ({ schema: documentedSchema(schema, route.config), url }),
+    transform: ({ schema, url, route }) => ({ schema: documentedAnswer(documentedSchema(schema, route.config), url, route.config), url }),
     refResolver: {
       // Shared schemas (added with addSchema and an $id) become components named by that id.
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
@@ -40,6 +42,18 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true, uiConfig: { docExpansion: 'list', deepLinking: true } });
   app.get(OPENAPI_PATH, { schema: { hide: true } }, async () => app.swagger());
+}
+
+/**
+ * The 200 answer of an /api/v1 route as documented: with its freshness headers, and for a route
+ * that exports CSV the text/csv alternative (plugins/csv.ts, plugins/freshness.ts).
+ */
+function documentedAnswer<T>(schema: T, url: string, config: unknown): T {
+  const route = schema as { response?: Record<string, Record<string, unknown>>; params?: unknown; querystring?: unknown } | undefined;
+  const ok = route?.response?.['200'];
+  if (!url.startsWith('/api/v1/') || !route || !ok) return schema;
+  const answer = documentedResponse(ok, route.querystring as Record<string, unknown> | undefined, config as { csv?: { rows?: readonly string[] } } | undefined, freshnessHeaders(url, route));
+  return { ...schema, response: { ...route.response, 200: answer } };
 }
 
 interface ObjectSchema {

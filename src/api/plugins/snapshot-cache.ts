@@ -29,10 +29,11 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import sql from 'sql-template-tag';
 import type { Store } from '../../store/store.ts';
 import { isTrue } from '../schemas/common.ts';
 import { acceptedEncoding, COMPRESSION_THRESHOLD, compressBody, type Encoding } from './compression.ts';
+import { wantsCsv } from './csv.ts';
+import { readStoreState } from './freshness.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -148,9 +149,10 @@ export function registerSnapshotCache(app: FastifyInstance, store: Store, maxByt
 
   // After authentication and validation (preHandler): a bad request is refused as always.
   app.addHook('preHandler', async (request, reply) => {
-    if (request.method !== 'GET' || !request.routeOptions.config.snapshotCache) return;
-    const [row] = await store.query<{ s: string }>('api.snapshot', sql`SELECT pg_current_snapshot()::text AS s`);
-    const now = row!.s;
+    // A CSV export is a stream, computed per request: the kept answers are the JSON ones.
+    if (request.method !== 'GET' || !request.routeOptions.config.snapshotCache || wantsCsv(request)) return;
+    // The same read gives the chains' tips the answer's freshness headers name (plugins/freshness.ts).
+    const now = (await readStoreState(store, request)).snapshot;
     if (now !== snapshot) {
       kept.clear();
       bytes = 0;

@@ -50,6 +50,8 @@ export function timelineRoute(app: RouteApp, ctx: ApiContext): void {
     params: TimelineParams,
     query: TimelineQuery,
     response: TimelineResponse,
+    // A daily series: its CSV is the points, then the preview (each row names its chain).
+    config: { csv: { rows: ['points', 'preview'] } },
     handler: async ({ query, params }) => {
       const metric = params.metric;
       const days = windowDaysOf(query.window, { fallback: '90d', snapToTier: true });

@@ -41,6 +41,8 @@ export function activityHeatmapRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/:address/activity-heatmap',
     {
+      // A list: exported as CSV too (plugins/csv.ts).
+      config: { csv: {} },
       schema: {
         tags: ['addresses'],
         operationId: 'getAddressActivityHeatmap',

@@ -72,6 +72,8 @@ export function balanceHistoryRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/:address/balance-history',
     {
+      // A list: exported as CSV too (plugins/csv.ts).
+      config: { csv: {} },
       schema: {
         tags: ['addresses'],
         operationId: 'getAddressBalanceHistory',

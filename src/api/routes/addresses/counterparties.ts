@@ -101,6 +101,8 @@ export function counterpartiesRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/:address/counterparties',
     {
+      // A list: exported as CSV too (plugins/csv.ts).
+      config: { csv: {} },
       schema: {
         tags: ['addresses'],
         operationId: 'getAddressCounterparties',

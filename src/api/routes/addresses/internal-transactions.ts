@@ -118,6 +118,8 @@ export function internalTransactionsRoute(app: RouteApp, ctx: ApiContext): void 
   app.get(
     '/:address/internal-transactions',
     {
+      // A list: exported as CSV too (plugins/csv.ts).
+      config: { csv: {} },
       schema: {
         tags: ['addresses'],
         operationId: 'getAddressInternalTransactions',

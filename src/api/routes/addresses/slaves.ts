@@ -84,6 +84,8 @@ export function slavesRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/:address/slaves',
     {
+      // A list: exported as CSV too (plugins/csv.ts).
+      config: { csv: {} },
       schema: {
         tags: ['addresses'],
         operationId: 'getAddressSlaves',

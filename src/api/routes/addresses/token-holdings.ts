@@ -78,6 +78,8 @@ export function tokenHoldingsRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/:address/token-holdings',
     {
+      // A list: exported as CSV too (plugins/csv.ts).
+      config: { csv: {} },
       schema: {
         tags: ['addresses'],
         operationId: 'getAddressTokenHoldings',

@@ -85,6 +85,8 @@ export function topActiveRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/top/active',
     {
+      // A list whose rows are `addresses`: exported as CSV too (plugins/csv.ts).
+      config: { csv: { rows: ['addresses'] } },
       schema: {
         tags: ['addresses'],
         operationId: 'getTopActiveAddresses',

@@ -165,6 +165,8 @@ export function topBurnersRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/top/burners',
     {
+      // A list: exported as CSV too (plugins/csv.ts).
+      config: { csv: {} },
       schema: {
         tags: ['addresses'],
         operationId: 'getTopBurners',

@@ -128,7 +128,8 @@ export function transactionsRoute(app: RouteApp, ctx: ApiContext): void {
   app.get(
     '/:address/transactions',
     {
-      config: { documentedDefaults: { offset: 0 } },
+      // A list: exported as CSV too (plugins/csv.ts), paged by its cursor.
+      config: { documentedDefaults: { offset: 0 }, csv: {} },
       schema: {
         tags: ['addresses'],
         operationId: 'getAddressTransactions',

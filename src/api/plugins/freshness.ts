@@ -1,0 +1,139 @@
+/**
+ * Freshness headers (docs/api-conventions.md, "Freshness"): every successful /api/v1 answer names
+ * the latest block of the stored data it was answered from, `Quarry-Block-Height` and
+ * `Quarry-Block-Hash` for the request's chain, or `Quarry-Pow-Block-*` and `Quarry-Pos-Block-*` on
+ * a route without one.
+ *
+ * The tips are read in the same statement as the database snapshot the snapshot cache files an
+ * answer under (plugins/snapshot-cache.ts calls `readStoreState`), so one statement sees one
+ * committed state: a kept answer and its tips belong to the same snapshot, and a repeated answer
+ * names the block it was computed at, never a later one. Requests the cache does not handle (the
+ * Addresses API, the routes that read the clock, CSV exports, or every route when the cache is
+ * off) run the same statement before their handler. A block committed while an answer is computed
+ * may be in the answer, as the snapshot cache also allows; the header never names a block the
+ * answer was computed before.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import sql from 'sql-template-tag';
+import { CHAINS, isChainId, type ChainId } from '../../chain/chains.ts';
+import type { Db } from '../../store/store.ts';
+
+export interface ChainTip {
+  height: string;
+  hash: string;
+}
+
+/** What one read of the store says: its snapshot (pg_current_snapshot()) and each chain's latest block. */
+export interface StoreState {
+  snapshot: string;
+  tips: Record<ChainId, ChainTip | null>;
+}
+
+const states = new WeakMap<FastifyRequest, StoreState>();
+
+/**
+ * Reads the snapshot and the chains' tips in one statement (one snapshot of the data), and files
+ * them as the state `request` is answered from.
+ */
+export async function readStoreState(db: Db, request: FastifyRequest, label = 'api.snapshot'): Promise<StoreState> {
+  const [row] = await db.query<{ s: string; pow_height: string | number | null; pow_hash: string | null; pos_height: string | number | null; pos_hash: string | null }>(
+    label,
+    sql`SELECT pg_current_snapshot()::text AS s,
+               pow.height::text AS pow_height, pow.hash AS pow_hash,
+               pos.height::text AS pos_height, pos.hash AS pos_hash
+          FROM (SELECT 1) AS one
+          LEFT JOIN LATERAL (SELECT height, hash FROM blocks WHERE chain = ${'pow'} ORDER BY height DESC LIMIT 1) AS pow ON true
+          LEFT JOIN LATERAL (SELECT height, hash FROM blocks WHERE chain = ${'pos'} ORDER BY height DESC LIMIT 1) AS pos ON true`,
+    { reusePlan: true }, // two key lookups
+  );
+  const tip = (height: string | number | null, hash: string | null): ChainTip | null => (height == null || hash == null ? null : { height: String(height), hash });
+  const state: StoreState = { snapshot: row!.s, tips: { pow: tip(row!.pow_height, row!.pow_hash), pos: tip(row!.pos_height, row!.pos_hash) } };
+  states.set(request, state);
+  return state;
+}
+
+/** Where a route's chain comes from: its `chain` path or query parameter, a chain named in its path, or none. */
+export type ChainSource = { param: 'params' | 'querystring' } | { chain: ChainId } | null;
+
+const FIXED_CHAIN = new RegExp(`^/api/v1/(${CHAINS.join('|')})/`);
+
+export function chainSourceOf(url: string, schema: { params?: unknown; querystring?: unknown } | undefined): ChainSource {
+  for (const part of ['params', 'querystring'] as const) {
+    const properties = (schema?.[part] as { properties?: Record<string, unknown> } | undefined)?.properties;
+    if (properties && 'chain' in properties) return { param: part };
+  }
+  const fixed = FIXED_CHAIN.exec(url);
+  return fixed ? { chain: fixed[1] as ChainId } : null;
+}
+
+/** The header names of a tip: the request's chain's, or one chain's of a route without a chain. */
+export const BLOCK_HEADERS = {
+  height: 'Quarry-Block-Height',
+  hash: 'Quarry-Block-Hash',
+  chain: (chain: ChainId) => ({ height: `Quarry-${cap(chain)}-Block-Height`, hash: `Quarry-${cap(chain)}-Block-Hash` }),
+};
+
+function cap(chain: ChainId): string {
+  return chain.charAt(0).toUpperCase() + chain.slice(1);
+}
+
+/** The chain a request asks about, as its route declares it (validation has filled the query's default). */
+function chainOf(request: FastifyRequest, source: ChainSource): ChainId | null {
+  if (source === null) return null;
+  if ('chain' in source) return source.chain;
+  const value = (request[source.param === 'params' ? 'params' : 'query'] as Record<string, unknown> | undefined)?.chain;
+  return typeof value === 'string' && isChainId(value) ? value : null;
+}
+
+/**
+ * Registers the freshness headers on every route of `app` (the /api/v1 scope): the state is read
+ * before the handler unless the snapshot cache read it, and its tips are sent with every answer
+ * that is not an error (200, and 304 to a conditional request).
+ */
+export function registerFreshness(app: FastifyInstance, db: Db): void {
+  const sourceOf = (request: FastifyRequest): ChainSource =>
+    chainSourceOf(request.routeOptions.url ?? '', request.routeOptions.schema as { params?: unknown; querystring?: unknown } | undefined);
+
+  // After the snapshot cache's own preHandler (registered at the root, so it runs first).
+  app.addHook('preHandler', async (request) => {
+    if (!states.has(request)) await readStoreState(db, request, 'api.freshness');
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const state = states.get(request);
+    if (!state || reply.statusCode >= 400) return payload;
+    const chain = chainOf(request, sourceOf(request));
+    if (chain) {
+      const tip = state.tips[chain];
+      if (tip) reply.header(BLOCK_HEADERS.height, tip.height).header(BLOCK_HEADERS.hash, tip.hash);
+    } else {
+      for (const c of CHAINS) {
+        const tip = state.tips[c];
+        const names = BLOCK_HEADERS.chain(c);
+        if (tip) reply.header(names.height, tip.height).header(names.hash, tip.hash);
+      }
+    }
+    return payload;
+  });
+}
+
+/** The freshness headers a route's 200 answer carries, for the OpenAPI document. */
+export function freshnessHeaders(url: string, schema: { params?: unknown; querystring?: unknown } | undefined): Record<string, Record<string, unknown>> {
+  const source = chainSourceOf(url, schema);
+  const height = (which: string) => ({
+    type: 'string' as const,
+    pattern: '^[0-9]+$',
+    description: `Height of the latest block of ${which} in the stored data this answer was computed from (absent before the chain's first block).`,
+  });
+  const hash = (which: string) => ({ type: 'string' as const, description: `Hash of that block of ${which}.` });
+  if (source) return { [BLOCK_HEADERS.height]: height('the request’s chain'), [BLOCK_HEADERS.hash]: hash('the request’s chain') };
+  return Object.fromEntries(
+    CHAINS.flatMap((c) => {
+      const names = BLOCK_HEADERS.chain(c);
+      return [
+        [names.height, height(c)],
+        [names.hash, hash(c)],
+      ];
+    }),
+  );
+}

@@ -1,0 +1,140 @@
+/**
+ * Every /api/v1 GET operation of the app's OpenAPI document, and concrete requests for each: its
+ * path parameters filled from the seed (both chains, addresses that take part in what the Addresses
+ * routes list, every timeline metric), its query at the defaults, with each chain where it takes one.
+ * The suites that must cover every route (CSV exports, freshness headers) iterate these, so a new
+ * route is covered when it is registered; a path parameter this file cannot fill fails the suite.
+ */
+import type { ChainId } from '../../src/chain/chains.ts';
+import type { CanonicalBlock } from '../../src/chain/model.ts';
+import { AUTH, type TestApp } from './app.ts';
+
+const CHAIN_IDS: readonly ChainId[] = ['pow', 'pos'];
+
+export interface OpenApiParameter {
+  name: string;
+  in: 'path' | 'query';
+  schema: { enum?: string[]; default?: unknown; type?: string };
+}
+
+export interface Operation {
+  path: string;
+  operationId: string;
+  parameters: OpenApiParameter[];
+  responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, { schema: Record<string, any> }> }>;
+}
+
+export interface OpenApiDoc {
+  paths: Record<string, Record<string, Operation>>;
+  components?: { schemas?: Record<string, Record<string, any>> };
+}
+
+export async function openApiDoc(t: TestApp): Promise<OpenApiDoc> {
+  const res = await t.app.inject({ url: '/api/v1/openapi.json' });
+  if (res.statusCode !== 200) throw new Error(`openapi.json: ${res.statusCode}`);
+  return res.json();
+}
+
+/** Every GET operation under /api/v1, with its path. */
+export function apiOperations(doc: OpenApiDoc): Operation[] {
+  return Object.entries(doc.paths)
+    .filter(([path, item]) => path.startsWith('/api/v1/') && item.get)
+    .map(([path, item]) => ({ ...item.get!, path, parameters: item.get!.parameters ?? [] }));
+}
+
+/** A schema with its `$ref` resolved against the document's components. */
+export function resolved(doc: OpenApiDoc, schema: Record<string, any>): Record<string, any> {
+  const ref = schema?.$ref as string | undefined;
+  if (!ref) return schema;
+  const name = ref.replace('#/components/schemas/', '');
+  const target = doc.components?.schemas?.[name];
+  if (!target) throw new Error(`unresolved ${ref}`);
+  return resolved(doc, target);
+}
+
+/** Addresses of each chain that appear in what the Addresses routes list, busiest first. */
+export interface Candidates {
+  pow: string[];
+  pos: string[];
+}
+
+/**
+ * Per chain: the address in most transactions, the master with most slave registrations, the
+ * address in most internal transfers, the one receiving most token transfers, and a migration
+ * party: lists of every Addresses route are then not all empty.
+ */
+export function candidateAddresses(blocks: Record<ChainId, CanonicalBlock[]>): Candidates {
+  const top = (counts: Map<string, number>) => [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
+  const out: Candidates = { pow: [], pos: [] };
+  for (const chain of CHAIN_IDS) {
+    const kinds = { txs: new Map<string, number>(), masters: new Map<string, number>(), internal: new Map<string, number>(), tokens: new Map<string, number>(), migration: new Map<string, number>() };
+    const bump = (m: Map<string, number>, a: string | null | undefined) => a && m.set(a, (m.get(a) ?? 0) + 1);
+    for (const block of blocks[chain]) {
+      for (const tx of block.transactions) {
+        if (tx.type !== 'coinbase') {
+          bump(kinds.txs, tx.from);
+          bump(kinds.txs, tx.to);
+        }
+        if (tx.slaves.length > 0) bump(kinds.masters, tx.from);
+        for (const i of tx.internal) {
+          bump(kinds.internal, i.from);
+          bump(kinds.internal, i.to);
+        }
+        for (const tt of tx.tokenTransfers) bump(kinds.tokens, tt.to);
+        if (tx.migration) bump(kinds.migration, tx.migration.role === 'burn' ? tx.from : tx.to);
+      }
+    }
+    const picked = Object.values(kinds).map(top).filter((a): a is string => a !== undefined);
+    out[chain] = [...new Set(picked)];
+  }
+  return out;
+}
+
+export interface ApiRequest {
+  /** Path and query. */
+  url: string;
+  /** The chain the request is about, by the spec's parameters (path or query `chain`, or a path of one chain); null for none. */
+  chain: ChainId | null;
+}
+
+/** Concrete requests of an operation: every combination of its path parameters and its `chain` query parameter. */
+export function requestsOf(op: Operation, candidates: Candidates, extraQuery: Record<string, string> = {}): ApiRequest[] {
+  const pathParams = op.parameters.filter((p) => p.in === 'path');
+  const query = new Set(op.parameters.filter((p) => p.in === 'query').map((p) => p.name));
+  const fixed = /^\/api\/v1\/(pow|pos)\//.exec(op.path)?.[1] as ChainId | undefined;
+  let variants: { path: string; chain: ChainId | null }[] = [{ path: op.path, chain: fixed ?? null }];
+  const hasChainParam = pathParams.some((p) => p.name === 'chain');
+  // The chain first: an address parameter takes that chain's addresses.
+  for (const param of [...pathParams].sort((a, b) => (a.name === 'chain' ? -1 : b.name === 'chain' ? 1 : 0))) {
+    variants = variants.flatMap((v) => {
+      const fill = (value: string, chain = v.chain) => ({ path: v.path.replace(`{${param.name}}`, encodeURIComponent(value)), chain });
+      switch (param.name) {
+        case 'chain':
+          return CHAIN_IDS.map((c) => fill(c, c));
+        case 'address':
+          // Without a chain parameter (cross-chain history) the address is of either chain.
+          return (v.chain && hasChainParam ? candidates[v.chain] : [...candidates.pow, ...candidates.pos]).map((a) => fill(a));
+        default:
+          if (param.schema.enum) return param.schema.enum.map((value) => fill(value));
+          throw new Error(`${op.path}: no values for the path parameter ${param.name}`);
+      }
+    });
+  }
+  const out: ApiRequest[] = [];
+  for (const v of variants) {
+    const chains: (ChainId | null)[] = query.has('chain') ? [...CHAIN_IDS] : [v.chain];
+    for (const chain of chains) {
+      const params = new URLSearchParams();
+      if (query.has('chain')) params.set('chain', chain!);
+      for (const [name, value] of Object.entries(extraQuery)) if (query.has(name)) params.set(name, value);
+      const qs = params.toString();
+      out.push({ url: qs ? `${v.path}?${qs}` : v.path, chain });
+    }
+  }
+  return out;
+}
+
+/** GET `url` with the test key and `headers`. */
+export function get(t: TestApp, url: string, headers: Record<string, string> = {}) {
+  return t.app.inject({ url, headers: { ...AUTH, ...headers } });
+}
