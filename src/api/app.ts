@@ -26,6 +26,7 @@ import { createStoreOutage, registerOutageGuard } from './plugins/store-outage.t
 import { healthRoutes } from './routes/health.ts';
 import { addressRoutes } from './routes/addresses/index.ts';
 import { analyticsRoutes } from './analytics/index.ts';
+import { registerDashboard } from './dashboard/index.ts';
 import { DEFAULT_TUNING, type ApiContext, type ApiTuning } from './context.ts';
 
 interface AppDeps {
@@ -36,6 +37,8 @@ interface AppDeps {
   logger: FastifyBaseLogger | false;
   /** Plan thresholds; the defaults when omitted. */
   tuning?: ApiTuning;
+  /** A key the dashboard page carries (`quarry demo` only: docs/dashboard.md). */
+  dashboardKey?: string;
 }
 
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -91,6 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await registerOpenApi(app);
 
   await app.register(healthRoutes(ctx));
+  registerDashboard(app, { demoKey: deps.dashboardKey });
   await app.register(
     async (api) => {
       registerAuth(api, deps.keys);
