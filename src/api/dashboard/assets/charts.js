@@ -114,19 +114,24 @@ export const CHARTS = [
     id: 'supply-curve',
     section: 'supply',
     title: 'Supply',
-    note: `minted in total and per day, in ${UNIT} · 365 days`,
+    note: `minted in total (genesis included), in ${UNIT} · 365 days`,
     chains: ['pow', 'pos'],
     load: (api, chain) => api.get('/analytics/supply/curve', { chain, window: '365d' }),
     empty: (body) => body.items.length === 0,
     option: (body, chain) => ({
       ...base(),
-      grid: { left: 56, right: 48, top: 36, bottom: 32 },
+      legend: { show: false },
+      tooltip: {
+        trigger: 'axis',
+        // The day's minting beside the total: the genesis day's would dwarf every other as a bar.
+        formatter: ([point]) => {
+          const d = body.items[point.dataIndex];
+          return `${d.day}<br>total ${compact(coinsNumber(d.cumulative_minted, chain))} ${UNIT}<br>minted that day ${compact(coinsNumber(d.minted_today, chain))}<br>${d.block_count_today} blocks`;
+        },
+      },
       xAxis: dayAxis(body.items),
-      yAxis: [valueAxis(UNIT, { scale: true }), valueAxis('per day', { splitLine: { show: false } })],
-      series: [
-        line('total minted', body.items.map((d) => coinsNumber(d.cumulative_minted, chain)), { areaStyle: { opacity: 0.12 } }),
-        bar('minted that day', body.items.map((d) => coinsNumber(d.minted_today, chain)), { yAxisIndex: 1, itemStyle: { opacity: 0.5 } }),
-      ],
+      yAxis: valueAxis(UNIT, { scale: true }),
+      series: [line('total minted', body.items.map((d) => coinsNumber(d.cumulative_minted, chain)), { areaStyle: { opacity: 0.12 } })],
     }),
   },
   {

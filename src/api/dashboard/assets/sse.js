@@ -2,14 +2,17 @@
 // Messages are parsed as the HTML standard's event-stream format; after a drop the stream is
 // opened again with Last-Event-ID, so the server resumes after the last event seen.
 
-/** Yields `{ id, event, data, retry }` per message of the byte stream `body`; comments are skipped. */
+/**
+ * Yields `{ id, event, data }` per message of the byte stream `body`, and `{ retry }` as soon as a
+ * retry field arrives (it applies at once, message or not); comments are skipped.
+ */
 export async function* parseEventStream(body) {
   const reader = body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
-  let message = { data: [], event: '', id: undefined, retry: undefined };
+  let message = { data: [], event: '', id: undefined };
   const dispatch = () => {
-    const out = message.data.length > 0 || message.id !== undefined ? { id: message.id, event: message.event || 'message', data: message.data.join('\n'), retry: message.retry } : null;
-    message = { data: [], event: '', id: undefined, retry: undefined };
+    const out = message.data.length > 0 || message.id !== undefined ? { id: message.id, event: message.event || 'message', data: message.data.join('\n') } : null;
+    message = { data: [], event: '', id: undefined };
     return out;
   };
   for (;;) {
@@ -35,7 +38,7 @@ export async function* parseEventStream(body) {
       if (field === 'data') message.data.push(data);
       else if (field === 'event') message.event = data;
       else if (field === 'id' && !data.includes('\0')) message.id = data;
-      else if (field === 'retry' && /^\d+$/.test(data)) message.retry = Number(data);
+      else if (field === 'retry' && /^\d+$/.test(data)) yield { retry: Number(data) };
     }
   }
 }
@@ -53,7 +56,9 @@ const sleep = (ms, signal) =>
  */
 export async function followEvents({ url, key, onEvent, onState, signal }) {
   let lastId;
-  let delay = 1000;
+  // The wait before reconnecting: the server's `retry`, doubled after each failed attempt.
+  let retry = 1000;
+  let delay = retry;
   onState('connecting');
   while (!signal.aborted) {
     try {
@@ -64,10 +69,13 @@ export async function followEvents({ url, key, onEvent, onState, signal }) {
       if (res.status === 401) return onState('unauthorized');
       if (!res.ok || !res.body) throw new Error(`event stream answered ${res.status}`);
       onState('live');
-      delay = 1000;
+      delay = retry;
       for await (const message of parseEventStream(res.body)) {
+        if (message.retry !== undefined) {
+          retry = delay = message.retry;
+          continue;
+        }
         if (message.id !== undefined) lastId = message.id;
-        if (message.retry !== undefined) delay = message.retry;
         let data = null;
         try {
           data = message.data ? JSON.parse(message.data) : null;
@@ -83,6 +91,6 @@ export async function followEvents({ url, key, onEvent, onState, signal }) {
     if (signal.aborted) return;
     onState('reconnecting');
     await sleep(delay, signal);
-    delay = Math.min(delay * 2, 30_000);
+    delay = Math.min(delay * 2, Math.max(retry, 30_000));
   }
 }
