@@ -141,7 +141,16 @@ function disposeView() {
 function route() {
   const [, kind, a, b] = location.hash.split('/');
   if (kind === 'address' && CHAINS.includes(a) && b) return { kind: 'address', chain: a, address: decodeURIComponent(b) };
-  return { kind: 'charts', chain: CHAINS.includes(a) && kind === 'chain' ? a : localStorage.getItem('quarry.chain') ?? 'pos' };
+  return { kind: 'charts', chain: CHAINS.includes(a) && kind === 'chain' ? a : rememberedChain() };
+}
+
+function rememberedChain() {
+  try {
+    const chain = localStorage.getItem('quarry.chain');
+    return CHAINS.includes(chain) ? chain : 'pos';
+  } catch {
+    return 'pos';
+  }
 }
 
 function render() {
@@ -207,7 +216,8 @@ function renderCharts(chain) {
         instance.setOption({ title: { text: 'no data yet', left: 'center', top: 'middle', textStyle: { color: '#999', fontSize: 13 } }, series: [] }, true);
         el.dataset.state = 'empty';
       } else {
-        instance.setOption(chart.option(body, chain), { notMerge: true, lazyUpdate: false });
+        // A chart already drawn is updated in place (merged), so a new block moves it instead of redrawing it.
+        instance.setOption(chart.option(body, chain), { notMerge: el.dataset.state !== 'ready' });
         el.dataset.state = 'ready';
       }
       el.dataset.updated = String(Date.now());
@@ -244,7 +254,7 @@ const LIVE_TITLES = { connecting: 'connecting to the event stream', live: 'live:
 function onEvent(chain, { event, data }) {
   if (event === 'block' && data) {
     const height = Number(data.height);
-    if (!tips[chain] || height >= tips[chain].height) showTip(chain, height, data.timestamp ?? data.block_time ?? data.time ?? null);
+    if (!tips[chain] || height >= tips[chain].height) showTip(chain, height, data.timestamp ?? null);
     scheduleRefresh();
   } else if (event === 'reorg' || event === 'gap') {
     // The tip may have moved back, or events were missed: ask again.
