@@ -27,6 +27,7 @@ import { healthRoutes } from './routes/health.ts';
 import { addressRoutes } from './routes/addresses/index.ts';
 import { analyticsRoutes } from './analytics/index.ts';
 import { registerDashboard } from './dashboard/index.ts';
+import { eventRoutes } from './routes/events/index.ts';
 import { DEFAULT_TUNING, type ApiContext, type ApiTuning } from './context.ts';
 
 interface AppDeps {
@@ -103,6 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       registerCaching(api);
       await api.register(addressRoutes(ctx), { prefix: '/:chain/addresses' });
       await api.register(analyticsRoutes(ctx));
+      await api.register(eventRoutes(ctx));
     },
     { prefix: '/api/v1' },
   );

@@ -25,6 +25,7 @@ describe('loadConfig', () => {
     assert.equal(config.logLevel, 'info');
     assert.deepEqual(config.rateLimit, { max: 600, windowMs: 60_000 });
     assert.equal(config.corsOrigins, '*');
+    assert.deepEqual(config.events, { pollMs: 500, heartbeatMs: 15_000, maxStreamsPerKey: 5 });
   });
 
   it('reads every variable', () => {
@@ -40,6 +41,9 @@ describe('loadConfig', () => {
       QUARRY_RATE_LIMIT_MAX: '100',
       QUARRY_RATE_LIMIT_WINDOW: '30s',
       QUARRY_CORS_ORIGINS: 'https://explorer.example.org, http://localhost:5173',
+      QUARRY_EVENTS_POLL_INTERVAL: '250ms',
+      QUARRY_EVENTS_HEARTBEAT: '30s',
+      QUARRY_EVENTS_MAX_STREAMS: '20',
     });
     assert.equal(config.port, 9000);
     assert.equal(config.host, '0.0.0.0');
@@ -51,6 +55,7 @@ describe('loadConfig', () => {
     assert.deepEqual(config.rateLimit, { max: 100, windowMs: 30_000 });
     assert.deepEqual(config.corsOrigins, ['https://explorer.example.org', 'http://localhost:5173']);
     assert.equal(loadConfig({ QUARRY_CORS_ORIGINS: 'off' }).corsOrigins, 'off');
+    assert.deepEqual(config.events, { pollMs: 250, heartbeatMs: 30_000, maxStreamsPerKey: 20 });
   });
 
   for (const [name, value] of [
@@ -78,6 +83,9 @@ describe('loadConfig', () => {
     ['QUARRY_QUERY_TIMEOUT_MS', '10000'],
     ['QUARRY_INDEXER_QUERY_TIMEOUT_MS', 'never'],
     ['QUARRY_DB_CONNECT_TIMEOUT_MS', '0'],
+    ['QUARRY_EVENTS_POLL_INTERVAL', 'often'],
+    ['QUARRY_EVENTS_HEARTBEAT', '0s'],
+    ['QUARRY_EVENTS_MAX_STREAMS', '0'],
   ] as const) {
     it(`names ${name} when it is ${JSON.stringify(value)}`, () => {
       const problems = problemsOf({ [name]: value });

@@ -46,6 +46,15 @@ export interface Config {
   corsOrigins: '*' | 'off' | string[];
   /** Key of the cursor integrity check; cursors survive restarts and replicas that share it. */
   cursorSecret: string;
+  /** The live event stream, GET /api/v1/{chain}/events (docs/events.md). */
+  events: {
+    /** How often a process reads new events, per chain, while a stream of the chain is open (ms). */
+    pollMs: number;
+    /** Time between heartbeat comments on an open stream (ms). */
+    heartbeatMs: number;
+    /** Streams one API key may hold open at once, per process. */
+    maxStreamsPerKey: number;
+  };
   /** The pos nodes `quarry index pos` reads when its options do not name them. */
   posNode: { rpcUrl: string | undefined; rpcNamespace: 'qrl' | 'zond' | 'eth' | undefined; beaconUrl: string | undefined };
 }
@@ -103,6 +112,11 @@ export function loadConfig(env: Env = process.env): Config {
     cursorSecret: read('QUARRY_CURSOR_SECRET', DEFAULT_CURSOR_SECRET, (raw) =>
       raw.length >= 8 ? raw : '!must be at least 8 characters',
     ),
+    events: {
+      pollMs: read('QUARRY_EVENTS_POLL_INTERVAL', 500, parseDuration),
+      heartbeatMs: read('QUARRY_EVENTS_HEARTBEAT', 15_000, parseDuration),
+      maxStreamsPerKey: read('QUARRY_EVENTS_MAX_STREAMS', 5, (raw) => integerIn(raw, 1, 100_000)),
+    },
     posNode: {
       rpcUrl: read<string | undefined>('QUARRY_POS_RPC_URL', undefined, httpUrl),
       rpcNamespace: read<'qrl' | 'zond' | 'eth' | undefined>('QUARRY_POS_RPC_NAMESPACE', undefined, (raw) =>
