@@ -73,7 +73,10 @@ const executablePath = findChromium();
 
 if (!executablePath) {
   describe('dashboard page in Chromium', () => {
-    it('runs in a headless Chromium', { skip: 'no Chromium: set QUARRY_CHROMIUM or install chromium (/usr/bin/chromium)' }, () => {});
+    const skip = process.env.QUARRY_CHROMIUM
+      ? `QUARRY_CHROMIUM names no file (${process.env.QUARRY_CHROMIUM})`
+      : 'no Chromium at /usr/bin/chromium or /usr/bin/chromium-browser: install it (Debian: chromium) or set QUARRY_CHROMIUM';
+    it('runs in a headless Chromium', { skip }, () => {});
   });
 } else {
   let browser: Browser | undefined;

@@ -118,7 +118,8 @@ export function registerDashboard(app: FastifyInstance, options: DashboardOption
   const page = asset(
     'index.html',
     Buffer.from(
-      html.replaceAll('%ASSETS%', base).replace('%CONFIG%', scriptJson({ demoKey: options.demoKey ?? null, assets: base })),
+      // A function, so that no `$` in the key is read as a replacement pattern.
+      html.replaceAll('%ASSETS%', base).replace('%CONFIG%', () => scriptJson({ demoKey: options.demoKey ?? null, assets: base })),
       'utf8',
     ),
   );
