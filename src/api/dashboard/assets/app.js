@@ -126,6 +126,8 @@ setInterval(() => {
 /** ECharts instances of the current view, disposed when it changes. */
 let instances = [];
 let view = null;
+/** Counts views: an answer that arrives after its view was left is dropped. */
+let generation = 0;
 
 function track(instance) {
   instances.push(instance);
@@ -155,6 +157,8 @@ function rememberedChain() {
 
 function render() {
   disposeView();
+  const current = ++generation;
+  const isCurrent = () => current === generation;
   document.body.dataset.charts = 'loading';
   const r = route();
   for (const link of document.querySelectorAll('[data-switch]')) link.classList.toggle('active', r.kind === 'charts' && link.dataset.switch === r.chain);
@@ -164,8 +168,8 @@ function render() {
     return;
   }
   if (r.kind === 'address') {
-    view = renderAddress(main, { api, chain: r.chain, address: r.address, echarts, openAddress, track });
-    view.ready.then(() => (document.body.dataset.charts = 'ready'));
+    view = renderAddress(main, { api, chain: r.chain, address: r.address, echarts, openAddress, track: (instance) => (isCurrent() ? track(instance) : instance) });
+    view.ready.then(() => isCurrent() && (document.body.dataset.charts = 'ready'));
     return;
   }
   try {
@@ -173,10 +177,10 @@ function render() {
   } catch {
     // Not kept: the default chain is shown next time.
   }
-  view = renderCharts(r.chain);
+  view = renderCharts(r.chain, isCurrent);
 }
 
-function renderCharts(chain) {
+function renderCharts(chain, isCurrent) {
   const charts = CHARTS.filter((c) => c.chains.includes(chain));
   const cards = new Map();
   // One grid for every chart, each card labelled with its section, so that a wide screen fills its rows.
@@ -206,6 +210,7 @@ function renderCharts(chain) {
     const el = cards.get(chart.id);
     try {
       const body = await chart.load(api, chain);
+      if (!isCurrent()) return;
       let instance = drawn.get(chart.id);
       if (!instance) {
         instance = track(echarts.init(el));
@@ -220,14 +225,20 @@ function renderCharts(chain) {
         instance.setOption(chart.option(body, chain), { notMerge: el.dataset.state !== 'ready' });
         el.dataset.state = 'ready';
       }
+      delete el.dataset.stale;
       el.dataset.updated = String(Date.now());
     } catch (error) {
-      el.dataset.state = 'error';
-      if (error.status !== 401) fill(el, h('p', { class: 'error' }, `Could not load: ${error.message}`));
+      if (!isCurrent() || error.status === 401) return;
+      // A chart already drawn keeps its drawing until the next answer; one never drawn says why.
+      if (drawn.has(chart.id)) el.dataset.stale = 'true';
+      else {
+        el.dataset.state = 'error';
+        fill(el, h('p', { class: 'error' }, `Could not load: ${error.message}`));
+      }
     }
   }
   const drawAll = () => Promise.all(charts.map(draw));
-  const ready = drawAll().then(() => (document.body.dataset.charts = 'ready'));
+  const ready = drawAll().then(() => isCurrent() && (document.body.dataset.charts = 'ready'));
   return { ready, refresh: drawAll };
 }
 
