@@ -196,6 +196,27 @@ if (!executablePath) {
           assert.equal(await page.locator('tr[data-tx]').count(), Math.min(25, o.e.addresses.get(whale!.address)!.txCount), `${chain} transactions`);
           await page.waitForSelector('[data-chart="balance-history"][data-state="ready"]');
         }
+        // The busiest address pages by cursor: older, older, newer, each page the same rows the API
+        // gives by offset (the other paging mode), in order.
+        const [busiest, figures] = [...whaleOracle(world, 'pow').e.addresses.entries()]
+          .filter(([address]) => !/^Q0+$/.test(address))
+          .sort((a, b) => b[1].txCount - a[1].txCount)[0]!;
+        assert.ok(figures.txCount > 50, 'an address with three pages');
+        await page.goto(`${demo!.url}/#/address/pow/${busiest}`);
+        const rowsOf = async () => page.locator('tr[data-tx]').evaluateAll((rows) => rows.map((row: any) => row.dataset.tx));
+        const pageAt = async (offset: number) => {
+          const res = await fetch(`${demo!.url}/api/v1/pow/addresses/${busiest}/transactions?offset=${offset}&limit=25`, { headers: { authorization: `Bearer ${KEY}` } });
+          const body: any = await res.json();
+          return body.items.map((tx: { tx_hash: string }) => tx.tx_hash);
+        };
+        for (const [step, offset] of [[null, 0], ['older', 25], ['older', 50], ['newer', 25]] as const) {
+          if (step) {
+            await page.click(`button[data-page="${step}"]`);
+          }
+          await page.waitForSelector(`.address-page[data-address="${busiest}"] .pager[data-state="ready"]`);
+          assert.deepEqual(await rowsOf(), await pageAt(offset), `${step ?? 'first'} page`);
+          assert.match((await page.locator('[data-part="page"]').textContent())!, new RegExp(`^${offset + 1}–`));
+        }
         // A string that is no address says so and stays put.
         await page.fill('input[name="address"]', 'Qnothex');
         await page.press('input[name="address"]', 'Enter');
