@@ -1,13 +1,15 @@
 /**
  * The chain event log (`chain_events`, docs/events.md): what GET /api/v1/{chain}/events streams.
- * Ingest appends the events of a write in the transaction that stores what they report (a batch's
- * blocks, reorgs and closed days; a rollback's reorg; a bulk load's closed days), with one
- * statement, so a reader never sees an event before its facts, nor facts without their event.
+ * Ingest appends the events of a write in the transaction that applies what they report (a
+ * batch's blocks with their rollups, its reorgs and closed days; a rollback's reorg; a bulk load's
+ * closed days), with one statement, so a reader never sees an event before its facts, nor facts
+ * without their event. A bulk load applies the rollups of many batches in one step: the events of
+ * those batches wait in memory (`PendingEvents`) and go with that step.
  *
  * Ids count a chain's events without holes: the statement numbers its events from the newest id
  * + 1 (one writer per chain; a second writer in the same chain would collide on the key and fail
  * its transaction, not interleave). Only the newest `kept` events of a chain stay, pruned by the
- * same statement. Events that the statement would prune at once (a bulk batch of more blocks than
+ * same statement. Events that the statement would prune at once (a bulk step of more blocks than
  * are kept) take their ids but are never written: no reader could have seen them, so the log reads
  * exactly as if they had been written and pruned. A rollback deletes no event: the log says what
  * happened, the reorg included.
@@ -93,12 +95,44 @@ export function writeEvents(reorgs: readonly Reorg[], blocks: readonly Canonical
   return events;
 }
 
-/** Appends `events` to `chain`'s log and prunes it to the newest `kept`, in one statement. */
-export async function appendEvents(db: Db, chain: ChainId, events: readonly ChainEvent[], kept = EVENTS_KEPT): Promise<void> {
+/**
+ * The events of writes whose rollups a bulk load has not applied yet: the newest `kept` of them,
+ * and how many older ones were let go (they are numbered when the rest is appended).
+ */
+export class PendingEvents {
+  private events: ChainEvent[] = [];
+  private dropped = 0;
+
+  constructor(private readonly kept: number) {}
+
+  add(events: readonly ChainEvent[]): void {
+    for (const event of events) this.events.push(event);
+    const extra = this.events.length - this.kept;
+    if (extra > 0) {
+      this.events = this.events.slice(extra);
+      this.dropped += extra;
+    }
+  }
+
+  /** Everything pending, to append now; empties the queue. */
+  take(): { events: ChainEvent[]; dropped: number } {
+    const taken = { events: this.events, dropped: this.dropped };
+    this.events = [];
+    this.dropped = 0;
+    return taken;
+  }
+}
+
+/**
+ * Appends `events` to `chain`'s log and prunes it to the newest `kept`, in one statement.
+ * `dropped`: events older than these that are numbered but not written (see the file's comment).
+ */
+export async function appendEvents(db: Db, chain: ChainId, events: readonly ChainEvent[], kept = EVENTS_KEPT, dropped = 0): Promise<void> {
   if (events.length === 0) return;
-  // Those the prune below would remove at once are numbered but not written (see the file's comment).
-  const skipped = Math.max(0, events.length - kept);
-  const written = events.slice(skipped);
+  // Those the prune below would remove at once are numbered but not written.
+  const skipped = dropped + Math.max(0, events.length - kept);
+  const written = events.slice(Math.max(0, events.length - kept));
+  const total = dropped + events.length;
   const kinds = written.map((event) => event.kind);
   const data = written.map((event) => JSON.stringify(event.data));
   await db.query(
@@ -110,6 +144,6 @@ export async function appendEvents(db: Db, chain: ChainId, events: readonly Chai
            FROM newest, unnest(${kinds}::text[], ${data}::text[]) WITH ORDINALITY AS e(kind, data, n)
          )
         DELETE FROM chain_events
-        WHERE chain = ${chain} AND id <= (SELECT id FROM newest) + ${events.length}::bigint - ${kept}::bigint`,
+        WHERE chain = ${chain} AND id <= (SELECT id FROM newest) + ${total}::bigint - ${kept}::bigint`,
   );
 }

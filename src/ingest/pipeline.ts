@@ -32,7 +32,7 @@ import type { Db, Store } from '../store/store.ts';
 import { eachDay, lastClosedDay } from '../time.ts';
 import { applyRollups, closeDays, firstOpenDay, RollupDeltas, warmCharts } from '../rollups/index.ts';
 import { readCheckpoint, storedHashes, writeCheckpoint, type StoredCheckpoint } from './checkpoint.ts';
-import { appendEvents, EVENTS_KEPT, writeEvents } from './events.ts';
+import { appendEvents, EVENTS_KEPT, PendingEvents, writeEvents } from './events.ts';
 import { loadBlocks } from './load-blocks.ts';
 import { writeDeadLetters, writeRawRows, type DeadLetter } from './raw-store.ts';
 import { healSkippedBlocks, recordReorg, rewindTo, type Reorg } from './rewind.ts';
@@ -136,6 +136,8 @@ class IngestRun {
   private queuedReorgs: Reorg[] = [];
   /** Deltas of written blocks not yet applied to the rollups (bulk loads only). */
   private deferred: RollupDeltas | null = null;
+  /** Events of those blocks: they are logged with the step that applies the rollups (events.ts). */
+  private readonly pendingEvents: PendingEvents;
   private lastWrittenTs: number | null = null;
   /** The rollups seen holding rows of the chain: not asked again at each batch (freshRollups). */
   private readonly filledRollups = new Set<string>();
@@ -161,6 +163,7 @@ class IngestRun {
     this.maxTxs = options.batchTransactions ?? (this.bulk ? 200_000 : 20_000);
     this.maxDeltaKeys = options.bulkDeltaKeys ?? 3_000_000;
     this.now = options.now ?? (() => Math.floor(Date.now() / 1000));
+    this.pendingEvents = new PendingEvents(options.eventsKept ?? EVENTS_KEPT);
     this.log = options.logger;
     this.progress = { chain: this.chain, height: -1, blocks: 0, transactions: 0, reorgs: 0, deadLetters: 0 };
   }
@@ -313,6 +316,8 @@ class IngestRun {
       ? { height: last.height, hash: last.hash, rollupsHeight: applyNow ? last.height : (previous?.rollupsHeight ?? -1) }
       : previous && { ...previous, rollupsHeight: applyNow ? previous.height : previous.rollupsHeight };
     const clearsStall = this.stalled !== null && last !== undefined && last.height >= this.stalled.height;
+    // Blocks whose rollups wait (a bulk load's batches) are announced with the step that applies them.
+    const logsEvents = !bulk || applyNow;
 
     // The batch leaves the queue now; the state below describes the store once it commits.
     const txCount = toWrite.reduce((n, b) => n + b.transactions.length, 0);
@@ -336,7 +341,11 @@ class IngestRun {
         }
         await writeDeadLetters(tx, this.source.name, letters, stamp);
         for (const reorg of reorgs) await recordReorg(tx, chain, reorg, stamp);
-        await appendEvents(tx, chain, writeEvents(reorgs, toWrite, closedDays), this.options.eventsKept ?? EVENTS_KEPT);
+        this.pendingEvents.add(writeEvents(reorgs, toWrite, closedDays));
+        if (logsEvents) {
+          const { events, dropped } = this.pendingEvents.take();
+          await appendEvents(tx, chain, events, this.options.eventsKept ?? EVENTS_KEPT, dropped);
+        }
         if (checkpoint) await writeCheckpoint(tx, chain, this.source.name, checkpoint, stamp);
         if (clearsStall) await clearStall(tx, chain);
       })

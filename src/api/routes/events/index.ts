@@ -253,6 +253,8 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           throw error;
         }
         reply.raw.on('close', () => stream.close());
+        // A client gone while the stream was placed: its close event has passed.
+        if (request.raw.destroyed) stream.close();
         void stream.replay(ctx.store);
         return reply.headers(sseHeaders).send(stream.body);
       },
