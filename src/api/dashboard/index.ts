@@ -84,6 +84,8 @@ function loadAssets(): { files: Map<string, Asset>; html: string; build: string 
   const files = new Map<string, Asset>();
   let html = '';
   for (const name of readdirSync(ASSETS_DIR).sort()) {
+    // Hidden files (an editor's, the file system's) are not the page's.
+    if (name.startsWith('.')) continue;
     const body = readFileSync(path.join(ASSETS_DIR, name));
     if (name === 'index.html') html = body.toString('utf8');
     else files.set(name, asset(name, body));
