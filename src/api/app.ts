@@ -29,6 +29,8 @@ import { registerFreshness } from './plugins/freshness.ts';
 import { healthRoutes } from './routes/health.ts';
 import { addressRoutes } from './routes/addresses/index.ts';
 import { analyticsRoutes } from './analytics/index.ts';
+import { registerDashboard } from './dashboard/index.ts';
+import { eventRoutes } from './routes/events/index.ts';
 import { DEFAULT_TUNING, type ApiContext, type ApiTuning } from './context.ts';
 import { registerMetrics } from './metrics/api.ts';
 
@@ -40,6 +42,8 @@ interface AppDeps {
   logger: FastifyBaseLogger | false;
   /** Plan thresholds; the defaults when omitted. */
   tuning?: ApiTuning;
+  /** A key the dashboard page carries (`quarry demo` only: docs/dashboard.md). */
+  dashboardKey?: string;
 }
 
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -104,6 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await registerOpenApi(app);
 
   await app.register(healthRoutes(ctx));
+  registerDashboard(app, { demoKey: deps.dashboardKey });
   await app.register(
     async (api) => {
       // Counted before the key is refused: plugins/auth.ts.
@@ -114,6 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       registerCsv(api);
       await api.register(addressRoutes(ctx), { prefix: '/:chain/addresses' });
       await api.register(analyticsRoutes(ctx));
+      await api.register(eventRoutes(ctx));
     },
     { prefix: '/api/v1' },
   );

@@ -14,9 +14,14 @@ interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(config: Config, store: Store, logger: Logger): Promise<RunningServer> {
+export interface ServerOptions {
+  /** A key the dashboard page carries: `quarry demo` only, never `quarry serve` (docs/dashboard.md). */
+  dashboardKey?: string;
+}
+
+export async function startServer(config: Config, store: Store, logger: Logger, options: ServerOptions = {}): Promise<RunningServer> {
   const keys = await createKeyVerifier(store, config.apiKeys);
-  const app = await buildApp({ config, store, keys, logger });
+  const app = await buildApp({ config, store, keys, logger, dashboardKey: options.dashboardKey });
   // Once closing, answers end their connection: a keep-alive connection whose request was in flight
   // would otherwise hold app.close() until it idled out (72 s).
   let closing = false;

@@ -27,6 +27,7 @@ describe('loadConfig', () => {
     assert.deepEqual(config.trustedProxies, []);
     assert.equal(config.redisUrl, undefined);
     assert.equal(config.corsOrigins, '*');
+    assert.deepEqual(config.events, { pollMs: 500, heartbeatMs: 15_000, maxStreamsPerKey: 5 });
   });
 
   it('derives the operator and anonymous limits from QUARRY_RATE_LIMIT_MAX unless set', () => {
@@ -51,6 +52,9 @@ describe('loadConfig', () => {
       QUARRY_TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.4 ,fd00::/8,loopback',
       QUARRY_REDIS_URL: 'redis://:secret@cache:6379/2',
       QUARRY_CORS_ORIGINS: 'https://explorer.example.org, http://localhost:5173',
+      QUARRY_EVENTS_POLL_INTERVAL: '250ms',
+      QUARRY_EVENTS_HEARTBEAT: '30s',
+      QUARRY_EVENTS_MAX_STREAMS: '20',
     });
     assert.equal(config.port, 9000);
     assert.equal(config.host, '0.0.0.0');
@@ -64,6 +68,7 @@ describe('loadConfig', () => {
     assert.equal(config.redisUrl, 'redis://:secret@cache:6379/2');
     assert.deepEqual(config.corsOrigins, ['https://explorer.example.org', 'http://localhost:5173']);
     assert.equal(loadConfig({ QUARRY_CORS_ORIGINS: 'off' }).corsOrigins, 'off');
+    assert.deepEqual(config.events, { pollMs: 250, heartbeatMs: 30_000, maxStreamsPerKey: 20 });
   });
 
   for (const [name, value] of [
@@ -100,6 +105,9 @@ describe('loadConfig', () => {
     ['QUARRY_METRICS', 'yes'],
     ['QUARRY_METRICS_PORT', '70000'],
     ['QUARRY_METRICS_PORT', '8080'],
+    ['QUARRY_EVENTS_POLL_INTERVAL', 'often'],
+    ['QUARRY_EVENTS_HEARTBEAT', '0s'],
+    ['QUARRY_EVENTS_MAX_STREAMS', '0'],
   ] as const) {
     it(`names ${name} when it is ${JSON.stringify(value)}`, () => {
       const problems = problemsOf({ [name]: value });

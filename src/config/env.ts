@@ -61,6 +61,15 @@ export interface Config {
    * only when a port is set (`--metrics-port` wins).
    */
   metrics: { enabled: boolean; port: number | undefined };
+  /** The live event stream, GET /api/v1/{chain}/events (docs/events.md). */
+  events: {
+    /** How often a process reads new events, per chain, while a stream of the chain is open (ms). */
+    pollMs: number;
+    /** Time between heartbeat comments on an open stream (ms). */
+    heartbeatMs: number;
+    /** Streams one API key may hold open at once, per process. */
+    maxStreamsPerKey: number;
+  };
   /** The pos nodes `quarry index pos` reads when its options do not name them. */
   posNode: { rpcUrl: string | undefined; rpcNamespace: 'qrl' | 'zond' | 'eth' | undefined; beaconUrl: string | undefined };
 }
@@ -125,6 +134,11 @@ export function loadConfig(env: Env = process.env): Config {
     metrics: {
       enabled: read('QUARRY_METRICS', true, (raw) => (raw === 'on' ? true : raw === 'off' ? false : '!must be on or off')),
       port: read<number | undefined>('QUARRY_METRICS_PORT', undefined, (raw) => integerIn(raw, 0, 65535)),
+    },
+    events: {
+      pollMs: read('QUARRY_EVENTS_POLL_INTERVAL', 500, parseDuration),
+      heartbeatMs: read('QUARRY_EVENTS_HEARTBEAT', 15_000, parseDuration),
+      maxStreamsPerKey: read('QUARRY_EVENTS_MAX_STREAMS', 5, (raw) => integerIn(raw, 1, 100_000)),
     },
     posNode: {
       rpcUrl: read<string | undefined>('QUARRY_POS_RPC_URL', undefined, httpUrl),

@@ -9,8 +9,9 @@ import sql from 'sql-template-tag';
 import type { Logger } from 'pino';
 import { CHAINS, type ChainId } from '../chain/chains.ts';
 import type { Store } from '../store/store.ts';
-import { formatDay, lastClosedDay } from '../time.ts';
+import { eachDay, formatDay, lastClosedDay } from '../time.ts';
 import { closeDays } from '../rollups/index.ts';
+import { appendEvents, dayEvent } from './events.ts';
 
 const MARKER = { chain: '*', key: 'bulk_load' } as const;
 
@@ -180,12 +181,13 @@ async function daySpan(store: Store, chain: ChainId): Promise<DaySpan | null> {
   return { chain, first, last, days: Math.max(0, (Date.parse(last) - Date.parse(first)) / 86_400_000 + 1) };
 }
 
-/** Computes the metrics of every closed day of a chain. */
+/** Computes the metrics of every closed day of a chain, with a `day` event for each (events.ts). */
 async function closeAllDays(store: Store, span: DaySpan, logger?: Logger): Promise<void> {
   const started = performance.now();
   await store.transaction('ingest.bulk.close_days', async (tx) => {
     if (tx.kind === 'postgres') await tx.exec('ingest.bulk.memory', `SET LOCAL work_mem = '256MB'`);
     await closeDays(tx, span.chain, span.first, span.last);
+    await appendEvents(tx, span.chain, eachDay(span.first, span.last).map(dayEvent));
   });
   logger?.info({ chain: span.chain, ms: Math.round(performance.now() - started) }, 'bulk load: days closed');
 }

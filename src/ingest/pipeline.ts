@@ -9,7 +9,7 @@
  *   with backoff, and if it stays bad the chain stalls there (`stall`);
  * - check parent: a block extends the tip, replays it, or forks from it (then `recover`); a block
  *   above the next height stalls the chain (nothing is ever stored past a gap);
- * - write: the queued blocks, their rollups, dead letters and the checkpoint, one transaction;
+ * - write: the queued blocks, their rollups, dead letters, events and the checkpoint, one transaction;
  * - follow: at the source's head, everything queued is written and the completed days closed;
  * - recover: a fork is rolled back to the common ancestor, in chunks, unless it is deeper than
  *   the reorg limit or below the source's finalized height (then the chain stalls);
@@ -29,9 +29,10 @@ import type { Logger } from 'pino';
 import type { ChainId } from '../chain/chains.ts';
 import type { BlockSource, CanonicalBlock, SourceItem } from '../chain/model.ts';
 import type { Db, Store } from '../store/store.ts';
-import { lastClosedDay } from '../time.ts';
+import { eachDay, lastClosedDay } from '../time.ts';
 import { applyRollups, closeDays, firstOpenDay, RollupDeltas, warmCharts } from '../rollups/index.ts';
 import { readCheckpoint, storedHashes, writeCheckpoint, type StoredCheckpoint } from './checkpoint.ts';
+import { appendEvents, EVENTS_KEPT, PendingEvents, writeEvents } from './events.ts';
 import { loadBlocks } from './load-blocks.ts';
 import { writeDeadLetters, writeRawRows, type DeadLetter } from './raw-store.ts';
 import { healSkippedBlocks, recordReorg, rewindTo, type Reorg } from './rewind.ts';
@@ -89,6 +90,8 @@ export interface IngestOptions {
   signal?: AbortSignal;
   /** Clock for reorg, stall and dead-letter records (Unix seconds). */
   now?: () => number;
+  /** Events kept per chain in the event log (default EVENTS_KEPT; see events.ts). */
+  eventsKept?: number;
 }
 
 export type IngestResult = IngestProgress;
@@ -133,6 +136,8 @@ class IngestRun {
   private queuedReorgs: Reorg[] = [];
   /** Deltas of written blocks not yet applied to the rollups (bulk loads only). */
   private deferred: RollupDeltas | null = null;
+  /** Events of those blocks: they are logged with the step that applies the rollups (events.ts). */
+  private readonly pendingEvents: PendingEvents;
   private lastWrittenTs: number | null = null;
   /** The rollups seen holding rows of the chain: not asked again at each batch (freshRollups). */
   private readonly filledRollups = new Set<string>();
@@ -158,6 +163,7 @@ class IngestRun {
     this.maxTxs = options.batchTransactions ?? (this.bulk ? 200_000 : 20_000);
     this.maxDeltaKeys = options.bulkDeltaKeys ?? 3_000_000;
     this.now = options.now ?? (() => Math.floor(Date.now() / 1000));
+    this.pendingEvents = new PendingEvents(options.eventsKept ?? EVENTS_KEPT);
     this.log = options.logger;
     this.progress = { chain: this.chain, height: -1, blocks: 0, transactions: 0, reorgs: 0, deadLetters: 0 };
   }
@@ -310,6 +316,8 @@ class IngestRun {
       ? { height: last.height, hash: last.hash, rollupsHeight: applyNow ? last.height : (previous?.rollupsHeight ?? -1) }
       : previous && { ...previous, rollupsHeight: applyNow ? previous.height : previous.rollupsHeight };
     const clearsStall = this.stalled !== null && last !== undefined && last.height >= this.stalled.height;
+    // Blocks whose rollups wait (a bulk load's batches) are announced with the step that applies them.
+    const logsEvents = !bulk || applyNow;
 
     // The batch leaves the queue now; the state below describes the store once it commits.
     const txCount = toWrite.reduce((n, b) => n + b.transactions.length, 0);
@@ -326,12 +334,18 @@ class IngestRun {
     const inflight = store
       .transaction('ingest.batch', async (tx) => {
         if (toWrite.length > 0) await writeRawRows(tx, rows);
+        let closedDays: string[] = [];
         if (applyNow && deltas) {
           await applyRollups(tx, deltas, { filled: this.filledRollups });
-          if (!bulk) await closeCompletedDays(tx, chain, deltas);
+          if (!bulk) closedDays = await closeCompletedDays(tx, chain, deltas);
         }
         await writeDeadLetters(tx, this.source.name, letters, stamp);
         for (const reorg of reorgs) await recordReorg(tx, chain, reorg, stamp);
+        this.pendingEvents.add(writeEvents(reorgs, toWrite, closedDays));
+        if (logsEvents) {
+          const { events, dropped } = this.pendingEvents.take();
+          await appendEvents(tx, chain, events, this.options.eventsKept ?? EVENTS_KEPT, dropped);
+        }
         if (checkpoint) await writeCheckpoint(tx, chain, this.source.name, checkpoint, stamp);
         if (clearsStall) await clearStall(tx, chain);
       })
@@ -431,17 +445,24 @@ class IngestRun {
       if (!item || item.kind === 'caught-up') throw new IngestError(`${chain}: ${source.name} could not give block ${height} of the new branch`);
       branch.push(item.kind === 'block' ? item.block : await this.refetch(item));
     }
-    await this.rollBackTo(ancestor, branch[0] ?? block);
+    await this.rollBackTo(ancestor, branch[0] ?? block, block);
     for (const b of [...branch, block]) this.accept(b);
   }
 
   /** Makes `ancestor` the tip: drops queued blocks above it and rolls the store back if needed. */
-  private async rollBackTo(ancestor: number, newBranchFirst: CanonicalBlock): Promise<void> {
+  private async rollBackTo(ancestor: number, newBranchFirst: CanonicalBlock, newTip: CanonicalBlock): Promise<void> {
     const { chain } = this;
     await this.settle();
     const oldTip = this.tip!.height;
     const prevHash = (await this.hashAtHeight(ancestor + 1)) ?? '';
-    const reorg: Reorg = { height: ancestor + 1, prevHash, newHash: newBranchFirst.hash, depth: oldTip - ancestor };
+    const reorg: Reorg = {
+      height: ancestor + 1,
+      prevHash,
+      newHash: newBranchFirst.hash,
+      depth: oldTip - ancestor,
+      oldTip: { ...this.tip! },
+      newTip: { height: newTip.height, hash: newTip.hash },
+    };
     const reachesStore = this.written !== null && this.written.height > ancestor;
     // Reorgs settled in memory are routine in a bulk load; rolling back the store is news.
     if (reachesStore) this.log?.warn({ chain, ...reorg }, 'reorg: rolling back to the common ancestor');
@@ -502,9 +523,14 @@ async function catchUpRollups(store: Store, chain: ChainId, source: string, chec
   return { ...checkpoint, rollupsHeight };
 }
 
-/** Closes the days that the applied blocks completed (all days before the last block's day) and any a reorg reopened. */
-async function closeCompletedDays(tx: Db, chain: ChainId, deltas: RollupDeltas): Promise<void> {
+/**
+ * Closes the days that the applied blocks completed (all days before the last block's day) and any
+ * a reorg reopened; returns the days closed, oldest first.
+ */
+async function closeCompletedDays(tx: Db, chain: ChainId, deltas: RollupDeltas): Promise<string[]> {
   const firstDay = await firstOpenDay(tx, chain);
   const lastClosed = lastClosedDay(deltas.lastTs);
-  if (firstDay !== null && firstDay <= lastClosed) await closeDays(tx, chain, firstDay, lastClosed);
+  if (firstDay === null || firstDay > lastClosed) return [];
+  await closeDays(tx, chain, firstDay, lastClosed);
+  return eachDay(firstDay, lastClosed);
 }

@@ -13,13 +13,19 @@ import { clearRollups, revertRollups, RollupDeltas } from '../rollups/index.ts';
 import { storedHashes, writeCheckpoint, type StoredCheckpoint } from './checkpoint.ts';
 import { loadBlocks } from './load-blocks.ts';
 import { deleteRawAbove } from './raw-store.ts';
+import { appendEvents, reorgEvent } from './events.ts';
 import type { Logger } from 'pino';
 
 export interface Reorg {
+  /** The first replaced height (the common ancestor + 1). */
   height: number;
   prevHash: string;
   newHash: string;
   depth: number;
+  /** The tip the rollback replaced. */
+  oldTip: { height: number; hash: string };
+  /** The head of the new branch when the fork was found. */
+  newTip: { height: number; hash: string };
 }
 
 /** Blocks reverted per transaction: a deep rewind is many short transactions, not one long one. */
@@ -41,7 +47,10 @@ export async function revertAbove(store: Store, chain: ChainId, source: string, 
     const deltas = new RollupDeltas(chain, bottomBlock?.ts ?? null);
     for (const block of reverted) deltas.addBlock(block);
     await revertRollups(tx, deltas, bottom, firstReverted?.ts ?? 0, () => deleteRawAbove(tx, chain, bottom));
-    if (reorg) await recordReorg(tx, chain, reorg, stamp);
+    if (reorg) {
+      await recordReorg(tx, chain, reorg, stamp);
+      await appendEvents(tx, chain, [reorgEvent(reorg)]);
+    }
     await writeCheckpoint(tx, chain, source, checkpoint, stamp);
   });
   return checkpoint;

@@ -22,7 +22,7 @@ export async function registerCors(app: FastifyInstance, origins: Config['corsOr
   await app.register(cors, {
     origin: origins === '*' ? '*' : origins,
     methods: ['GET', 'HEAD'],
-    allowedHeaders: ['Authorization', 'If-None-Match'],
+    allowedHeaders: ['Authorization', 'If-None-Match', 'Last-Event-ID'],
     exposedHeaders: EXPOSED,
     // Browsers cache a preflight this long (they cap it themselves: Chromium at 2 hours).
     maxAge: 86_400,

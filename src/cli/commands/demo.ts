@@ -88,7 +88,8 @@ export function registerDemo(program: Command): void {
         );
       }
       await lock.release();
-      const server = await startServer(config, store, logger);
+      // The demo's page opens with its key filled in (docs/dashboard.md); `quarry serve` never does this.
+      const server = await startServer(config, store, logger, { dashboardKey: key });
       serving = true;
       closeOnSignal(logger, { server, store });
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
@@ -96,10 +97,11 @@ export function registerDemo(program: Command): void {
         [
           '',
           `Quarry demo is serving at ${server.url} (ready in ${seconds} s)`,
-          `  docs:     ${server.url}/docs`,
-          `  openapi:  ${server.url}${OPENAPI_PATH}`,
-          `  demo key: ${key}`,
-          `  try:      curl -H "Authorization: Bearer ${key}" ${server.url}/api/v1/pos/addresses/stats/summary`,
+          `  dashboard: ${server.url}/`,
+          `  docs:      ${server.url}/docs`,
+          `  openapi:   ${server.url}${OPENAPI_PATH}`,
+          `  demo key:  ${key}`,
+          `  try:       curl -H "Authorization: Bearer ${key}" ${server.url}/api/v1/pos/addresses/stats/summary`,
           '',
         ].join('\n'),
       );
