@@ -317,7 +317,7 @@ class IngestRun {
       : previous && { ...previous, rollupsHeight: applyNow ? previous.height : previous.rollupsHeight };
     const clearsStall = this.stalled !== null && last !== undefined && last.height >= this.stalled.height;
     // Blocks whose rollups wait (a bulk load's batches) are announced with the step that applies them.
-    const logsEvents = !bulk || applyNow;
+    const logsEvents = !bulk || applyNow || deltas === null;
 
     // The batch leaves the queue now; the state below describes the store once it commits.
     const txCount = toWrite.reduce((n, b) => n + b.transactions.length, 0);

@@ -118,8 +118,11 @@ export async function ingestExpected(store: Store, views: SourceItem[]): Promise
   await ingest(store, viewSource(views));
 }
 
-/** Tables that record the run, not the chain: which source wrote, when, what it saw on the way, the node's tip. */
-const RUN_TABLES = new Set(['checkpoints', 'schema_migrations', 'reorgs', 'dead_letters', 'api_keys', 'chain_node_tips', 'ingest_stalls', 'writer_locks']);
+/**
+ * Tables that record the run, not the chain: which source wrote, when, what it saw on the way (the
+ * event log numbers what each run wrote, in its batches), the node's tip.
+ */
+const RUN_TABLES = new Set(['checkpoints', 'schema_migrations', 'reorgs', 'chain_events', 'dead_letters', 'api_keys', 'chain_node_tips', 'ingest_stalls', 'writer_locks']);
 /** Columns that identify a write rather than hold data (the population chart's cache token is new on every close). */
 const RUN_COLUMNS: Record<string, string[]> = { holder_state_meta: ['token'] };
 
