@@ -1059,6 +1059,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{chain}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live events of a chain: new blocks, reorganisations, closed days (Server-Sent Events)
+         * @description A text/event-stream of the chain’s events, each message with `id:` (the event id), `event:` (the kind) and `data:` (one line of JSON):
+         *
+         *     - `block`: a new canonical block: `{chain, height, hash, timestamp, tx_count}`, `timestamp` the block’s time (YYYY-MM-DDTHH:MM:SS, UTC);
+         *     - `reorg`: the chain reorganised: `{chain, depth, ancestor_height, old_tip: {height, hash}, new_tip: {height, hash}}`; blocks above `ancestor_height` were replaced, and the new branch’s blocks follow as `block` events;
+         *     - `day`: a UTC day closed (its daily figures are final): `{chain, day}`;
+         *     - `gap`: events `missed_from`..`missed_to` will not be delivered (older than the kept window): `{chain, missed_from, missed_to}`; refetch what you show.
+         *
+         *     Comment lines `: heartbeat` keep the connection alive. Without Last-Event-ID the stream starts after the newest event (no replay).
+         *     Browsers: EventSource cannot send the Authorization header; read the stream with fetch() (docs/events.md).
+         */
+        get: operations["streamChainEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1181,6 +1209,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1275,6 +1307,16 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: `<URL of the next page>; rel="next"`, absent on the last page (docs/exports.md). */
+                    Link?: string;
+                    /** @description CSV answers: the next page’s cursor (the JSON next_cursor), absent on the last page. */
+                    "Quarry-Next-Cursor"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1361,6 +1403,7 @@ export interface operations {
                         /** @description The address asked about, in canonical form (Q + lowercase hex). */
                         address: string;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -1432,6 +1475,14 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: `<URL of the next page>; rel="next"`, absent on the last page (docs/exports.md). */
+                    Link?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1477,6 +1528,7 @@ export interface operations {
                         /** @description The address asked about, in canonical form (Q + lowercase hex). */
                         address: string;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -1548,6 +1600,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1582,6 +1640,7 @@ export interface operations {
                         /** @description The address asked about, in canonical form (Q + lowercase hex). */
                         address: string;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -1654,6 +1713,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1694,6 +1759,7 @@ export interface operations {
                         /** @description The address asked about, in canonical form (Q + lowercase hex). */
                         address: string;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -1760,6 +1826,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1784,6 +1856,7 @@ export interface operations {
                         /** @description The address asked about, in canonical form (Q + lowercase hex). */
                         address: string;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -1850,6 +1923,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1953,6 +2030,14 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: `<URL of the next page>; rel="next"`, absent on the last page (docs/exports.md). */
+                    Link?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1998,6 +2083,7 @@ export interface operations {
                         /** @description The address asked about, in canonical form (Q + lowercase hex). */
                         address: string;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -2067,6 +2153,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2106,6 +2198,7 @@ export interface operations {
                         /** @description The address asked about, in canonical form (Q + lowercase hex). */
                         address: string;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -2175,6 +2268,10 @@ export interface operations {
             /** @description AddressDetail. An address never seen answers zeros and nulls. */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2308,6 +2405,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2483,6 +2584,14 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: `<URL of the next page>; rel="next"`, absent on the last page (docs/exports.md). */
+                    Link?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2549,6 +2658,7 @@ export interface operations {
                         chain: string | null;
                         network: string | null;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -2621,6 +2731,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2639,6 +2755,7 @@ export interface operations {
                             total_gas_used: number;
                         }[];
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -2708,6 +2825,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2736,6 +2859,7 @@ export interface operations {
                         /** @description The window in days. */
                         window_days: number;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -2805,6 +2929,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2826,6 +2956,7 @@ export interface operations {
                         /** @description The window in days. */
                         window_days: number;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -2895,6 +3026,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2917,6 +3054,7 @@ export interface operations {
                         /** @description The window in days. */
                         window_days: number;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -2984,6 +3122,16 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of pow in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Pow-Block-Height"?: string;
+                    /** @description Hash of that block of pow. */
+                    "Quarry-Pow-Block-Hash"?: string;
+                    /** @description Height of the latest block of pos in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Pos-Block-Height"?: string;
+                    /** @description Hash of that block of pos. */
+                    "Quarry-Pos-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3007,6 +3155,7 @@ export interface operations {
                         /** @description The unit of the *_quanta fields: quanta (coins). */
                         unit: string;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -3076,6 +3225,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3102,6 +3257,7 @@ export interface operations {
                             meaning: string;
                         }[];
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -3169,6 +3325,16 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of pow in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Pow-Block-Height"?: string;
+                    /** @description Hash of that block of pow. */
+                    "Quarry-Pow-Block-Hash"?: string;
+                    /** @description Height of the latest block of pos in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Pos-Block-Height"?: string;
+                    /** @description Hash of that block of pos. */
+                    "Quarry-Pos-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3202,6 +3368,7 @@ export interface operations {
                         /** @description Always pos: pow has no base fee. */
                         chain: string;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -3269,6 +3436,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3306,6 +3479,7 @@ export interface operations {
                         days: number | null;
                         network: string | null;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -3367,6 +3541,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3472,6 +3650,16 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of pow in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Pow-Block-Height"?: string;
+                    /** @description Hash of that block of pow. */
+                    "Quarry-Pow-Block-Hash"?: string;
+                    /** @description Height of the latest block of pos in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Pos-Block-Height"?: string;
+                    /** @description Hash of that block of pos. */
+                    "Quarry-Pos-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3530,6 +3718,7 @@ export interface operations {
                             chain: "pow" | "pos";
                         }[];
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -3591,6 +3780,16 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of pow in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Pow-Block-Height"?: string;
+                    /** @description Hash of that block of pow. */
+                    "Quarry-Pow-Block-Hash"?: string;
+                    /** @description Height of the latest block of pos in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Pos-Block-Height"?: string;
+                    /** @description Hash of that block of pos. */
+                    "Quarry-Pos-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3610,6 +3809,7 @@ export interface operations {
                         /** @description When the answer was computed, YYYY-MM-DDTHH:MM:SS.ffffffZ. */
                         generated_at: string;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -3678,6 +3878,14 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: `<URL of the next page>; rel="next"`, absent on the last page (docs/exports.md). */
+                    Link?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3706,6 +3914,7 @@ export interface operations {
                         /** @description (page − 1) × page_size. */
                         offset: number;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -3767,6 +3976,14 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of pow in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Pow-Block-Height"?: string;
+                    /** @description Hash of that block of pow. */
+                    "Quarry-Pow-Block-Hash"?: string;
+                    /** @description Height of the latest block of pos in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Pos-Block-Height"?: string;
+                    /** @description Hash of that block of pos. */
+                    "Quarry-Pos-Block-Hash"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3862,6 +4079,14 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of pow in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Pow-Block-Height"?: string;
+                    /** @description Hash of that block of pow. */
+                    "Quarry-Pow-Block-Hash"?: string;
+                    /** @description Height of the latest block of pos in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Pos-Block-Height"?: string;
+                    /** @description Hash of that block of pos. */
+                    "Quarry-Pos-Block-Hash"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3990,6 +4215,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4117,6 +4346,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4141,6 +4376,7 @@ export interface operations {
                         chain: string;
                         network: string;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -4210,6 +4446,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4232,6 +4474,7 @@ export interface operations {
                         chain: string;
                         network: string;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -4301,6 +4544,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4323,6 +4572,7 @@ export interface operations {
                         /** @description The window in days. */
                         window_days: number;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -4392,6 +4642,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4412,6 +4668,7 @@ export interface operations {
                         /** @description The window in days. */
                         window_days: number;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -4476,6 +4733,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4564,6 +4825,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4585,6 +4852,7 @@ export interface operations {
                         /** @description The window in days, as asked. */
                         window_days: number;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -4654,6 +4922,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4679,6 +4953,7 @@ export interface operations {
                         /** @description The window in days, as asked. */
                         window_days: number;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -4748,6 +5023,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4767,6 +5048,7 @@ export interface operations {
                         /** @description The window in days, as asked. */
                         window_days: number;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -4836,6 +5118,18 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of pow in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Pow-Block-Height"?: string;
+                    /** @description Hash of that block of pow. */
+                    "Quarry-Pow-Block-Hash"?: string;
+                    /** @description Height of the latest block of pos in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Pos-Block-Height"?: string;
+                    /** @description Hash of that block of pos. */
+                    "Quarry-Pos-Block-Hash"?: string;
+                    /** @description CSV answers: `<URL of the next page>; rel="next"`, absent on the last page (docs/exports.md). */
+                    Link?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4878,6 +5172,7 @@ export interface operations {
                         /** @description The address asked about, in canonical form. */
                         address: string;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -4939,6 +5234,14 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of pow in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Pow-Block-Height"?: string;
+                    /** @description Hash of that block of pow. */
+                    "Quarry-Pow-Block-Hash"?: string;
+                    /** @description Height of the latest block of pos in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Pos-Block-Height"?: string;
+                    /** @description Hash of that block of pos. */
+                    "Quarry-Pos-Block-Hash"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5098,6 +5401,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5126,6 +5435,7 @@ export interface operations {
                         /** @description The window’s length in days. */
                         days: number;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -5187,6 +5497,16 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of pow in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Pow-Block-Height"?: string;
+                    /** @description Hash of that block of pow. */
+                    "Quarry-Pow-Block-Hash"?: string;
+                    /** @description Height of the latest block of pos in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Pos-Block-Height"?: string;
+                    /** @description Hash of that block of pos. */
+                    "Quarry-Pos-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5209,6 +5529,7 @@ export interface operations {
                         }[];
                         count: number;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -5276,6 +5597,16 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of pow in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Pow-Block-Height"?: string;
+                    /** @description Hash of that block of pow. */
+                    "Quarry-Pow-Block-Hash"?: string;
+                    /** @description Height of the latest block of pos in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Pos-Block-Height"?: string;
+                    /** @description Hash of that block of pos. */
+                    "Quarry-Pos-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5313,6 +5644,7 @@ export interface operations {
                         /** @description The window’s length in days. */
                         days: number;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -5379,6 +5711,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5546,6 +5882,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5585,6 +5927,7 @@ export interface operations {
                         /** @description Whether the chain has curated venue wallets. */
                         exchange_labeled: boolean;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -5656,6 +5999,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5686,6 +6035,7 @@ export interface operations {
                         /** @description Days in the window. */
                         days: number;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -5757,6 +6107,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5793,6 +6149,7 @@ export interface operations {
                         /** @description threshold_pct as given; null when omitted (the 100,000-coin floor). */
                         threshold_pct: number | null;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -5861,6 +6218,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5899,6 +6262,7 @@ export interface operations {
                         /** @description threshold_pct as given; null when omitted (the 100,000-coin floor). */
                         threshold_pct: number | null;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -5972,6 +6336,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6006,6 +6376,7 @@ export interface operations {
                         /** @description threshold_pct as given; null when omitted (the 100,000-coin floor). */
                         threshold_pct: number | null;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -6072,6 +6443,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6095,6 +6472,7 @@ export interface operations {
                         /** @description threshold_pct as given; null when omitted (the 100,000-coin floor). */
                         threshold_pct: number | null;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -6166,6 +6544,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6280,6 +6662,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6395,6 +6781,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6495,6 +6885,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6615,6 +7009,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6700,6 +7098,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6782,6 +7184,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6863,6 +7269,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6951,6 +7361,10 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7044,6 +7458,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7071,6 +7491,7 @@ export interface operations {
                         /** @description The window in days. */
                         days: number;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -7140,6 +7561,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7164,6 +7591,7 @@ export interface operations {
                         window_days: number;
                         buckets: string[];
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -7228,6 +7656,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7243,6 +7677,7 @@ export interface operations {
                         chain: string;
                         network: string;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -7312,6 +7747,12 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7357,6 +7798,7 @@ export interface operations {
                         /** @description The window in days. */
                         window_days: number;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -7387,6 +7829,84 @@ export interface operations {
                 };
             };
             /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    streamChainEvents: {
+        parameters: {
+            query?: {
+                /** @description Resume after this event id, for clients that cannot send the Last-Event-ID header (the header wins when both are sent). */
+                last_event_id?: string;
+            };
+            header?: {
+                /** @description Resume after this event id: the `id:` of the last message received. */
+                "last-event-id"?: string;
+            };
+            path: {
+                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0). */
+                chain: "pow" | "pos";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream; it stays open until the client or the server closes it. */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description A malformed Last-Event-ID header or last_event_id parameter; errors names it. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown chain. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit, or holds the most event streams it may (QUARRY_EVENTS_MAX_STREAMS); Retry-After says when to retry. */
             429: {
                 headers: {
                     [name: string]: unknown;
