@@ -18,7 +18,7 @@ import { TEST_KEY } from '../support/app.ts';
 import { expectedFromBlocks } from '../support/expected.ts';
 import { expectedActivity, lastDays } from '../support/expected-activity.ts';
 import { asQuanta, confirmedVenues, movesOf } from '../support/expected-exchange.ts';
-import { dailyFigures, lastDays as lastFigureDays, nearestRank } from '../support/expected-network.ts';
+import { dailyFigures, feePercentilesItem, lastDays as lastFigureDays } from '../support/expected-network.ts';
 import { figures, holdersByDay } from '../support/expected-population.ts';
 import { coins, historyOf, migrationLegs, worldStaking } from '../support/expected-staking.ts';
 import { expectedBiggest, expectedBusiestHour, expectedTps, isoSeconds, TARGET_BLOCK_SECONDS, windowOf } from '../support/expected-status.ts';
@@ -139,18 +139,7 @@ describeSeededApp('the typed client against a listening server', loadAnalyticsWo
 
   it('fees: exact nearest-rank fee percentiles per day', async () => {
     const body = unwrap(await client.GET('/analytics/fees/percentiles', { params: { query: { chain: 'pow', window: '3d' } } }));
-    const items = lastFigureDays(dailyFigures(w().blocks.pow), 3).map(([day, d]) => {
-      const fees = d.txs.map((tx) => tx.fee).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-      return {
-        day,
-        tx_count: fees.length,
-        fee_p50: nearestRank(fees, 50).toString(),
-        fee_p95: nearestRank(fees, 95).toString(),
-        fee_p99: nearestRank(fees, 99).toString(),
-        fee_max: (fees.at(-1) ?? 0n).toString(),
-        fee_sum: fees.reduce((a, b) => a + b, 0n).toString(),
-      };
-    });
+    const items = lastFigureDays(dailyFigures(w().blocks.pow), 3).map(([day, d]) => feePercentilesItem(day, d));
     assert.deepEqual(body, { items, count: 3, chain: 'pow', network: NETWORK.pow, window_days: 3 });
   });
 

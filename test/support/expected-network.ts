@@ -48,6 +48,20 @@ export function nearestRank(sorted: bigint[], p: number): bigint {
   return sorted[Math.ceil((p * sorted.length) / 100) - 1]!;
 }
 
+/** The fee percentiles item of a day (docs/metrics.md, "Fee percentiles"): over every fee of its transactions. */
+export function feePercentilesItem(day: string, figures: DayFigures) {
+  const fees = figures.txs.map((tx) => tx.fee).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return {
+    day,
+    tx_count: fees.length,
+    fee_p50: nearestRank(fees, 50).toString(),
+    fee_p95: nearestRank(fees, 95).toString(),
+    fee_p99: nearestRank(fees, 99).toString(),
+    fee_max: (fees.at(-1) ?? 0n).toString(),
+    fee_sum: fees.reduce((a, b) => a + b, 0n).toString(),
+  };
+}
+
 /** An integer amount in coins as an exact decimal string (without trailing zeros). */
 export function coinsText(amount: bigint, decimals: number): string {
   const unit = 10n ** BigInt(decimals);

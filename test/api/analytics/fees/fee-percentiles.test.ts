@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { AUTH, buildTestApp } from '../../../support/app.ts';
 import { loadAnalyticsWorld, NETWORK } from '../../../support/analytics-world.ts';
-import { dailyFigures, lastDays, nearestRank } from '../../../support/expected-network.ts';
+import { dailyFigures, feePercentilesItem, lastDays } from '../../../support/expected-network.ts';
 import { describeSeededApp } from '../../../support/seeded-app.ts';
 import { openTestStore } from '../../../support/stores.ts';
 
@@ -13,18 +13,7 @@ describeSeededApp('GET /analytics/fees/percentiles', loadAnalyticsWorld, (s, kin
     for (const chain of ['pos', 'pow'] as const) {
       const res = await get(`?chain=${chain}&window=10d`);
       assert.equal(res.statusCode, 200, res.body);
-      const items = lastDays(dailyFigures(s.seeded().blocks[chain]), 10).map(([day, d]) => {
-        const fees = d.txs.map((tx) => tx.fee).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-        return {
-          day,
-          tx_count: fees.length,
-          fee_p50: nearestRank(fees, 50).toString(),
-          fee_p95: nearestRank(fees, 95).toString(),
-          fee_p99: nearestRank(fees, 99).toString(),
-          fee_max: (fees.at(-1) ?? 0n).toString(),
-          fee_sum: fees.reduce((a, b) => a + b, 0n).toString(),
-        };
-      });
+      const items = lastDays(dailyFigures(s.seeded().blocks[chain]), 10).map(([day, d]) => feePercentilesItem(day, d));
       assert.ok(items.length >= 4 && items.every((i) => i.tx_count > 0), 'several days with fees');
       assert.notEqual(items[0]!.fee_p50, items[0]!.fee_p99, 'the fixture’s fees spread');
       assert.deepEqual(res.json(), { items, count: items.length, chain, network: NETWORK[chain], window_days: 10 });
