@@ -4,6 +4,7 @@
  * `server.ts` only listens; tests call `buildApp` and `inject`.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import etag from '@fastify/etag';
@@ -72,6 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   const storeOutage = createStoreOutage(deps.store, app.log);
   app.addHook('onClose', async () => storeOutage.close());
+  dropUnusedConnectionsOnClose(app);
   const ctx: ApiContext = {
     store: deps.store,
     storeOutage,
@@ -124,4 +126,21 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     { prefix: '/api/v1' },
   );
   return app as unknown as App;
+}
+
+/**
+ * On close, connections that have not carried a request yet (a client's spare connection, opened
+ * ahead of need) are dropped. Node counts them as busy until its headers timeout, a minute, so
+ * app.close() would wait that long for them; connections with a request finish it first.
+ */
+function dropUnusedConnectionsOnClose(app: FastifyInstance): void {
+  const unused = new Set<Socket>();
+  app.server.on('connection', (socket: Socket) => {
+    unused.add(socket);
+    socket.once('close', () => unused.delete(socket));
+  });
+  app.server.on('request', (request: IncomingMessage) => unused.delete(request.socket));
+  app.addHook('preClose', async () => {
+    for (const socket of unused) socket.destroy();
+  });
 }

@@ -89,8 +89,10 @@ describeSeededApp('Analytics API against the spec', loadChains, (s) => {
 
   it('the spec has 47 analytics endpoints, and the document has exactly those', () => {
     assert.equal(Object.keys(SPEC_ANALYTICS_PARAMETERS).length, 47);
+    // Besides the Addresses API, /api/v1 holds the document itself and the event stream (docs/events.md).
+    const notAnalytics = new Set(['/api/v1/openapi.json', '/api/v1/{chain}/events']);
     const documented = Object.keys(doc.paths)
-      .filter((path) => path.startsWith('/api/v1/') && !path.startsWith('/api/v1/{chain}/addresses') && path !== '/api/v1/openapi.json')
+      .filter((path) => path.startsWith('/api/v1/') && !path.startsWith('/api/v1/{chain}/addresses') && !notAnalytics.has(path))
       .map((path) => path.slice('/api/v1'.length));
     assert.deepEqual(documented.sort(), Object.keys(SPEC_ANALYTICS_PARAMETERS).sort());
   });
