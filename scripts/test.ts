@@ -35,27 +35,24 @@ const root = path.resolve(import.meta.dirname, '..');
 const filters = process.argv.slice(2);
 
 /**
- * The slowest files (about a minute or more; the timing report at the end of `npm test` names
- * them), started first: the processes share two cores, and a long file started last runs on alone
- * while the other core idles. scripts/test-runner.ts keeps this order (node's `--test` would sort
- * the files by path).
+ * The slowest files (twenty seconds or more; the timing report at the end of `npm test` names
+ * them), each in a process of its own, started first, longest first: the processes share two
+ * cores, and a long one started last runs on alone while the other core idles.
+ * scripts/test-runner.ts keeps this order (node's `--test` would sort the files by path).
  */
 const SLOW_FIRST = [
   'test/indexer/pow-grpc.test.ts',
-  'test/indexer/pow-grpc-kill.test.ts',
-  'test/ingest/properties.test.ts',
-  'test/ingest/exchange-venues.test.ts',
-  'test/ingest/never-skip.test.ts',
-  'test/api/analytics/network/active-addresses-daily.test.ts',
-  'test/indexer/pow-stall.test.ts',
   'test/api/analytics/timeline/timeline.test.ts',
-  'test/ingest/rollup-registry.test.ts',
-  'test/ingest/pipeline.test.ts',
-  'test/ingest/fee-windows-reorg.test.ts',
+  'test/api/analytics/network/active-addresses-daily.test.ts',
+  'test/ingest/properties.test.ts',
+  'test/indexer/pow-grpc-kill.test.ts',
+  'test/indexer/pow-stall.test.ts',
+  'test/api/dashboard.test.ts',
   'test/api/errors.test.ts',
-  'test/api/analytics/network/new-vs-returning-daily.test.ts',
-  'test/api/analytics/blocks/block-size.test.ts',
-  'test/ingest/population-warm.test.ts',
+  'test/ingest/rollup-registry.test.ts',
+  'test/api/events.test.ts',
+  'test/ingest/never-skip.test.ts',
+  'test/ingest/exchange-venues.test.ts',
 ];
 const slowRank = (file: string) => {
   const rank = SLOW_FIRST.indexOf(file.split(path.sep).join('/'));
