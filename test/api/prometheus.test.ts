@@ -169,8 +169,11 @@ describeSeededApp('Prometheus metrics', seed, (s, kind) => {
     for (let i = 0; i < 3; i++) assert.equal((await t.app.inject({ url, headers: AUTH })).statusCode, 200);
     const after = await scrape(t);
     const delta = (result: string) => after.value('quarry_answer_cache_requests_total', { result }) - before.value('quarry_answer_cache_requests_total', { result });
-    assert.equal(delta('miss'), 1);
-    assert.equal(delta('hit'), 2);
+    assert.equal(delta('miss') + delta('hit'), 3);
+    // On the run's shared PostgreSQL server another test file's write may move the snapshot between
+    // two requests (the cache's key is the server's snapshot), making a hit a miss; PGlite is this file's alone.
+    if (kind === 'pglite') assert.equal(delta('miss'), 1);
+    else assert.ok(delta('miss') >= 1, `${delta('miss')} misses`);
     assert.equal(after.value('quarry_http_requests_total', { route: BLOCK_SIZE, status: '200' }) - before.value('quarry_http_requests_total', { route: BLOCK_SIZE, status: '200' }), 3);
   });
 

@@ -7,17 +7,24 @@
  * keys may force a recomputation with `Cache-Control: no-cache`.
  */
 import assert from 'node:assert/strict';
-import { it, mock } from 'node:test';
+import { randomBytes } from 'node:crypto';
+import { after, it, mock } from 'node:test';
+import pg from 'pg';
 import zlib from 'node:zlib';
 import { buildApp } from '../../src/api/app.ts';
 import { ENTRY_OVERHEAD } from '../../src/api/plugins/snapshot-cache.ts';
 import { createKeyVerifier, issueKey } from '../../src/auth/keys.ts';
 import { loadConfig } from '../../src/config/env.ts';
 import { ingest } from '../../src/ingest/pipeline.ts';
-import type { Store } from '../../src/store/store.ts';
+import type { LocalCluster } from '../../src/store/local-cluster.ts';
+import { migrate } from '../../src/store/migrate.ts';
+import { createPostgresDriver } from '../../src/store/postgres.ts';
+import { createStore, type Store, type StoreKind } from '../../src/store/store.ts';
 import { AUTH, buildTestApp, TEST_KEY } from '../support/app.ts';
 import { addr, ChainBuilder, coins } from '../support/chain-builder.ts';
 import { describeEachStore, openTestStore } from '../support/stores.ts';
+import { createDatabase } from '../support/fresh-stores.ts';
+import { ownClusterSkip, startOwnCluster } from '../support/own-cluster.ts';
 
 /** Labels the cache, the store's own availability check and the key verifier's reload run, not a route's queries. */
 const NOT_ROUTE = new Set(['api.snapshot', 'store.ping', 'keys.active']);
@@ -31,6 +38,43 @@ const countsByLabel = (store: Store) => new Map([...store.stats()].filter(([labe
 /** The labels that ran since `before` (a snapshot of countsByLabel). */
 const ranSince = (store: Store, before: Map<string, number>) => [...countsByLabel(store)].filter(([label, n]) => n > (before.get(label) ?? 0)).map(([label]) => label);
 
+/**
+ * The snapshot answers are filed under is the whole server's (pg_current_snapshot()): on the run's
+ * shared server a write of any other test file moves it, and the counts below would be off. The
+ * PostgreSQL cases run on a server of their own, a fresh database each, where only their own
+ * writes move it.
+ */
+let ownServer: Promise<{ cluster: LocalCluster; template: string }> | undefined;
+after(async () => (await ownServer)?.cluster.stop());
+
+async function createOn(cluster: LocalCluster, name: string, template?: string): Promise<void> {
+  const client = new pg.Client({ connectionString: cluster.url });
+  await client.connect();
+  try {
+    await createDatabase(client, name, template);
+  } finally {
+    await client.end();
+  }
+}
+
+async function openStore(kind: StoreKind): Promise<Store> {
+  if (kind !== 'postgres' || ownClusterSkip()) return openTestStore(kind);
+  ownServer ??= (async () => {
+    const cluster = await startOwnCluster();
+    const template = 'quarry_migrated';
+    await createOn(cluster, template);
+    const store = createStore(createPostgresDriver(cluster.urlFor(template), { poolSize: 2 }));
+    await migrate(store);
+    await store.close();
+    return { cluster, template };
+  })();
+  const { cluster, template } = await ownServer;
+  const name = `quarry_test_${randomBytes(6).toString('hex')}`;
+  await createOn(cluster, name, template);
+  // Prepared statements where a statement asks for them, as the API process runs them.
+  return createStore(createPostgresDriver(cluster.urlFor(name), { poolSize: 4, prepare: true }));
+}
+
 /** A store with two blocks of pos, the second a day after the first. */
 async function twoBlocks(store: Store, name: string): Promise<void> {
   const chain = 'pos';
@@ -43,7 +87,7 @@ async function twoBlocks(store: Store, name: string): Promise<void> {
 
 describeEachStore('answers kept per database snapshot', (_getStore, kind) => {
   it('repeats an answer without its queries until a block commits, then answers with the block', async () => {
-    const store = await openTestStore(kind);
+    const store = await openStore(kind);
     const t = await buildTestApp(store, { QUARRY_RATE_LIMIT_MAX: '100000' });
     try {
       const chain = 'pos';
@@ -92,7 +136,7 @@ describeEachStore('answers kept per database snapshot', (_getStore, kind) => {
   });
 
   it('keeps the compressed forms a client asks for: the same answer, compressed once', async () => {
-    const store = await openTestStore(kind);
+    const store = await openStore(kind);
     // Counted from before the app exists: @fastify/compress takes zlib's functions when registered.
     const gzips = mock.method(zlib, 'gzipSync');
     const t = await buildTestApp(store, { QUARRY_RATE_LIMIT_MAX: '100000' });
@@ -142,7 +186,7 @@ describeEachStore('answers kept per database snapshot', (_getStore, kind) => {
   });
 
   it('keeps nothing when QUARRY_RESPONSE_CACHE_MB is 0', async () => {
-    const store = await openTestStore(kind);
+    const store = await openStore(kind);
     const t = await buildTestApp(store, { QUARRY_RATE_LIMIT_MAX: '100000', QUARRY_RESPONSE_CACHE_MB: '0' });
     try {
       const get = () => t.app.inject({ url: '/api/v1/analytics/block-size', headers: AUTH });
@@ -158,7 +202,7 @@ describeEachStore('answers kept per database snapshot', (_getStore, kind) => {
   });
 
   it('keeps an answer under its normalised request: junk parameters and equivalent spellings are one entry', async () => {
-    const store = await openTestStore(kind);
+    const store = await openStore(kind);
     const t = await buildTestApp(store, { QUARRY_RATE_LIMIT_MAX: '100000' });
     try {
       await twoBlocks(store, 'key');
@@ -223,7 +267,7 @@ describeEachStore('answers kept per database snapshot', (_getStore, kind) => {
   });
 
   it('recomputes for Cache-Control: no-cache from operator keys only', async () => {
-    const store = await openTestStore(kind);
+    const store = await openStore(kind);
     const t = await buildTestApp(store, { QUARRY_RATE_LIMIT_MAX: '100000' });
     try {
       await twoBlocks(store, 'no-cache');
@@ -255,7 +299,7 @@ describeEachStore('answers kept per database snapshot', (_getStore, kind) => {
   });
 
   it('counts keys, bodies and per-entry overhead in its budget, dropping the least recently used', async () => {
-    const store = await openTestStore(kind);
+    const store = await openStore(kind);
     const budget = 12 * 1024;
     const config = { ...loadConfig({ QUARRY_API_KEYS: TEST_KEY, QUARRY_RATE_LIMIT_MAX: '100000' }), responseCacheBytes: budget };
     const keys = await createKeyVerifier(store, config.apiKeys, 50);
