@@ -73,7 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   const storeOutage = createStoreOutage(deps.store, app.log);
   app.addHook('onClose', async () => storeOutage.close());
-  dropUnusedConnectionsOnClose(app);
+  releaseConnectionsOnClose(app);
   const ctx: ApiContext = {
     store: deps.store,
     storeOutage,
@@ -129,18 +129,25 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 }
 
 /**
- * On close, connections that have not carried a request yet (a client's spare connection, opened
- * ahead of need) are dropped. Node counts them as busy until its headers timeout, a minute, so
- * app.close() would wait that long for them; connections with a request finish it first.
+ * How a closing app lets its connections go, so that app.close() waits only for the requests in
+ * flight. Answers sent once closing end their connection: a keep-alive connection whose request was
+ * in flight would otherwise hold the close until it idled out (72 s). Connections that have not
+ * carried a request yet (a client's spare connection, opened ahead of need) are dropped: Node
+ * counts them as busy until its headers timeout, a minute.
  */
-function dropUnusedConnectionsOnClose(app: FastifyInstance): void {
+function releaseConnectionsOnClose(app: FastifyInstance): void {
+  let closing = false;
   const unused = new Set<Socket>();
   app.server.on('connection', (socket: Socket) => {
     unused.add(socket);
     socket.once('close', () => unused.delete(socket));
   });
   app.server.on('request', (request: IncomingMessage) => unused.delete(request.socket));
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
   app.addHook('preClose', async () => {
+    closing = true;
     for (const socket of unused) socket.destroy();
   });
 }

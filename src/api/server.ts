@@ -22,12 +22,6 @@ export interface ServerOptions {
 export async function startServer(config: Config, store: Store, logger: Logger, options: ServerOptions = {}): Promise<RunningServer> {
   const keys = await createKeyVerifier(store, config.apiKeys);
   const app = await buildApp({ config, store, keys, logger, dashboardKey: options.dashboardKey });
-  // Once closing, answers end their connection: a keep-alive connection whose request was in flight
-  // would otherwise hold app.close() until it idled out (72 s).
-  let closing = false;
-  app.addHook('onSend', async (_request, reply) => {
-    if (closing) reply.header('connection', 'close');
-  });
   const address = await app.listen({ port: config.port, host: config.host });
   let metrics: Awaited<ReturnType<typeof serveMetrics>> | undefined;
   if (app.metrics && config.metrics.port !== undefined) {
@@ -43,9 +37,8 @@ export async function startServer(config: Config, store: Store, logger: Logger, 
     app,
     url: address,
     metricsUrl: metrics?.url,
-    // Waits for the requests in flight: they finish before the store may close.
+    // Waits for the requests in flight (app.ts, releaseConnectionsOnClose): they finish before the store may close.
     close: async () => {
-      closing = true;
       keys.close();
       await metrics?.close();
       await app.close();

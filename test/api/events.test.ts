@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -17,6 +17,7 @@ import { beginBulkLoad } from '../../src/ingest/bulk.ts';
 import { ingest, type IngestOptions } from '../../src/ingest/pipeline.ts';
 import type { Store } from '../../src/store/store.ts';
 import { AUTH, buildTestApp, TEST_KEY, type TestApp } from '../support/app.ts';
+import { quarryArgs } from '../support/quarry-command.ts';
 import { addr, ChainBuilder, coins } from '../support/chain-builder.ts';
 import { randomChain } from '../support/random-chain.ts';
 import { describeEachStore, openTestStore, storeKinds } from '../support/stores.ts';
@@ -162,13 +163,11 @@ async function inProcessApi(store: Store, env: Record<string, string> = {}): Pro
   return { url, t, close: () => t.close() };
 }
 
-/** `quarry serve` in a child process (the compiled sources when the test runs compiled), on a free port. */
+/** `quarry serve` in a child process (test/support/quarry-command.ts), on a free port. */
 async function childApi(databaseUrl: string, dirs: string[]): Promise<ApiProcess & { child: ChildProcess; exited: Promise<number | null> }> {
-  const compiled = path.join(root, 'src/cli/main.js');
-  const entry = existsSync(compiled) ? compiled : path.join(root, 'bin/quarry.js');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'quarry-events-'));
   dirs.push(dataDir);
-  const child = spawn(process.execPath, [entry, 'serve'], {
+  const child = spawn(process.execPath, quarryArgs(['serve']), {
     cwd: root,
     env: {
       ...process.env,

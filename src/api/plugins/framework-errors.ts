@@ -22,7 +22,7 @@ function paramOf(request: FastifyRequest, bad: (segment: string) => boolean): st
   const segments = (request.raw.url ?? '').split('?')[0]!.split('/');
   const index = segments.findIndex(bad);
   if (index === -1) return 'path';
-  for (const route of request.server.routeList ?? []) {
+  for (const route of request.server.routeList) {
     const parts = route.url.split('/');
     if (parts.length !== segments.length || !parts[index]!.startsWith(':')) continue;
     if (parts.every((part, i) => i === index || part.startsWith(':') || part === segments[i])) return parts[index]!.slice(1);
