@@ -243,7 +243,10 @@ describe('a primary, a standby and `quarry serve --workers 2` on the standby, wi
         return lagged!.replica.lag_bytes > 0;
       }, '/readyz to report WAL not replayed', 30_000);
       assert.equal(lagged!.replica.role, 'standby');
-      assert.ok(lagged!.replica.lag_seconds >= 0);
+      // The age of the last transaction replayed: it grows while replay stays paused.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const later = JSON.parse((await get(base, '/readyz')).body);
+      assert.ok(later.replica.lag_seconds > lagged!.replica.lag_seconds && later.replica.lag_bytes > 0, JSON.stringify([lagged!.replica, later.replica]));
       const health = await get(base, '/api/v1/analytics/network/health');
       assert.equal(health.status, 200, health.body);
       const replica = JSON.parse(health.body).replica;
@@ -282,7 +285,11 @@ describe('a primary, a standby and `quarry serve --workers 2` on the standby, wi
     for (let i = 0; i < 6; i++) assert.equal((await get(base, '/healthz', {})).status, 200);
     const served = new Set(serve.lines.slice(start).filter((l) => l.msg === 'incoming request' && l.req?.url === '/healthz').map((l) => l.worker));
     assert.equal(served.size, 2, `workers that served /healthz: ${[...served].join(', ')}`);
-    assert.equal(healthz(await scrape()) - before, 6);
+    const text = await scrape();
+    assert.equal(healthz(text) - before, 6);
+    // The store's gauges are the one standby's, not summed over the workers.
+    assert.match(text, /^quarry_store_standby 1$/m);
+    assert.match(text, /^quarry_store_up 1$/m);
   });
 
   it('counts the rate limit across the workers, through Redis', async () => {
