@@ -1164,6 +1164,26 @@ export interface operations {
                                 since: string;
                             };
                         };
+                        /** @description What the process reads from. Absent when the store did not answer. */
+                        replica?: {
+                            /** @description embedded: PGlite; primary: a PostgreSQL server that accepts writes; standby: a streaming replica (pg_is_in_recovery()). */
+                            role: "embedded" | "primary" | "standby";
+                            /** @description On a standby, seconds its replay is behind: 0 when it has replayed all it received, else the age of the last transaction replayed. Null elsewhere. */
+                            lag_seconds: number | null;
+                            /** @description On a standby, bytes of WAL received and not replayed yet. Null elsewhere. */
+                            lag_bytes: number | null;
+                        };
+                        /** @description How stale each chain’s data is, by chain id. Absent when the store did not answer. */
+                        chains?: {
+                            [key: string]: {
+                                /** @description Height of the latest stored block; null before the first. */
+                                tip_height: number | null;
+                                /** @description Now − the latest stored block’s time, in whole seconds (0 when ahead of the clock); null before the first block. */
+                                tip_age_seconds: number | null;
+                                /** @description Seconds since the chain’s indexer last recorded the node’s tip; null when it never did. Grows while no indexer runs. */
+                                indexer_seen_seconds_ago: number | null;
+                            };
+                        };
                     };
                 };
             };
@@ -1187,6 +1207,26 @@ export interface operations {
                                 reason: string;
                                 /** @description When the indexer stopped there, YYYY-MM-DDTHH:MM:SSZ. */
                                 since: string;
+                            };
+                        };
+                        /** @description What the process reads from. Absent when the store did not answer. */
+                        replica?: {
+                            /** @description embedded: PGlite; primary: a PostgreSQL server that accepts writes; standby: a streaming replica (pg_is_in_recovery()). */
+                            role: "embedded" | "primary" | "standby";
+                            /** @description On a standby, seconds its replay is behind: 0 when it has replayed all it received, else the age of the last transaction replayed. Null elsewhere. */
+                            lag_seconds: number | null;
+                            /** @description On a standby, bytes of WAL received and not replayed yet. Null elsewhere. */
+                            lag_bytes: number | null;
+                        };
+                        /** @description How stale each chain’s data is, by chain id. Absent when the store did not answer. */
+                        chains?: {
+                            [key: string]: {
+                                /** @description Height of the latest stored block; null before the first. */
+                                tip_height: number | null;
+                                /** @description Now − the latest stored block’s time, in whole seconds (0 when ahead of the clock); null before the first block. */
+                                tip_age_seconds: number | null;
+                                /** @description Seconds since the chain’s indexer last recorded the node’s tip; null when it never did. Grows while no indexer runs. */
+                                indexer_seen_seconds_ago: number | null;
                             };
                         };
                     };
@@ -4013,10 +4053,24 @@ export interface operations {
                                 stalled_height: number | null;
                                 /** @description Why the indexer cannot get past stalled_height; null when it advances. */
                                 stall_reason: string | null;
+                                /** @description Seconds since the chain’s indexer last recorded the node’s tip (it does at every poll); null when it never did. Grows while no indexer runs. */
+                                indexer_seen_seconds_ago: number | null;
                             };
                         };
                         /** @description The clock the lags are measured against, YYYY-MM-DDTHH:MM:SS.ffffffZ. */
                         checked_at: string;
+                        /** @description The answering process’s store. With several API processes on replicas, each answers for its own. */
+                        replica: {
+                            /**
+                             * @description What the answering API process reads from: embedded (PGlite), a PostgreSQL primary, or a standby (streaming replica).
+                             * @enum {string}
+                             */
+                            role: "embedded" | "primary" | "standby";
+                            /** @description On a standby, seconds its replay is behind the primary: 0 when it has replayed all it received, else the age of the last transaction replayed. Null elsewhere. */
+                            lag_seconds: number | null;
+                            /** @description On a standby, bytes of WAL received and not replayed yet. Null elsewhere. */
+                            lag_bytes: number | null;
+                        };
                     };
                 };
             };

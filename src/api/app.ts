@@ -45,6 +45,8 @@ interface AppDeps {
   tuning?: ApiTuning;
   /** A key the dashboard page carries (`quarry demo` only: docs/dashboard.md). */
   dashboardKey?: string;
+  /** What /metrics answers instead of this app's own metrics (`quarry serve --workers N`: every worker's). */
+  metricsText?: () => Promise<string>;
 }
 
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -95,7 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   // First, so that its hooks see every request: /metrics here, or on a port of its own (server.ts).
   const metrics = deps.config.metrics.enabled
-    ? registerMetrics(app, { store: deps.store, route: deps.config.metrics.port === undefined, storeDown: () => storeOutage.down })
+    ? registerMetrics(app, { store: deps.store, route: deps.config.metrics.port === undefined, storeDown: () => storeOutage.down, text: deps.metricsText })
     : undefined;
   app.decorate('metrics', metrics);
 

@@ -17,14 +17,19 @@ interface RunningServer {
 export interface ServerOptions {
   /** A key the dashboard page carries: `quarry demo` only, never `quarry serve` (docs/dashboard.md). */
   dashboardKey?: string;
+  /**
+   * A worker of `quarry serve --workers N` (src/cli/cluster.ts): /metrics answers this text (every
+   * worker's), and no worker opens QUARRY_METRICS_PORT (the primary serves it).
+   */
+  clusterMetrics?: () => Promise<string>;
 }
 
 export async function startServer(config: Config, store: Store, logger: Logger, options: ServerOptions = {}): Promise<RunningServer> {
   const keys = await createKeyVerifier(store, config.apiKeys);
-  const app = await buildApp({ config, store, keys, logger, dashboardKey: options.dashboardKey });
+  const app = await buildApp({ config, store, keys, logger, dashboardKey: options.dashboardKey, metricsText: options.clusterMetrics });
   const address = await app.listen({ port: config.port, host: config.host });
   let metrics: Awaited<ReturnType<typeof serveMetrics>> | undefined;
-  if (app.metrics && config.metrics.port !== undefined) {
+  if (app.metrics && config.metrics.port !== undefined && !options.clusterMetrics) {
     try {
       metrics = await serveMetrics(app.metrics, config.host, config.metrics.port);
     } catch (error) {

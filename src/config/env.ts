@@ -31,6 +31,11 @@ export interface Config {
   trustedProxies: string[];
   /** Redis that every API process shares rate-limit counts through; `undefined` counts in each process. */
   redisUrl: string | undefined;
+  /**
+   * API processes `quarry serve` runs on its port (src/cli/cluster.ts); `undefined` chooses: one per
+   * core on PostgreSQL, one on the embedded store (which one process holds).
+   */
+  workers: number | undefined;
   /** Size of the node-postgres pool (server store only). */
   dbPoolSize: number;
   /** Upper bound on one API query, in milliseconds (the server's `statement_timeout`). */
@@ -121,6 +126,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     trustedProxies: read('QUARRY_TRUSTED_PROXIES', [] as string[], parseProxies) as string[],
     redisUrl: read<string | undefined>('QUARRY_REDIS_URL', undefined, parseRedisUrl),
+    workers: read<number | undefined>('QUARRY_WORKERS', undefined, (raw) => integerIn(raw, 1, 256)),
     dbPoolSize: read('QUARRY_DB_POOL_SIZE', 10, (raw) => integerIn(raw, 1, 1000)),
     statementTimeoutMs: read('QUARRY_STATEMENT_TIMEOUT_MS', 10_000, (raw) => integerIn(raw, 100, 3_600_000)),
     queryTimeoutMs: 0,

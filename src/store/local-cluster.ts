@@ -34,6 +34,12 @@ export interface LocalCluster {
 export interface LocalClusterOptions {
   /** Server settings (`-c name=value`), e.g. `{ fsync: 'off' }` for tests. */
   settings?: Record<string, string>;
+  /**
+   * Makes the server a streaming replica (hot standby) of this local server: its data directory is
+   * a `pg_basebackup -R` of the primary (which writes standby.signal and primary_conninfo), so it
+   * replays the primary's WAL as it is written and answers reads only.
+   */
+  standbyOf?: { port: number };
 }
 
 /** The directory of the newest installed PostgreSQL binaries, or null. */
@@ -79,7 +85,12 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     const { stdout: gid } = await execFile('id', ['-g', 'postgres']);
     chownSync(dir, Number(stdout.trim()), Number(gid.trim()));
   }
-  await run('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
+  if (options.standbyOf) {
+    // initdb's pg_hba.conf lets the replication connection in from 127.0.0.1 (trust).
+    await run('pg_basebackup', ['-D', dataDir, '-h', '127.0.0.1', '-p', String(options.standbyOf.port), '-U', 'postgres', '-R', '-X', 'stream', '-c', 'fast', '--no-sync']);
+  } else {
+    await run('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
+  }
 
   const port = await freePort();
   const settings: Record<string, string> = {

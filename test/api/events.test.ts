@@ -178,6 +178,8 @@ async function childApi(databaseUrl: string, dirs: string[]): Promise<ApiProcess
       QUARRY_API_KEYS: TEST_KEY,
       QUARRY_EVENTS_POLL_INTERVAL: `${POLL_MS}ms`,
       QUARRY_LOG_LEVEL: 'info',
+      // One process each: the test is about two API processes, as two `quarry serve`s.
+      QUARRY_WORKERS: '1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -26,6 +26,11 @@ export interface MetricsDeps {
   route: boolean;
   /** The store is known to be down: a scrape does not wait on it. */
   storeDown?: () => boolean;
+  /**
+   * What the route answers instead of this registry's own text: under `quarry serve --workers N`,
+   * every worker's metrics combined (src/cli/cluster.ts).
+   */
+  text?: () => Promise<string>;
 }
 
 /**
@@ -83,7 +88,7 @@ export function registerMetrics(app: FastifyInstance, deps: MetricsDeps): Regist
 
   if (deps.route) {
     app.get(METRICS_PATH, { schema: { hide: true } }, async (_request, reply) => {
-      const text = await registry.metrics();
+      const text = await (deps.text ?? (() => registry.metrics()))();
       return reply.header('content-type', registry.contentType).header('cache-control', 'no-store').send(text);
     });
   }

@@ -9,6 +9,7 @@ import sql from 'sql-template-tag';
 import { Gauge, type Registry } from 'prom-client';
 import { CHAINS, type ChainId } from '../../chain/chains.ts';
 import type { Store } from '../../store/store.ts';
+import { readReplication } from '../../store/replication.ts';
 import { METRIC_PREFIX } from './registry.ts';
 
 export interface ChainState {
@@ -29,6 +30,8 @@ export interface StoreState {
   standby: boolean;
   /** Seconds the standby's replay is behind (0 when all it received is replayed); null on a primary. */
   replicaLagSeconds: number | null;
+  /** Bytes of WAL the standby received and has not replayed; null on a primary. */
+  replicaLagBytes: number | null;
 }
 
 /** How long a read of the chains' state serves scrapes. */
@@ -60,15 +63,7 @@ export async function readStoreState(store: Store): Promise<StoreState> {
         LEFT JOIN ingest_stalls st ON st.chain = c.chain
         ORDER BY c.chain`,
   );
-  // A standby whose replay has caught up with what it received is not behind, however long ago the
-  // primary last wrote; otherwise the lag is the age of the last transaction replayed.
-  const [replica] = await store.query<{ standby: boolean; lag: Num }>(
-    'metrics.replica',
-    sql`SELECT pg_is_in_recovery() AS standby,
-               CASE WHEN NOT pg_is_in_recovery() THEN NULL
-                    WHEN pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0
-                    ELSE greatest(0, extract(epoch FROM now() - pg_last_xact_replay_timestamp()))::float8 END AS lag`,
-  );
+  const replica = await readReplication(store);
   return {
     chains: rows.map((row) => ({
       chain: row.chain,
@@ -81,8 +76,9 @@ export async function readStoreState(store: Store): Promise<StoreState> {
       stallHeight: num(row.stall_height),
       stallSinceTs: num(row.stall_since_ts),
     })),
-    standby: Boolean(replica?.standby),
-    replicaLagSeconds: num(replica?.lag ?? null),
+    standby: replica.role === 'standby',
+    replicaLagSeconds: replica.lagSeconds,
+    replicaLagBytes: replica.lagBytes,
   };
 }
 
@@ -121,9 +117,12 @@ export function registerChainMetrics(registry: Registry, state: () => Promise<St
     filled ??= fill().finally(() => setImmediate(() => (filled = undefined)));
     await filled;
   };
-  const gauge = (name: string, help: string, labelNames: string[] = ['chain']) =>
-    new Gauge({ name: `${METRIC_PREFIX}${name}`, help, labelNames, registers: [registry], collect });
-  const up = gauge('store_up', 'Whether the store answered the last read of the chains\' state (1) or not (0).', []);
+  // With `quarry serve --workers N` one scrape sums every worker's metrics (src/cli/cluster.ts);
+  // these describe the one store they all read, so the workers' values are combined by max (and
+  // `quarry_store_up` by min: down when any worker's read failed), never summed.
+  const gauge = (name: string, help: string, labelNames: string[] = ['chain'], aggregator: 'max' | 'min' = 'max') =>
+    new Gauge({ name: `${METRIC_PREFIX}${name}`, help, labelNames, registers: [registry], collect, aggregator });
+  const up = gauge('store_up', 'Whether the store answered the last read of the chains\' state (1) or not (0).', [], 'min');
   const tip = gauge('chain_tip_height', 'Height of the latest indexed block.');
   const tipTime = gauge('chain_tip_timestamp_seconds', 'Block time of the latest indexed block (Unix seconds).');
   const nodeTip = gauge('chain_node_tip_height', 'Height of the node\'s tip as the indexer last saw it.');
@@ -136,6 +135,7 @@ export function registerChainMetrics(registry: Registry, state: () => Promise<St
   const stallSince = gauge('chain_stalled_since_timestamp_seconds', 'When the chain stalled (Unix seconds).');
   const standby = gauge('store_standby', 'Whether the store is a standby (streaming replica) (1) or a primary (0).', []);
   const replicaLag = gauge('store_replica_lag_seconds', 'Seconds a standby\'s replay is behind its primary (0 on a primary).', []);
+  const replicaLagBytes = gauge('store_replica_lag_bytes', 'Bytes of WAL a standby received and has not replayed yet (0 on a primary).', []);
   const perChain = [tip, tipTime, nodeTip, nodeSeen, lag, blocks, deadLetters, stalled, stallHeight, stallSince];
 
   const fill = async () => {
@@ -162,5 +162,6 @@ export function registerChainMetrics(registry: Registry, state: () => Promise<St
     }
     standby.set(current.standby ? 1 : 0);
     replicaLag.set(current.replicaLagSeconds ?? 0);
+    replicaLagBytes.set(current.replicaLagBytes ?? 0);
   };
 }

@@ -58,7 +58,7 @@ export interface MetricsServer {
  * Serves `registry` at `GET /metrics` on a port of its own (anything else: 404). No key: bind it to
  * an interface only the scraper reaches.
  */
-export async function serveMetrics(registry: Registry, host: string, port: number): Promise<MetricsServer> {
+export async function serveMetrics(registry: { metrics(): Promise<string>; contentType: string }, host: string, port: number): Promise<MetricsServer> {
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? '').split('?')[0];
     if (path !== '/metrics' || (request.method !== 'GET' && request.method !== 'HEAD')) {

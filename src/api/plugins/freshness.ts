@@ -23,7 +23,15 @@ export interface ChainTip {
   hash: string;
 }
 
-/** What one read of the store says: its snapshot (pg_current_snapshot()) and each chain's latest block. */
+/**
+ * What one read of the store says: its snapshot and each chain's latest block. The snapshot is
+ * pg_current_snapshot() on a primary (and PGlite). On a standby it is the position its WAL replay
+ * has reached (pg_last_wal_replay_lsn()): a standby's pg_current_snapshot() lists no transactions
+ * in progress, so a commit replayed behind its xmax would leave it unchanged while the data moved.
+ * The replay position moves with every record replayed, a commit included, so an answer kept under
+ * it is never served after replay changed what the queries see (it is also dropped after replay of
+ * records that change no data, a cost of a few recomputations, never a stale answer).
+ */
 export interface StoreState {
   snapshot: string;
   tips: Record<ChainId, ChainTip | null>;
@@ -38,7 +46,7 @@ const states = new WeakMap<FastifyRequest, StoreState>();
 export async function readStoreState(db: Db, request: FastifyRequest, label = 'api.snapshot'): Promise<StoreState> {
   const [row] = await db.query<{ s: string; pow_height: string | number | null; pow_hash: string | null; pos_height: string | number | null; pos_hash: string | null }>(
     label,
-    sql`SELECT pg_current_snapshot()::text AS s,
+    sql`SELECT CASE WHEN pg_is_in_recovery() THEN 'replayed ' || pg_last_wal_replay_lsn()::text ELSE pg_current_snapshot()::text END AS s,
                pow.height::text AS pow_height, pow.hash AS pow_hash,
                pos.height::text AS pos_height, pos.hash AS pos_hash
           FROM (SELECT 1) AS one

@@ -2,7 +2,8 @@
  * Answers kept per database snapshot (docs/api-conventions.md, "Caching and limits"). An analytics
  * answer is a function of its route's parameters and of the data its queries see, and what queries
  * see changes only when a write commits, which changes the snapshot PostgreSQL reports
- * (pg_current_snapshot(): the next transaction id and those still in progress). So a request whose
+ * (pg_current_snapshot(): the next transaction id and those still in progress; on a standby the
+ * position its replay has reached, plugins/freshness.ts). So a request whose
  * parameters were answered under the snapshot of now gets the same bytes again after one small
  * query, and the next block's commit makes every kept answer unreachable: answers stay exact and
  * current to the latest block, and a ten-year chart costs its computation once per block instead of

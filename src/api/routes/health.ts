@@ -4,6 +4,12 @@
  * by /readyz with its height and reason but does not make the process unready: the API still
  * answers every figure up to the last block written, and taking every API process out of a load
  * balancer would not help the indexer.
+ *
+ * /readyz also says what the process reads from (`replica`: a primary, a standby and how far its
+ * replay is behind, or the embedded store) and how stale each chain's data is (`chains`: the age of
+ * its latest block and how long since its indexer last reported the node's tip). Neither makes the
+ * process unready: a standby that lags still answers consistently for the point it has replayed,
+ * and the operator decides the lag to act on (docs/deploy.md, "What to watch").
  */
 import sql from 'sql-template-tag';
 import { Type } from 'typebox';
@@ -12,6 +18,9 @@ import { StoreUnavailableError } from '../../store/errors.ts';
 import { migrationStatus } from '../../store/migrate.ts';
 import { STORE_RETRY_AFTER_SECONDS } from '../plugins/errors.ts';
 import { readStalls } from '../../ingest/stalls.ts';
+import { CHAINS } from '../../chain/chains.ts';
+import { readReplication } from '../../store/replication.ts';
+import type { Store } from '../../store/store.ts';
 import type { ApiContext } from '../context.ts';
 
 const HealthResponse = Type.Object({ status: Type.String() });
@@ -20,12 +29,50 @@ const Stall = Type.Object({
   reason: Type.String({ description: 'Why: the block that stays undecodable and the field, a gap, a reorg beyond the limit.' }),
   since: Type.String({ description: 'When the indexer stopped there, YYYY-MM-DDTHH:MM:SSZ.' }),
 });
+const NullableInteger = (description: string) => Type.Union([Type.Integer(), Type.Null()], { description });
+const Replica = Type.Object(
+  {
+    role: Type.Union([Type.Literal('embedded'), Type.Literal('primary'), Type.Literal('standby')], {
+      description: 'embedded: PGlite; primary: a PostgreSQL server that accepts writes; standby: a streaming replica (pg_is_in_recovery()).',
+    }),
+    lag_seconds: Type.Union([Type.Number(), Type.Null()], {
+      description: 'On a standby, seconds its replay is behind: 0 when it has replayed all it received, else the age of the last transaction replayed. Null elsewhere.',
+    }),
+    lag_bytes: NullableInteger('On a standby, bytes of WAL received and not replayed yet. Null elsewhere.'),
+  },
+  { description: 'What the process reads from. Absent when the store did not answer.' },
+);
+const Staleness = Type.Object({
+  tip_height: NullableInteger('Height of the latest stored block; null before the first.'),
+  tip_age_seconds: NullableInteger('Now − the latest stored block’s time, in whole seconds (0 when ahead of the clock); null before the first block.'),
+  indexer_seen_seconds_ago: NullableInteger('Seconds since the chain’s indexer last recorded the node’s tip; null when it never did. Grows while no indexer runs.'),
+});
 const ReadyResponse = Type.Object({
   status: Type.String(),
   store: Type.String({ description: 'pglite or postgres' }),
   pending_migrations: Type.Integer(),
   stalled_chains: Type.Record(Type.String(), Stall, { description: 'Chains whose indexer cannot advance, by chain id (empty when none).' }),
+  replica: Type.Optional(Replica),
+  chains: Type.Optional(Type.Record(Type.String(), Staleness, { description: 'How stale each chain’s data is, by chain id. Absent when the store did not answer.' })),
 });
+
+type Num = number | string | null;
+
+/** Each chain's latest block and the indexer's last report of the node's tip, aged against `now` (Unix seconds). */
+async function readStaleness(store: Store, now: number) {
+  const rows = await store.query<{ chain: string; height: Num; ts: Num; seen_ts: Num }>(
+    'readyz.staleness',
+    sql`SELECT c.chain, t.height, t.ts, n.seen_ts
+          FROM unnest(${[...CHAINS]}::text[]) AS c(chain)
+          LEFT JOIN LATERAL (SELECT b.height, b.ts FROM blocks b WHERE b.chain = c.chain ORDER BY b.height DESC LIMIT 1) AS t ON true
+          LEFT JOIN chain_node_tips n ON n.chain = c.chain
+         ORDER BY c.chain`,
+  );
+  const age = (ts: Num) => (ts === null ? null : Math.max(0, now - Number(ts)));
+  return Object.fromEntries(
+    rows.map((row) => [row.chain, { tip_height: row.height === null ? null : Number(row.height), tip_age_seconds: age(row.ts), indexer_seen_seconds_ago: age(row.seen_ts) }]),
+  );
+}
 
 export function healthRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -59,7 +106,10 @@ export function healthRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           const { pending } = await migrationStatus(ctx.store);
           const stalls = pending.length === 0 ? await readStalls(ctx.store) : new Map();
           const stalled_chains = Object.fromEntries([...stalls.values()].map((s) => [s.chain, { height: s.height, reason: s.reason, since: new Date(s.sinceTs * 1000).toISOString().slice(0, 19) + 'Z' }]));
-          const body = { status: pending.length === 0 ? 'ready' : 'migrations pending', store: ctx.store.kind, pending_migrations: pending.length, stalled_chains };
+          const replication = await readReplication(ctx.store);
+          const replica = { role: replication.role, lag_seconds: replication.lagSeconds, lag_bytes: replication.lagBytes };
+          const chains = pending.length === 0 ? await readStaleness(ctx.store, Math.floor(Date.now() / 1000)) : undefined;
+          const body = { status: pending.length === 0 ? 'ready' : 'migrations pending', store: ctx.store.kind, pending_migrations: pending.length, stalled_chains, replica, chains };
           return reply.code(pending.length === 0 ? 200 : 503).header('cache-control', 'no-store').send(body);
         } catch (error) {
           if (error instanceof StoreUnavailableError) ctx.storeOutage?.report();

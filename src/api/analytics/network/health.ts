@@ -1,7 +1,9 @@
 /**
  * GET /api/v1/analytics/network/health: how far behind the wall clock each chain's index is, and
  * whether its indexer is stalled at a height (docs/metrics.md, "Network status"). For display, not
- * alerting.
+ * alerting. Beyond the spec's fields: per chain, how long since its indexer last recorded the node's
+ * tip; and `replica`, what the answering process reads from and, on a standby, how far its replay
+ * is behind the primary (docs/deploy.md).
  */
 import sql from 'sql-template-tag';
 import { Type } from 'typebox';
@@ -13,6 +15,7 @@ import { NullableTimestamp, StringEnum } from '../../schemas/common.ts';
 import { readStalls } from '../../../ingest/stalls.ts';
 import { countWindow } from './tps.ts';
 import { windowEndingAt } from '../../../domain/window.ts';
+import { readReplication } from '../../../store/replication.ts';
 
 /** A tip at most this many block times old is `ok` [HEALTH_OK_BLOCKS]. */
 export const HEALTH_OK_BLOCKS = 10;
@@ -39,11 +42,28 @@ const ChainHealth = Type.Object({
   status: StringEnum(STATUSES, { description: 'unknown: no block; stalled: the indexer cannot get past a height (see stalled_height), or a lag of more than 60 block times; ok: lag ≤ 10 block times; degraded: ≤ 60 block times.' }),
   stalled_height: Type.Union([Type.Integer(), Type.Null()], { description: 'The height the indexer cannot write (nothing at or above it is stored); null when it advances.' }),
   stall_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why the indexer cannot get past stalled_height; null when it advances.' }),
+  indexer_seen_seconds_ago: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'Seconds since the chain’s indexer last recorded the node’s tip (it does at every poll); null when it never did. Grows while no indexer runs.',
+  }),
 });
+
+const Replica = Type.Object(
+  {
+    role: StringEnum(['embedded', 'primary', 'standby'] as const, {
+      description: 'What the answering API process reads from: embedded (PGlite), a PostgreSQL primary, or a standby (streaming replica).',
+    }),
+    lag_seconds: Type.Union([Type.Number(), Type.Null()], {
+      description: 'On a standby, seconds its replay is behind the primary: 0 when it has replayed all it received, else the age of the last transaction replayed. Null elsewhere.',
+    }),
+    lag_bytes: Type.Union([Type.Integer(), Type.Null()], { description: 'On a standby, bytes of WAL received and not replayed yet. Null elsewhere.' }),
+  },
+  { description: 'The answering process’s store. With several API processes on replicas, each answers for its own.' },
+);
 
 const HealthResponse = Type.Object({
   chains: Type.Record(Type.String(), ChainHealth, { description: 'Keyed by <chain>:<network>, pow then pos.' }),
   checked_at: Type.String({ description: 'The clock the lags are measured against, YYYY-MM-DDTHH:MM:SS.ffffffZ.' }),
+  replica: Replica,
 });
 
 export interface HealthOptions {
@@ -64,12 +84,14 @@ export function networkHealthRoute(app: RouteApp, ctx: ApiContext, options: Heal
       const micros = clock();
       const now = Math.floor(micros / 1_000_000);
       const stalls = await readStalls(ctx.store);
+      const replication = await readReplication(ctx.store);
       const entries = await Promise.all(
         CHAINS.map(async (chain) => {
-          const [row] = await ctx.store.query<{ tip_ts: string | number | null; dlq: string | number }>(
+          const [row] = await ctx.store.query<{ tip_ts: string | number | null; dlq: string | number; seen_ts: string | number | null }>(
             'analytics.health.chain',
             sql`SELECT (SELECT ts FROM blocks WHERE chain = ${chain} ORDER BY height DESC LIMIT 1) AS tip_ts,
-                       (SELECT count(*) FROM dead_letters WHERE chain = ${chain} AND resolved_ts IS NULL) AS dlq`,
+                       (SELECT count(*) FROM dead_letters WHERE chain = ${chain} AND resolved_ts IS NULL) AS dlq,
+                       (SELECT seen_ts FROM chain_node_tips WHERE chain = ${chain}) AS seen_ts`,
             { reusePlan: true }, // a key lookup and the partial index of open letters
           );
           const tipTs = row?.tip_ts == null ? null : Number(row.tip_ts);
@@ -86,11 +108,13 @@ export function networkHealthRoute(app: RouteApp, ctx: ApiContext, options: Heal
             status: stall ? 'stalled' : healthStatus(chain, lag),
             stalled_height: stall?.height ?? null,
             stall_reason: stall?.reason ?? null,
+            indexer_seen_seconds_ago: row?.seen_ts == null ? null : Math.max(0, now - Number(row.seen_ts)),
           };
           return [`${chain}:${network}`, health] as const;
         }),
       );
-      return { chains: Object.fromEntries(entries), checked_at: formatGeneratedAt(micros) };
+      const replica = { role: replication.role, lag_seconds: replication.lagSeconds, lag_bytes: replication.lagBytes };
+      return { chains: Object.fromEntries(entries), checked_at: formatGeneratedAt(micros), replica };
     },
   });
 }

@@ -31,7 +31,7 @@ async function withClock(store: Store, nowSeconds: number) {
 }
 
 /** A chain's entry by the definitions: lag against the clock, ok up to 10 block times, stalled past 60. */
-function expectedEntry(chain: ChainId, blocks: CanonicalBlock[], now: number, dlq = 0) {
+function expectedEntry(chain: ChainId, blocks: CanonicalBlock[], now: number, seenTs: number | null, dlq = 0) {
   const tip = blocks.at(-1)!.timestamp;
   const lag = Math.max(0, now - tip);
   const target = TARGET_BLOCK_SECONDS[chain];
@@ -45,7 +45,18 @@ function expectedEntry(chain: ChainId, blocks: CanonicalBlock[], now: number, dl
     status: lag <= 10 * target ? 'ok' : lag <= 60 * target ? 'degraded' : 'stalled',
     stalled_height: null,
     stall_reason: null,
+    indexer_seen_seconds_ago: seenTs === null ? null : Math.max(0, now - seenTs),
   };
+}
+
+/** What the route says of the store it reads: the embedded one, or the test server (a primary). */
+const replicaOf = (store: Store) => ({ role: store.kind === 'pglite' ? 'embedded' : 'primary', lag_seconds: null, lag_bytes: null });
+
+/** When what fed each chain (the seeded world's generator) last recorded the node's tip, read from the table. */
+async function nodeTipsSeen(store: Store): Promise<Record<ChainId, number | null>> {
+  const rows = await store.query<{ chain: ChainId; seen_ts: number | string }>('test.node_tips', sql`SELECT chain, seen_ts FROM chain_node_tips`);
+  const seen = Object.fromEntries(rows.map((row) => [row.chain, Number(row.seen_ts)]));
+  return { pow: seen.pow ?? null, pos: seen.pos ?? null };
 }
 
 describeSeededApp('GET /analytics/network/health', loadAnalyticsWorld, (s) => {
@@ -54,12 +65,14 @@ describeSeededApp('GET /analytics/network/health', loadAnalyticsWorld, (s) => {
   it('measures each chain against the clock: lag, blocks of the last 24 h, status', async () => {
     const { pow, pos } = s.seeded().blocks;
     const posTip = pos.at(-1)!.timestamp;
+    const seen = await nodeTipsSeen(s.store());
     // Clocks putting pos (12 s blocks) and pow (60 s) on each side of the thresholds, and one behind the tip.
     for (const now of [posTip - 3600, posTip, posTip + 120, posTip + 121, posTip + 720, posTip + 721, posTip + 3601, posTip + 40_000, posTip + 200_000]) {
       const body = await withClock(s.store(), now);
       assert.deepEqual(body, {
-        chains: { [key('pow')]: expectedEntry('pow', pow, now), [key('pos')]: expectedEntry('pos', pos, now) },
+        chains: { [key('pow')]: expectedEntry('pow', pow, now, seen.pow), [key('pos')]: expectedEntry('pos', pos, now, seen.pos) },
         checked_at: `${isoSeconds(now)}.123456Z`,
+        replica: replicaOf(s.store()),
       }, `now = tip + ${now - posTip}`);
     }
     const statuses = new Set<string>();
@@ -73,6 +86,7 @@ describeSeededApp('GET /analytics/network/health', loadAnalyticsWorld, (s) => {
     const afterwards = Math.ceil(Date.now() / 1000);
     assert.equal(res.statusCode, 200, res.body);
     const body = res.json();
+    const seen = await nodeTipsSeen(s.store());
     assert.match(body.checked_at, CHECKED_AT);
     assert.deepEqual(Object.keys(body.chains), [key('pow'), key('pos')]);
     for (const chain of ['pow', 'pos'] as const) {
@@ -81,7 +95,7 @@ describeSeededApp('GET /analytics/network/health', loadAnalyticsWorld, (s) => {
       assert.equal(entry.latest_block_time, isoSeconds(tip));
       assert.ok(entry.tip_lag_seconds >= Math.max(0, before - tip) && entry.tip_lag_seconds <= Math.max(0, afterwards - tip), String(entry.tip_lag_seconds));
       const now = tip + entry.tip_lag_seconds;
-      assert.deepEqual(entry, expectedEntry(chain, s.seeded().blocks[chain], now));
+      assert.deepEqual(entry, expectedEntry(chain, s.seeded().blocks[chain], now, seen[chain]));
     }
   });
 });
@@ -96,6 +110,8 @@ describeSeededApp(
       await store.query('test.dead_letter', sql`INSERT INTO dead_letters (chain, source, height, error, created_ts, resolved_ts) VALUES (${chain}, 'test', ${height}, 'bad', 1700000000, ${resolved})`);
     }
     await store.query('test.stall', sql`INSERT INTO ingest_stalls (chain, source, height, reason, since_ts) VALUES ('pos', 'evm-rpc', 12, ${STALL_REASON}, 1700000000)`);
+    // The pow indexer last saw its node 1000 s before the clock the test fixes.
+    await store.query('test.node_tip', sql`INSERT INTO chain_node_tips (chain, height, seen_ts) VALUES ('pow', 40, 1799999000)`);
   },
   (s) => {
     it('counts the letters not marked resolved; an empty chain is unknown; a stalled one says where and why', async () => {
@@ -114,10 +130,12 @@ describeSeededApp(
               status: chain === 'pow' ? 'unknown' : 'stalled',
               stalled_height: chain === 'pow' ? null : 12,
               stall_reason: chain === 'pow' ? null : STALL_REASON,
+              indexer_seen_seconds_ago: chain === 'pow' ? 1000 : null,
             },
           ]),
         ),
         checked_at: `${isoSeconds(1_800_000_000)}.123456Z`,
+        replica: replicaOf(s.store()),
       });
       const res = await s.t().app.inject({ url: '/api/v1/analytics/network/health', headers: AUTH });
       assert.equal(res.json().chains[`pow:${config.networks.pow}`].status, 'unknown');
