@@ -298,8 +298,9 @@ async function measureCase(base: string, headers: Record<string, string>, c: Api
   const url = base + casePath(c, query);
   const probe = await fetch(url, { headers });
   const body = await probe.text();
-  if (c.target?.kind === 'hostile' && probe.status >= 400 && probe.status < 500 && /problem\+json/.test(probe.headers.get('content-type') ?? '')) {
-    // Refused with a 4xx naming the parameter: the bound holds, and there is no answer to time.
+  const namesAParameter = () => Object.keys(c.query).some((name) => body.includes(`"${name}"`) || body.includes(`${name} `));
+  if (c.target?.kind === 'hostile' && probe.status >= 400 && probe.status < 500 && /problem\+json/.test(probe.headers.get('content-type') ?? '') && namesAParameter()) {
+    // Refused with a 4xx naming one of its parameters: the bound holds, and there is no answer to time.
     result.refused = { status: probe.status, detail: String((JSON.parse(body) as { detail?: unknown }).detail ?? '').slice(0, 300) };
     result.pass = true;
     result.passLoaded = true;
