@@ -41,6 +41,16 @@ export function memoryOf(pid: number): { rssMb: number; peakRssMb: number } | nu
   }
 }
 
+/**
+ * The node flags of the CLI's shebang (bin/quarry.js: what `npm start` and `quarry serve` run with),
+ * so that processes standing for the CLI (the demo, the API) are measured as it runs them, not with
+ * the benchmark's own flags (package.json's bench script).
+ */
+export const CLI_NODE_FLAGS = readFileSync(path.join(ROOT, 'bin', 'quarry.js'), 'utf8')
+  .split('\n', 1)[0]!
+  .split(/\s+/)
+  .filter((word) => word.startsWith('--'));
+
 /** /proc counts CPU time in hundredths of a second. */
 const TICKS = 100;
 

@@ -38,6 +38,7 @@ interface CliOptions {
   connections: string;
   seconds?: string;
   cases?: string;
+  workers?: string;
   serverLogLevel: string;
   anvilBlocks: string;
   powNodeDays: string;
@@ -56,6 +57,7 @@ const program = new Command()
   .option('--connections <n>', 'concurrent connections of the API load', '10')
   .option('--seconds <n>', "seconds of load per API case (default: the tier's)")
   .option('--cases <regex>', 'only API cases whose id matches')
+  .option('--workers <n>', 'API processes on one port, as `quarry serve --workers N` (default: 2 on PostgreSQL, 1 on PGlite)')
   .addOption(new Option('--server-log-level <level>', 'log level of the API process').default('warn').choices(['fatal', 'error', 'warn', 'info', 'silent']))
   .option('--anvil-blocks <n>', 'blocks the anvil part fills the node with', '1000')
   .option('--pow-node-days <n>', 'days of generated pow chain the pow-node part serves', '2')
@@ -196,6 +198,8 @@ async function runTier(tier: Tier, kind: StoreKind): Promise<TierResult | null> 
         connections,
         seconds: secondsOverride ?? tier.apiSeconds,
         logLevel: options.serverLogLevel,
+        // The embedded store is one process (`quarry serve` runs no workers on it).
+        workers: kind === 'pglite' ? 1 : options.workers !== undefined ? Number(options.workers) : 2,
         ...(options.cases ? { filter: new RegExp(options.cases) } : {}),
       }),
     );

@@ -4,7 +4,7 @@
  * case's target kind (`address`, `offset`, `top-active`, `endpoint`) sets its p99 limit
  * (bench/README.md, "api"); cases without one are measured for information.
  */
-import type { ChainId } from '../../src/chain/chains.ts';
+import { POW_COINBASE_SENTINEL, type ChainId } from '../../src/chain/chains.ts';
 import type { NotableAccounts } from '../../src/sources/synthetic/index.ts';
 
 export const ROUTES = {
@@ -91,7 +91,7 @@ const TIMELINE_METRICS = [
 export type RouteName = keyof typeof ROUTES;
 
 export interface Target {
-  kind: 'address' | 'offset' | 'top-active' | 'endpoint';
+  kind: 'address' | 'offset' | 'top-active' | 'endpoint' | 'hostile';
   ms: number;
 }
 
@@ -100,7 +100,27 @@ export const TARGETS: Record<Target['kind'], Target> = {
   offset: { kind: 'offset', ms: 50 },
   'top-active': { kind: 'top-active', ms: 20 },
   endpoint: { kind: 'endpoint', ms: 10 },
+  // Requests built to be expensive within the bounds the server accepts: the deep-offset limit.
+  hostile: { kind: 'hostile', ms: 50 },
 };
+
+/** The top/active sorts without a seek to a deep page (top-active/page.ts): OFFSET walks their index. */
+export const RARE_SORTS = ['total_received', 'total_sent', 'total_fees_paid', 'first_seen', 'first_seen_asc', 'last_seen_asc'] as const;
+
+/**
+ * The deepest pages the served API accepts, read from its OpenAPI document (the `maximum` of each
+ * parameter); where a route documents no maximum, an offset of 10,000.
+ */
+export interface HostileBounds {
+  /** top/active: the largest `page` at the default page size. */
+  topActivePage: number;
+  /** The address feed: the largest `offset` with a filter. */
+  feedOffset: number;
+  /** Whether both came from the OpenAPI (else the 10,000 offset stands in). */
+  documented: boolean;
+}
+
+export const DEFAULT_DEEPEST_OFFSET = 10_000;
 
 export type Query = Record<string, string | number | boolean>;
 
@@ -131,6 +151,8 @@ export interface CaseInputs {
   txCounts: Record<ChainId, { busiest: number; ordinary: number }>;
   /** Unix seconds of the last block (the world's end). */
   end: number;
+  /** For the hostile cases; without it, none. */
+  bounds?: HostileBounds;
 }
 
 const DAY = 86_400;
@@ -140,7 +162,7 @@ export function buildCases(inputs: CaseInputs): ApiCase[] {
   for (const chain of ['pow', 'pos'] as const) {
     const n = inputs.notable[chain];
     const add = (route: RouteName, subject: string | undefined, query: Query, extra: Partial<ApiCase> = {}) => {
-      const address = subject ? (subjectAddress(n, subject) ?? undefined) : undefined;
+      const address = subject ? (subjectAddress(chain, n, subject) ?? undefined) : undefined;
       if (subject && !address) return;
       const params = Object.entries(extra.shownQuery ?? query).map(([k, v]) => `${k}=${v}`).join('&');
       const id = [chain, route, extra.metric, subject, params].filter(Boolean).join(' ');
@@ -234,6 +256,24 @@ export function buildCases(inputs: CaseInputs): ApiCase[] {
     top({ positive_only: true, exclude_sentinel: true, with_delta_30d: true, with_labels: true, sort: '-balance', page: 2 });
     top({ q: busiestAddress.slice(5, 8), sort: '-balance', with_labels: true }, { shownQuery: { q: '3 characters', sort: '-balance', with_labels: true } });
 
+    // Hostile: the most expensive requests the server accepts (issue 34): the deepest page of each
+    // sort without a seek, the widest `q` (one character, `%`), alone and with a balance floor, and
+    // the largest feed offset with a type filter, on the busiest address and on the coinbase sentinel.
+    const bounds = inputs.bounds;
+    if (bounds) {
+      const hostile = (route: RouteName, subject: string | undefined, query: Query, extra: Partial<ApiCase>) =>
+        add(route, subject, query, { target: TARGETS.hostile, ...extra });
+      for (const field of RARE_SORTS) {
+        hostile('topActive', undefined, { sort: field, page: bounds.topActivePage }, { shownQuery: { sort: field, page: 'deepest' }, note: `page ${bounds.topActivePage}` });
+      }
+      hostile('topActive', undefined, { q: '%' }, {});
+      hostile('topActive', undefined, { q: '%', min_balance_pct: 0.0001 }, {});
+      hostile('topActive', undefined, { q: '%', page: bounds.topActivePage, sort: '-total_sent' }, { shownQuery: { q: '%', page: 'deepest', sort: '-total_sent' }, note: `page ${bounds.topActivePage}` });
+      const feedType = pow ? 'transfer' : 'contract_call';
+      hostile('transactions', 'busiest', { offset: bounds.feedOffset, tx_type: feedType }, { shownQuery: { offset: 'largest', tx_type: feedType }, note: `offset ${bounds.feedOffset.toLocaleString('en')}` });
+      if (pow) hostile('transactions', 'coinbase', { offset: bounds.feedOffset, tx_type: 'coinbase' }, { shownQuery: { offset: 'largest', tx_type: 'coinbase' }, note: `offset ${bounds.feedOffset.toLocaleString('en')}` });
+    }
+
     const burners = (query: Query) => add('topBurners', undefined, query, { target: pow ? undefined : TARGETS.endpoint, ...(pow ? { note: 'pos only: an empty list on pow' } : {}) });
     burners({});
     burners({ window: '30d' });
@@ -256,7 +296,7 @@ export function buildCases(inputs: CaseInputs): ApiCase[] {
         analytics(route, {});
         analytics(route, { window: '3650d' });
       }
-      for (const route of ANALYTICS_SINGLE) analytics(route, {});
+      for (const route of ANALYTICS_SINGLE) add(route, undefined, {}, { target: TARGETS.endpoint, ...(route === 'dashboard' ? { hot: true } : {}) });
       for (const metric of TIMELINE_METRICS) {
         add('timeline', undefined, {}, { target: TARGETS.endpoint, metric });
         add('timeline', undefined, { window: '10y' }, { target: TARGETS.endpoint, metric });
@@ -266,8 +306,10 @@ export function buildCases(inputs: CaseInputs): ApiCase[] {
   return cases;
 }
 
-function subjectAddress(n: NotableAccounts, subject: string): string | null {
+function subjectAddress(chain: ChainId, n: NotableAccounts, subject: string): string | null {
   switch (subject) {
+    case 'coinbase':
+      return chain === 'pow' ? POW_COINBASE_SENTINEL : null;
     case 'ordinary':
       return n.ordinary;
     case 'busiest':

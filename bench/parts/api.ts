@@ -9,9 +9,9 @@ import path from 'node:path';
 import type { ChainId } from '../../src/chain/chains.ts';
 import type { NotableAccounts } from '../../src/sources/synthetic/index.ts';
 import { runLoad, runSequential, STATIC_PREFIX, type LoadResult } from '../load.ts';
-import { freePort, loadAverage, log, memoryOf, ROOT, round, startNode, waitFor, type Child } from '../proc.ts';
+import { CLI_NODE_FLAGS, freePort, loadAverage, log, memoryOf, ROOT, round, startNode, waitFor, type Child } from '../proc.ts';
 import type { TierStore } from '../stores.ts';
-import { buildCases, casePath, ROUTES, type ApiCase, type CaseInputs, type RouteName, type Target } from './api-cases.ts';
+import { buildCases, casePath, DEFAULT_DEEPEST_OFFSET, ROUTES, type ApiCase, type CaseInputs, type HostileBounds, type RouteName, type Target } from './api-cases.ts';
 import type { BuildRecord } from './generate.ts';
 
 export interface CaseResult {
@@ -25,6 +25,8 @@ export interface CaseResult {
   status: 'measured' | 'route missing' | 'skipped' | 'failed';
   /** Why it was skipped or failed. */
   problem?: string;
+  /** A hostile case the server refused (a 4xx naming the parameter): a bound, not a failure. */
+  refused?: { status: number; detail: string };
   bytes?: number;
   single?: LoadResult;
   /**
@@ -60,7 +62,23 @@ export interface ApiFigures {
   cases: CaseResult[];
   /** Cursor pages: p50 (one connection) of each depth against the second page. */
   cursor: { chain: ChainId; depth: number; p50: number; firstP50: number; ratio: number; pass: boolean }[];
-  server: { startSeconds: number; rssAfterStartMb: number | null; peakRssMb: number | null; rssEndMb: number | null; logLevel: string };
+  /**
+   * `peakRssMb` is the largest peak (VmHWM) of one API process; with workers, `processes` has each
+   * (the primary, which only forks, and every worker) and `totalPeakRssMb` the sum of their peaks.
+   */
+  server: {
+    startSeconds: number;
+    rssAfterStartMb: number | null;
+    peakRssMb: number | null;
+    rssEndMb: number | null;
+    logLevel: string;
+    workers?: number;
+    nodeFlags?: string[];
+    processes?: { pid: number; role: 'primary' | 'worker'; rssAfterStartMb: number | null; peakRssMb: number | null; rssEndMb: number | null }[];
+    totalPeakRssMb?: number | null;
+  };
+  /** The deepest pages the hostile cases asked for (from the served OpenAPI). */
+  bounds?: HostileBounds;
   /** The VACUUM run before the cases (vacuumLikeAutovacuum), in seconds; null on the embedded store. */
   vacuumSeconds: number | null;
   loadAverage: { before: number[]; after: number[] };
@@ -71,6 +89,8 @@ export interface ApiOptions {
   connections: number;
   seconds: number;
   logLevel: string;
+  /** API processes (node:cluster workers on one port, as `quarry serve --workers N`); 1 runs the app in the process itself. */
+  workers: number;
   /** Only cases whose id matches. */
   filter?: RegExp;
 }
@@ -85,31 +105,55 @@ export async function measureApi(target: TierStore, build: BuildRecord, notable:
   const before = loadAverage();
   const key = `bench_${randomBytes(18).toString('base64url')}`;
   const port = await freePort();
-  const child = startNode(SERVER, [], {
-    ...target.env('work'),
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    QUARRY_API_KEYS: key,
-    // The limit is a real plugin on every request; it only must not answer 429 to the benchmark.
-    QUARRY_RATE_LIMIT_MAX: '1000000000',
-    QUARRY_LOG_LEVEL: options.logLevel,
-  });
+  const workers = Math.max(1, options.workers);
+  // The node flags `quarry serve` runs with (bin/quarry.js), not the benchmark's own.
+  const child = startNode(
+    SERVER,
+    [],
+    {
+      ...target.env('work'),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      QUARRY_API_KEYS: key,
+      // The limit is a real plugin on every request; it only must not answer 429 to the benchmark.
+      QUARRY_RATE_LIMIT_MAX: '1000000000',
+      QUARRY_LOG_LEVEL: options.logLevel,
+      BENCH_API_WORKERS: String(workers),
+    },
+    CLI_NODE_FLAGS,
+  );
   const base = `http://127.0.0.1:${port}`;
   const headers = { authorization: `Bearer ${key}` };
+  let workerPids: number[] = [];
   try {
-    await waitFor('the API process', async () => (await fetch(`${base}/readyz`)).ok, { timeoutMs: 120_000, alive: () => child.process.exitCode === null });
+    await waitFor(
+      'the API process',
+      async () => {
+        if (workers > 1) {
+          // The primary names its workers once every one listens.
+          const line = /^\{"workers":.*$/m.exec(child.output())?.[0];
+          if (!line) return false;
+          workerPids = (JSON.parse(line) as { workers: number[] }).workers;
+        }
+        return (await fetch(`${base}/readyz`)).ok;
+      },
+      { timeoutMs: 120_000, alive: () => child.process.exitCode === null },
+    );
   } catch (error) {
     await child.stop();
     throw new Error(`${name}: ${(error as Error).message}\n${child.output().slice(-4000)}`);
   }
   const startSeconds = (performance.now() - started) / 1000;
-  const rssAfterStart = memoryOf(child.pid)?.rssMb ?? null;
-  log(`${name}: API process ${child.pid} ready in ${round(startSeconds)} s`);
+  const pids = [child.pid, ...workerPids];
+  const afterStart = new Map(pids.map((pid) => [pid, memoryOf(pid)?.rssMb ?? null]));
+  log(`${name}: API process ${child.pid}${workers > 1 ? ` (workers ${workerPids.join(', ')})` : ''} ready in ${round(startSeconds)} s`);
 
   try {
-    const openapi = (await (await fetch(`${base}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const openapi = (await (await fetch(`${base}/api/v1/openapi.json`)).json()) as OpenApi;
     const served = Object.entries(openapi.paths).filter(([p, ops]) => p.startsWith('/api/v1/') && 'get' in ops).map(([p]) => p);
+    const bounds = hostileBounds(openapi);
     const inputs: CaseInputs = {
+      bounds,
       notable,
       txCounts: {
         pow: { busiest: build.facts.notable.pow.busiestHotWallet.txCount, ordinary: build.facts.notable.pow.ordinary.txCount },
@@ -153,7 +197,16 @@ export async function measureApi(target: TierStore, build: BuildRecord, notable:
           (l ? `p50 ${result.single!.p50} ms, p99 ${l.p99} ms @${l.connections}, ${l.rps}/s${result.ceiling ? `, ${Math.round(result.ceiling.ratio * 100)}% of static` : ''}${result.pass === false ? ' FAIL' : ''}` : `${result.status}: ${result.problem}`),
       );
     }
-    const memory = memoryOf(child.pid);
+    const processes = pids.map((pid) => {
+      const memory = memoryOf(pid);
+      return { pid, role: pid === child.pid && workers > 1 ? ('primary' as const) : ('worker' as const), rssAfterStartMb: afterStart.get(pid) ?? null, peakRssMb: memory?.peakRssMb ?? null, rssEndMb: memory?.rssMb ?? null };
+    });
+    const serving = processes.filter((p) => p.role === 'worker');
+    const peaks = serving.map((p) => p.peakRssMb).filter((v): v is number => v !== null);
+    const total = processes.map((p) => p.peakRssMb).filter((v): v is number => v !== null);
+    const ends = serving.map((p) => p.rssEndMb).filter((v): v is number => v !== null);
+    const starts = serving.map((p) => p.rssAfterStartMb).filter((v): v is number => v !== null);
+    log(`${name}: peak RSS per API process ${processes.map((p) => `${p.role} ${p.pid} ${p.peakRssMb} MB`).join(', ')}`);
     return {
       store: target.kind,
       connections: options.connections,
@@ -163,13 +216,46 @@ export async function measureApi(target: TierStore, build: BuildRecord, notable:
       cases: results,
       cursor: cursorConstancy(results),
       vacuumSeconds: vacuumSeconds === null ? null : round(vacuumSeconds, 1),
-      server: { startSeconds: round(startSeconds, 2), rssAfterStartMb: rssAfterStart, peakRssMb: memory?.peakRssMb ?? null, rssEndMb: memory?.rssMb ?? null, logLevel: options.logLevel },
+      server: {
+        startSeconds: round(startSeconds, 2),
+        rssAfterStartMb: starts.length > 0 ? Math.max(...starts) : null,
+        peakRssMb: peaks.length > 0 ? Math.max(...peaks) : null,
+        rssEndMb: ends.length > 0 ? Math.max(...ends) : null,
+        logLevel: options.logLevel,
+        workers,
+        nodeFlags: CLI_NODE_FLAGS,
+        processes,
+        totalPeakRssMb: total.length > 0 ? round(total.reduce((a, b) => a + b, 0)) : null,
+      },
+      bounds,
       loadAverage: { before, after: loadAverage() },
       wallSeconds: round((performance.now() - started) / 1000),
     };
   } finally {
     await stopServer(child);
   }
+}
+
+interface OpenApi {
+  paths: Record<string, Record<string, { parameters?: { name: string; in: string; schema?: { maximum?: number; default?: number } }[] }>>;
+}
+
+/**
+ * The deepest pages the served API accepts: the `maximum` of top/active's `page` and of the feed's
+ * `offset`; where none is documented, an offset of 10,000 (page 401 of 25).
+ */
+export function hostileBounds(openapi: OpenApi): HostileBounds {
+  const param = (route: string, name: string) => openapi.paths[route]?.get?.parameters?.find((p) => p.in === 'query' && p.name === name)?.schema;
+  const pageSize = param(ROUTES.topActive, 'page_size')?.default ?? 25;
+  // A maximum of a million or more is no bound a request can reach the end of (Number.MAX_SAFE_INTEGER where none is set).
+  const bound = (value: number | undefined) => (value !== undefined && value < 1_000_000 ? value : undefined);
+  const page = bound(param(ROUTES.topActive, 'page')?.maximum);
+  const offset = bound(param(ROUTES.transactions, 'offset')?.maximum);
+  return {
+    topActivePage: page ?? Math.floor(DEFAULT_DEEPEST_OFFSET / pageSize) + 1,
+    feedOffset: offset ?? DEFAULT_DEEPEST_OFFSET,
+    documented: page !== undefined && offset !== undefined,
+  };
 }
 
 /**
@@ -212,6 +298,14 @@ async function measureCase(base: string, headers: Record<string, string>, c: Api
   const url = base + casePath(c, query);
   const probe = await fetch(url, { headers });
   const body = await probe.text();
+  const namesAParameter = () => Object.keys(c.query).some((name) => body.includes(`"${name}"`) || body.includes(`${name} `));
+  if (c.target?.kind === 'hostile' && probe.status >= 400 && probe.status < 500 && /problem\+json/.test(probe.headers.get('content-type') ?? '') && namesAParameter()) {
+    // Refused with a 4xx naming one of its parameters: the bound holds, and there is no answer to time.
+    result.refused = { status: probe.status, detail: String((JSON.parse(body) as { detail?: unknown }).detail ?? '').slice(0, 300) };
+    result.pass = true;
+    result.passLoaded = true;
+    return;
+  }
   if (!probe.ok) {
     result.status = 'failed';
     result.problem = `HTTP ${probe.status}: ${body.slice(0, 300)}`;

@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { freePort, loadAverage, log, memoryOf, processCpuSeconds, ROOT, round, startNode, waitFor, WORK_DIR, type Child } from '../proc.ts';
+import { CLI_NODE_FLAGS, freePort, loadAverage, log, memoryOf, processCpuSeconds, ROOT, round, startNode, waitFor, WORK_DIR, type Child } from '../proc.ts';
 
 export interface DemoStart {
   seconds: number;
@@ -25,11 +25,8 @@ export interface DemoFigures {
 }
 
 const QUARRY = path.join(ROOT, 'src', 'cli', 'main.ts');
-/** The node flags of the CLI's shebang (bin/quarry.js, what `npm start` runs), so the demo is measured as a newcomer starts it. */
-const START_FLAGS = readFileSync(path.join(ROOT, 'bin', 'quarry.js'), 'utf8')
-  .split('\n', 1)[0]!
-  .split(/\s+/)
-  .filter((word) => word.startsWith('--'));
+/** The node flags of the CLI's shebang, so the demo is measured as a newcomer starts it. */
+const START_FLAGS = CLI_NODE_FLAGS;
 const TARGETS = { firstSeconds: 180, secondSeconds: 5 };
 
 export async function measureDemo(): Promise<DemoFigures> {

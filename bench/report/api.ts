@@ -7,8 +7,15 @@ export function renderApi(md: Markdown, t: TierResult): void {
   if (!a) return;
   md.line(`## API, tier ${t.tier} (${t.store})`);
   md.line();
+  const workers = a.server.workers ?? 1;
+  const processes = a.server.processes ?? [];
   md.line(
-    `API process: ready in ${a.server.startSeconds} s, RSS ${a.server.rssAfterStartMb ?? '?'} MB after start, **peak RSS ${a.server.peakRssMb ?? '?'} MB**, ${a.server.rssEndMb ?? '?'} MB at the end (log level ${a.server.logLevel}). ` +
+    (workers > 1
+      ? `API: ${workers} worker processes on one port (node:cluster, as \`quarry serve --workers ${workers}\`), ready in ${a.server.startSeconds} s; per process (RSS after start / **peak** / at the end, MB): ` +
+        processes.map((p) => `${p.role} ${p.pid} ${p.rssAfterStartMb ?? '?'} / **${p.peakRssMb ?? '?'}** / ${p.rssEndMb ?? '?'}`).join(', ') +
+        `; peaks in all ${a.server.totalPeakRssMb ?? '?'} MB (log level ${a.server.logLevel}). `
+      : `API process: ready in ${a.server.startSeconds} s, RSS ${a.server.rssAfterStartMb ?? '?'} MB after start, **peak RSS ${a.server.peakRssMb ?? '?'} MB**, ${a.server.rssEndMb ?? '?'} MB at the end (log level ${a.server.logLevel}). `) +
+      (a.server.nodeFlags ? `Node flags as \`quarry serve\`: ${a.server.nodeFlags.map((f) => `\`${f}\``).join(' ') || 'none'}. ` : '') +
       `Load per case: one connection, then ${a.connections} connections, for ${a.seconds} s each. Load average ${a.loadAverage.before.join(' / ')} → ${a.loadAverage.after.join(' / ')}; the part took ${Math.round(a.wallSeconds)} s.`,
   );
   md.line();
@@ -34,10 +41,18 @@ export function renderApi(md: Markdown, t: TierResult): void {
       c.loaded ? `${c.loaded.p50} / ${c.loaded.p99}` : '',
       c.loaded ? fmt(c.loaded.rps) : '',
       c.target ? `≤ ${c.target.ms}` : '',
-      c.status === 'measured' ? (c.target ? `${verdict(c.pass ?? null)}${c.pass !== c.passLoaded ? ` (${a.connections} conn: ${verdict(c.passLoaded ?? null)})` : ''}` : 'info') : `**${c.status}**: ${c.problem ?? ''}`,
+      c.refused ? `refused ${c.refused.status}: ${c.refused.detail}` : c.status === 'measured' ? (c.target ? `${verdict(c.pass ?? null)}${c.pass !== c.passLoaded ? ` (${a.connections} conn: ${verdict(c.passLoaded ?? null)})` : ''}` : 'info') : `**${c.status}**: ${c.problem ?? ''}`,
       c.ceiling ? `${pct(c.ceiling.ratio)} of ${fmt(c.ceiling.loaded.rps)}/s` : '',
     ]),
   );
+  if (a.bounds) {
+    const hostile = shown.filter((c) => c.target?.kind === 'hostile');
+    md.line(
+      `Hostile cases (the deepest pages the served OpenAPI accepts${a.bounds.documented === false ? ', or an offset of 10,000 where it documents no bound' : ''}: top/active page ${fmt(a.bounds.topActivePage)}, feed offset ${fmt(a.bounds.feedOffset)}), p99 at one connection / under ${a.connections}: ` +
+        hostile.map((c) => `${c.id} ${c.refused ? `refused ${c.refused.status}` : c.single ? `${c.single.p99} / ${c.loaded?.p99 ?? '?'} ms` : c.status}`).join('; ') + '.',
+    );
+    md.line();
+  }
   const hot = shown.filter((c) => c.ceiling);
   if (hot.length > 0) {
     md.line(`Hot endpoints against the static ceiling (the same server answering a precomputed JSON body of the same size through the same plugins, ${a.connections} connections, measured right after): ` +

@@ -1,7 +1,7 @@
 /** The targets the issues set, judged from the figures: generator rate, world size, API latency, demo, backfill. */
-import { cursorConstancy, worstP99 } from '../parts/api.ts';
+import { cursorConstancy, worstP99, type ApiFigures, type CaseResult } from '../parts/api.ts';
 import type { BenchResults } from '../results.ts';
-import { fmt, verdict, type Markdown } from './markdown.ts';
+import { fmt, pct, verdict, type Markdown } from './markdown.ts';
 
 export interface TargetRow {
   target: string;
@@ -88,6 +88,8 @@ export function targetRows(results: BenchResults): TargetRow[] {
     group('Chain-wide endpoints (analytics, stats/summary, top/burners) at their default and longest windows', ['endpoint'], 'p99 ≤ 10 ms');
     group('Addresses API, offset 100,000', ['offset'], 'p99 ≤ 50 ms');
     group('Addresses API, top/active with any filter or sort', ['top-active'], 'p99 ≤ 20 ms');
+    if (t.api.bounds) group('Hostile requests: deepest top/active page of each sort without a seek, `q=%`, largest feed offset with a type filter', ['hostile'], 'p99 ≤ 50 ms, or refused with a 4xx');
+    rows.push(...loadTargetRows(t.api, scope, note));
     // Judged again from the cases, so that --render applies the current rule.
     const cursor = cursorConstancy(t.api.cases);
     rows.push({
@@ -121,6 +123,63 @@ export function targetRows(results: BenchResults): TargetRow[] {
       limit: `≥ ${fmt(m.mainnetTarget.blocksPerSecond)} blocks/s (≤ ${m.mainnetTarget.minutes} min)`,
       pass: m.mainnetTarget.pass,
       ...(m.blocks < m.projected.blocks / 10 ? { note: 'slice under 10 %: development run' } : {}),
+    });
+  }
+  return rows;
+}
+
+/** Issue 34's share of cases within 10 ms under load (plain under ten connections, compressed at one). */
+const LOADED_SHARE = 0.9;
+const LOADED_MS = 10;
+/** Hot endpoints' requests/s against the static ceiling of the same server (same workers). */
+const CEILING_SHARE = 0.4;
+const PEAK_RSS_MB = 400;
+
+/** Whether a case keeps p99 ≤ 10 ms under load: p99 under ten connections, and compressed (one connection) too. */
+export const withinUnderLoad = (c: CaseResult): boolean =>
+  c.status === 'measured' && c.loaded !== undefined && c.loaded.p99 <= LOADED_MS && (c.compressed?.p99 ?? 0) <= LOADED_MS;
+
+/** Issue 34's speed and memory targets: p99 under load, hot endpoints against the static ceiling, peak RSS per API process. */
+function loadTargetRows(api: ApiFigures, scope: string, note: string | undefined): TargetRow[] {
+  const rows: TargetRow[] = [];
+  const workers = api.server.workers ?? 1;
+  const all = api.cases.filter((c) => c.loaded && c.target?.kind !== 'hostile');
+  if (all.length > 0) {
+    const within = all.filter(withinUnderLoad);
+    const compressedOver = all.filter((c) => c.loaded!.p99 <= LOADED_MS && !withinUnderLoad(c)).length;
+    rows.push({
+      target: `every case (every endpoint, default and longest windows) keeps p99 ≤ ${LOADED_MS} ms under ${api.connections} connections, compressed answers included`,
+      scope: `${scope}, ${workers} worker${workers === 1 ? '' : 's'}`,
+      value: `${within.length}/${all.length} (${pct(within.length / all.length)})${compressedOver > 0 ? `; ${compressedOver} within plain but not compressed` : ''}`,
+      limit: `≥ ${pct(LOADED_SHARE)} of cases (p99 under ${api.connections} connections, and compressed p99 at one)`,
+      pass: within.length / all.length >= LOADED_SHARE,
+      note,
+    });
+  }
+  const hot = api.cases.filter((c) => c.ceiling);
+  if (hot.length > 0) {
+    const worst = [...hot].sort((a, b) => a.ceiling!.ratio - b.ceiling!.ratio)[0]!;
+    rows.push({
+      target: 'hot endpoints (detail, transactions, stats/summary, top/active, dashboard/summary) against the static ceiling',
+      scope: `${scope}, ${workers} worker${workers === 1 ? '' : 's'} (the ceiling with the same)`,
+      value: `${hot.filter((c) => c.ceiling!.ratio >= CEILING_SHARE).length}/${hot.length} reach it; lowest ${pct(worst.ceiling!.ratio)} (${worst.id})`,
+      limit: `≥ ${pct(CEILING_SHARE)} of the static req/s`,
+      pass: hot.every((c) => c.ceiling!.ratio >= CEILING_SHARE),
+      note,
+    });
+  }
+  if (api.server.peakRssMb !== null) {
+    const processes = api.server.processes?.filter((p) => p.role === 'worker') ?? [];
+    rows.push({
+      target: "API process's peak RSS (VmHWM) under the benchmark's load",
+      scope: `${scope}, ${workers} worker${workers === 1 ? '' : 's'}`,
+      value:
+        processes.length > 1
+          ? `${processes.map((p) => `${fmt(p.peakRssMb ?? 0)} MB`).join(', ')} per worker; ${fmt(api.server.totalPeakRssMb ?? 0)} MB in all with the primary`
+          : `${fmt(api.server.peakRssMb)} MB`,
+      limit: `< ${PEAK_RSS_MB} MB per process`,
+      pass: api.server.peakRssMb < PEAK_RSS_MB,
+      note,
     });
   }
   return rows;

@@ -4,12 +4,12 @@
  * the process for the spec's cache time; the figures read off it; and holders per last-activity
  * day at the latest block, from the day chart's state and the moves since (a bounded read).
  */
-import sql from 'sql-template-tag';
+import sql, { raw, type Sql } from 'sql-template-tag';
 import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import { SENTINELS, type ChainId } from '../../../chain/chains.ts';
-import type { Db } from '../../../store/store.ts';
+import type { Db, Store } from '../../../store/store.ts';
 import { dayNumber, dayStart } from '../../../time.ts';
-import { compareLimbs, parseLimbs, SortedBalances, type Limbs } from '../../../rollups/charts/supply/balances.ts';
+import { compareLimbs, parseLimbs, SortedBalances } from '../../../rollups/charts/supply/balances.ts';
 import { AGE_BUCKETS, ageBucketOf, distributionInputs, topOf, type DistributionInputs } from '../../../rollups/charts/supply/population.ts';
 import { stateDay } from '../../../rollups/charts/supply/distribution.ts';
 import { percentOf } from '../../amounts.ts';
@@ -62,16 +62,75 @@ export interface Population {
   sorted: SortedBalances;
 }
 
+/**
+ * Rows read per FETCH from a holder cursor. A chain's holders are up to millions of rows: read in
+ * one statement, every row becomes an object with its strings in the API process at once (the
+ * driver keeps the whole result), where the figures need 32 bytes a holder. In batches, the process
+ * holds one batch of row objects at a time beside the limb arrays it fills.
+ */
+export const HOLDER_BATCH = 10_000;
+
+/**
+ * Runs `query` (which must also give `n`, the count of its rows: `count(*) OVER ()`) through a
+ * cursor in one read-only transaction, so every batch comes from the same snapshot and the sort
+ * runs once, and calls `each` per batch of at most HOLDER_BATCH rows; `each` is told the total.
+ */
+export async function eachHolderBatch<R extends { n: number | string }>(
+  store: Store,
+  label: string,
+  query: Sql,
+  each: (rows: R[], total: number) => void,
+): Promise<void> {
+  await store.transaction(label, async (tx) => {
+    await tx.query(`${label}.declare`, sql`DECLARE holders NO SCROLL CURSOR FOR ${query}`);
+    for (;;) {
+      const rows = await tx.query<R>(`${label}.fetch`, sql`FETCH ${raw(String(HOLDER_BATCH))} FROM holders`);
+      if (rows.length === 0) break;
+      each(rows, Number(rows[0]!.n));
+      if (rows.length < HOLDER_BATCH) break;
+    }
+    await tx.query(`${label}.close`, sql`CLOSE holders`);
+  });
+}
+
+/** Fills a SortedBalances of `total` holders batch by batch, in the ascending order they come. */
+class BalancesBuilder {
+  private limbs: Float64Array[] | null = null;
+  private i = 0;
+
+  add(total: number, balance: string): void {
+    const limbs = (this.limbs ??= [0, 1, 2, 3].map(() => new Float64Array(total)));
+    const l = parseLimbs(balance);
+    limbs[0]![this.i] = l[0];
+    limbs[1]![this.i] = l[1];
+    limbs[2]![this.i] = l[2];
+    limbs[3]![this.i] = l[3];
+    this.i++;
+  }
+
+  done(): SortedBalances {
+    if (!this.limbs) return SortedBalances.empty();
+    // Fewer than counted only if the cursor ended early: the arrays are then cut to what came.
+    const [l0, l1, l2, l3] = this.limbs.map((a) => (this.i === a.length ? a : a.slice(0, this.i)));
+    return new SortedBalances(this.i, l0!, l1!, l2!, l3!);
+  }
+}
+
 /** Every holder's balance at the latest block, ascending. */
 export function holderBalances(ctx: ApiContext, chain: ChainId): Promise<Population> {
   return cached(ctx, `balances:${chain}`, CACHE_SECONDS, async () => {
-    const rows = await ctx.store.query<{ b: string }>(
+    const builder = new BalancesBuilder();
+    await eachHolderBatch<{ b: string; n: string }>(
+      ctx.store,
       'analytics.supply.balances',
-      sql`SELECT balance::text AS b FROM address_summary
+      sql`SELECT balance::text AS b, count(*) OVER () AS n FROM address_summary
           WHERE chain = ${chain} AND balance > 0 AND address <> ALL(${[...SENTINELS[chain]]}::text[])
           ORDER BY balance`,
+      (rows, total) => {
+        for (const r of rows) builder.add(total, r.b);
+      },
     );
-    return { sorted: SortedBalances.of(rows.map((r) => parseLimbs(r.b))) };
+    return { sorted: builder.done() };
   });
 }
 
@@ -107,37 +166,41 @@ interface ClassRow {
 /** Every holder's wallet class, by the rules of docs/metrics.md (classifyWallet), and the individuals' balances. */
 export function classedHolders(ctx: ApiContext, chain: ChainId): Promise<ClassedPopulation> {
   return cached(ctx, `classes:${chain}`, CACHE_SECONDS, async () => {
-    const rows = await ctx.store.query<ClassRow>(
+    const classes = new Map<string, ClassTotals>();
+    // Sized for every holder; cut to the individuals at the end.
+    const individuals = new BalancesBuilder();
+    await eachHolderBatch<ClassRow & { n: string }>(
+      ctx.store,
       'analytics.supply.classes',
       sql`SELECT s.address AS a, s.balance::text AS b, s.tx_count AS tx, s.tx_sent_count AS sent, s.first_seen AS first, s.last_seen AS last,
                  s.funded_by AS funded, s.withdrawal_count AS wd, s.is_contract AS contract, s.master_address AS master,
-                 l.label, l.category, e.exchange, e.role, e.confirmed
+                 l.label, l.category, e.exchange, e.role, e.confirmed, count(*) OVER () AS n
           FROM address_summary s
           LEFT JOIN labels l ON l.chain = s.chain AND l.address = s.address AND l.is_primary
           LEFT JOIN exchange_wallets e ON e.chain = s.chain AND e.address = s.address
           WHERE s.chain = ${chain} AND s.balance > 0 AND s.address <> ALL(${[...SENTINELS[chain]]}::text[])
           ORDER BY s.balance`,
+      (rows, total) => {
+        for (const r of rows) {
+          const balance = BigInt(r.b);
+          const facts: AddressFacts = {
+            chain, address: r.a, exists: true, balance, balanceKnown: true, totalReceived: 0n, totalSent: 0n, totalFeesPaid: 0n,
+            txCount: Number(r.tx), txReceivedCount: 0, txSentCount: Number(r.sent),
+            firstSeen: r.first === null ? null : Number(r.first), lastSeen: r.last === null ? null : Number(r.last), appeared: null,
+            fundedBy: r.funded, withdrawalCount: Number(r.wd), withdrawalTotal: 0n, internalTxCount: 0, deployedCount: 0,
+            isContract: r.contract, masterAddress: r.master, slaveCount: 0, otsUsed: 0, otsMaxIndex: null,
+            label: r.label, labelCategory: r.category,
+            exchange: r.exchange && r.role ? { name: r.exchange, role: r.role, confirmed: r.confirmed ?? false } : null,
+            genesisHolder: false, tipTs: null,
+          };
+          const c = classifyWallet(facts)!;
+          const totals = classes.get(c.walletClass) ?? { holders: 0, balance: 0n };
+          classes.set(c.walletClass, { holders: totals.holders + 1, balance: totals.balance + balance });
+          if (!isEntityClass(c)) individuals.add(total, r.b);
+        }
+      },
     );
-    const classes = new Map<string, ClassTotals>();
-    const individuals: Limbs[] = [];
-    for (const r of rows) {
-      const balance = BigInt(r.b);
-      const facts: AddressFacts = {
-        chain, address: r.a, exists: true, balance, balanceKnown: true, totalReceived: 0n, totalSent: 0n, totalFeesPaid: 0n,
-        txCount: Number(r.tx), txReceivedCount: 0, txSentCount: Number(r.sent),
-        firstSeen: r.first === null ? null : Number(r.first), lastSeen: r.last === null ? null : Number(r.last), appeared: null,
-        fundedBy: r.funded, withdrawalCount: Number(r.wd), withdrawalTotal: 0n, internalTxCount: 0, deployedCount: 0,
-        isContract: r.contract, masterAddress: r.master, slaveCount: 0, otsUsed: 0, otsMaxIndex: null,
-        label: r.label, labelCategory: r.category,
-        exchange: r.exchange && r.role ? { name: r.exchange, role: r.role, confirmed: r.confirmed ?? false } : null,
-        genesisHolder: false, tipTs: null,
-      };
-      const c = classifyWallet(facts)!;
-      const totals = classes.get(c.walletClass) ?? { holders: 0, balance: 0n };
-      classes.set(c.walletClass, { holders: totals.holders + 1, balance: totals.balance + balance });
-      if (!isEntityClass(c)) individuals.push(parseLimbs(r.b));
-    }
-    return { classes, individuals: SortedBalances.of(individuals) };
+    return { classes, individuals: individuals.done() };
   });
 }
 
