@@ -5,12 +5,13 @@
  * (environment as for `quarry serve`).
  *
  * With BENCH_API_WORKERS=N above 1 it runs as `quarry serve --workers N` does: a node:cluster primary
- * forks N workers (with the same node flags), each serving the whole app and the static route on the
+ * forks N workers (with the node flags of serve's workers, src/cli/worker-flags.ts), each serving the whole app and the static route on the
  * one port, and prints `{"workers":[pids]}` once every worker listens; SIGTERM stops the workers, then
  * the primary.
  */
 import cluster from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
+import { apiWorkerExecArgv } from '../src/cli/worker-flags.ts';
 
 const workers = Math.max(1, Number(process.env.BENCH_API_WORKERS ?? 1) || 1);
 if (workers > 1 && cluster.isPrimary) {
@@ -22,6 +23,7 @@ if (workers > 1 && cluster.isPrimary) {
 async function runPrimary(count: number): Promise<void> {
   const listening = new Set<number>();
   let stopping = false;
+  cluster.setupPrimary({ execArgv: apiWorkerExecArgv() });
   for (let i = 0; i < count; i++) {
     const worker = cluster.fork();
     worker.on('listening', () => {

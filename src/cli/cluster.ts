@@ -13,6 +13,7 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 import { AggregatorRegistry, type Registry } from 'prom-client';
 import { serveMetrics, type MetricsServer } from '../api/metrics/registry.ts';
+import { apiWorkerExecArgv } from './worker-flags.ts';
 
 const METRICS_REQUEST = 'quarry:cluster-metrics';
 const METRICS_ANSWER = 'quarry:cluster-metrics-answer';
@@ -47,6 +48,7 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
   let stopping = false;
   let announced = false;
   const restarts = new Set<NodeJS.Timeout>();
+  cluster.setupPrimary({ execArgv: apiWorkerExecArgv() });
 
   cluster.on('message', (worker: Worker, message: { type?: string; id?: number }) => {
     if (message?.type !== METRICS_REQUEST) return;
