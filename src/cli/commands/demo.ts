@@ -38,18 +38,18 @@ const STEP_LABELS: Record<LoadStep, string> = {
 
 /**
  * Each step's share of the load's work, for the time left in all (JobClock): in proportion to
- * what each step takes in the benchmark's demo part (bench/results/demo.md).
+ * the processor time each step takes in a profile of the demo's load.
  */
 const STEP_SHARES: Record<LoadStep, number> = {
-  pow: 30,
-  'pow rollups': 20,
-  pos: 6,
-  'pos rollups': 2,
-  curated: 0.5,
-  days: 14,
-  indexes: 16,
-  analyze: 4,
-  labels: 7,
+  pow: 45,
+  'pow rollups': 80,
+  pos: 11,
+  'pos rollups': 5,
+  curated: 1,
+  days: 16,
+  indexes: 45,
+  analyze: 6,
+  labels: 8,
 };
 
 /**
