@@ -76,7 +76,6 @@ export async function beginBulkLoad(store: Store, logger?: Logger): Promise<Bulk
   } else {
     logger?.info('resuming an interrupted bulk load');
   }
-  if (store.kind === 'pglite') await store.exec('ingest.bulk.pglite_memory', EMBEDDED_LOAD_MEMORY);
 
   return {
     async finish(hooks = {}) {
@@ -124,21 +123,10 @@ export async function beginBulkLoad(store: Store, logger?: Logger): Promise<Bulk
         await store.exec('ingest.bulk.analyze', 'ANALYZE');
         // PGlite has no background checkpointer: recycle the load's WAL now.
         await store.exec('ingest.bulk.checkpoint', 'CHECKPOINT');
-        await store.exec('ingest.bulk.pglite_memory', 'RESET work_mem; RESET maintenance_work_mem');
       }
     },
   };
 }
-
-/**
- * The embedded store's session memory while it loads (its one session; reset at the finish). The
- * defaults (4 MB per sort or hash, 64 MB per index build) send a bulk step's merges, the day closes'
- * aggregates and the index builds' sorts to temporary files, each page a round trip through the
- * file system layer of the WebAssembly build. These fit in memory with room to spare below its
- * 2 GB heap: a sort or hash of a statement takes at most work_mem (hashes twice that), one index
- * build at a time at most maintenance_work_mem, beside the 256 MB buffer pool.
- */
-const EMBEDDED_LOAD_MEMORY = `SET work_mem = '64MB'; SET maintenance_work_mem = '256MB'`;
 
 /**
  * Index builds and VACUUMs at once on PostgreSQL: each is one backend on one core, so two keep a
