@@ -45,12 +45,60 @@ export function createProgress(label: string, total: number, unit = 'blocks'): P
 }
 
 /**
- * One step of a longer job (the demo's load). With its units of work known (`total`), a bar with
- * the time left at the step's average rate so far; without, the time the step has taken. The
- * embedded store runs statements on this thread: a long statement holds the display still until
- * it returns. Off a terminal, a line when the step starts, every 10 s, and when it ends.
+ * The clock of a job made of steps (the demo's load): the time left in all, from the time the job
+ * has taken and the share of its work done. Each step's share of the whole is given up front; a
+ * step that counts its units of work (`total`) is done in proportion to them, one that does not is
+ * taken to move at the pace of the steps before it (and never to be quite done until it ends).
  */
-export function createStep(label: string, total?: number, unit = ''): Progress {
+export interface JobClock<S extends string> {
+  /** A step begins, with its units of work when counted. */
+  step(step: S, total?: number): void;
+  /** Units of the current step done. */
+  progress(done: number): void;
+  /** The whole job's time left, in words. */
+  left(): string;
+}
+
+export function createJobClock<S extends string>(shares: Readonly<Record<S, number>>): JobClock<S> {
+  const started = Date.now();
+  const whole = Object.values<number>(shares).reduce((sum, share) => sum + share, 0);
+  const shareOf = (step: S) => shares[step] / whole;
+  let finished = 0;
+  let current: { step: S; total: number | undefined; done: number; started: number; before: number } | null = null;
+  const doneShare = (): number => {
+    if (!current) return finished;
+    const share = shareOf(current.step);
+    if (current.total !== undefined && current.total > 0) return finished + share * Math.min(1, current.done / current.total);
+    // Uncounted: the step's expected time at the pace of the job so far.
+    if (finished <= 0) return finished;
+    const expected = (current.before / finished) * share;
+    return finished + share * Math.min(0.95, (Date.now() - current.started) / Math.max(1, expected));
+  };
+  return {
+    step(step, total) {
+      if (current) finished += shareOf(current.step);
+      current = { step, total, done: 0, started: Date.now(), before: Date.now() - started };
+    },
+    progress(done) {
+      if (current) current.done = done;
+    },
+    left() {
+      const elapsed = Date.now() - started;
+      const done = doneShare();
+      if (done < 0.02 || elapsed < 2000) return 'estimating';
+      return `about ${formatSeconds((elapsed * (1 - done)) / done / 1000)} left`;
+    },
+  };
+}
+
+/**
+ * One step of a longer job (the demo's load). With its units of work known (`total`), a bar with
+ * the time left at the step's average rate so far; without, the time the step has taken. `overall`
+ * gives the whole job's time left (JobClock), shown beside the step's. The embedded store runs
+ * statements on this thread: a long statement holds the display still until it returns. Off a
+ * terminal, a line when the step starts, every 10 s, and when it ends.
+ */
+export function createStep(label: string, total?: number, unit = '', overall?: () => string): Progress {
   const started = Date.now();
   const known = total !== undefined && total > 0;
   const left = (value: number): string => {
@@ -61,23 +109,29 @@ export function createStep(label: string, total?: number, unit = ''): Progress {
   };
   const took = () => formatSeconds((Date.now() - started) / 1000);
   const elapsed = () => `${took()} elapsed`;
+  const all = () => (overall ? `in all ${overall()}` : '');
   if (!process.stderr.isTTY) {
     let lastLog = started;
-    console.error(`${label}…`);
+    console.error(overall ? `${label}… (${all()})` : `${label}…`);
     return {
       update(value) {
         if (Date.now() - lastLog < 10_000) return;
         lastLog = Date.now();
-        console.error(known ? `${label}: ${value}/${total} ${unit}, ${left(value)}` : `${label}: ${took()} so far`);
+        const line = known ? `${label}: ${value}/${total} ${unit}, ${left(value)}` : `${label}: ${took()} so far`;
+        console.error(overall ? `${line} (${all()})` : line);
       },
       stop() {
         console.error(`${label}: done in ${took()}`);
       },
     };
   }
+  const tail = overall ? ' | {all}' : '';
   const bar = new cliProgress.SingleBar(
     {
-      format: known ? `${label.padEnd(STEP_LABEL)} [{bar}] {percentage}% | {value}/{total} ${unit} | {left} | {took}` : `${label.padEnd(STEP_LABEL)} … {took}`,
+      format: known
+        ? `${label.padEnd(STEP_LABEL)} [{bar}] {percentage}% | {value}/{total} ${unit} | {left} | {took}${tail}`
+        : `${label.padEnd(STEP_LABEL)} … {took}${tail}`,
+      barsize: 20,
       hideCursor: true,
       fps: 2,
       stream: process.stderr,
@@ -85,18 +139,18 @@ export function createStep(label: string, total?: number, unit = ''): Progress {
     cliProgress.Presets.shades_classic,
   );
   let current = 0;
-  bar.start(known ? total : 1, 0, { left: left(0), took: elapsed() });
+  bar.start(known ? total : 1, 0, { left: left(0), took: elapsed(), all: all() });
   // The time taken and left move on between updates too (whenever this thread is free).
-  const tick = setInterval(() => bar.update(known ? Math.min(current, total) : 0, { left: left(current), took: elapsed() }), 1000);
+  const tick = setInterval(() => bar.update(known ? Math.min(current, total) : 0, { left: left(current), took: elapsed(), all: all() }), 1000);
   tick.unref();
   return {
     update(value) {
       current = value;
-      bar.update(known ? Math.min(value, total) : 0, { left: left(value), took: elapsed() });
+      bar.update(known ? Math.min(value, total) : 0, { left: left(value), took: elapsed(), all: all() });
     },
     stop() {
       clearInterval(tick);
-      bar.update(known ? total : 1, { left: 'done', took: `took ${took()}` });
+      bar.update(known ? total : 1, { left: 'done', took: `took ${took()}`, all: all() });
       bar.stop();
     },
   };

@@ -5,7 +5,7 @@
  * URL and a demo key.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import sql from 'sql-template-tag';
@@ -15,9 +15,10 @@ import { migrate } from '../../store/migrate.ts';
 import { openStore } from '../../store/open.ts';
 import { acquireWriterLock } from '../../store/writer-lock.ts';
 import { loadSyntheticWorld, type LoadStep } from '../../ingest/load-synthetic.ts';
+import { bulkLoadInProgress } from '../../ingest/bulk.ts';
 import { closeOnSignal, startServer } from '../../api/server.ts';
 import { OPENAPI_PATH } from '../../api/plugins/openapi.ts';
-import { createStep, type Progress } from '../progress.ts';
+import { createJobClock, createStep, type Progress } from '../progress.ts';
 
 /** The demo world: deterministic, sized to load into the embedded store in well under 3 minutes. */
 const DEMO_WORLD = { seed: 1, powDays: 400, posDays: 60, scale: 400 } as const;
@@ -34,6 +35,30 @@ const STEP_LABELS: Record<LoadStep, string> = {
   analyze: 'analyzing tables',
   labels: 'labels, exchange figures',
 };
+
+/**
+ * Each step's share of the load's work, for the time left in all (JobClock): in proportion to
+ * the processor time each step takes in a profile of the demo's load.
+ */
+const STEP_SHARES: Record<LoadStep, number> = {
+  pow: 45,
+  'pow rollups': 80,
+  pos: 11,
+  'pos rollups': 5,
+  curated: 1,
+  days: 16,
+  indexes: 45,
+  analyze: 6,
+  labels: 8,
+};
+
+/**
+ * A file beside the demo data while its first load runs. A start that finds it (or a bulk load's
+ * marker) knows the last load stopped midway, and starts the demo over on an empty store rather
+ * than serve half a world (the demo's world ends at the minute its load began, so a later load
+ * could not resume it).
+ */
+const LOADING_FILE = 'demo-loading';
 
 /** The demo key lives beside the demo data, so every start on the same data prints the same key. */
 function demoKey(dataDir: string): string {
@@ -62,21 +87,33 @@ export function registerDemo(program: Command): void {
         onSlowQuery: (label, ms) => serving && logger.warn({ label, ms: Math.round(ms) }, 'slow query'),
       });
       await migrate(store);
+      const loading = path.join(config.dataDir, LOADING_FILE);
+      if (existsSync(loading) || (await bulkLoadInProgress(store))) {
+        console.error('the last first start stopped before the demo was loaded: starting over');
+        await store.exec('demo.reset', 'DROP SCHEMA public CASCADE; CREATE SCHEMA public');
+        await migrate(store);
+      }
       // Both chains' writer locks while the demo may load; serving only reads, and lets them go.
       const lock = await acquireWriterLock(store, ['pow', 'pos'], { command: 'demo' });
       const [existing] = await store.query<{ n: number }>('demo.blocks', sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM blocks LIMIT 1) b`);
       if (!existing?.n) {
         console.error(`generating the demo chains (${DEMO_WORLD.powDays} days of pow, ${DEMO_WORLD.posDays} days of pos) into ${config.dataDir}…`);
+        writeFileSync(loading, `${process.pid}\n`);
         let bar: Progress | undefined;
+        const clock = createJobClock(STEP_SHARES);
         const report = await loadSyntheticWorld(
           store,
           { ...DEMO_WORLD, end: new Date(Math.floor(Date.now() / 60_000) * 60_000) },
           {
             onStep: (step, total, unit) => {
               bar?.stop();
-              bar = createStep(STEP_LABELS[step], total, unit);
+              clock.step(step, total);
+              bar = createStep(STEP_LABELS[step], total, unit, clock.left);
             },
-            onStepProgress: (done) => bar?.update(done),
+            onStepProgress: (done) => {
+              clock.progress(done);
+              bar?.update(done);
+            },
           },
         );
         bar?.stop();
@@ -86,6 +123,7 @@ export function registerDemo(program: Command): void {
           `loaded ${report.chains.pow.blocks + report.chains.pos.blocks} blocks and ${txs} transactions in ${total.toFixed(0)} s ` +
             `(pow ${pow.toFixed(0)} s, pos ${pos.toFixed(0)} s, days, indexes and labels ${finish.toFixed(0)} s)`,
         );
+        rmSync(loading, { force: true });
       }
       await lock.release();
       // The demo's page opens with its key filled in (docs/dashboard.md); `quarry serve` never does this.
