@@ -155,8 +155,9 @@ export interface ClosedChart<Row = unknown> extends ChartUnit<Row> {
 }
 
 /**
- * A chart read from the per-day rows a rollup keeps up to date with every block (chain_daily,
- * staking_daily): every day's row, the open day's included, is current, so the chart has no table
+ * A chart read from per-day rows that are current as they stand: those a rollup keeps with every
+ * block (chain_daily, the per-day breakdowns, address_daily) or the staking sync writes
+ * (staking_daily). Every day's row, the open day's included, is current, so the chart has no table
  * or close of its own.
  */
 export interface KeptChart<Row = unknown> extends ChartUnit<Row> {
@@ -176,9 +177,6 @@ export type SeriesValue =
   | { kind: 'number' | 'amount' | 'day'; description?: string; nullable?: boolean }
   | { kind: 'string'; description?: string; examples?: readonly string[]; nullable?: boolean }
   | { kind: 'list'; of: SeriesValue | Readonly<Record<string, SeriesValue>>; description?: string };
-
-/** A field of a chart series' item after `day`. */
-export type ChartField = SeriesValue;
 
 /** An extra query parameter of a series (between `chain` and `window`): optional, a number within bounds. */
 export interface SeriesParam {

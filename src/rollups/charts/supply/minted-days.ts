@@ -1,7 +1,8 @@
 /**
- * What the supply curve (curve.ts) and the supply routes share (docs/metrics.md, "Supply"): a chain's first and latest blocks, its
- * whole-history totals (chain_supply_totals), and its minted days with the genesis allocations on the
- * genesis block's day and the cumulative figure read as the total less the later days.
+ * What the supply curve (curve.ts) and the supply routes share (docs/metrics.md, "Supply"): a
+ * chain's first and latest blocks, its whole-history totals (chain_supply_totals), and its minted
+ * days with the genesis allocations on the genesis block's day and the cumulative figure read as
+ * the total less the later days.
  */
 import sql from 'sql-template-tag';
 import type { ChainId } from '../../../chain/chains.ts';
