@@ -260,57 +260,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/analytics/block-size": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Blocks per day and their mean, largest and total size */
-        get: operations["getBlockSize"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/analytics/block-times": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Blocks per day and the mean block interval */
-        get: operations["getBlockTimes"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/analytics/transactions/by-type": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Transactions per day and type */
-        get: operations["getTransactionsByType"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/analytics/transactions-normalised": {
         parameters: {
             query?: never;
@@ -320,57 +269,6 @@ export interface paths {
         };
         /** Daily transactions, volume and fees of both chains in coins */
         get: operations["getTransactionsNormalised"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/analytics/gas-distribution": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** pos transactions per day by gas bucket */
-        get: operations["getGasDistribution"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/analytics/network/gas-trends": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Daily fee burn and mean base fee of the pos chain */
-        get: operations["getGasTrends"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/pos/fees/burned/daily": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Fees burned per day on pos (base fee × gas used) */
-        get: operations["getBurnedDaily"];
         put?: never;
         post?: never;
         delete?: never;
@@ -498,74 +396,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/analytics/network/active-addresses-daily": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Daily, weekly and monthly active addresses per day */
-        get: operations["getActiveAddressesDaily"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/analytics/network/new-vs-returning-daily": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** New and returning active addresses per day */
-        get: operations["getNewVsReturningDaily"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/analytics/wallet-count": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** New wallets per day and the cumulative wallet count */
-        get: operations["getWalletCount"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/analytics/transactions/user-daily": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** User transactions per day */
-        get: operations["getUserTransactionsDaily"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/analytics/network/page-summary": {
         parameters: {
             query?: never;
@@ -575,57 +405,6 @@ export interface paths {
         };
         /** Yesterday’s active addresses, 30-day active addresses and the 30-day transaction trend */
         get: operations["getNetworkPageSummary"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/analytics/staking/apr-daily": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Staking APR per day: the day’s net rewards over the stake, annualised */
-        get: operations["getStakingAprDaily"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/analytics/staking/daily": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Active validators, total stake, staking ratio and Nakamoto coefficient (33%) per day */
-        get: operations["getStakingDaily"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/analytics/staking/slashings-daily": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Validators slashed per day */
-        get: operations["getStakingSlashingsDaily"];
         put?: never;
         post?: never;
         delete?: never;
@@ -660,23 +439,6 @@ export interface paths {
         };
         /** Supply of both chains: pow emission and cap, pos mint and burn, the migration split */
         get: operations["getSupplyOverview"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/analytics/supply/curve": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Coins minted per day and cumulative supply of a chain */
-        get: operations["getSupplyCurve"];
         put?: never;
         post?: never;
         delete?: never;
@@ -762,23 +524,6 @@ export interface paths {
         };
         /** The largest user transactions by native value in the window */
         get: operations["getWhalesBiggest"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/analytics/whales/heatmap": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Whales moving value per day: movers, volume and intensity */
-        get: operations["getWhalesHeatmap"];
         put?: never;
         post?: never;
         delete?: never;
@@ -991,6 +736,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/analytics/supply/dormant-buckets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Holders and supply share by time since their last activity */
+        get: operations["getSupplyDormantBuckets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analytics/network/active-addresses-daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Daily, weekly and monthly active addresses per day */
+        get: operations["getActiveAddressesDaily"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analytics/network/new-vs-returning-daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** New and returning active addresses per day */
+        get: operations["getNewVsReturningDaily"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analytics/wallet-count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** New wallets per day and the cumulative wallet count */
+        get: operations["getWalletCount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analytics/fees/percentiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Exact fee percentiles, largest fee and sum per day */
+        get: operations["getFeePercentiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/analytics/supply/distribution-timeline": {
         parameters: {
             query?: never;
@@ -1025,15 +855,15 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/analytics/supply/dormant-buckets": {
+    "/api/v1/analytics/block-size": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Holders and supply share by time since their last activity */
-        get: operations["getSupplyDormantBuckets"];
+        /** Blocks per day and their mean, largest and total size */
+        get: operations["getBlockSize"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1042,15 +872,185 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/analytics/fees/percentiles": {
+    "/api/v1/analytics/block-times": {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        /** Exact fee percentiles, largest fee and sum per day */
-        get: operations["getFeePercentiles"];
+        /** Blocks per day and the mean block interval */
+        get: operations["getBlockTimes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analytics/transactions/by-type": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Transactions per day and type */
+        get: operations["getTransactionsByType"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analytics/gas-distribution": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** pos transactions per day by gas bucket */
+        get: operations["getGasDistribution"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pos/fees/burned/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Fees burned per day on pos (base fee × gas used) */
+        get: operations["getBurnedDaily"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analytics/network/gas-trends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Daily fee burn and mean base fee of the pos chain */
+        get: operations["getGasTrends"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analytics/transactions/user-daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** User transactions per day */
+        get: operations["getUserTransactionsDaily"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analytics/staking/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Active validators, total stake, staking ratio and Nakamoto coefficient (33%) per day */
+        get: operations["getStakingDaily"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analytics/staking/apr-daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staking APR per day: the day’s net rewards over the stake, annualised */
+        get: operations["getStakingAprDaily"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analytics/staking/slashings-daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Validators slashed per day */
+        get: operations["getStakingSlashingsDaily"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analytics/supply/curve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Coins minted per day and cumulative supply of a chain */
+        get: operations["getSupplyCurve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analytics/whales/heatmap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whales moving value per day: movers, volume and intensity */
+        get: operations["getWhalesHeatmap"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2845,305 +2845,6 @@ export interface operations {
             };
         };
     };
-    getBlockSize: {
-        parameters: {
-            query?: {
-                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0); default pos. */
-                chain?: "pow" | "pos";
-                /**
-                 * @description Window: whole UTC days ending with the latest block’s day (a length rounds up to days); default 30d.
-                 * @example 30d
-                 */
-                window?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
-                    "Quarry-Block-Height"?: string;
-                    /** @description Hash of that block of the request’s chain. */
-                    "Quarry-Block-Hash"?: string;
-                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
-                    "Content-Disposition"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description One item per UTC day, oldest first, from the later of the window start and the first indexed day to the latest block’s day. */
-                        items: {
-                            /**
-                             * @description UTC day, YYYY-MM-DD.
-                             * @example 2026-11-22
-                             */
-                            day: string;
-                            block_count: number;
-                            /** @description Mean serialized block size in bytes, rounded down; 0 without blocks. */
-                            avg_block_size: number;
-                            /** @description Largest block of the day in bytes. */
-                            max_block_size: number;
-                            /**
-                             * @description Bytes of all the day’s blocks, as a decimal string.
-                             * @example 1000000000
-                             */
-                            total_block_size: string;
-                        }[];
-                        count: number;
-                        chain: string;
-                        network: string;
-                        /** @description The window in days. */
-                        window_days: number;
-                    };
-                    "text/csv": string;
-                };
-            };
-            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown chain. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getBlockTimes: {
-        parameters: {
-            query?: {
-                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0); default pos. */
-                chain?: "pow" | "pos";
-                /**
-                 * @description Window: whole UTC days ending with the latest block’s day (a length rounds up to days); default 30d.
-                 * @example 30d
-                 */
-                window?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
-                    "Quarry-Block-Height"?: string;
-                    /** @description Hash of that block of the request’s chain. */
-                    "Quarry-Block-Hash"?: string;
-                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
-                    "Content-Disposition"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description One item per UTC day, oldest first, from the later of the window start and the first indexed day to the latest block’s day. */
-                        items: {
-                            /**
-                             * @description UTC day, YYYY-MM-DD.
-                             * @example 2026-11-22
-                             */
-                            day: string;
-                            block_count: number;
-                            /** @description Mean seconds from each block of the day to its parent; null without an interval (no block, or only the genesis block). */
-                            avg_block_time_seconds: number | null;
-                        }[];
-                        count: number;
-                        chain: string;
-                        network: string;
-                        /** @description The window in days. */
-                        window_days: number;
-                    };
-                    "text/csv": string;
-                };
-            };
-            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown chain. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getTransactionsByType: {
-        parameters: {
-            query?: {
-                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0); default pos. */
-                chain?: "pow" | "pos";
-                /**
-                 * @description Window: whole UTC days ending with the latest block’s day (a length rounds up to days); default 30d.
-                 * @example 30d
-                 */
-                window?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
-                    "Quarry-Block-Height"?: string;
-                    /** @description Hash of that block of the request’s chain. */
-                    "Quarry-Block-Hash"?: string;
-                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
-                    "Content-Disposition"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description For each UTC day of the window (oldest first, to the latest block’s day) one item per type of the chain, in the order above; zero where none. */
-                        items: {
-                            /**
-                             * @description UTC day, YYYY-MM-DD.
-                             * @example 2026-11-22
-                             */
-                            day: string;
-                            /** @description pow: the transaction subtype (transfer, coinbase, latticePK, message, token, transfer_token, slave, multi_sig_create, multi_sig_spend, multi_sig_vote); pos: transfer, contract_call or contract_create. */
-                            tx_type: string;
-                            /** @description Transactions of the type that day (a multi-recipient transfer counts once). */
-                            tx_count: number;
-                        }[];
-                        count: number;
-                        chain: string;
-                        network: string;
-                        /** @description The window in days. */
-                        window_days: number;
-                    };
-                    "text/csv": string;
-                };
-            };
-            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown chain. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
     getTransactionsNormalised: {
         parameters: {
             query?: {
@@ -3194,330 +2895,6 @@ export interface operations {
                         window_days: number;
                         /** @description The unit of the *_quanta fields: quanta (coins). */
                         unit: string;
-                    };
-                    "text/csv": string;
-                };
-            };
-            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown chain. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getGasDistribution: {
-        parameters: {
-            query?: {
-                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0); default pos. */
-                chain?: "pow" | "pos";
-                /**
-                 * @description Window: whole UTC days ending with the latest block’s day (a length rounds up to days); default 30d.
-                 * @example 30d
-                 */
-                window?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
-                    "Quarry-Block-Height"?: string;
-                    /** @description Hash of that block of the request’s chain. */
-                    "Quarry-Block-Hash"?: string;
-                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
-                    "Content-Disposition"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description For each UTC day of the window (oldest first, to the latest block’s day) the seven buckets in order, zero where none; empty on pow, which has no gas. */
-                        items: {
-                            /**
-                             * @description UTC day, YYYY-MM-DD.
-                             * @example 2026-11-22
-                             */
-                            day: string;
-                            bucket: number;
-                            bucket_label: string;
-                            /** @description Transactions of the day in the bucket. */
-                            bucket_count: number;
-                        }[];
-                        count: number;
-                        network: string;
-                        /** @description The window in days. */
-                        window_days: number;
-                        buckets: {
-                            id: number;
-                            label: string;
-                            meaning: string;
-                        }[];
-                    };
-                    "text/csv": string;
-                };
-            };
-            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown chain. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getGasTrends: {
-        parameters: {
-            query?: {
-                /**
-                 * @description Window: whole UTC days ending with the latest block’s day; default 30d.
-                 * @example 30d
-                 */
-                window?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    /** @description Height of the latest block of pow in the stored data this answer was computed from (absent before the chain's first block). */
-                    "Quarry-Pow-Block-Height"?: string;
-                    /** @description Hash of that block of pow. */
-                    "Quarry-Pow-Block-Hash"?: string;
-                    /** @description Height of the latest block of pos in the stored data this answer was computed from (absent before the chain's first block). */
-                    "Quarry-Pos-Block-Height"?: string;
-                    /** @description Hash of that block of pos. */
-                    "Quarry-Pos-Block-Hash"?: string;
-                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
-                    "Content-Disposition"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description One item per UTC day of the pos chain, oldest first, to the latest block’s day. */
-                        items: {
-                            /**
-                             * @description UTC day, YYYY-MM-DD.
-                             * @example 2026-11-22
-                             */
-                            day: string;
-                            /**
-                             * @description Base fee × gas used of the day’s blocks, planck.
-                             * @example 1000000000
-                             */
-                            fee_burned_planck: string;
-                            /**
-                             * @description The same in coins, as an exact decimal string.
-                             * @example 0.000441
-                             */
-                            fee_burned_pos: string;
-                            block_count: number;
-                            /**
-                             * @description Mean base fee per gas of the day’s blocks, planck, rounded down; 0 without blocks.
-                             * @example 1000000000
-                             */
-                            avg_base_fee_planck: string;
-                        }[];
-                        /** @description Days in the window. */
-                        days: number;
-                        /** @description Always pos: pow has no base fee. */
-                        chain: string;
-                    };
-                    "text/csv": string;
-                };
-            };
-            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown chain. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getBurnedDaily: {
-        parameters: {
-            query?: {
-                /**
-                 * @description Window: whole UTC days ending with the latest block’s day; default 30d.
-                 * @example 30d
-                 */
-                window?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
-                    "Quarry-Block-Height"?: string;
-                    /** @description Hash of that block of the request’s chain. */
-                    "Quarry-Block-Hash"?: string;
-                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
-                    "Content-Disposition"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description One item per UTC day, oldest first, to the latest block’s day. */
-                        items: {
-                            /**
-                             * @description UTC day, YYYY-MM-DD.
-                             * @example 2026-11-22
-                             */
-                            day: string;
-                            /**
-                             * @description Base fee × gas used of the day’s blocks, planck.
-                             * @example 1000000000
-                             */
-                            fee_burned_planck: string;
-                            /**
-                             * @description The same in coins, as an exact decimal string.
-                             * @example 0.000441
-                             */
-                            fee_burned_pos: string;
-                            block_count: number;
-                            /**
-                             * @description Mean base fee per gas of the day’s blocks, planck, rounded down; 0 without blocks.
-                             * @example 1000000000
-                             */
-                            avg_base_fee_planck: string;
-                            /**
-                             * @description Gas used by the day’s blocks, as a decimal string.
-                             * @example 1000000000
-                             */
-                            gas_used_total: string;
-                        }[];
-                        /** @description Days in the window. */
-                        days: number | null;
-                        network: string | null;
                     };
                     "text/csv": string;
                 };
@@ -4380,398 +3757,6 @@ export interface operations {
             };
         };
     };
-    getActiveAddressesDaily: {
-        parameters: {
-            query?: {
-                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0); default pos. */
-                chain?: "pow" | "pos";
-                /**
-                 * @description Window: whole UTC days ending with the latest block’s day (a length rounds up to days); default 90d.
-                 * @example 90d
-                 */
-                window?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
-                    "Quarry-Block-Height"?: string;
-                    /** @description Hash of that block of the request’s chain. */
-                    "Quarry-Block-Hash"?: string;
-                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
-                    "Content-Disposition"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description One item per UTC day, oldest first, from the later of the window start and the first indexed day to the latest block’s day (partial, current to that block). */
-                        items: {
-                            /**
-                             * @description UTC day, YYYY-MM-DD.
-                             * @example 2026-11-22
-                             */
-                            day: string;
-                            /** @description Distinct addresses sending or receiving a user transaction that day. */
-                            dau: number;
-                            /** @description Distinct active addresses over the 7 UTC days ending that day. */
-                            wau: number;
-                            /** @description Distinct active addresses over the 30 UTC days ending that day. */
-                            mau: number;
-                        }[];
-                        count: number;
-                        /** @description The window in days. */
-                        days: number;
-                        chain: string;
-                        network: string;
-                    };
-                    "text/csv": string;
-                };
-            };
-            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown chain. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getNewVsReturningDaily: {
-        parameters: {
-            query?: {
-                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0); default pos. */
-                chain?: "pow" | "pos";
-                /**
-                 * @description Window: whole UTC days ending with the latest block’s day (a length rounds up to days); default 30d.
-                 * @example 30d
-                 */
-                window?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
-                    "Quarry-Block-Height"?: string;
-                    /** @description Hash of that block of the request’s chain. */
-                    "Quarry-Block-Hash"?: string;
-                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
-                    "Content-Disposition"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description One item per UTC day, oldest first, from the later of the window start and the first indexed day to the latest block’s day (partial, current to that block). */
-                        items: {
-                            /**
-                             * @description UTC day, YYYY-MM-DD.
-                             * @example 2026-11-22
-                             */
-                            day: string;
-                            /** @description Active addresses whose first user transaction ever is on this day. */
-                            new_addresses: number;
-                            /** @description Active addresses that had a user transaction on an earlier day (DAU − new). */
-                            returning_addresses: number;
-                        }[];
-                        count: number;
-                        /** @description The window in days. */
-                        days: number;
-                        chain: string;
-                        network: string;
-                    };
-                    "text/csv": string;
-                };
-            };
-            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown chain. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getWalletCount: {
-        parameters: {
-            query?: {
-                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0); default pos. */
-                chain?: "pow" | "pos";
-                /**
-                 * @description Window: whole UTC days ending with the latest block’s day (a length rounds up to days); default 30d.
-                 * @example 30d
-                 */
-                window?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
-                    "Quarry-Block-Height"?: string;
-                    /** @description Hash of that block of the request’s chain. */
-                    "Quarry-Block-Hash"?: string;
-                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
-                    "Content-Disposition"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description One item per UTC day, oldest first, from the later of the window start and the first indexed day to the latest block’s day (partial, current to that block). */
-                        items: {
-                            /**
-                             * @description UTC day, YYYY-MM-DD.
-                             * @example 2026-11-22
-                             */
-                            day: string;
-                            /** @description Addresses whose first user transaction ever is on this day. */
-                            new_wallets: number;
-                            /** @description Distinct addresses with a user transaction on this day or before. */
-                            wallet_count: number;
-                        }[];
-                        count: number;
-                        chain: string;
-                        network: string;
-                        /** @description The window in days. */
-                        window_days: number;
-                    };
-                    "text/csv": string;
-                };
-            };
-            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown chain. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getUserTransactionsDaily: {
-        parameters: {
-            query?: {
-                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0); default pos. */
-                chain?: "pow" | "pos";
-                /**
-                 * @description Window: whole UTC days ending with the latest block’s day (a length rounds up to days); default 30d.
-                 * @example 30d
-                 */
-                window?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
-                    "Quarry-Block-Height"?: string;
-                    /** @description Hash of that block of the request’s chain. */
-                    "Quarry-Block-Hash"?: string;
-                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
-                    "Content-Disposition"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description One item per UTC day, oldest first, from the later of the window start and the first indexed day to the latest block’s day (partial, current to that block). */
-                        items: {
-                            /**
-                             * @description UTC day, YYYY-MM-DD.
-                             * @example 2026-11-22
-                             */
-                            day: string;
-                            /** @description Transactions of the day that are not block rewards (coinbase) or pow administration. */
-                            user_tx_count: number;
-                        }[];
-                        count: number;
-                        chain: string;
-                        network: string;
-                        /** @description The window in days. */
-                        window_days: number;
-                    };
-                    "text/csv": string;
-                };
-            };
-            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown chain. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
     getNetworkPageSummary: {
         parameters: {
             query?: {
@@ -4810,299 +3795,6 @@ export interface operations {
                         /** @description The indexed history is shorter than the 60 days the counts compare. */
                         is_sparse: boolean;
                     };
-                };
-            };
-            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown chain. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getStakingAprDaily: {
-        parameters: {
-            query?: {
-                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0); default pos. */
-                chain?: "pow" | "pos";
-                /**
-                 * @description Window: whole UTC days ending with the latest staking day (a length rounds up to days); default 365d.
-                 * @example 365d
-                 */
-                window?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
-                    "Quarry-Block-Height"?: string;
-                    /** @description Hash of that block of the request’s chain. */
-                    "Quarry-Block-Hash"?: string;
-                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
-                    "Content-Disposition"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description One item per UTC day, oldest first, from the later of the window start and the first staking day to the latest staking day, zero-filled; empty on pow (no validators). */
-                        items: {
-                            /**
-                             * @description UTC day, YYYY-MM-DD.
-                             * @example 2026-11-22
-                             */
-                            day: string;
-                            /** @description 100 × 365 × the day’s net consensus rewards (penalties and initial slashing penalties subtracted) ÷ the stake; negative when penalties exceed rewards; 0 without stake. */
-                            apr_pct: number;
-                            /** @description Validators whose net rewards of the day were positive. */
-                            rewarded_validators: number;
-                        }[];
-                        count: number;
-                        network: string;
-                        /** @description The window in days, as asked. */
-                        window_days: number;
-                    };
-                    "text/csv": string;
-                };
-            };
-            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown chain. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getStakingDaily: {
-        parameters: {
-            query?: {
-                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0); default pos. */
-                chain?: "pow" | "pos";
-                /**
-                 * @description Window: whole UTC days ending with the latest staking day (a length rounds up to days); default 365d.
-                 * @example 365d
-                 */
-                window?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
-                    "Quarry-Block-Height"?: string;
-                    /** @description Hash of that block of the request’s chain. */
-                    "Quarry-Block-Hash"?: string;
-                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
-                    "Content-Disposition"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description One item per UTC day, oldest first, from the later of the window start and the first staking day to the latest staking day, zero-filled; empty on pow (no validators). */
-                        items: {
-                            /**
-                             * @description UTC day, YYYY-MM-DD.
-                             * @example 2026-11-22
-                             */
-                            day: string;
-                            /** @description Validators active at the end of the day. */
-                            active_validators: number;
-                            /** @description 100 × the stake ÷ the total supply (execution-layer supply at the day’s end plus the stake). */
-                            staking_ratio_pct: number;
-                            /** @description Fewest validators (largest stakes first) holding more than a third of the stake; 0 without stake. */
-                            nakamoto_33: number;
-                            /** @description Effective balances of the active validators, in coins (exact decimal string). */
-                            total_staked_quanta: string;
-                        }[];
-                        count: number;
-                        network: string;
-                        /** @description The window in days, as asked. */
-                        window_days: number;
-                    };
-                    "text/csv": string;
-                };
-            };
-            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown chain. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getStakingSlashingsDaily: {
-        parameters: {
-            query?: {
-                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0); default pos. */
-                chain?: "pow" | "pos";
-                /**
-                 * @description Window: whole UTC days ending with the latest staking day (a length rounds up to days); default 365d.
-                 * @example 365d
-                 */
-                window?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
-                    "Quarry-Block-Height"?: string;
-                    /** @description Hash of that block of the request’s chain. */
-                    "Quarry-Block-Hash"?: string;
-                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
-                    "Content-Disposition"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description One item per UTC day, oldest first, from the later of the window start and the first staking day to the latest staking day, zero-filled; empty on pow (no validators). */
-                        items: {
-                            /**
-                             * @description UTC day, YYYY-MM-DD.
-                             * @example 2026-11-22
-                             */
-                            day: string;
-                            /** @description Validators whose slashed flag turned true that day; 0 on a day without. */
-                            slashings: number;
-                        }[];
-                        count: number;
-                        network: string;
-                        /** @description The window in days, as asked. */
-                        window_days: number;
-                    };
-                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -5386,110 +4078,6 @@ export interface operations {
                             pos_net_pct: number;
                         };
                     };
-                };
-            };
-            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown chain. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getSupplyCurve: {
-        parameters: {
-            query?: {
-                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0); default pos. */
-                chain?: "pow" | "pos";
-                /**
-                 * @description Window: whole UTC days ending with the latest block’s day (a length rounds up to days); default 365d.
-                 * @example 365d
-                 */
-                window?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
-                    "Quarry-Block-Height"?: string;
-                    /** @description Hash of that block of the request’s chain. */
-                    "Quarry-Block-Hash"?: string;
-                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
-                    "Content-Disposition"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description One item per UTC day, oldest first, from the later of the window start and the first indexed day to the latest block’s day. */
-                        items: {
-                            /**
-                             * @description UTC day, YYYY-MM-DD.
-                             * @example 2026-11-22
-                             */
-                            day: string;
-                            /**
-                             * @description Minted that day (block rewards; pos withdrawals and migration mints; the genesis allocations on the genesis block’s day), in the chain’s smallest unit.
-                             * @example 1000000000
-                             */
-                            minted_today: string;
-                            block_count_today: number;
-                            /**
-                             * @description Genesis allocations plus everything minted up to the day’s end (the timeline’s supply).
-                             * @example 1000000000
-                             */
-                            cumulative_minted: string;
-                        }[];
-                        count: number;
-                        chain: string;
-                        /** @description The window’s length in days. */
-                        days: number;
-                    };
-                    "text/csv": string;
                 };
             };
             /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
@@ -6088,120 +4676,6 @@ export interface operations {
                         network: string;
                         /** @description Days in the window. */
                         days: number;
-                    };
-                    "text/csv": string;
-                };
-            };
-            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unknown chain. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    getWhalesHeatmap: {
-        parameters: {
-            query?: {
-                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0); default pos. */
-                chain?: "pow" | "pos";
-                /** @description Whale threshold as a percent of the current total supply (more than 0, at most 100); omitted: the fixed 100,000-coin floor. */
-                threshold_pct?: number;
-                /**
-                 * @description Window: whole UTC days ending with the latest block’s day (a length rounds up to days); default 90d.
-                 * @example 90d
-                 */
-                window?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
-                    "Quarry-Block-Height"?: string;
-                    /** @description Hash of that block of the request’s chain. */
-                    "Quarry-Block-Hash"?: string;
-                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
-                    "Content-Disposition"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description One item per day of the window (clipped to the indexed history), oldest first, zero-filled. */
-                        items: {
-                            /**
-                             * @description UTC day, YYYY-MM-DD.
-                             * @example 2026-11-22
-                             */
-                            day: string;
-                            /** @description Whales (exchanges excluded) that sent native value that day. */
-                            movers: number;
-                            /**
-                             * @description Native value those whales sent that day.
-                             * @example 1000000000
-                             */
-                            volume: string;
-                            /** @description movers / max_movers, 0 to 1 (0 when max_movers is 0). */
-                            intensity: number;
-                        }[];
-                        count: number;
-                        chain: string;
-                        network: string;
-                        /** @description Days in the window. */
-                        days: number;
-                        /** @description The largest movers of the window’s days. */
-                        max_movers: number;
-                        /**
-                         * @description The whale threshold in the chain's smallest unit.
-                         * @example 1000000000
-                         */
-                        whale_threshold: string;
-                        /** @description threshold_pct as given; null when omitted (the 100,000-coin floor). */
-                        threshold_pct: number | null;
                     };
                     "text/csv": string;
                 };
@@ -7492,6 +5966,509 @@ export interface operations {
             };
         };
     };
+    getSupplyDormantBuckets: {
+        parameters: {
+            query?: {
+                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0); default pos. */
+                chain?: "pow" | "pos";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description Days since the last activity: <1m, 1m-1y, 1-2y, 2-5y, >5y. */
+                            bucket: string;
+                            holders: number;
+                            /** @description Their balances as a percentage of all holders’. */
+                            total_balance_pct: number;
+                        }[];
+                        count: number;
+                        chain: string;
+                        network: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown chain. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getActiveAddressesDaily: {
+        parameters: {
+            query?: {
+                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0); default pos. */
+                chain?: "pow" | "pos";
+                /**
+                 * @description Window: whole UTC days ending with the latest block’s day (a length rounds up to days); default 90d.
+                 * @example 90d
+                 */
+                window?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One item per UTC day, oldest first, from the later of the window start and the first indexed day to the latest block’s day (partial, current to that block). */
+                        items: {
+                            /**
+                             * @description UTC day, YYYY-MM-DD.
+                             * @example 2026-11-22
+                             */
+                            day: string;
+                            /** @description Distinct addresses sending or receiving a user transaction that day. */
+                            dau: number;
+                            /** @description Distinct active addresses over the 7 UTC days ending that day. */
+                            wau: number;
+                            /** @description Distinct active addresses over the 30 UTC days ending that day. */
+                            mau: number;
+                        }[];
+                        count: number;
+                        /** @description The window in days. */
+                        days: number;
+                        chain: string;
+                        network: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown chain. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getNewVsReturningDaily: {
+        parameters: {
+            query?: {
+                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0); default pos. */
+                chain?: "pow" | "pos";
+                /**
+                 * @description Window: whole UTC days ending with the latest block’s day (a length rounds up to days); default 30d.
+                 * @example 30d
+                 */
+                window?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One item per UTC day, oldest first, from the later of the window start and the first indexed day to the latest block’s day (partial, current to that block). */
+                        items: {
+                            /**
+                             * @description UTC day, YYYY-MM-DD.
+                             * @example 2026-11-22
+                             */
+                            day: string;
+                            /** @description Active addresses whose first user transaction ever is on this day. */
+                            new_addresses: number;
+                            /** @description Active addresses that had a user transaction on an earlier day (DAU − new). */
+                            returning_addresses: number;
+                        }[];
+                        count: number;
+                        /** @description The window in days. */
+                        days: number;
+                        chain: string;
+                        network: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown chain. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWalletCount: {
+        parameters: {
+            query?: {
+                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0); default pos. */
+                chain?: "pow" | "pos";
+                /**
+                 * @description Window: whole UTC days ending with the latest block’s day (a length rounds up to days); default 30d.
+                 * @example 30d
+                 */
+                window?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One item per UTC day, oldest first, from the later of the window start and the first indexed day to the latest block’s day (partial, current to that block). */
+                        items: {
+                            /**
+                             * @description UTC day, YYYY-MM-DD.
+                             * @example 2026-11-22
+                             */
+                            day: string;
+                            /** @description Addresses whose first user transaction ever is on this day. */
+                            new_wallets: number;
+                            /** @description Distinct addresses with a user transaction on this day or before. */
+                            wallet_count: number;
+                        }[];
+                        count: number;
+                        chain: string;
+                        network: string;
+                        /** @description The window in days. */
+                        window_days: number;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown chain. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getFeePercentiles: {
+        parameters: {
+            query?: {
+                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0); default pos. */
+                chain?: "pow" | "pos";
+                /**
+                 * @description Window: whole UTC days ending with the latest block’s day (a length rounds up to days); default 30d.
+                 * @example 30d
+                 */
+                window?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One item per UTC day, oldest first, to the latest block’s day; zeros on a day without transactions. Fees in the chain’s smallest unit (pos: gas used × effective gas price). */
+                        items: {
+                            /**
+                             * @description UTC day, YYYY-MM-DD.
+                             * @example 2026-11-22
+                             */
+                            day: string;
+                            /** @description Transactions of the day (each pays one fee). */
+                            tx_count: number;
+                            /**
+                             * @description Median fee: the smallest fee with at least half of the day’s fees at or below it.
+                             * @example 1000000000
+                             */
+                            fee_p50: string;
+                            /**
+                             * @description The smallest fee with at least 95 % of the day’s fees at or below it.
+                             * @example 1000000000
+                             */
+                            fee_p95: string;
+                            /**
+                             * @description The smallest fee with at least 99 % of the day’s fees at or below it.
+                             * @example 1000000000
+                             */
+                            fee_p99: string;
+                            /**
+                             * @description Largest fee of the day.
+                             * @example 1000000000
+                             */
+                            fee_max: string;
+                            /**
+                             * @description Sum of the day’s fees.
+                             * @example 1000000000
+                             */
+                            fee_sum: string;
+                        }[];
+                        count: number;
+                        chain: string;
+                        network: string;
+                        /** @description The window in days. */
+                        window_days: number;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown chain. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getSupplyDistributionTimeline: {
         parameters: {
             query?: {
@@ -7695,11 +6672,16 @@ export interface operations {
             };
         };
     };
-    getSupplyDormantBuckets: {
+    getBlockSize: {
         parameters: {
             query?: {
                 /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0); default pos. */
                 chain?: "pow" | "pos";
+                /**
+                 * @description Window: whole UTC days ending with the latest block’s day (a length rounds up to days); default 30d.
+                 * @example 30d
+                 */
+                window?: string;
             };
             header?: never;
             path?: never;
@@ -7720,16 +6702,29 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description One item per UTC day, oldest first, from the later of the window start and the first indexed day to the latest block’s day. */
                         items: {
-                            /** @description Days since the last activity: <1m, 1m-1y, 1-2y, 2-5y, >5y. */
-                            bucket: string;
-                            holders: number;
-                            /** @description Their balances as a percentage of all holders’. */
-                            total_balance_pct: number;
+                            /**
+                             * @description UTC day, YYYY-MM-DD.
+                             * @example 2026-11-22
+                             */
+                            day: string;
+                            block_count: number;
+                            /** @description Mean serialized block size in bytes, rounded down; 0 without blocks. */
+                            avg_block_size: number;
+                            /** @description Largest block of the day in bytes. */
+                            max_block_size: number;
+                            /**
+                             * @description Bytes of all the day’s blocks, as a decimal string.
+                             * @example 1000000000
+                             */
+                            total_block_size: string;
                         }[];
                         count: number;
                         chain: string;
                         network: string;
+                        /** @description The window in days. */
+                        window_days: number;
                     };
                     "text/csv": string;
                 };
@@ -7781,7 +6776,7 @@ export interface operations {
             };
         };
     };
-    getFeePercentiles: {
+    getBlockTimes: {
         parameters: {
             query?: {
                 /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0); default pos. */
@@ -7811,46 +6806,1051 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description One item per UTC day, oldest first, to the latest block’s day; zeros on a day without transactions. Fees in the chain’s smallest unit (pos: gas used × effective gas price). */
+                        /** @description One item per UTC day, oldest first, from the later of the window start and the first indexed day to the latest block’s day. */
                         items: {
                             /**
                              * @description UTC day, YYYY-MM-DD.
                              * @example 2026-11-22
                              */
                             day: string;
-                            /** @description Transactions of the day (each pays one fee). */
-                            tx_count: number;
-                            /**
-                             * @description Median fee: the smallest fee with at least half of the day’s fees at or below it.
-                             * @example 1000000000
-                             */
-                            fee_p50: string;
-                            /**
-                             * @description The smallest fee with at least 95 % of the day’s fees at or below it.
-                             * @example 1000000000
-                             */
-                            fee_p95: string;
-                            /**
-                             * @description The smallest fee with at least 99 % of the day’s fees at or below it.
-                             * @example 1000000000
-                             */
-                            fee_p99: string;
-                            /**
-                             * @description Largest fee of the day.
-                             * @example 1000000000
-                             */
-                            fee_max: string;
-                            /**
-                             * @description Sum of the day’s fees.
-                             * @example 1000000000
-                             */
-                            fee_sum: string;
+                            block_count: number;
+                            /** @description Mean seconds from each block of the day to its parent; null without an interval (no block, or only the genesis block). */
+                            avg_block_time_seconds: number | null;
                         }[];
                         count: number;
                         chain: string;
                         network: string;
                         /** @description The window in days. */
                         window_days: number;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown chain. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTransactionsByType: {
+        parameters: {
+            query?: {
+                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0); default pos. */
+                chain?: "pow" | "pos";
+                /**
+                 * @description Window: whole UTC days ending with the latest block’s day (a length rounds up to days); default 30d.
+                 * @example 30d
+                 */
+                window?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description For each UTC day of the window (oldest first, to the latest block’s day) one item per type of the chain, in the order above; zero where none. */
+                        items: {
+                            /**
+                             * @description UTC day, YYYY-MM-DD.
+                             * @example 2026-11-22
+                             */
+                            day: string;
+                            /** @description pow: the transaction subtype (transfer, coinbase, latticePK, message, token, transfer_token, slave, multi_sig_create, multi_sig_spend, multi_sig_vote); pos: transfer, contract_call or contract_create. */
+                            tx_type: string;
+                            /** @description Transactions of the type that day (a multi-recipient transfer counts once). */
+                            tx_count: number;
+                        }[];
+                        count: number;
+                        chain: string;
+                        network: string;
+                        /** @description The window in days. */
+                        window_days: number;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown chain. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getGasDistribution: {
+        parameters: {
+            query?: {
+                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0); default pos. */
+                chain?: "pow" | "pos";
+                /**
+                 * @description Window: whole UTC days ending with the latest block’s day (a length rounds up to days); default 30d.
+                 * @example 30d
+                 */
+                window?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description For each UTC day of the window (oldest first, to the latest block’s day) the seven buckets in order, zero where none; empty on pow, which has no gas. */
+                        items: {
+                            /**
+                             * @description UTC day, YYYY-MM-DD.
+                             * @example 2026-11-22
+                             */
+                            day: string;
+                            bucket: number;
+                            bucket_label: string;
+                            /** @description Transactions of the day in the bucket. */
+                            bucket_count: number;
+                        }[];
+                        count: number;
+                        network: string;
+                        /** @description The window in days. */
+                        window_days: number;
+                        buckets: {
+                            id: number;
+                            label: string;
+                            meaning: string;
+                        }[];
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown chain. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBurnedDaily: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Window: whole UTC days ending with the latest block’s day (a length rounds up to days); default 30d.
+                 * @example 30d
+                 */
+                window?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One item per UTC day, oldest first, to the latest block’s day. */
+                        items: {
+                            /**
+                             * @description UTC day, YYYY-MM-DD.
+                             * @example 2026-11-22
+                             */
+                            day: string;
+                            /**
+                             * @description Base fee × gas used of the day’s blocks, planck.
+                             * @example 1000000000
+                             */
+                            fee_burned_planck: string;
+                            /**
+                             * @description The same in coins, as an exact decimal string.
+                             * @example 0.000441
+                             */
+                            fee_burned_pos: string;
+                            block_count: number;
+                            /**
+                             * @description Mean base fee per gas of the day’s blocks, planck, rounded down; 0 without blocks.
+                             * @example 1000000000
+                             */
+                            avg_base_fee_planck: string;
+                            /**
+                             * @description Gas used by the day’s blocks, as a decimal string.
+                             * @example 1000000000
+                             */
+                            gas_used_total: string;
+                        }[];
+                        /** @description Days in the window. */
+                        days: number | null;
+                        network: string | null;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown chain. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getGasTrends: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Window: whole UTC days ending with the latest block’s day (a length rounds up to days); default 30d.
+                 * @example 30d
+                 */
+                window?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of pow in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Pow-Block-Height"?: string;
+                    /** @description Hash of that block of pow. */
+                    "Quarry-Pow-Block-Hash"?: string;
+                    /** @description Height of the latest block of pos in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Pos-Block-Height"?: string;
+                    /** @description Hash of that block of pos. */
+                    "Quarry-Pos-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One item per UTC day of the pos chain, oldest first, to the latest block’s day. */
+                        items: {
+                            /**
+                             * @description UTC day, YYYY-MM-DD.
+                             * @example 2026-11-22
+                             */
+                            day: string;
+                            /**
+                             * @description Base fee × gas used of the day’s blocks, planck.
+                             * @example 1000000000
+                             */
+                            fee_burned_planck: string;
+                            /**
+                             * @description The same in coins, as an exact decimal string.
+                             * @example 0.000441
+                             */
+                            fee_burned_pos: string;
+                            block_count: number;
+                            /**
+                             * @description Mean base fee per gas of the day’s blocks, planck, rounded down; 0 without blocks.
+                             * @example 1000000000
+                             */
+                            avg_base_fee_planck: string;
+                        }[];
+                        /** @description Days in the window. */
+                        days: number;
+                        /** @description Always pos: pow has no base fee. */
+                        chain: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown chain. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getUserTransactionsDaily: {
+        parameters: {
+            query?: {
+                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0); default pos. */
+                chain?: "pow" | "pos";
+                /**
+                 * @description Window: whole UTC days ending with the latest block’s day (a length rounds up to days); default 30d.
+                 * @example 30d
+                 */
+                window?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One item per UTC day, oldest first, from the later of the window start and the first indexed day to the latest block’s day (partial, current to that block). */
+                        items: {
+                            /**
+                             * @description UTC day, YYYY-MM-DD.
+                             * @example 2026-11-22
+                             */
+                            day: string;
+                            /** @description Transactions of the day that are not block rewards (coinbase) or pow administration. */
+                            user_tx_count: number;
+                        }[];
+                        count: number;
+                        chain: string;
+                        network: string;
+                        /** @description The window in days. */
+                        window_days: number;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown chain. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getStakingDaily: {
+        parameters: {
+            query?: {
+                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0); default pos. */
+                chain?: "pow" | "pos";
+                /**
+                 * @description Window: whole UTC days ending with the latest staking day (a length rounds up to days); default 365d.
+                 * @example 365d
+                 */
+                window?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One item per UTC day, oldest first, from the later of the window start and the first staking day to the latest staking day, zero-filled; empty on pow (no validators). */
+                        items: {
+                            /**
+                             * @description UTC day, YYYY-MM-DD.
+                             * @example 2026-11-22
+                             */
+                            day: string;
+                            /** @description Validators active at the end of the day. */
+                            active_validators: number;
+                            /** @description 100 × the stake ÷ the total supply (execution-layer supply at the day’s end plus the stake). */
+                            staking_ratio_pct: number;
+                            /** @description Fewest validators (largest stakes first) holding more than a third of the stake; 0 without stake. */
+                            nakamoto_33: number;
+                            /** @description Effective balances of the active validators, in coins (exact decimal string). */
+                            total_staked_quanta: string;
+                        }[];
+                        count: number;
+                        network: string;
+                        /** @description The window in days, as asked. */
+                        window_days: number;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown chain. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getStakingAprDaily: {
+        parameters: {
+            query?: {
+                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0); default pos. */
+                chain?: "pow" | "pos";
+                /**
+                 * @description Window: whole UTC days ending with the latest staking day (a length rounds up to days); default 365d.
+                 * @example 365d
+                 */
+                window?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One item per UTC day, oldest first, from the later of the window start and the first staking day to the latest staking day, zero-filled; empty on pow (no validators). */
+                        items: {
+                            /**
+                             * @description UTC day, YYYY-MM-DD.
+                             * @example 2026-11-22
+                             */
+                            day: string;
+                            /** @description 100 × 365 × the day’s net consensus rewards (penalties and initial slashing penalties subtracted) ÷ the stake; negative when penalties exceed rewards; 0 without stake. */
+                            apr_pct: number;
+                            /** @description Validators whose net rewards of the day were positive. */
+                            rewarded_validators: number;
+                        }[];
+                        count: number;
+                        network: string;
+                        /** @description The window in days, as asked. */
+                        window_days: number;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown chain. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getStakingSlashingsDaily: {
+        parameters: {
+            query?: {
+                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0); default pos. */
+                chain?: "pow" | "pos";
+                /**
+                 * @description Window: whole UTC days ending with the latest staking day (a length rounds up to days); default 365d.
+                 * @example 365d
+                 */
+                window?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One item per UTC day, oldest first, from the later of the window start and the first staking day to the latest staking day, zero-filled; empty on pow (no validators). */
+                        items: {
+                            /**
+                             * @description UTC day, YYYY-MM-DD.
+                             * @example 2026-11-22
+                             */
+                            day: string;
+                            /** @description Validators whose slashed flag turned true that day; 0 on a day without. */
+                            slashings: number;
+                        }[];
+                        count: number;
+                        network: string;
+                        /** @description The window in days, as asked. */
+                        window_days: number;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown chain. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getSupplyCurve: {
+        parameters: {
+            query?: {
+                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0); default pos. */
+                chain?: "pow" | "pos";
+                /**
+                 * @description Window: whole UTC days ending with the latest block’s day (a length rounds up to days); default 365d.
+                 * @example 365d
+                 */
+                window?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One item per UTC day, oldest first, from the later of the window start and the first indexed day to the latest block’s day. */
+                        items: {
+                            /**
+                             * @description UTC day, YYYY-MM-DD.
+                             * @example 2026-11-22
+                             */
+                            day: string;
+                            /**
+                             * @description Minted that day (block rewards; pos withdrawals and migration mints; the genesis allocations on the genesis block’s day), in the chain’s smallest unit.
+                             * @example 1000000000
+                             */
+                            minted_today: string;
+                            block_count_today: number;
+                            /**
+                             * @description Genesis allocations plus everything minted up to the day’s end (the timeline’s supply).
+                             * @example 1000000000
+                             */
+                            cumulative_minted: string;
+                        }[];
+                        count: number;
+                        chain: string;
+                        /** @description The window’s length in days. */
+                        days: number;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown chain. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getWhalesHeatmap: {
+        parameters: {
+            query?: {
+                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0); default pos. */
+                chain?: "pow" | "pos";
+                /** @description Whale threshold as a percent of the current total supply (more than 0, at most 100); omitted: the fixed 100,000-coin floor. */
+                threshold_pct?: number;
+                /**
+                 * @description Window: whole UTC days ending with the latest block’s day (a length rounds up to days); default 90d.
+                 * @example 90d
+                 */
+                window?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One item per day of the window (clipped to the indexed history), oldest first, zero-filled. */
+                        items: {
+                            /**
+                             * @description UTC day, YYYY-MM-DD.
+                             * @example 2026-11-22
+                             */
+                            day: string;
+                            /** @description Whales (exchanges excluded) that sent native value that day. */
+                            movers: number;
+                            /**
+                             * @description Native value those whales sent that day.
+                             * @example 1000000000
+                             */
+                            volume: string;
+                            /** @description movers / max_movers, 0 to 1 (0 when max_movers is 0). */
+                            intensity: number;
+                        }[];
+                        count: number;
+                        chain: string;
+                        network: string;
+                        /** @description Days in the window. */
+                        days: number;
+                        /** @description The largest movers of the window’s days. */
+                        max_movers: number;
+                        /**
+                         * @description The whale threshold in the chain's smallest unit.
+                         * @example 1000000000
+                         */
+                        whale_threshold: string;
+                        /** @description threshold_pct as given; null when omitted (the 100,000-coin floor). */
+                        threshold_pct: number | null;
                     };
                     "text/csv": string;
                 };

@@ -5,6 +5,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { CHAIN_INFO, type ChainId } from '../chain/chains.ts';
 
+// Exact shares and decimal displays of amounts are the chain's arithmetic, shared with the rollups' charts.
+export { formatUnits, percentOf } from '../chain/amounts.ts';
+
 /** An amount field as answered: an unsigned decimal string, or null. */
 export type AnswerAmount = (
   value: string | bigint | null | undefined,
@@ -27,25 +30,6 @@ export function answerAmounts(log: FastifyBaseLogger, chain: ChainId): AnswerAmo
     log.error({ integrity: 'negative-amount', chain, address, field, ...where, stored: text }, 'data integrity: a stored amount is negative; answered as null');
     return null;
   };
-}
-
-/**
- * `100 * part / whole` as a number: exact when both fit in a double's integer range (one
- * correctly rounded division), otherwise from an exact quotient of 20 significant digits. 0 when
- * `whole` is not positive.
- */
-export function percentOf(part: bigint, whole: bigint): number {
-  if (whole <= 0n) return 0;
-  const scaled = part * 100n;
-  const limit = BigInt(Number.MAX_SAFE_INTEGER);
-  if (scaled <= limit && scaled >= -limit && whole <= limit) return Number(scaled) / Number(whole);
-  const negative = scaled < 0n;
-  const magnitude = negative ? -scaled : scaled;
-  // Scale the quotient to at least 20 significant digits, then let Number() round the decimal.
-  const shift = Math.max(0, 20 - (magnitude.toString().length - whole.toString().length));
-  const quotient = (magnitude * 10n ** BigInt(shift)) / whole;
-  const value = Number(`${quotient}e-${shift}`);
-  return negative ? -value : value;
 }
 
 /** `pct` (a JSON number) as an exact fraction num/den. */
@@ -82,20 +66,4 @@ export function formatCoins(chain: ChainId, amount: bigint): string {
 /** `coins` whole coins in the chain's smallest unit. */
 export function coinsToUnits(chain: ChainId, coins: bigint): bigint {
   return coins * CHAIN_INFO[chain].unitsPerCoin;
-}
-
-/**
- * Exact decimal display of a raw integer amount: the integer shifted `decimals` places, without
- * trailing zeros, never through a float. `formatUnits('1500000000000000000', 18)` is `'1.5'`.
- */
-export function formatUnits(raw: string, decimals: number): string {
-  if (!/^-?[0-9]+$/.test(raw)) throw new Error(`not an integer amount: ${raw}`);
-  const negative = raw.startsWith('-');
-  const digits = (negative ? raw.slice(1) : raw).replace(/^0+(?=[0-9])/, '');
-  if (decimals <= 0) return (negative && digits !== '0' ? '-' : '') + digits;
-  const padded = digits.padStart(decimals + 1, '0');
-  const whole = padded.slice(0, padded.length - decimals);
-  const fraction = padded.slice(padded.length - decimals).replace(/0+$/, '');
-  const text = fraction ? `${whole}.${fraction}` : whole;
-  return negative && text !== '0' ? `-${text}` : text;
 }

@@ -1,8 +1,9 @@
 /**
  * Every rollup and chart, in the one place the engine reads them from. Rollups run after those they
- * declare they follow (`after`; engine/order.ts), otherwise in this order.
+ * declare they follow (`after`; engine/order.ts), otherwise in this order; charts close in theirs
+ * (one that reads another's table comes after it), and the API mounts their series in it.
  */
-import type { AnyRollup, Chart } from './engine/rollup.ts';
+import { isClosed, type AnyRollup, type Chart } from './engine/rollup.ts';
 import { addressSummary } from './address-summary.ts';
 import { addressRanks } from './address-ranks.ts';
 import { addressDaily, addressHeatmap } from './address-activity.ts';
@@ -23,6 +24,15 @@ import { timelineTotals } from './charts/timeline/totals.ts';
 import { supply } from './supply.ts';
 import { exchangeVenues } from './exchange/venues.ts';
 import { holderState, supplyDistribution } from './charts/supply/distribution.ts';
+import { blockSize } from './charts/blocks/block-size.ts';
+import { blockTimes } from './charts/blocks/block-times.ts';
+import { feeBurn } from './charts/fees/burn.ts';
+import { gasDistribution } from './charts/fees/gas-distribution.ts';
+import { stakingFigures } from './charts/staking/staking-days.ts';
+import { supplyCurve } from './charts/supply/curve.ts';
+import { transactionsByType } from './charts/transactions/by-type.ts';
+import { userTransactions } from './charts/transactions/user-daily.ts';
+import { whaleMovers } from './charts/whales/heatmap.ts';
 
 export const ROLLUPS: readonly AnyRollup[] = [
   addressSummary, addressRanks, addressDaily, activeDays, addressHeatmap, counterparties, tokenBalances, chainDaily, feeWindows,
@@ -31,4 +41,8 @@ export const ROLLUPS: readonly AnyRollup[] = [
 ];
 
 export const CHARTS: readonly Chart[] = [activeAddresses, newAddresses, holders, feePercentiles,
-  timelineTotals, supplyDistribution];
+  timelineTotals, supplyDistribution,
+  blockSize, blockTimes, transactionsByType, gasDistribution, feeBurn, userTransactions, stakingFigures, supplyCurve, whaleMovers];
+
+/** The charts whose days close into a table of their own (the others read a rollup's per-day rows). */
+export const CLOSED_CHARTS = CHARTS.filter(isClosed);

@@ -2,14 +2,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CHARTS } from '../../rollups/registry.ts';
 import type { ApiContext } from '../context.ts';
+import { seriesLive } from './live.ts';
 import { chartSeries } from './route.ts';
-import { blockSizeRoute } from './blocks/block-size.ts';
-import { blockTimesRoute } from './blocks/block-times.ts';
-import { burnedDailyRoute } from './fees/burned-daily.ts';
 import { burnedSummaryRoute } from './fees/burned-summary.ts';
-import { gasDistributionRoute } from './fees/gas-distribution.ts';
-import { gasTrendsRoute } from './network/gas-trends.ts';
-import { transactionsByTypeRoute } from './transactions/by-type.ts';
 import { transactionsNormalisedRoute } from './transactions/transactions-normalised.ts';
 import { timelineRoute } from './timeline/timeline.ts';
 import { dashboardSummaryRoute } from './dashboard/summary.ts';
@@ -17,17 +12,9 @@ import { homeHighlightsRoute } from './home/highlights.ts';
 import { networkHealthRoute } from './network/health.ts';
 import { networkReorgsRoute } from './network/reorgs.ts';
 import { networkTpsRoute } from './network/tps.ts';
-import { activeAddressesDailyRoute } from './network/active-addresses-daily.ts';
-import { newVsReturningDailyRoute } from './network/new-vs-returning-daily.ts';
 import { pageSummaryRoute } from './network/page-summary.ts';
-import { userDailyRoute } from './transactions/user-daily.ts';
-import { walletCountRoute } from './wallets/wallet-count.ts';
-import { stakingAprDailyRoute } from './staking/apr-daily.ts';
-import { stakingDailyRoute } from './staking/daily.ts';
-import { stakingSlashingsDailyRoute } from './staking/slashings-daily.ts';
 import { crossChainHistoryRoute } from './cross-chain/history.ts';
 import { supplyOverviewRoute } from './supply/overview.ts';
-import { supplyCurveRoute } from './supply/curve.ts';
 import { supplyCombinedCurveRoute } from './supply/combined-curve.ts';
 import { totalSupplyRoute } from './supply/total-supply.ts';
 import { exchangeSummaryRoute } from './exchange/summary.ts';
@@ -35,7 +22,6 @@ import { exchangeLargestTransfersRoute } from './exchange/largest-transfers.ts';
 import { whalesBiggestRoute } from './whales/biggest.ts';
 import { whalesCohortsRoute } from './whales/cohorts.ts';
 import { whalesExchangeFlowRoute } from './whales/exchange-flow.ts';
-import { whalesHeatmapRoute } from './whales/heatmap.ts';
 import { whalesLeaderboardRoute } from './whales/leaderboard.ts';
 import { whalesMoversRoute } from './whales/movers.ts';
 import { whalesSentimentRoute } from './whales/sentiment.ts';
@@ -46,8 +32,6 @@ import { lorenzRoute } from './supply/lorenz.ts';
 import { cohortsRoute } from './supply/cohorts.ts';
 import { entityDistributionRoute } from './supply/entity-distribution.ts';
 import { supplySummaryRoute } from './supply/summary.ts';
-import { distributionTimelineRoute } from './supply/distribution-timeline.ts';
-import { ageDailyRoute } from './supply/age-daily.ts';
 import { dormantBucketsRoute } from './supply/dormant-buckets.ts';
 
 export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
@@ -56,13 +40,7 @@ export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     app.addHook('onRoute', (route) => {
       route.config = { snapshotCache: true, ...route.config };
     });
-    blockSizeRoute(app, ctx);
-    blockTimesRoute(app, ctx);
-    transactionsByTypeRoute(app, ctx);
     transactionsNormalisedRoute(app, ctx);
-    gasDistributionRoute(app, ctx);
-    gasTrendsRoute(app, ctx);
-    burnedDailyRoute(app, ctx);
     burnedSummaryRoute(app, ctx);
     timelineRoute(app, ctx);
     networkTpsRoute(app, ctx);
@@ -70,23 +48,14 @@ export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     networkHealthRoute(app, ctx);
     dashboardSummaryRoute(app, ctx);
     homeHighlightsRoute(app, ctx);
-    activeAddressesDailyRoute(app, ctx);
-    newVsReturningDailyRoute(app, ctx);
-    walletCountRoute(app, ctx);
-    userDailyRoute(app, ctx);
     pageSummaryRoute(app, ctx);
-    stakingAprDailyRoute(app, ctx);
-    stakingDailyRoute(app, ctx);
-    stakingSlashingsDailyRoute(app, ctx);
     crossChainHistoryRoute(app, ctx);
     supplyOverviewRoute(app, ctx);
-    supplyCurveRoute(app, ctx);
     supplyCombinedCurveRoute(app, ctx);
     totalSupplyRoute(app, ctx);
     exchangeSummaryRoute(app, ctx);
     exchangeLargestTransfersRoute(app, ctx);
     whalesBiggestRoute(app, ctx);
-    whalesHeatmapRoute(app, ctx);
     whalesLeaderboardRoute(app, ctx);
     whalesSparklinesRoute(app, ctx);
     whalesCohortsRoute(app, ctx);
@@ -99,10 +68,9 @@ export function analyticsRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
     cohortsRoute(app, ctx);
     entityDistributionRoute(app, ctx);
     supplySummaryRoute(app, ctx);
-    distributionTimelineRoute(app, ctx);
-    ageDailyRoute(app, ctx);
     dormantBucketsRoute(app, ctx);
-    // The charts that declare a daily series of the spec (fee percentiles).
-    for (const chart of CHARTS) chartSeries(app, ctx, chart);
+    // Every daily series of the spec, declared by its chart.
+    const live = seriesLive(ctx);
+    for (const chart of CHARTS) chartSeries(app, ctx, chart, live);
   };
 }

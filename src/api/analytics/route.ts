@@ -1,23 +1,22 @@
 /**
  * The analytics route, written once. `analyticsRoute` mounts a route from its declaration: path,
  * operation, query, response and a handler that receives the parsed query and the chain (default
- * pos). `dailySeries` mounts one of the spec's daily series from what the series is: its item, its
- * default window, how its rows of a day range are read (the open day included) and what a day
- * without a row answers (zeros, the day before's row, or no item); it does the window, the empty
- * answer and the list envelope. `chartSeries` mounts a chart that declares its series
- * (rollups/engine/rollup.ts, `ChartSeries`). Definitions: docs/metrics.md, "Analytics conventions".
+ * pos). `chartSeries` mounts every daily series of the spec from its chart's declaration
+ * (rollups/engine/rollup.ts, `ChartSeries`): the chain and window parameters, the window, the
+ * chart's rows of it (the open day included), what a day without a row answers, the items, the
+ * empty answer and the list envelope. Definitions: docs/metrics.md, "Analytics conventions".
  *
  * Every route whose answer is a list (`items`) exports CSV too (plugins/csv.ts, docs/exports.md):
- * `analyticsRoute` marks it, so the daily series and the lists of both factories are marked here.
+ * `analyticsRoute` marks it, so every daily series and list is marked here.
  */
 import { Type, type Static, type TObject, type TProperties, type TSchema } from 'typebox';
 import type { ChainId } from '../../chain/chains.ts';
-import type { Chart, ChartField } from '../../rollups/engine/rollup.ts';
+import type { AnyChartSeries, Chart, SeriesLive, SeriesParam, SeriesRequest, SeriesValue } from '../../rollups/engine/rollup.ts';
 import type { Db } from '../../store/store.ts';
 import type { ApiContext, RouteApp } from '../context.ts';
 import type { CsvExport } from '../plugins/csv.ts';
-import { Amount, Day, STANDARD_ERRORS } from '../schemas/common.ts';
-import { chainSpan, fillDays, SeriesQuery, spanDays, windowDaysOf, windowRange, type DayRange, type DaySpan, type MissingDay } from './series.ts';
+import { Amount, Day, Nullable, STANDARD_ERRORS, WindowQuery } from '../schemas/common.ts';
+import { AnalyticsChain, chainSpan, fillDays, spanDays, windowDaysOf, windowRange, type DaySpan, type MissingDay } from './series.ts';
 
 export interface RouteInput<Q, Pm = Static<TObject>> {
   query: Q;
@@ -82,113 +81,113 @@ export function envelope<const K extends EnvelopeField>(...names: K[]): { [P in 
   return Object.fromEntries(names.map((n) => [n, ENVELOPE[n]])) as { [P in K]: (typeof ENVELOPE)[P] };
 }
 
-/** The items of a series with one item per day of its window. */
-export const ONE_ITEM_PER_DAY = 'One item per UTC day, oldest first, from the later of the window start and the first indexed day to the latest block’s day';
 
-/** A daily item: its day, then `fields`. */
-export const dayItem = <T extends TProperties>(fields: T) => Type.Object({ day: Day, ...fields });
-
-/** The first and the latest day a series has. */
-export type SeriesSpan = (db: Db, chain: ChainId) => Promise<DaySpan | null>;
-
-/** What a series' declaration receives: the request, what `prepare` gave, the window's length and the span. */
-export type SeriesInput<Q, P> = RouteInput<Q> & { prepared: P; days: number; span: DaySpan };
-
-export interface DailySeries<Q extends TObject, Row, Item extends TObject, E extends TProperties, P> {
-  path: string;
-  operationId: string;
-  summary: string;
-  /** The default window. */
-  window: string;
-  /** The query: chain and window (`SeriesQuery`) unless the series takes other parameters. */
-  query?: Q;
-  item: Item;
-  itemsDescription: string;
-  /**
-   * The envelope after `items`, in the spec's order. `count`, `chain`, `network`, `window_days`
-   * and `days` are filled here; any other field comes from `extra`.
-   */
-  envelope: E;
-  /** The days the window ends with and starts at the earliest; the chain's blocks unless given. */
-  span?: SeriesSpan;
-  /** Work of the request that does not depend on the window (a threshold), done alongside it. */
-  prepare?(input: RouteInput<Static<Q>>): Promise<P>;
-  /** The rows of every day of the range that has any (the open day included), by day. */
-  read(range: DayRange, input: SeriesInput<Static<Q>, P>): Promise<Map<string, Row>>;
-  missingDay: MissingDay<Row>;
-  /** The items of the days' rows, oldest first; the rows themselves unless given. */
-  items?(rows: Row[], range: DayRange, input: SeriesInput<Static<Q>, P>): Static<Item>[];
-  /** The envelope fields that are not common ones, also of the empty answer (`items` is then empty). */
-  extra?(items: Static<Item>[], input: SeriesInput<Static<Q>, P>): Record<string, unknown>;
-  /** The spec's cache time: the answer is kept per chain, window and latest day. */
-  cacheSeconds?: number;
-}
-
-/** The chain's blocks' first and latest day: the span of every series but the staking ones. */
-export const blockSpan: SeriesSpan = async (db, chain) => {
+/** The chain's blocks' first and latest day: the span of every series that does not declare its own. */
+async function blockSpan(db: Db, chain: ChainId): Promise<DaySpan | null> {
   const span = await chainSpan(db, chain);
   return span && spanDays(span);
-};
+}
 
-export function dailySeries<Q extends TObject, Row, Item extends TObject, E extends TProperties, P = undefined>(
-  app: RouteApp,
-  ctx: ApiContext,
-  series: DailySeries<Q, Row, Item, E, P>,
-): void {
-  const response = Type.Object({
-    items: Type.Array(series.item, { description: series.itemsDescription }),
-    ...series.envelope,
+/** The JSON schema of a series value (rollups/engine/rollup.ts, `SeriesValue`). */
+function valueSchema(value: SeriesValue): TSchema {
+  const described = value.description === undefined ? {} : { description: value.description };
+  let schema: TSchema;
+  switch (value.kind) {
+    case 'integer':
+      schema = Type.Integer({ ...(value.minimum === undefined ? {} : { minimum: value.minimum }), ...(value.maximum === undefined ? {} : { maximum: value.maximum }), ...described });
+      break;
+    case 'number':
+      schema = Type.Number(described);
+      break;
+    case 'amount':
+      schema = { ...Amount, ...described };
+      break;
+    case 'day':
+      schema = { ...Day, ...described };
+      break;
+    case 'string':
+      schema = Type.String({ ...described, ...(value.examples ? { examples: [...value.examples] } : {}) });
+      break;
+    case 'list': {
+      const of = value.of as SeriesValue | Readonly<Record<string, SeriesValue>>;
+      const item = typeof of.kind === 'string' ? valueSchema(of as SeriesValue) : Type.Object(valuesSchema(of as Readonly<Record<string, SeriesValue>>));
+      return Type.Array(item, described);
+    }
+  }
+  return value.nullable ? Nullable(schema) : schema;
+}
+
+const valuesSchema = (values: Readonly<Record<string, SeriesValue>>): TProperties =>
+  Object.fromEntries(Object.entries(values).map(([name, value]) => [name, valueSchema(value)]));
+
+/** A series' query: the chain (unless pos only), its extra parameters, then the window. */
+function seriesQuery(series: AnyChartSeries): TObject {
+  const params = Object.entries(series.params ?? {}).map(([name, p]: [string, SeriesParam]) => [
+    name,
+    Type.Optional(Type.Number({
+      ...(p.exclusiveMinimum === undefined ? {} : { exclusiveMinimum: p.exclusiveMinimum }),
+      ...(p.maximum === undefined ? {} : { maximum: p.maximum }),
+      description: p.description,
+    })),
+  ]);
+  return Type.Object({
+    ...(series.chain === 'pos' ? {} : { chain: AnalyticsChain }),
+    ...Object.fromEntries(params),
+    window: WindowQuery(series.window, `Window: whole UTC days ending with ${series.span?.of ?? 'the latest block’s day'} (a length rounds up to days)`),
   });
-  const span = series.span ?? blockSpan;
+}
+
+/**
+ * Mounts a chart's series (`Chart.series`): the chain and window parameters (and the series' own),
+ * the window as whole UTC days ending with the series' latest day, the chart's rows of the window
+ * (`Chart.read`, the open day included, unless the series reads its own), the missing days, the
+ * items and the list envelope; an empty answer before the chain's first block.
+ */
+export function chartSeries(app: RouteApp, ctx: ApiContext, chart: Chart, live: (chain: ChainId) => SeriesLive): void {
+  for (const series of chart.series ?? []) mountSeries(app, ctx, series, chart.read, live);
+}
+
+type Row = { day: string } & Record<string, unknown>;
+
+function mountSeries(app: RouteApp, ctx: ApiContext, series: AnyChartSeries, chartRead: Chart['read'], live: (chain: ChainId) => SeriesLive): void {
+  const fields = Object.keys(series.fields);
+  const response = Type.Object({
+    items: Type.Array(Type.Object({ day: Day, ...valuesSchema(series.fields) }), { description: series.itemsDescription }),
+    ...Object.fromEntries(Object.entries(series.envelope).map(([name, value]) => [name, value === true ? ENVELOPE[name as EnvelopeField] : valueSchema(value)])),
+  });
+  const missing: MissingDay<Row> =
+    series.missingDay === 'zero'
+      ? { zero: (day) => ({ day, ...Object.fromEntries(Object.entries(series.fields).map(([name, f]) => [name, f.kind === 'amount' ? '0' : 0])) }) }
+      : series.missingDay;
+  const read = series.read ?? ((r: SeriesRequest) => chartRead!(r.db, r.chain, r.range) as Promise<Map<string, Row>>);
+  // Only the declared fields, in their order.
+  const items = series.items ?? ((rows: Row[]) => rows.map((r) => ({ day: r.day, ...Object.fromEntries(fields.map((name) => [name, r[name]])) })));
+  const span = series.span?.read ?? blockSpan;
   analyticsRoute(app, {
     path: series.path,
     operationId: series.operationId,
     summary: series.summary,
-    query: (series.query ?? SeriesQuery(series.window)) as Q,
+    query: seriesQuery(series),
     response,
     ...(series.cacheSeconds ? { config: { cacheSeconds: series.cacheSeconds } } : {}),
     handler: async (input) => {
+      const { chain } = input;
       const days = windowDaysOf((input.query as { window?: string }).window, { fallback: series.window });
-      const [first, prepared] = await Promise.all([span(ctx.store, input.chain), series.prepare ? series.prepare(input) : (undefined as P)]);
+      const { window: _window, chain: _chain, ...params } = input.query as Record<string, unknown>;
+      const request: SeriesRequest = { db: ctx.store, chain, range: { from: '', to: '', days, clipped: false }, span: { first: '', last: '' }, params, prepared: undefined, live: live(chain) };
+      const [first, prepared] = await Promise.all([!series.chains || series.chains.includes(chain) ? span(ctx.store, chain) : null, series.prepare?.(request)]);
       const range = first && windowRange(first, days);
-      const context = { ...input, prepared, days, span: first ?? { first: '', last: '' } };
+      Object.assign(request, { prepared, ...(first && range ? { span: first, range } : {}) });
       const answer = async () => {
-        const rows = range ? fillDays(range, await series.read(range, context), series.missingDay) : [];
-        const items = range && series.items ? series.items(rows, range, context) : (rows as unknown as Static<Item>[]);
-        const common: Record<EnvelopeField, unknown> = { count: items.length, chain: input.chain, network: ctx.network(input.chain), window_days: days, days };
-        const body: Record<string, unknown> = { items };
+        const list: unknown[] = range ? await items(fillDays(range, await read(request), missing), request) : [];
+        const common: Record<EnvelopeField, unknown> = { count: list.length, chain, network: ctx.network(chain), window_days: days, days };
+        const body: Record<string, unknown> = { items: list };
         for (const name of Object.keys(series.envelope)) if (name in common) body[name] = common[name as EnvelopeField];
-        return { ...body, ...series.extra?.(items, context) } as Static<typeof response>;
+        return { ...body, ...series.extra?.(list, request) } as Static<typeof response>;
       };
       if (!series.cacheSeconds) return answer();
-      return cached(ctx, `${series.path}:${input.chain}:${days}:${range?.to}`, series.cacheSeconds, answer);
+      return cached(ctx, `${series.path}:${chain}:${days}:${range?.to}`, series.cacheSeconds, answer);
     },
-  });
-}
-
-/** The JSON schema of a chart field's kind. */
-function fieldSchema(field: ChartField): TSchema {
-  return field.kind === 'amount' ? { ...Amount, description: field.description } : Type.Integer({ description: field.description });
-}
-
-/** Mounts a chart's series (`Chart.series`), its items read by `Chart.read`. */
-export function chartSeries(app: RouteApp, ctx: ApiContext, chart: Chart): void {
-  const { series, read } = chart;
-  if (!series || !read) return;
-  const fields = Object.entries(series.fields);
-  const zero = (day: string) => ({ day, ...Object.fromEntries(fields.map(([name, f]) => [name, f.kind === 'amount' ? '0' : 0])) });
-  dailySeries(app, ctx, {
-    path: series.path,
-    operationId: series.operationId,
-    summary: series.summary,
-    window: series.window,
-    item: Type.Object({ day: Day, ...Object.fromEntries(fields.map(([name, f]) => [name, fieldSchema(f)])) }),
-    itemsDescription: series.itemsDescription,
-    envelope: envelope('count', ...series.envelope),
-    read: (range, { chain }) => read(ctx.store, chain, range) as Promise<Map<string, { day: string } & Record<string, unknown>>>,
-    missingDay: series.missingDay === 'zero' ? { zero } : series.missingDay,
-    // Only the declared fields, in their order.
-    items: (rows) => rows.map((r) => ({ day: r.day, ...Object.fromEntries(fields.map(([name]) => [name, (r as Record<string, unknown>)[name]])) })),
   });
 }
 

@@ -10,17 +10,9 @@ import type { Db } from '../../store/store.ts';
 import { addDays, eachDay, formatDay } from '../../time.ts';
 import { parseWindow, type WindowOptions } from '../params/window.ts';
 import { CHAINS } from '../../chain/chains.ts';
-import { StringEnum, WindowQuery } from '../schemas/common.ts';
+import { StringEnum } from '../schemas/common.ts';
 
 export const AnalyticsChain = Type.Optional(StringEnum(CHAINS, { default: 'pos', description: 'Chain: pow (legacy proof of work) or pos (QRL 2.0); default pos.' }));
-
-/** Query of a daily series: the chain and a window whose default is the endpoint's. */
-export function SeriesQuery(fallback: string) {
-  return Type.Object({
-    chain: AnalyticsChain,
-    window: WindowQuery(fallback, 'Window: whole UTC days ending with the latest block’s day (a length rounds up to days)'),
-  });
-}
 
 /** The first and the latest indexed block of a chain (Unix seconds), or null before any block. */
 export interface ChainSpan {
@@ -101,22 +93,4 @@ export const zeroFill = <T>(range: { from: string; to: string }, rows: Map<strin
  */
 export function dayRows<R>(db: Db, label: string, statement: Sql): Promise<R[]> {
   return db.query<R>(label, statement, { reusePlan: true });
-}
-
-/** A day's counts by a key (a transaction type, a gas bucket). */
-export interface DayCounts {
-  day: string;
-  counts: Map<string, number>;
-}
-
-export const noCounts = (day: string): DayCounts => ({ day, counts: new Map() });
-
-/** Rows (day, key, n) of a per-day breakdown, read by its primary key, as each day's counts by key. */
-export async function dayCounts(db: Db, label: string, statement: Sql): Promise<Map<string, DayCounts>> {
-  const byDay = new Map<string, DayCounts>();
-  for (const r of await dayRows<{ day: string; key: string | number; n: number }>(db, label, statement)) {
-    if (!byDay.has(r.day)) byDay.set(r.day, noCounts(r.day));
-    byDay.get(r.day)!.counts.set(String(r.key), Number(r.n));
-  }
-  return byDay;
 }

@@ -11,6 +11,9 @@ import type { Sql } from 'sql-template-tag';
 import type { Db } from '../../store/store.ts';
 import { addDays } from '../../time.ts';
 
+/** The items of a series with one item per day of its window. */
+export const ONE_ITEM_PER_DAY = 'One item per UTC day, oldest first, from the later of the window start and the first indexed day to the latest block’s day';
+
 /** A range of UTC days, `YYYY-MM-DD`, inclusive. */
 export interface Days {
   from: string;
@@ -44,5 +47,26 @@ export async function readDays<Row extends { day: string }>(db: Db, range: Days,
   const byDay = new Map(closed.map((r) => [r.day, r]));
   const open = openDays(range, closed.at(-1)?.day ?? null);
   if (open) for (const r of await db.query<Row>(`${reads.label}.open`, reads.open(open))) byDay.set(r.day, r);
+  return byDay;
+}
+
+/** A day's counts by a key (a transaction type, a gas bucket). */
+export interface DayCounts {
+  day: string;
+  counts: Map<string, number>;
+}
+
+export const noCounts = (day: string): DayCounts => ({ day, counts: new Map() });
+
+/**
+ * Rows (day, key, n) of a per-day breakdown a rollup keeps current with every block, as each day's
+ * counts by key: a primary-key range, its plan kept.
+ */
+export async function dayCounts(db: Db, label: string, statement: Sql): Promise<Map<string, DayCounts>> {
+  const byDay = new Map<string, DayCounts>();
+  for (const r of await db.query<{ day: string; key: string | number; n: number }>(label, statement, { reusePlan: true })) {
+    if (!byDay.has(r.day)) byDay.set(r.day, noCounts(r.day));
+    byDay.get(r.day)!.counts.set(String(r.key), Number(r.n));
+  }
   return byDay;
 }

@@ -9,6 +9,8 @@ import type { CopyValue } from '../../store/copy.ts';
 import type { Sql } from 'sql-template-tag';
 import type { Db, Store } from '../../store/store.ts';
 import type { DeltaReducer } from './reducer.ts';
+import type { SortedBalances } from '../charts/supply/balances.ts';
+import type { LastDayCell } from '../charts/supply/population.ts';
 
 /**
  * The part of the API a rollup or chart is kept for, as the issues divide it: the Addresses API;
@@ -122,10 +124,25 @@ export interface Rollup<A = undefined> {
   afterRefresh?(db: Db, chain: ChainId, partial: boolean): Promise<void>;
 }
 
-/** A per-day figure of a chain, stored in `table` by (chain, day), computed for closed days. */
-export interface Chart<Row = unknown> {
+/**
+ * A per-day figure of a chain. Its closed days are either its own (`ClosedChart`: written to its
+ * table when a day closes) or the per-day rows a rollup keeps as blocks arrive (`KeptChart`: read
+ * as they stand, nothing to close). Either way `read` answers the rows of a day range, the open day
+ * included (charts/days.ts), and `series` are the spec's daily series served from them.
+ */
+export type Chart<Row = unknown> = ClosedChart<Row> | KeptChart<Row>;
+
+interface ChartUnit<Row> {
   name: string;
   part: ApiPart;
+  /** The chart's rows of every day from `range.from` to `range.to` that has any, by day, the open day included. */
+  read?(db: Db, chain: ChainId, range: { from: string; to: string }): Promise<Map<string, Row>>;
+  /** The daily series of the spec served from the chart (api/analytics/route.ts mounts them). */
+  series?: readonly AnyChartSeries[];
+}
+
+/** A chart whose closed days are its own, stored in `table` by (chain, day). */
+export interface ClosedChart<Row = unknown> extends ChartUnit<Row> {
   table: string;
   /** Computes (or recomputes) the closed days from `fromDay` to `toDay` inclusive. */
   close(db: Db, chain: ChainId, fromDay: string, toDay: string): Promise<void>;
@@ -135,33 +152,115 @@ export interface Chart<Row = unknown> {
    * loads from, in a transaction of its own).
    */
   warm?(store: Store, chain: ChainId): Promise<void>;
-  /**
-   * The chart's rows of every day from `range.from` to `range.to` that has any, by day, the open
-   * day included: closed days from `table`, open ones computed live (charts/days.ts, `readDays`).
-   */
-  read?(db: Db, chain: ChainId, range: { from: string; to: string }): Promise<Map<string, Row>>;
-  /** The daily series of the spec that serves `read`'s rows as its items (api/analytics/route.ts mounts it). */
-  series?: ChartSeries;
 }
 
-/** A field of a chart series' item after `day`: its kind gives its JSON form (an amount is a decimal string). */
-export interface ChartField {
-  kind: 'integer' | 'amount';
+/**
+ * A chart read from per-day rows that are current as they stand: those a rollup keeps with every
+ * block (chain_daily, the per-day breakdowns, address_daily) or the staking sync writes
+ * (staking_daily). Every day's row, the open day's included, is current, so the chart has no table
+ * or close of its own.
+ */
+export interface KeptChart<Row = unknown> extends ChartUnit<Row> {
+  /** The rollup (by name) or the ingest step whose per-day table the chart reads. */
+  keptBy: string;
+}
+
+export const isClosed = (chart: Chart): chart is ClosedChart => 'close' in chart;
+
+/**
+ * A value of a series' item or envelope, as data (the API layer turns it into a JSON schema): an
+ * integer, a number, an amount (an unsigned integer as a decimal string), a day, a string, or a list
+ * of one of them or of objects.
+ */
+export type SeriesValue =
+  | { kind: 'integer'; description?: string; minimum?: number; maximum?: number; nullable?: boolean }
+  | { kind: 'number' | 'amount' | 'day'; description?: string; nullable?: boolean }
+  | { kind: 'string'; description?: string; examples?: readonly string[]; nullable?: boolean }
+  | { kind: 'list'; of: SeriesValue | Readonly<Record<string, SeriesValue>>; description?: string };
+
+/** An extra query parameter of a series (between `chain` and `window`): optional, a number within bounds. */
+export interface SeriesParam {
+  kind: 'number';
   description: string;
+  exclusiveMinimum?: number;
+  maximum?: number;
 }
 
-/** A chart served as one of the spec's daily series: one item per day of the window, from `read`'s rows. */
-export interface ChartSeries {
+/** The spec's common envelope fields, filled by the route factory. */
+export type CommonEnvelopeField = 'count' | 'chain' | 'network' | 'window_days' | 'days';
+
+/**
+ * What only the API process keeps, handed to a series' read: figures of the population as it
+ * stands at the latest block (kept for the spec's cache time, shared with the other population
+ * routes) and the whale set of a threshold (a percent of the current total supply, src/domain).
+ * The rollups layer cannot compute them itself: they belong to the layers after it.
+ */
+export interface SeriesLive {
+  /** Every holder's balance at the latest block, sorted. */
+  holderBalances(): Promise<SortedBalances>;
+  /** Holders and their balances per last-activity day at the latest block. */
+  holdersByLastDay(): Promise<readonly LastDayCell[]>;
+  /** The whale threshold of `threshold_pct`: the fixed floor when undefined (docs/metrics.md, "Whales"). */
+  whaleThreshold(pct: number | undefined): Promise<{ amount: bigint; pct: number | null }>;
+  /** The whales (balance at or above `threshold`, sentinels and confirmed exchanges excluded), richest first. */
+  whales(threshold: bigint): Promise<string[]>;
+}
+
+/** A series request as the chart's read and items see it. */
+export interface SeriesRequest<P = Record<string, unknown>> {
+  db: Db;
+  chain: ChainId;
+  /** The window's days: `days` long, ending with the span's latest day, clipped to its first (`clipped`). */
+  range: { from: string; to: string; days: number; clipped: boolean };
+  /** The first and the latest day of the series (the chain's blocks', or the chart's own). */
+  span: { first: string; last: string };
+  /** The extra query parameters (`params`), as given. */
+  params: P;
+  /** What the series' `prepare` answered. */
+  prepared: unknown;
+  live: SeriesLive;
+}
+
+/**
+ * One of the spec's daily series, served from a chart: one or more items per day of the window,
+ * made from the chart's rows (`read`). The API layer mounts it as a route with the chain and window
+ * parameters, the list envelope and the missing-day policy (api/analytics/route.ts, `chartSeries`).
+ */
+export interface ChartSeries<Row extends { day: string } = { day: string }, Item = Record<string, unknown>> {
   path: string;
   operationId: string;
   summary: string;
   /** The default window. */
   window: string;
-  /** The item's fields after `day`, in order: the columns of `read`'s rows of the same names. */
-  fields: Record<string, ChartField>;
+  /** The request's chain: a `chain` parameter (default pos), or pos only without one. */
+  chain?: 'param' | 'pos';
+  /** The chains that have such days; on another the answer has no items (pow has no gas). All unless given. */
+  chains?: readonly ChainId[];
+  /** The first and the latest day of the series: the chain's blocks' unless given (the staking days'). */
+  span?: { of: string; read(db: Db, chain: ChainId): Promise<{ first: string; last: string } | null> };
+  /** Extra query parameters, by name. */
+  params?: Readonly<Record<string, SeriesParam>>;
+  /** The item's fields after `day`, in order: the columns of the rows (or of `items`' answer) of the same names. */
+  fields: Readonly<Record<string, SeriesValue>>;
   itemsDescription: string;
-  /** The spec's envelope fields after `items` and `count`, in order. */
-  envelope: readonly ('chain' | 'network' | 'window_days' | 'days')[];
-  /** What a day without a row answers: zero in every field, the row of the day before, or no item. */
-  missingDay: 'zero' | 'carry' | 'omit';
+  /** The envelope after `items`, in the spec's order: a common field (`true`), or a value `extra` gives. */
+  envelope: Readonly<Record<string, SeriesValue | true>>;
+  /** What a day without a row answers: zero in every field, a given row, the row of the day before, or no item. */
+  missingDay: 'zero' | { zero(day: string): Row } | 'carry' | 'omit';
+  /** Work of the request that does not depend on the window (a threshold): done even before the chain's first block. */
+  prepare?(request: SeriesRequest): Promise<unknown>;
+  /** The rows of every day of the window that has any, by day: the chart's `read` unless given. */
+  read?(request: SeriesRequest): Promise<Map<string, Row>>;
+  /** The items of the days' rows (oldest first, missing days filled): the rows' fields unless given. */
+  items?(rows: Row[], request: SeriesRequest): Item[] | Promise<Item[]>;
+  /** The envelope fields that are not common ones, also of the empty answer (`items` is then empty). */
+  extra?(items: Item[], request: SeriesRequest): Record<string, unknown>;
+  /** The spec's cache time: the answer is kept per chain, window and latest day. */
+  cacheSeconds?: number;
 }
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a series of any chart, whatever its rows and items
+export type AnyChartSeries = ChartSeries<any, any>;
+
+/** A series declaration, its rows' and items' types checked where it is written. */
+export const chartSeries = <Row extends { day: string }, Item = Row>(series: ChartSeries<Row, Item>): AnyChartSeries => series;

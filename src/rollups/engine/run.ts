@@ -7,7 +7,7 @@ import sql, { join, raw } from 'sql-template-tag';
 import type { ChainId } from '../../chain/chains.ts';
 import type { Db, Store } from '../../store/store.ts';
 import { formatDay } from '../../time.ts';
-import { CHARTS, ROLLUPS } from '../registry.ts';
+import { CLOSED_CHARTS, ROLLUPS } from '../registry.ts';
 import type { RollupDeltas } from './deltas.ts';
 import { freshRollups, writeDeltaTables } from './delta-tables.ts';
 import { runOrder } from './order.ts';
@@ -138,7 +138,7 @@ export async function revertRollups(db: Db, deltas: RollupDeltas, ancestor: numb
 /** Computes (or recomputes) every chart's closed days from `fromDay` to `toDay` inclusive. */
 export async function closeDays(db: Db, chain: ChainId, fromDay: string, toDay: string): Promise<void> {
   if (fromDay > toDay) return;
-  for (const chart of CHARTS) await timed(chart.name, chart.part, () => chart.close(db, chain, fromDay, toDay));
+  for (const chart of CLOSED_CHARTS) await timed(chart.name, chart.part, () => chart.close(db, chain, fromDay, toDay));
 }
 
 /**
@@ -146,10 +146,10 @@ export async function closeDays(db: Db, chain: ChainId, fromDay: string, toDay: 
  * rollup timings: it is a run's start, not upkeep of blocks or a day's close.
  */
 export async function warmCharts(store: Store, chain: ChainId): Promise<void> {
-  for (const chart of CHARTS) await chart.warm?.(store, chain);
+  for (const chart of CLOSED_CHARTS) await chart.warm?.(store, chain);
 }
 
-const chartTables = () => [...new Set(CHARTS.map((chart) => chart.table))];
+const chartTables = () => [...new Set(CLOSED_CHARTS.map((chart) => chart.table))];
 
 /**
  * The first day some chart has not closed: the day after its last closed one, or the chain's first

@@ -8,7 +8,7 @@ import { addDays, DAY_SECONDS, formatDay } from '../../../time.ts';
 import { burnedInSql } from '../../../domain/fee-burn.ts';
 import { windowEndingAt } from '../../../domain/window.ts';
 import { chainSpan } from '../series.ts';
-import { planckToCoins } from './burn-days.ts';
+import { planckToCoins } from '../../../rollups/charts/fees/burn.ts';
 
 const BurnedSummaryResponse = Type.Object({
   network: Type.String(),

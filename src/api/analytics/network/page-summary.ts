@@ -9,7 +9,7 @@ import type { ApiContext, RouteApp } from '../../context.ts';
 import { analyticsRoute } from '../route.ts';
 import { Nullable } from '../../schemas/common.ts';
 import { AnalyticsChain, chainSpan } from '../series.ts';
-import { activeDays, NO_ACTIVITY } from './active-days.ts';
+import { activeAddresses, NO_ACTIVITY } from '../../../rollups/charts/network/active-addresses.ts';
 
 /** Days each transaction count covers; the summary compares two such spans. */
 const SPAN_DAYS = 30;
@@ -54,7 +54,7 @@ export function pageSummaryRoute(app: RouteApp, ctx: ApiContext): void {
       const firstDay = formatDay(span.firstTs);
       const yesterday = addDays(tipDay, -1);
       const [active, tx] = await Promise.all([
-        activeDays(ctx.store, chain, { from: yesterday < firstDay ? tipDay : yesterday, to: tipDay }),
+        activeAddresses.read!(ctx.store, chain, { from: yesterday < firstDay ? tipDay : yesterday, to: tipDay }),
         txCounts(ctx.store, chain, tipDay),
       ]);
       return {

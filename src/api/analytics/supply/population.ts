@@ -10,7 +10,9 @@ import { SENTINELS, type ChainId } from '../../../chain/chains.ts';
 import type { Db, Store } from '../../../store/store.ts';
 import { dayNumber, dayStart } from '../../../time.ts';
 import { compareLimbs, parseLimbs, SortedBalances } from '../../../rollups/charts/supply/balances.ts';
-import { AGE_BUCKETS, ageBucketOf, distributionInputs, topOf, type DistributionInputs } from '../../../rollups/charts/supply/population.ts';
+import { distributionInputs, topOf, type LastDayCell } from '../../../rollups/charts/supply/population.ts';
+
+export { ageBuckets, ageDays, figuresOf, ratioOf, type LastDayCell } from '../../../rollups/charts/supply/population.ts';
 import { stateDay } from '../../../rollups/charts/supply/distribution.ts';
 import { percentOf } from '../../amounts.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
@@ -54,9 +56,6 @@ export function populationRoute<Q extends TObject, R extends TSchema>(
     handler: (input) => cached(ctx, `${route.path}:${input.chain}:${route.key?.(input) ?? ''}`, route.cacheSeconds, () => route.answer(input)),
   });
 }
-
-/** `part / whole` as a number (exactly rounded where the integers allow); 0 when whole is not positive. */
-export const ratioOf = (part: bigint, whole: bigint): number => percentOf(part, whole * 100n);
 
 export interface Population {
   sorted: SortedBalances;
@@ -204,20 +203,6 @@ export function classedHolders(ctx: ApiContext, chain: ChainId): Promise<Classed
   });
 }
 
-/** The figures of a sorted population, as the API answers them. */
-export function figuresOf(inputs: DistributionInputs) {
-  const { holders: n, supply } = inputs;
-  return {
-    holders: n,
-    top10_pct: percentOf(inputs.top10, supply),
-    top100_pct: percentOf(inputs.top100, supply),
-    gini: ratioOf(inputs.pairDiff, BigInt(n) * supply),
-    nakamoto: inputs.nakamoto,
-    hhi: ratioOf(inputs.sumSq, supply * supply),
-    palma: inputs.palmaBottom > 0n ? ratioOf(inputs.palmaTop, inputs.palmaBottom) : 0,
-  };
-}
-
 /** The richest `k` holders' share of the supply, for each k. */
 export function topShares(sorted: SortedBalances, ks: number[]): { inputs: ReturnType<typeof distributionInputs>; shares: number[] } {
   const n = sorted.n;
@@ -248,18 +233,7 @@ export function tierTotals(chain: ChainId, sorted: SortedBalances): { cohort: st
   });
 }
 
-/**
- * Holders and balances per last-activity day at the latest block: the chart's state plus the moves
- * since (a day's moves), kept until the next block.
- */
-export interface LastDayCell {
-  day: string;
-  /** `day` in days since 1970-01-01, read once with the cell: there is a cell per day of history, and requests are many. */
-  dayNumber: number;
-  holders: number;
-  balance: bigint;
-}
-
+/** Holders and balances per last-activity day at the latest block: the chart's state plus the moves since (a day's moves), kept until the next block. */
 export async function holdersByLastDay(ctx: ApiContext, chain: ChainId): Promise<LastDayCell[]> {
   const [tip] = await ctx.store.query<{ h: number | null }>(
     'analytics.supply.tip',
@@ -300,18 +274,4 @@ async function readHoldersByLastDay(db: Db, chain: ChainId): Promise<LastDayCell
         GROUP BY day HAVING sum(holders) <> 0`,
   );
   return rows.map((r) => ({ day: r.day, dayNumber: dayNumber(dayStart(r.day)), holders: Number(r.holders), balance: BigInt(r.balance) }));
-}
-
-/** Days from a cell's last-activity day to `today` (a dayNumber of src/time.ts). */
-export const ageDays = (cell: Pick<LastDayCell, 'dayNumber'>, today: number): number => today - cell.dayNumber;
-
-/** Holders and their balances per age bucket (AGE_BUCKETS) on `today` (a dayNumber), from the cells per last-activity day. */
-export function ageBuckets(cells: readonly LastDayCell[], today: number): { holders: number; balance: bigint }[] {
-  const buckets = AGE_BUCKETS.map(() => ({ holders: 0, balance: 0n }));
-  for (const c of cells) {
-    const b = buckets[ageBucketOf(ageDays(c, today))]!;
-    b.holders += c.holders;
-    b.balance += c.balance;
-  }
-  return buckets;
 }

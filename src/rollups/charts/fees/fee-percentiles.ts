@@ -5,7 +5,7 @@
  */
 import sql, { type Sql } from 'sql-template-tag';
 import type { ChainId } from '../../../chain/chains.ts';
-import type { Chart } from '../../engine/rollup.ts';
+import { chartSeries, type ClosedChart } from '../../engine/rollup.ts';
 import { readDays } from '../days.ts';
 
 /** Rows (day, tx_count, fee_p50, fee_p95, fee_p99, fee_max, fee_sum) of the days with fees from `fromDay` to `toDay`. */
@@ -35,7 +35,7 @@ export interface FeeDay {
 
 const COLUMNS = sql`day::text AS day, tx_count, fee_p50::text, fee_p95::text, fee_p99::text, fee_max::text, fee_sum::text`;
 
-export const feePercentiles: Chart<FeeDay> = {
+export const feePercentiles: ClosedChart<FeeDay> = {
   name: 'fee_percentiles',
   part: 'network',
   table: 'chain_fee_daily',
@@ -45,7 +45,7 @@ export const feePercentiles: Chart<FeeDay> = {
       closed: (d) => sql`SELECT ${COLUMNS} FROM chain_fee_daily WHERE chain = ${chain} AND day BETWEEN ${d.from}::date AND ${d.to}::date ORDER BY day`,
       open: (d) => sql`SELECT ${COLUMNS} FROM (${feePercentilesByDay(chain, d.from, d.to)}) f`,
     }),
-  series: {
+  series: [chartSeries<FeeDay>({
     path: '/analytics/fees/percentiles',
     operationId: 'getFeePercentiles',
     summary: 'Exact fee percentiles, largest fee and sum per day',
@@ -59,9 +59,9 @@ export const feePercentiles: Chart<FeeDay> = {
       fee_sum: { kind: 'amount', description: 'Sum of the day’s fees.' },
     },
     itemsDescription: 'One item per UTC day, oldest first, to the latest block’s day; zeros on a day without transactions. Fees in the chain’s smallest unit (pos: gas used × effective gas price).',
-    envelope: ['chain', 'network', 'window_days'],
+    envelope: { count: true, chain: true, network: true, window_days: true },
     missingDay: 'zero',
-  },
+  })],
   async close(db, chain, fromDay, toDay) {
     await db.query(
       'rollups.charts.fee_percentiles',

@@ -1,7 +1,7 @@
 /** Addresses first seen on a closed day (docs/metrics.md, "New addresses"), from address_summary's first_seen. */
 import sql, { type Sql } from 'sql-template-tag';
 import type { ChainId } from '../../../chain/chains.ts';
-import type { Chart } from '../../engine/rollup.ts';
+import type { ClosedChart } from '../../engine/rollup.ts';
 import { readDays } from '../days.ts';
 
 /** Rows (day, n) of the days from `fromDay` to `toDay` with addresses first seen on them: an index range of first_seen. */
@@ -12,7 +12,7 @@ function newcomersByDay(chain: ChainId, fromDay: string, toDay: string): Sql {
              GROUP BY 1`;
 }
 
-export const newAddresses: Chart<{ day: string; new_addresses: number }> = {
+export const newAddresses: ClosedChart<{ day: string; new_addresses: number }> = {
   name: 'new_addresses',
   part: 'network',
   table: 'chain_day_metrics',

@@ -10,11 +10,12 @@ import { randomUUID } from 'node:crypto';
 import sql, { bulk, raw, type Sql } from 'sql-template-tag';
 import { SENTINELS, type ChainId } from '../../../chain/chains.ts';
 import type { Db, Store } from '../../../store/store.ts';
-import { addDays, eachDay, dayIndex, dayName } from '../../../time.ts';
+import { percentOf } from '../../../chain/amounts.ts';
+import { addDays, dayIndex, dayName, dayNumber, dayStart, eachDay } from '../../../time.ts';
 import { DAILY_DELTAS } from '../../address-activity.ts';
-import type { Chart, Rollup } from '../../engine/rollup.ts';
+import { chartSeries, type ClosedChart, type Rollup } from '../../engine/rollup.ts';
 import { addLimbs, compareLimbs, isPositive, limbsToBigInt, parseLimbs, SortedBalances, type Limbs } from './balances.ts';
-import { AGE_BUCKETS, ageBucketOf, distributionInputs, type DistributionInputs } from './population.ts';
+import { AGE_BUCKETS, ageBucketOf, ageBuckets, distributionInputs, figuresOf, type DistributionInputs } from './population.ts';
 import { openDays, type Days } from '../days.ts';
 
 /** Days of moves read per statement (their text is held in memory at once). */
@@ -426,7 +427,7 @@ export interface SupplyDay {
  * keeps for the spec's cache time: it computes the latest day's (the population is known only as
  * it is now).
  */
-export async function supplyDays(db: Db, chain: ChainId, range: Days): Promise<{ closed: Map<string, SupplyDay>; open: Days | null }> {
+async function supplyDays(db: Db, chain: ChainId, range: Days): Promise<{ closed: Map<string, SupplyDay>; open: Days | null }> {
   const rows = await db.query<{ day: string; holders: number; supply: string; top10: string; top100: string; pair_diff: string; sum_sq: string; nakamoto: number; palma_top: string; palma_bottom: string; h: number[]; b: string[] }>(
     'charts.supply_distribution.closed',
     sql`SELECT day::text AS day, holders, supply::text, top10::text, top100::text, pair_diff::text, sum_sq::text, nakamoto,
@@ -445,10 +446,68 @@ export async function supplyDays(db: Db, chain: ChainId, range: Days): Promise<{
   return { closed, open: openDays(range, rows.at(-1)?.day ?? null) };
 }
 
-export const supplyDistribution: Chart = {
+type Figures = { day: string } & ReturnType<typeof figuresOf>;
+type AgeCells = { day: string; cells: { holders: number; balance: bigint }[] };
+
+export const supplyDistribution: ClosedChart = {
   name: 'supply_distribution',
   part: 'supply',
   table: 'chain_supply_daily',
   close: closePopulation,
   warm: warmPopulation,
+  series: [
+    chartSeries<Figures>({
+      path: '/analytics/supply/distribution-timeline',
+      operationId: 'getSupplyDistributionTimeline',
+      summary: 'Top-10 and top-100 shares, Gini, Nakamoto, holders, HHI and Palma ratio per day (cached 10 minutes)',
+      window: '90d',
+      fields: {
+        top10_pct: { kind: 'number' },
+        top100_pct: { kind: 'number' },
+        gini: { kind: 'number' },
+        nakamoto: { kind: 'number' },
+        holders: { kind: 'number' },
+        hhi: { kind: 'number', description: 'Σ (balance / supply)², 0 to 1.' },
+        palma: { kind: 'number', description: 'Share of the richest 10% of holders ÷ share of the poorest 40%.' },
+      },
+      itemsDescription: 'One item per UTC day, oldest first; the latest block’s day as it stands.',
+      envelope: { count: true, chain: true, network: true, days: true },
+      cacheSeconds: 600,
+      // The latest day as it stands, from every holder's balance now.
+      read: async ({ db, chain, range, live }) => {
+        const { closed, open } = await supplyDays(db, chain, range);
+        const byDay = new Map<string, Figures>([...closed].map(([day, r]) => [day, { day, ...figuresOf(r.inputs) }]));
+        if (open) byDay.set(open.to, { day: open.to, ...figuresOf(distributionInputs(await live.holderBalances())) });
+        return byDay;
+      },
+      missingDay: 'zero',
+    }),
+    chartSeries<AgeCells, { day: string; bucket: string; balance_pct: number; holders: number }>({
+      path: '/analytics/supply/age-daily',
+      operationId: 'getSupplyAgeDaily',
+      summary: 'Holders and supply share by time since their last activity, per day',
+      window: '365d',
+      fields: {
+        bucket: { kind: 'string', description: 'Days since the last activity: <1m, 1m-1y, 1-2y, 2-5y, >5y.' },
+        balance_pct: { kind: 'number', description: 'The bucket’s balances as a percentage of all holders’ at the day’s end.' },
+        holders: { kind: 'integer' },
+      },
+      itemsDescription: 'Five items per UTC day (one per bucket), oldest day first; the latest block’s day as it stands.',
+      envelope: { count: true, chain: true, network: true, window_days: true, buckets: { kind: 'list', of: { kind: 'string' } } },
+      // The latest day as it stands: the holders per last-activity day now, by age on that day.
+      read: async ({ db, chain, range, live }) => {
+        const [{ closed, open }, now] = await Promise.all([supplyDays(db, chain, range), live.holdersByLastDay()]);
+        const byDay = new Map<string, AgeCells>([...closed].map(([day, r]) => [day, { day, cells: r.ages }]));
+        if (open) byDay.set(open.to, { day: open.to, cells: ageBuckets(now, dayNumber(dayStart(open.to))) });
+        return byDay;
+      },
+      missingDay: { zero: (day) => ({ day, cells: AGE_BUCKETS.map(() => ({ holders: 0, balance: 0n })) }) },
+      items: (rows) =>
+        rows.flatMap(({ day, cells }) => {
+          const supply = cells.reduce((s, c) => s + c.balance, 0n);
+          return cells.map((c, b) => ({ day, bucket: AGE_BUCKETS[b]!.label, balance_pct: percentOf(c.balance, supply), holders: c.holders }));
+        }),
+      extra: () => ({ buckets: AGE_BUCKETS.map((b) => b.label) }),
+    }),
+  ],
 };

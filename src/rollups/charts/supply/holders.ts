@@ -4,7 +4,7 @@
  */
 import sql, { type Sql } from 'sql-template-tag';
 import type { ChainId } from '../../../chain/chains.ts';
-import type { Chart } from '../../engine/rollup.ts';
+import type { ClosedChart } from '../../engine/rollup.ts';
 import { readDays } from '../days.ts';
 
 /** Rows (day, holders) of every day from `fromDay` to `toDay`: the transitions before it, and of each day up to it. */
@@ -16,7 +16,7 @@ function holdersByDay(chain: ChainId, fromDay: string, toDay: string): Sql {
              LEFT JOIN chain_daily c ON c.chain = ${chain} AND c.day = g.d::date`;
 }
 
-export const holders: Chart<{ day: string; holders: number }> = {
+export const holders: ClosedChart<{ day: string; holders: number }> = {
   name: 'holders',
   part: 'network',
   table: 'chain_day_metrics',

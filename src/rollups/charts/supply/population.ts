@@ -3,6 +3,7 @@
  * "Holder population"): age buckets by last activity, the ranks each figure reads, and the
  * figures of one day from a scan of its sorted balances.
  */
+import { percentOf } from '../../../chain/amounts.ts';
 import { scanBalances, type SortedBalances } from './balances.ts';
 
 /** Age buckets by days since the last activity: label and lower bound (inclusive). */
@@ -60,4 +61,47 @@ export function distributionInputs(sorted: SortedBalances, extraRanks: number[] 
     palmaBottom: scan.prefix.get(palmaBottomCount(n)) ?? 0n,
     prefix: scan.prefix,
   };
+}
+
+/** `part / whole` as a number (exactly rounded where the integers allow); 0 when whole is not positive. */
+export const ratioOf = (part: bigint, whole: bigint): number => percentOf(part, whole * 100n);
+
+/** The figures of a sorted population, as the API answers them. */
+export function figuresOf(inputs: DistributionInputs) {
+  const { holders: n, supply } = inputs;
+  return {
+    holders: n,
+    top10_pct: percentOf(inputs.top10, supply),
+    top100_pct: percentOf(inputs.top100, supply),
+    gini: ratioOf(inputs.pairDiff, BigInt(n) * supply),
+    nakamoto: inputs.nakamoto,
+    hhi: ratioOf(inputs.sumSq, supply * supply),
+    palma: inputs.palmaBottom > 0n ? ratioOf(inputs.palmaTop, inputs.palmaBottom) : 0,
+  };
+}
+
+/**
+ * Holders and balances per last-activity day at the latest block: the chart's state plus the moves
+ * since (a day's moves), kept until the next block.
+ */
+export interface LastDayCell {
+  day: string;
+  /** `day` in days since 1970-01-01, read once with the cell: there is a cell per day of history, and requests are many. */
+  dayNumber: number;
+  holders: number;
+  balance: bigint;
+}
+
+/** Days from a cell's last-activity day to `today` (a dayNumber of src/time.ts). */
+export const ageDays = (cell: Pick<LastDayCell, 'dayNumber'>, today: number): number => today - cell.dayNumber;
+
+/** Holders and their balances per age bucket (AGE_BUCKETS) on `today` (a dayNumber), from the cells per last-activity day. */
+export function ageBuckets(cells: readonly LastDayCell[], today: number): { holders: number; balance: bigint }[] {
+  const buckets = AGE_BUCKETS.map(() => ({ holders: 0, balance: 0n }));
+  for (const c of cells) {
+    const b = buckets[ageBucketOf(ageDays(c, today))]!;
+    b.holders += c.holders;
+    b.balance += c.balance;
+  }
+  return buckets;
 }

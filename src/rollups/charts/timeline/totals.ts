@@ -8,7 +8,7 @@ import sql from 'sql-template-tag';
 import type { ChainId } from '../../../chain/chains.ts';
 import type { Db } from '../../../store/store.ts';
 import { addDays, eachDay } from '../../../time.ts';
-import type { Chart } from '../../engine/rollup.ts';
+import type { ClosedChart } from '../../engine/rollup.ts';
 import { genesisSupply } from '../../supply.ts';
 import { activeAddressesByDay } from '../network/active-addresses.ts';
 import { openDays, type Days } from '../days.ts';
@@ -58,7 +58,7 @@ async function readTotals(db: Db, chain: ChainId, range: Days): Promise<Map<stri
   return out;
 }
 
-export const timelineTotals: Chart<TimelineTotal> = {
+export const timelineTotals: ClosedChart<TimelineTotal> = {
   name: 'timeline_totals',
   part: 'network',
   table: 'chain_timeline_totals',
