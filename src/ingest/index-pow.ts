@@ -108,8 +108,8 @@ export interface IndexPowArchiveSettings {
 }
 
 export interface IndexPowArchiveResult extends IngestResult {
-  /** The archive's index as read. */
-  archive: ArchiveIndex;
+  /** The archive's run id. */
+  run: string;
   /** What reading, checking and decoding the shards took (the rest is writing). */
   read: ArchiveReadStats;
   /** Whether the chain was marked final at the terminal height (no node took over). */
@@ -152,7 +152,7 @@ export async function indexPowArchive(store: Store, settings: IndexPowArchiveSet
     { from, fromHeight: undefined, head: terminal, follow: false, caughtUpFields: () => ({ source: ARCHIVE_SOURCE_NAME, read: source.stats }) },
     deps,
   );
-  const done = { ...result, archive: index, read: source.stats, final: false };
+  const done = { ...result, run: index.runId, read: source.stats, final: false };
   if (signal?.aborted) return done;
   if (settings.node) {
     // The node's chain must extend the archive's: the first block above the terminal one names it as parent.
