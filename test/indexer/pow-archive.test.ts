@@ -19,6 +19,7 @@ import { ChainStalledError } from '../../src/ingest/pipeline.ts';
 import { indexPow, indexPowArchive } from '../../src/ingest/index-pow.ts';
 import { ConfigError } from '../../src/config/env.ts';
 import type { Store } from '../../src/store/store.ts';
+import { messages } from '../../src/sources/qrl-grpc/proto.ts';
 import { describeEachStore, openTestStore } from '../support/stores.ts';
 import { FakeQrlNode } from '../fakes/qrl-node/server.ts';
 import { feed, generatePowItems, referenceDigest, startNodeWithChain, storeDigest } from '../fakes/qrl-node/world.ts';
@@ -170,6 +171,18 @@ describeEachStore('quarry index pow --archive', (getStore, kind) => {
       },
       height: SHARD,
       reason: new RegExp(`${SECOND}: the height check failed at height ${SHARD + 51}: a record of height ${SHARD + 52} where ${SHARD + 51} was due`),
+    },
+    {
+      what: `a transaction hash seen twice (a transaction of block ${SHARD + 20} given the hash of one in block 10; the digests made to match)`,
+      damage: (dir) => {
+        const block = messages.Block.decode(blocks[SHARD + 20]!.raw) as unknown as { transactions: { transaction_hash: Uint8Array }[] };
+        const earlier = messages.Block.decode(blocks[10]!.raw) as unknown as { transactions: { transaction_hash: Uint8Array }[] };
+        block.transactions[0]!.transaction_hash = earlier.transactions[0]!.transaction_hash;
+        const part = blocks.slice(SHARD, 2 * SHARD).map((b) => (b.height === SHARD + 20 ? { ...b, raw: Buffer.from(messages.Block.encode(block).finish()) } : b));
+        replaceShard(dir, 1, shardBytes('Quarry demo network', blocks[0]!.hash, part));
+      },
+      height: SHARD,
+      reason: new RegExp(`${SECOND}: the duplicate transaction hash check failed at height ${SHARD + 20}: transaction [0-9a-f]{64} is also in block 10`),
     },
     {
       what: 'a wrong genesis (shards.json and every shard header agreeing on another hash)',

@@ -22,7 +22,7 @@ import type { Logger } from 'pino';
 import { SourceHaltError, type BlockSource, type CanonicalBlock, type SourceItem } from '../../chain/model.ts';
 import { NodeDataError } from '../node-errors.ts';
 import { decodeBlock } from '../qrl-grpc/decode.ts';
-import { messages, type Decoded } from '../qrl-grpc/proto.ts';
+import { messages, u64, type Decoded } from '../qrl-grpc/proto.ts';
 import { ArchiveCheckError, readShard, type ArchiveIndex, type ShardEntry, type ShardRecord } from './format.ts';
 import { SeenHashes } from './seen.ts';
 
@@ -54,6 +54,8 @@ export interface QrlArchiveSource extends BlockSource {
 /** The hashes a stored Block carries: its own, its parent's, its transactions'. */
 interface BlockHashes {
   height: number;
+  /** The header's block number. */
+  number: bigint;
   hash: string;
   parentHash: string;
   txHashes: string[];
@@ -72,7 +74,7 @@ function parseBlock(record: ShardRecord, shard: ShardEntry): Decoded {
 function hashesOf(message: Decoded, height: number): BlockHashes {
   const header = (message.header ?? {}) as Decoded;
   const txs = (message.transactions ?? []) as Decoded[];
-  return { height, hash: hex(header.hash_header), parentHash: hex(header.hash_header_prev), txHashes: txs.map((tx) => hex(tx.transaction_hash)) };
+  return { height, number: u64(header.block_number), hash: hex(header.hash_header), parentHash: hex(header.hash_header_prev), txHashes: txs.map((tx) => hex(tx.transaction_hash)) };
 }
 
 export function createQrlArchiveSource(options: QrlArchiveSourceOptions): QrlArchiveSource {
@@ -101,6 +103,7 @@ export function createQrlArchiveSource(options: QrlArchiveSourceOptions): QrlArc
     /** The checks every block of the archive passes, whether given out or read again below a resume. */
     async function check(b: BlockHashes, shard: ShardEntry): Promise<void> {
       const fail = (check: string, detail: string) => new ArchiveCheckError(check, detail, shard, b.height);
+      if (b.number !== BigInt(b.height)) throw fail('block number', `the header says block ${b.number}`);
       if (b.hash.length !== 64) throw fail('block hash', `a block hash of ${b.hash.length / 2} bytes`);
       if (b.height === 0 && b.hash !== index.genesisHash) throw fail('genesis hash', `block 0 is ${b.hash}, shards.json says ${index.genesisHash}`);
       if (b.height === index.forkHeight && b.hash !== index.forkHash) throw fail('fork hash', `block ${b.height} is ${b.hash}, shards.json's fork_hash is ${index.forkHash}`);
@@ -133,6 +136,7 @@ export function createQrlArchiveSource(options: QrlArchiveSourceOptions): QrlArc
       const records = await readShard(index, shard);
       for (const record of records) {
         const message = parseBlock(record, shard);
+        await check(hashesOf(message, record.height), shard);
         if (decode && record.height >= from) {
           let block: CanonicalBlock;
           try {
@@ -143,7 +147,6 @@ export function createQrlArchiveSource(options: QrlArchiveSourceOptions): QrlArc
           }
           out.push(block);
         }
-        await check(hashesOf(message, record.height), shard);
       }
       if (shard === index.shards.at(-1) && transactions !== index.transactionCount) {
         throw new ArchiveCheckError('transaction count', `the archive holds ${transactions} transactions, shards.json says ${index.transactionCount}`, shard, shard.lastHeight);
