@@ -34,7 +34,7 @@ export function resultsName(r: BenchResults): string {
   const tiers = [...new Set(r.tiers.map((t) => t.tier))].join('');
   const stores = [...new Set(r.tiers.map((t) => t.store))].join('-');
   if (tiers) return `${tiers}_${stores}`;
-  return [r.demo ? 'demo' : '', r.anvil ? 'anvil' : '', r.powNode ? 'pow-node' : '', r.powMainnet ? 'pow-mainnet' : ''].filter(Boolean).join('-') || 'nothing-measured';
+  return [r.demo ? 'demo' : '', r.anvil ? 'anvil' : '', r.powNode ? 'pow-node' : '', r.powMainnet ? 'pow-mainnet' : '', r.powArchive ? 'pow-archive' : ''].filter(Boolean).join('-') || 'nothing-measured';
 }
 
 export function writeResults(results: BenchResults): { json: string; markdown: string } {

@@ -3,6 +3,7 @@ import type { StoreKind } from '../src/store/store.ts';
 import type { AnvilFigures } from './parts/anvil.ts';
 import type { PowNodeFigures } from './parts/pow-node.ts';
 import type { PowMainnetFigures } from './parts/pow-mainnet.ts';
+import type { PowArchiveFigures } from './parts/pow-archive.ts';
 import type { ApiFigures } from './parts/api.ts';
 import type { CopyCeiling } from './parts/ceiling.ts';
 import type { DemoFigures } from './parts/demo.ts';
@@ -45,6 +46,7 @@ export interface BenchResults {
   anvil?: AnvilFigures;
   powNode?: PowNodeFigures;
   powMainnet?: PowMainnetFigures;
+  powArchive?: PowArchiveFigures;
   errors: { part: string; tier?: string; message: string }[];
 }
 

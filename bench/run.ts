@@ -11,6 +11,7 @@ import { openBenchServer, type BenchServer } from './cluster.ts';
 import { measureAnvil } from './parts/anvil.ts';
 import { measurePowNode } from './parts/pow-node.ts';
 import { measurePowMainnet } from './parts/pow-mainnet.ts';
+import { measurePowArchive } from './parts/pow-archive.ts';
 import { measureApi } from './parts/api.ts';
 import { measureCopyCeiling } from './parts/ceiling.ts';
 import { measureDemo } from './parts/demo.ts';
@@ -23,9 +24,9 @@ import { freeBytes, tierStore } from './stores.ts';
 import { parseTiers, type Tier } from './tiers.ts';
 
 /** In the order they run; copy and api use the work copy that ingest completes. */
-const PARTS = ['generate', 'ingest', 'copy', 'api', 'demo', 'anvil', 'pow-node', 'pow-mainnet'] as const;
+const PARTS = ['generate', 'ingest', 'copy', 'api', 'demo', 'anvil', 'pow-node', 'pow-mainnet', 'pow-archive'] as const;
 /** Parts that run only when named (they take long). */
-const ON_REQUEST: readonly Part[] = ['pow-mainnet'];
+const ON_REQUEST: readonly Part[] = ['pow-mainnet', 'pow-archive'];
 type Part = (typeof PARTS)[number];
 /** PGlite holds a whole database in one process's memory: the larger tiers are PostgreSQL's. */
 const PGLITE_TIERS = new Set(['T', 'S']);
@@ -43,6 +44,7 @@ interface CliOptions {
   anvilBlocks: string;
   powNodeDays: string;
   powMainnetBlocks: string;
+  powArchiveBlocks: string;
   write: boolean;
   render?: string;
 }
@@ -62,6 +64,7 @@ const program = new Command()
   .option('--anvil-blocks <n>', 'blocks the anvil part fills the node with', '1000')
   .option('--pow-node-days <n>', 'days of generated pow chain the pow-node part serves', '2')
   .option('--pow-mainnet-blocks <n>', 'blocks from genesis of the mainnet-shaped pow history the pow-mainnet part backfills (at least 440000 for a figure that counts)', '440000')
+  .option('--pow-archive-blocks <n>', 'blocks from genesis of the mainnet-shaped pow history the pow-archive part imports as a v1 archive', '100000')
   .option('--no-write', 'print the results instead of writing them under bench/results/')
   .option('--render <json>', 'only write the Markdown of a results file again, with the current report code');
 
@@ -102,7 +105,7 @@ const results: BenchResults = {
   errors: [],
 };
 
-const needsServer = (tierParts.length > 0 && stores.includes('postgres')) || parts.includes('anvil') || parts.includes('pow-node') || parts.includes('pow-mainnet');
+const needsServer = (tierParts.length > 0 && stores.includes('postgres')) || parts.includes('anvil') || parts.includes('pow-node') || parts.includes('pow-mainnet') || parts.includes('pow-archive');
 let server: BenchServer | null = null;
 try {
   if (needsServer) {
@@ -134,6 +137,10 @@ try {
   if (parts.includes('pow-mainnet') && server) {
     const s = server;
     await attempt('pow-mainnet', undefined, async () => (results.powMainnet = await measurePowMainnet(s, { blocks: Number(options.powMainnetBlocks) })));
+  }
+  if (parts.includes('pow-archive') && server) {
+    const s = server;
+    await attempt('pow-archive', undefined, async () => (results.powArchive = await measurePowArchive(s, { blocks: Number(options.powArchiveBlocks) })));
   }
 } finally {
   await server?.stop().catch((error: unknown) => log(`stopping PostgreSQL: ${(error as Error).message}`));

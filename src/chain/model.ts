@@ -238,6 +238,21 @@ export interface BlockSource {
 }
 
 /**
+ * Thrown by a source's `blocks` when it cannot give block `height` or any block above it (a damaged
+ * archive, say): the pipeline writes what it holds below `height`, records a stall there with this
+ * message as the reason, and ends the run. Nothing at or above `height` is written.
+ */
+export class SourceHaltError extends Error {
+  override name = 'SourceHaltError';
+  constructor(
+    readonly height: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
  * Who receives a top-level transaction's native value, and how much: the recipients of a pow
  * transfer (whose `to` repeats its only recipient, so it is not counted again), else the single
  * recipient or the created contract.

@@ -6,7 +6,8 @@
  *
  * A run is a loop over named steps, each with its failure policy in one place:
  * - fetch: the next item from the source; a block the source could not decode is fetched again
- *   with backoff, and if it stays bad the chain stalls there (`stall`);
+ *   with backoff, and if it stays bad the chain stalls there (`stall`); a source that cannot go
+ *   past a height (SourceHaltError) stalls the chain at that height;
  * - check parent: a block extends the tip, replays it, or forks from it (then `recover`); a block
  *   above the next height stalls the chain (nothing is ever stored past a gap);
  * - write: the queued blocks, their rollups, dead letters, events and the checkpoint, one transaction;
@@ -27,7 +28,7 @@
 import sql from 'sql-template-tag';
 import type { Logger } from 'pino';
 import type { ChainId } from '../chain/chains.ts';
-import type { BlockSource, CanonicalBlock, SourceItem } from '../chain/model.ts';
+import { SourceHaltError, type BlockSource, type CanonicalBlock, type SourceItem } from '../chain/model.ts';
 import type { Db, Store } from '../store/store.ts';
 import { eachDay, lastClosedDay } from '../time.ts';
 import { applyRollups, closeDays, firstOpenDay, RollupDeltas, warmCharts } from '../rollups/index.ts';
@@ -218,7 +219,14 @@ class IngestRun {
 
   /** The next block or caught-up mark (null at the source's end); a bad block is fetched again or stalls the chain. */
   private async fetch(iterator: AsyncIterator<SourceItem>): Promise<Exclude<SourceItem, { kind: 'undecodable' }> | null> {
-    const next = await iterator.next();
+    let next: IteratorResult<SourceItem>;
+    try {
+      next = await iterator.next();
+    } catch (error) {
+      // The source cannot go past this height: the chain stops there, and says why.
+      if (error instanceof SourceHaltError) return this.stall(error.height, error.message, null);
+      throw error;
+    }
     if (next.done) return null;
     const item: SourceItem = next.value;
     if (item.kind === 'block' && item.block.chain !== this.chain) throw new IngestError(`${this.source.name} yielded a ${item.block.chain} block to the ${this.chain} pipeline`);

@@ -1,7 +1,8 @@
 /**
  * A chain that cannot advance: the height its indexer cannot write and why (`ingest_stalls`).
  * The pipeline records a stall when a block stays undecodable after its re-fetches, when the
- * source skips a height, or when a fork is deeper than the reorg limit; the first write past that
+ * source skips a height or cannot go past one (an archive shard that fails its checks), or when a
+ * fork is deeper than the reorg limit; the first write past that
  * height deletes it. /readyz and the network health read it.
  */
 import sql from 'sql-template-tag';
@@ -25,9 +26,11 @@ export class ChainStalledError extends Error {
   readonly hint: string;
   constructor(readonly stall: Stall) {
     super(`${stall.chain} stalled at height ${stall.height}: ${stall.reason}`);
-    this.hint = /reorg|finalized|shares no block/.test(stall.reason)
-      ? 'check that the node is synced and on the expected network; if the reorg is real, raise --max-reorg-depth for one run'
-      : 'check the node at that height (its logs, its version); the indexer fetches the block again and goes on once the node serves it whole';
+    this.hint = stall.source === 'qrl-archive'
+      ? 'the archive does not pass its checks from that height: fetch the named shard (and shards.json) again from the release, then run the same command; it resumes there'
+      : /reorg|finalized|shares no block/.test(stall.reason)
+        ? 'check that the node is synced and on the expected network; if the reorg is real, raise --max-reorg-depth for one run'
+        : 'check the node at that height (its logs, its version); the indexer fetches the block again and goes on once the node serves it whole';
   }
 }
 
