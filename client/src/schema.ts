@@ -1280,7 +1280,7 @@ export interface operations {
             query?: {
                 /** @description Opaque token from a previous next_cursor, passed back unchanged; omitted = newest transaction. */
                 cursor?: string;
-                /** @description Rows skipped (default 0 when no cursor is given); when given, it takes precedence over cursor. */
+                /** @description Rows skipped (default 0 when no cursor is given); when given, it takes precedence over cursor. With tx_type, offset + limit must be at most 10000 (a 400 names offset): a type filter is paged to any depth by cursor. */
                 offset?: number;
                 /** @description Rows per page (1 to 100). */
                 limit?: number;
@@ -1456,7 +1456,7 @@ export interface operations {
     getAddressInternalTransactions: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1. The list reaches its newest 10000 transfers: page × page_size must be at most 10000 (a 400 names page). */
                 page?: number;
                 /** @description Items per page (1 to 100). */
                 page_size?: number;
@@ -2549,7 +2549,7 @@ export interface operations {
     getTopActiveAddresses: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1. The board reaches its first 10000 rows: page × page_size must be at most 10000 (a 400 names page); q, min_balance_pct or whale_only narrow it. */
                 page?: number;
                 /** @description Rows per page (1 to 100). */
                 page_size?: number;

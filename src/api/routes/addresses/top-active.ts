@@ -8,7 +8,8 @@ import { Type, type Static } from 'typebox';
 import type { ChainId } from '../../../chain/chains.ts';
 import { isGramText } from '../../../rollups/address-ranks.ts';
 import { answerAmounts, type AnswerAmount } from '../../amounts.ts';
-import type { ApiContext, RouteApp } from '../../context.ts';
+import { invalidParam } from '../../problem.ts';
+import { PAGED_ROWS, type ApiContext, type RouteApp } from '../../context.ts';
 import { AddressSummaryRow } from '../../schemas/address-summary.ts';
 import { BooleanQuery, ChainPathParams, IntegerQuery, isTrue, Nullable, StringEnum, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { planPage } from './top-active/count.ts';
@@ -17,7 +18,12 @@ import { pageKeys } from './top-active/page.ts';
 import { filtersOf, sortField, SORT_VALUES } from './top-active/params.ts';
 
 const TopActiveQuery = Type.Object({
-  page: IntegerQuery({ minimum: 1, default: 1, description: 'Page number, from 1.' }),
+  page: IntegerQuery({
+    minimum: 1,
+    maximum: PAGED_ROWS,
+    default: 1,
+    description: `Page number, from 1. The board reaches its first ${PAGED_ROWS} rows: page × page_size must be at most ${PAGED_ROWS} (a 400 names page); q, min_balance_pct or whale_only narrow it.`,
+  }),
   page_size: IntegerQuery({ minimum: 1, maximum: 100, default: 25, description: 'Rows per page (1 to 100).' }),
   q: Type.Optional(Type.String({ description: 'Case-insensitive substring of the address (pos: a leading 0x or Z stands for the Q prefix).' })),
   with_labels: BooleanQuery('Fill label and label_category (primary label)'),
@@ -54,6 +60,12 @@ async function loadTopActive(
   query: Static<typeof TopActiveQuery>,
   amount: AnswerAmount,
 ): Promise<Static<typeof TopActiveResponse>> {
+  // A page is found by skipping the rows before it in an index order (no index holds the ranks of
+  // every sort and filter): bounded, so that the skip is.
+  if (query.page * query.page_size > ctx.tuning.pagedRows) {
+    const last = Math.floor(ctx.tuning.pagedRows / query.page_size);
+    throw invalidParam('page', `must be at most ${last} with page_size ${query.page_size} (page × page_size ≤ ${ctx.tuning.pagedRows})`);
+  }
   const db = ctx.store;
   const tuning = ctx.tuning.topActive;
   const field = sortField(query.sort ?? '-tx_count');
