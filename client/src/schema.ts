@@ -1456,7 +1456,7 @@ export interface operations {
     getAddressInternalTransactions: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. The list reaches its newest 10000 transfers: page × page_size must be at most 10000 (a 400 names page). */
+                /** @description Page number, from 1. */
                 page?: number;
                 /** @description Items per page (1 to 100). */
                 page_size?: number;
@@ -2549,7 +2549,7 @@ export interface operations {
     getTopActiveAddresses: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. The board reaches its first 10000 rows: page × page_size must be at most 10000 (a 400 names page); q, min_balance_pct or whale_only narrow it. */
+                /** @description Page number, from 1. Any page of the tx_count order without filters (q, exclude, exclude_sentinel, positive_only, min_balance_pct, whale_only); with another sort or a filter, page × page_size must be at most 10000 (a 400 names page). */
                 page?: number;
                 /** @description Rows per page (1 to 100). */
                 page_size?: number;

@@ -39,8 +39,9 @@ export interface ApiTuning {
   };
   /**
    * Rows a page may reach (offset + page size) where the store walks to the offset row by row: the
-   * feed with a type filter, the leaderboard, internal transactions (docs/bounds.md). Tests lower it
-   * to reach the bound on small chains; the OpenAPI document states the default.
+   * feed with a type filter, the leaderboard but for its tx_count order without filters
+   * (docs/bounds.md). Tests lower it to reach the bound on small chains; the OpenAPI document states
+   * the default.
    */
   pagedRows: number;
 }

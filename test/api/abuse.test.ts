@@ -32,12 +32,13 @@ const REQUEST_BUDGET_MS = 2_000;
 /**
  * On the embedded store: an answer's CPU time may be at most WORK_RATIO times that of the same
  * route and path's answer to its defaults, or WORK_FLOOR_MS, whichever is more (the floor absorbs a
- * garbage collection or a first plan landing on one request). Walking the coinbase address's
- * 8,640 coinbase rows for `offset=5000000&tx_type=coinbase` (the walk that took 5.8 s on the demo's
- * 576,000) costs several times the floor here.
+ * garbage collection or a first plan landing on one request). On this seed a walk of a few thousand
+ * rows stays under the floor: the bounds themselves are checked in bounds.test.ts, with the bound
+ * lowered into the seed; this holds the rest of the Addresses API to work of the same order as
+ * its defaults.
  */
 const WORK_RATIO = 8;
-const WORK_FLOOR_MS = 80;
+const WORK_FLOOR_MS = 150;
 
 interface Schema {
   type?: string;

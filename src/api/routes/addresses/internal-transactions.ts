@@ -5,19 +5,13 @@
 import sql from 'sql-template-tag';
 import { Type, type Static } from 'typebox';
 import { answerAmounts, type AnswerAmount } from '../../amounts.ts';
-import { PAGED_ROWS, type ApiContext, type RouteApp } from '../../context.ts';
-import { invalidParam } from '../../problem.ts';
+import type { ApiContext, RouteApp } from '../../context.ts';
 import { formatTimestamp } from '../../../time.ts';
 import { AddressPathParams, IntegerQuery, NullableAmount, StringEnum, STANDARD_ERRORS, Timestamp, AddressEchoFields } from '../../schemas/common.ts';
 import { addressEcho, type AddressEcho } from '../../params/address.ts';
 
 const InternalTxQuery = Type.Object({
-  page: IntegerQuery({
-    minimum: 1,
-    maximum: PAGED_ROWS,
-    default: 1,
-    description: `Page number, from 1. The list reaches its newest ${PAGED_ROWS} transfers: page × page_size must be at most ${PAGED_ROWS} (a 400 names page).`,
-  }),
+  page: IntegerQuery({ minimum: 1, default: 1, description: 'Page number, from 1.' }),
   page_size: IntegerQuery({ minimum: 1, maximum: 100, default: 25, description: 'Items per page (1 to 100).' }),
 });
 
@@ -68,10 +62,6 @@ async function loadInternalTxs(
   pageSize: number,
   amount: AnswerAmount,
 ): Promise<Static<typeof InternalTxResponse>> {
-  // A page is found by skipping the address's newer transfers in its indexes: bounded, so that the skip is.
-  if (page * pageSize > ctx.tuning.pagedRows) {
-    throw invalidParam('page', `must be at most ${Math.floor(ctx.tuning.pagedRows / pageSize)} with page_size ${pageSize} (page × page_size ≤ ${ctx.tuning.pagedRows})`);
-  }
   const envelope = { page, page_size: pageSize, ...echo };
   if (echo.chain !== 'pos') return { items: [], count: 0, total: 0, total_pages: 0, ...envelope };
   const offset = (page - 1) * pageSize;

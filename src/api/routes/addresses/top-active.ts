@@ -20,9 +20,8 @@ import { filtersOf, sortField, SORT_VALUES } from './top-active/params.ts';
 const TopActiveQuery = Type.Object({
   page: IntegerQuery({
     minimum: 1,
-    maximum: PAGED_ROWS,
     default: 1,
-    description: `Page number, from 1. The board reaches its first ${PAGED_ROWS} rows: page × page_size must be at most ${PAGED_ROWS} (a 400 names page); q, min_balance_pct or whale_only narrow it.`,
+    description: `Page number, from 1. Any page of the tx_count order without filters (q, exclude, exclude_sentinel, positive_only, min_balance_pct, whale_only); with another sort or a filter, page × page_size must be at most ${PAGED_ROWS} (a 400 names page).`,
   }),
   page_size: IntegerQuery({ minimum: 1, maximum: 100, default: 25, description: 'Rows per page (1 to 100).' }),
   q: Type.Optional(Type.String({ description: 'Case-insensitive substring of the address (pos: a leading 0x or Z stands for the Q prefix).' })),
@@ -60,12 +59,6 @@ async function loadTopActive(
   query: Static<typeof TopActiveQuery>,
   amount: AnswerAmount,
 ): Promise<Static<typeof TopActiveResponse>> {
-  // A page is found by skipping the rows before it in an index order (no index holds the ranks of
-  // every sort and filter): bounded, so that the skip is.
-  if (query.page * query.page_size > ctx.tuning.pagedRows) {
-    const last = Math.floor(ctx.tuning.pagedRows / query.page_size);
-    throw invalidParam('page', `must be at most ${last} with page_size ${query.page_size} (page × page_size ≤ ${ctx.tuning.pagedRows})`);
-  }
   const db = ctx.store;
   const tuning = ctx.tuning.topActive;
   const field = sortField(query.sort ?? '-tx_count');
@@ -80,6 +73,14 @@ async function loadTopActive(
     positiveOnly: isTrue(query.positive_only),
   });
 
+  // A deep page is found by skipping the rows before it in an index order. The tx_count order
+  // without filters starts at the rank bucket holding the page (top-active/page.ts); every other
+  // sort and filter skips row by row, so its pages are bounded.
+  const seekable = field === 'tx_count' && filters.q === null && filters.excluded.length === 0 && filters.minBalance === null;
+  if (!seekable && query.page * query.page_size > ctx.tuning.pagedRows) {
+    const last = Math.floor(ctx.tuning.pagedRows / query.page_size);
+    throw invalidParam('page', `must be at most ${last} with page_size ${query.page_size} (page × page_size ≤ ${ctx.tuning.pagedRows}) for this sort and these filters; only the tx_count order without filters pages deeper`);
+  }
   // A substring with a character no address has matches nothing.
   if (filters.q && (!isGramText(filters.q) || filters.q.length > 79)) return { addresses: [], total: 0, ...echo };
   const offset = (query.page - 1) * query.page_size;
