@@ -1320,7 +1320,7 @@ export interface operations {
             query?: {
                 /** @description Opaque token from a previous next_cursor, passed back unchanged; omitted = newest transaction. */
                 cursor?: string;
-                /** @description Rows skipped (default 0 when no cursor is given); when given, it takes precedence over cursor. */
+                /** @description Rows skipped (default 0 when no cursor is given); when given, it takes precedence over cursor. With tx_type, offset + limit must be at most 10000 (a 400 names offset): a type filter is paged to any depth by cursor. */
                 offset?: number;
                 /** @description Rows per page (1 to 100). */
                 limit?: number;
@@ -2589,7 +2589,7 @@ export interface operations {
     getTopActiveAddresses: {
         parameters: {
             query?: {
-                /** @description Page number, from 1. */
+                /** @description Page number, from 1. Any page of the tx_count order without filters (q, exclude, exclude_sentinel, positive_only, min_balance_pct, whale_only); with another sort or a filter, page × page_size must be at most 10000 (a 400 names page). */
                 page?: number;
                 /** @description Rows per page (1 to 100). */
                 page_size?: number;

@@ -15,6 +15,7 @@ import type { Store } from '../store/store.ts';
 import { createCursorCodec } from './params/cursor.ts';
 import { ProblemSchema } from './schemas/common.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
+import { registerDeadline } from './plugins/deadline.ts';
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH } from './plugins/framework-errors.ts';
 import { registerStrictNumbers } from './plugins/strict-numbers.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
@@ -104,6 +105,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addSchema(ProblemSchema);
   registerErrorHandling(app, storeOutage);
   registerStrictNumbers(app);
+  registerDeadline(app, deps.config.statementTimeoutMs);
   await registerCors(app, deps.config.corsOrigins);
   // Before compression and ETags: it keeps the JSON as serialized (plugins/snapshot-cache.ts).
   registerSnapshotCache(app, deps.store, deps.config.responseCacheBytes);

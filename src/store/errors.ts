@@ -39,6 +39,18 @@ export class QueryTimeoutError extends StoreError {
   }
 }
 
+/**
+ * A statement refused because the work it belongs to (an API request) is past its deadline
+ * (store.ts, `withDeadline`): the store was busy with other work for the whole of it. Nothing ran;
+ * retrying later is safe.
+ */
+export class StoreBusyError extends StoreError {
+  override name = 'StoreBusyError';
+  override get retryable(): boolean {
+    return true;
+  }
+}
+
 const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
 // SQLSTATE: class 08 connection exceptions; admin shutdown ("terminating connection due to
 // administrator command"), crash shutdown, cannot connect now (starting up or shutting down),

@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import path from 'node:path';
 import { MemoryFS, PGlite, types } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import type { Driver, DriverConnection, Row } from './store.ts';
+import { checkDeadline, type Driver, type DriverConnection, type Row } from './store.ts';
 
 // The same value shapes as the server driver: int8 as number (only counts, heights and times are
 // int8; amounts are NUMERIC and stay strings), dates and timestamps as their text.
@@ -63,10 +63,23 @@ export async function createPgliteDriver(dataDir: string | undefined, options: {
   });
   const direct = connection(db);
 
+  // PGlite runs one statement at a time, on this thread: the others wait their turn. They wait here,
+  // in order, so that each one's deadline (store.ts, withDeadline) is checked when its turn comes,
+  // not only when it was issued.
+  let tail: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(run: () => Promise<T>): Promise<T> => {
+    const turn = tail.then(() => {
+      checkDeadline('embedded store queue');
+      return run();
+    });
+    tail = turn.catch(() => {});
+    return turn;
+  };
+
   return {
     kind: 'pglite',
-    withConnection: (fn) => fn(direct),
-    withTransaction: (fn) => db.transaction((tx) => fn(connection(tx))),
+    withConnection: (fn) => inTurn(() => fn(direct)),
+    withTransaction: (fn) => inTurn(() => db.transaction((tx) => fn(connection(tx)))),
     // PGlite has one session: a held "connection" is that session, and lives as long as the store.
     openSession: async () => ({
       query: (text, values) => direct.query(text, values),

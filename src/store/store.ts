@@ -5,8 +5,9 @@
  * the one place statements are measured: `stats()` sums it per label, and observers (the Prometheus
  * metrics, api/metrics/) see each statement as it ends.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Sql } from 'sql-template-tag';
-import { isClientTimeout, normaliseStoreError, StoreUnavailableError } from './errors.ts';
+import { isClientTimeout, normaliseStoreError, StoreBusyError, StoreUnavailableError } from './errors.ts';
 import { encodeCopyRows, type CopyValue } from './copy.ts';
 
 export type Row = Record<string, unknown>;
@@ -114,6 +115,34 @@ export interface StoreOptions {
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 
+/** When the work running in this async context must have started its statements (performance.now() ms). */
+interface Deadline {
+  at: number;
+  ms: number;
+}
+const deadlines = new AsyncLocalStorage<Deadline>();
+
+/**
+ * Runs `fn` (and everything it starts) under a deadline `ms` from now: a statement that would start
+ * after it is refused with `StoreBusyError` instead of running. The API gives each request one
+ * (api/plugins/deadline.ts). The embedded store cannot interrupt a statement that has started (it
+ * runs on the event loop, and PGlite does not honour `statement_timeout`), so the deadline is
+ * checked where a statement starts: when it is issued, and on PGlite again when its turn comes in
+ * the store's queue (pglite.ts). A request that waited its whole time behind others gives up then
+ * rather than adding its work to a store that is already behind.
+ */
+export function withDeadline<T>(ms: number, fn: () => T): T {
+  return deadlines.run({ at: performance.now() + ms, ms }, fn);
+}
+
+/** Throws `StoreBusyError` when the work running in this async context is past its deadline. */
+export function checkDeadline(label: string): void {
+  const deadline = deadlines.getStore();
+  if (deadline !== undefined && performance.now() > deadline.at) {
+    throw new StoreBusyError(`${label} not started: the request is past its ${deadline.ms} ms deadline`, label, undefined);
+  }
+}
+
 export function createStore(driver: Driver, options: StoreOptions = {}): Store {
   const stats = new Map<string, QueryStat>();
   const slowQueryMs = options.slowQueryMs ?? 1000;
@@ -130,6 +159,7 @@ export function createStore(driver: Driver, options: StoreOptions = {}): Store {
     }
     let failed = false;
     try {
+      checkDeadline(label);
       return await run();
     } catch (error) {
       failed = true;

@@ -4,7 +4,7 @@
  * unreachable, and a bare 500 that never shows internals.
  */
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import { QueryTimeoutError, StoreUnavailableError } from '../../store/errors.ts';
+import { QueryTimeoutError, StoreBusyError, StoreUnavailableError } from '../../store/errors.ts';
 import { ApiError, problem, PROBLEM_TYPES, type ParamProblem, type ProblemBody, type ProblemStatus } from '../problem.ts';
 
 interface AjvError {
@@ -26,6 +26,9 @@ export function sendProblem(reply: FastifyReply, body: ProblemBody, headers: Rec
 /** What a 503 for an unreachable store tells a client to wait before retrying (Retry-After), in seconds. */
 export const STORE_RETRY_AFTER_SECONDS = 5;
 
+/** What a 503 for a busy store (a request past its deadline, plugins/deadline.ts) tells a client to wait, in seconds. */
+const BUSY_RETRY_AFTER_SECONDS = 1;
+
 /**
  * `outage` hears of every statement that found the store unreachable (plugins/store-outage.ts);
  * a statement that ran past its time limit on a server that answers is not an outage.
@@ -44,6 +47,11 @@ export function registerErrorHandling(app: FastifyInstance, outage?: { report():
       return sendProblem(reply, problem(400, detail, errors));
     }
 
+    if (error instanceof StoreBusyError) {
+      // The store is behind on other requests' work; this request's parameters are not the cause.
+      request.log.warn({ label: error.label }, 'request past its deadline on a busy store');
+      return sendProblem(reply, problem(503, 'the data store is busy with other requests; retry shortly'), { 'retry-after': String(BUSY_RETRY_AFTER_SECONDS) });
+    }
     if (error instanceof StoreUnavailableError || error instanceof QueryTimeoutError) {
       request.log.warn({ label: error.label, code: error.code }, error instanceof StoreUnavailableError ? 'store unavailable' : 'query timed out');
       if (error instanceof StoreUnavailableError) outage?.report();

@@ -8,7 +8,8 @@ import { Type, type Static } from 'typebox';
 import type { ChainId } from '../../../chain/chains.ts';
 import { isGramText } from '../../../rollups/address-ranks.ts';
 import { answerAmounts, type AnswerAmount } from '../../amounts.ts';
-import type { ApiContext, RouteApp } from '../../context.ts';
+import { invalidParam } from '../../problem.ts';
+import { PAGED_ROWS, type ApiContext, type RouteApp } from '../../context.ts';
 import { AddressSummaryRow } from '../../schemas/address-summary.ts';
 import { BooleanQuery, ChainPathParams, IntegerQuery, isTrue, Nullable, StringEnum, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { planPage } from './top-active/count.ts';
@@ -17,7 +18,11 @@ import { pageKeys } from './top-active/page.ts';
 import { filtersOf, sortField, SORT_VALUES } from './top-active/params.ts';
 
 const TopActiveQuery = Type.Object({
-  page: IntegerQuery({ minimum: 1, default: 1, description: 'Page number, from 1.' }),
+  page: IntegerQuery({
+    minimum: 1,
+    default: 1,
+    description: `Page number, from 1. Any page of the tx_count order without filters (q, exclude, exclude_sentinel, positive_only, min_balance_pct, whale_only); with another sort or a filter, page × page_size must be at most ${PAGED_ROWS} (a 400 names page).`,
+  }),
   page_size: IntegerQuery({ minimum: 1, maximum: 100, default: 25, description: 'Rows per page (1 to 100).' }),
   q: Type.Optional(Type.String({ description: 'Case-insensitive substring of the address (pos: a leading 0x or Z stands for the Q prefix).' })),
   with_labels: BooleanQuery('Fill label and label_category (primary label)'),
@@ -68,6 +73,14 @@ async function loadTopActive(
     positiveOnly: isTrue(query.positive_only),
   });
 
+  // A deep page is found by skipping the rows before it in an index order. The tx_count order
+  // without filters starts at the rank bucket holding the page (top-active/page.ts); every other
+  // sort and filter skips row by row, so its pages are bounded.
+  const seekable = field === 'tx_count' && filters.q === null && filters.excluded.length === 0 && filters.minBalance === null;
+  if (!seekable && query.page * query.page_size > ctx.tuning.pagedRows) {
+    const last = Math.floor(ctx.tuning.pagedRows / query.page_size);
+    throw invalidParam('page', `must be at most ${last} with page_size ${query.page_size} (page × page_size ≤ ${ctx.tuning.pagedRows}) for this sort and these filters; only the tx_count order without filters pages deeper`);
+  }
   // A substring with a character no address has matches nothing.
   if (filters.q && (!isGramText(filters.q) || filters.q.length > 79)) return { addresses: [], total: 0, ...echo };
   const offset = (query.page - 1) * query.page_size;

@@ -6,7 +6,7 @@ import { Type, type Static } from 'typebox';
 import type { ChainId } from '../../../chain/chains.ts';
 import { TX_TYPES } from '../../../chain/model.ts';
 import { answerAmounts, type AnswerAmount } from '../../amounts.ts';
-import type { ApiContext, RouteApp } from '../../context.ts';
+import { PAGED_ROWS, type ApiContext, type RouteApp } from '../../context.ts';
 import { invalidParam } from '../../problem.ts';
 import { AddressPathParams, IntegerQuery, Nullable, StringEnum, STANDARD_ERRORS, AddressEchoFields } from '../../schemas/common.ts';
 import { TransactionDetail } from '../../schemas/transaction.ts';
@@ -28,7 +28,8 @@ const TransactionsQuery = Type.Object({
     Type.Integer({
       minimum: 0,
       maximum: Number.MAX_SAFE_INTEGER,
-      description: 'Rows skipped (default 0 when no cursor is given); when given, it takes precedence over cursor.',
+      description:
+        `Rows skipped (default 0 when no cursor is given); when given, it takes precedence over cursor. With tx_type, offset + limit must be at most ${PAGED_ROWS} (a 400 names offset): a type filter is paged to any depth by cursor.`,
     }),
   ),
   limit: IntegerQuery({ minimum: 1, maximum: 100, default: 25, description: 'Rows per page (1 to 100).' }),
@@ -102,6 +103,12 @@ async function loadTransactions(
     txType: txTypeParam(echo.chain, query.tx_type),
     range: { from: query.time_from ?? null, to: query.time_to ?? null },
   };
+  // An offset under a type filter is found by walking the type's rows (no per-day counts per type
+  // exist): bounded, so that the walk is. The cursor reaches any depth at constant cost.
+  if (query.offset !== undefined && filters.txType !== null && query.offset + query.limit > ctx.tuning.pagedRows) {
+    const most = Math.max(0, ctx.tuning.pagedRows - query.limit);
+    throw invalidParam('offset', `must be at most ${most} with tx_type and limit ${query.limit} (offset + limit ≤ ${ctx.tuning.pagedRows}); page deeper with cursor (next_cursor)`);
+  }
   const scope = cursorScope(echo, filters);
   // Offset mode when an offset is given (it wins over a cursor) or no cursor is.
   const cursor = query.offset === undefined && query.cursor ? decodeCursor(ctx, scope, query.cursor) : null;

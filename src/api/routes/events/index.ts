@@ -207,6 +207,8 @@ export function eventRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       '/:chain/events',
       {
         compress: false,
+        // A stream lives as long as its client: no request deadline on its statements (plugins/deadline.ts).
+        config: { deadline: false },
         schema: {
           tags: ['events'],
           operationId: 'streamChainEvents',

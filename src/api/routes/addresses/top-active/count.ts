@@ -39,6 +39,11 @@ async function countGrams(db: Db, chain: ChainId, population: 'all' | 'holders',
   return new Map(rows.map((r) => [r.gram, Number(r.n)]));
 }
 
+/** The stretches of `q` that address_grams counts: q itself when short enough, else each of its GRAM_MAX-character windows. */
+function gramPieces(q: string): string[] {
+  return q.length <= GRAM_MAX ? [q] : Array.from({ length: q.length - GRAM_MAX + 1 }, (_, i) => q.slice(i, i + GRAM_MAX));
+}
+
 /** The excluded addresses that would otherwise match, to take off a precomputed count. */
 async function countExcludedMatches(db: Db, f: Filters): Promise<number> {
   if (f.excluded.length === 0) return 0;
@@ -80,7 +85,16 @@ export async function planPage(
       return { total: row?.n ?? 0, read };
     }
     if (!f.q) return { total: atLeast - (await countExcludedMatches(db, f)), read: { kind: 'order' } };
-    if (f.minBalance !== 1n) return { total: await countAll(db, f, 'scan'), read: { kind: 'order' } };
+    if (f.minBalance !== 1n) {
+      // Many holders above the threshold: a q shared by few addresses narrows first, and the trigram
+      // read counts its matches above the threshold as it collects them. Only a q that many
+      // addresses share is counted along the balance index.
+      const pieces = gramPieces(f.q);
+      const counts = await countGrams(db, f.chain, 'all', pieces);
+      const rarest = Math.min(...pieces.map((g) => counts.get(g) ?? 0));
+      if (f.q.length >= 3 && rarest <= smallSet) return { total: null, read: { kind: 'trigram' } };
+      return { total: await countAll(db, f, 'scan'), read: { kind: 'order' } };
+    }
   } else if (!f.q) {
     const [row] = await db.query<{ n: number }>('addresses.top.count_all', sql`SELECT address_count AS n FROM chain_stats WHERE chain = ${f.chain}`);
     return { total: (row?.n ?? 0) - (await countExcludedMatches(db, f)), read: { kind: 'order' } };
@@ -89,7 +103,7 @@ export async function planPage(
   // A substring, on all addresses or on holders: counted from address_grams when short enough.
   const q = f.q!;
   const population = f.minBalance === 1n ? 'holders' : 'all';
-  const pieces = q.length <= GRAM_MAX ? [q] : Array.from({ length: q.length - GRAM_MAX + 1 }, (_, i) => q.slice(i, i + GRAM_MAX));
+  const pieces = gramPieces(q);
   const counts = await countGrams(db, f.chain, population, [...pieces, 'q']);
   const everyone = counts.get('q') ?? 0;
   // Matches number at most the count of the rarest piece of q.
