@@ -11,6 +11,8 @@
  *   QUARRY_TEST_CONCURRENCY=N     files at once (default: one per core, at most four)
  *   QUARRY_TEST_TIMEOUT=MS        a file running longer is cancelled (default: ten minutes)
  *   QUARRY_TEST_CASE_TIMEOUT=MS   a test running longer fails, a hook at twice that (default: three minutes)
+ *   QUARRY_TEST_PROPERTY_SEED=N   fast-check properties run from this seed (a failure's), with
+ *   QUARRY_TEST_PROPERTY_PATH=P   that failure's path: test/support/property-replay.ts
  *
  * The files run as JavaScript that this script compiles once per run (scripts/test-build.ts). The
  * slow files (SLOW_FIRST) each run in a process of their own; the others run GROUP_SIZE to a
@@ -134,7 +136,7 @@ const entries = groups.map((group, i) => {
 // The timing report names a group by its files.
 env.QUARRY_TEST_GROUPS = path.join(env.QUARRY_TEST_SNAPSHOTS, 'groups.json');
 writeFileSync(env.QUARRY_TEST_GROUPS, JSON.stringify(Object.fromEntries(entries.map((entry, i) => [entry, groups[i]]))));
-const nodeArgs = ['--enable-source-maps', '--import', compiled('test/support/test-timeout.ts'), '--import', compiled('test/support/process-cpu.ts')];
+const nodeArgs = ['--enable-source-maps', '--import', compiled('test/support/test-timeout.ts'), '--import', compiled('test/support/process-cpu.ts'), '--import', compiled('test/support/property-replay.ts')];
 const child = spawn(process.execPath, [...nodeArgs, compiled('scripts/test-runner.ts'), ...entries], {
   cwd: root,
   env,
