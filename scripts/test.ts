@@ -11,13 +11,15 @@
  *   QUARRY_TEST_CONCURRENCY=N     files at once (default: one per core, at most four)
  *   QUARRY_TEST_TIMEOUT=MS        a file running longer is cancelled (default: ten minutes)
  *   QUARRY_TEST_CASE_TIMEOUT=MS   a test running longer fails, a hook at twice that (default: three minutes)
+ *   QUARRY_TEST_PROPERTY_SEED=N   fast-check properties run from this seed (a failure's), with
+ *   QUARRY_TEST_PROPERTY_PATH=P   that failure's path: test/support/property-replay.ts
  *
  * The files run as JavaScript that this script compiles once per run (scripts/test-build.ts). The
  * slow files (SLOW_FIRST) each run in a process of their own; the others run GROUP_SIZE to a
  * process, neighbours by path, so that files sharing a seed share the process's loaded modules,
  * compiled PGlite and the seed's expected figures. One process per core at once.
  *
- * It ends with the 15 slowest processes' wall times and the sum over all of them (scripts/test-runner.ts),
+ * It ends with the 15 slowest processes' wall and CPU times and the sums over all of them (scripts/test-runner.ts),
  * then node's summary again.
  *
  * Seeds that many files share (the analytics world) are loaded once per run and store kind and
@@ -112,6 +114,7 @@ env.QUARRY_TEST_TIMEOUT ||= String(600_000);
 env.QUARRY_TEST_CONCURRENCY = String(concurrency);
 const timings = path.join(env.QUARRY_TEST_SNAPSHOTS, 'timings.txt');
 env.QUARRY_TEST_TIMINGS = timings;
+env.QUARRY_TEST_CPU = path.join(env.QUARRY_TEST_SNAPSHOTS, 'cpu.txt');
 // A test or hook running past this fails (test/support/test-timeout.ts): well above the slowest
 // test on a loaded machine, well below the file's limit, so that a hang names its test.
 env.QUARRY_TEST_CASE_TIMEOUT ||= String(180_000);
@@ -133,7 +136,7 @@ const entries = groups.map((group, i) => {
 // The timing report names a group by its files.
 env.QUARRY_TEST_GROUPS = path.join(env.QUARRY_TEST_SNAPSHOTS, 'groups.json');
 writeFileSync(env.QUARRY_TEST_GROUPS, JSON.stringify(Object.fromEntries(entries.map((entry, i) => [entry, groups[i]]))));
-const nodeArgs = ['--enable-source-maps', '--import', compiled('test/support/test-timeout.ts')];
+const nodeArgs = ['--enable-source-maps', '--import', compiled('test/support/test-timeout.ts'), '--import', compiled('test/support/process-cpu.ts'), '--import', compiled('test/support/property-replay.ts')];
 const child = spawn(process.execPath, [...nodeArgs, compiled('scripts/test-runner.ts'), ...entries], {
   cwd: root,
   env,
@@ -147,8 +150,25 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   });
 }
 const code: number = await new Promise((resolve) => child.on('exit', (status) => resolve(status ?? 1)));
+const serverCpu = cluster ? clusterCpuSeconds(cluster) : undefined;
 await cluster?.stop();
 // The per-file timings, then node's summary again, so that it stays the last thing printed.
+if (serverCpu !== undefined) console.log(`\nthe run's PostgreSQL server: ${serverCpu.toFixed(1)} s CPU (a daemon: not in the CPU time of \`time npm test\`)`);
 if (existsSync(timings)) process.stdout.write(readFileSync(timings, 'utf8'));
 rmSync(env.QUARRY_TEST_SNAPSHOTS, { recursive: true, force: true });
 process.exit(code);
+
+/**
+ * CPU seconds of the server so far: its postmaster's own and that of the sessions it has reaped
+ * (every test's connection, closed by now), from Linux's /proc; undefined where there is none.
+ */
+function clusterCpuSeconds(server: LocalCluster): number | undefined {
+  try {
+    const pid = readFileSync(path.join(server.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]!.trim();
+    // The fields after the command's closing parenthesis: utime, stime, cutime, cstime are the 12th to 15th, in clock ticks (100 a second).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) / 100;
+  } catch {
+    return undefined;
+  }
+}

@@ -2,7 +2,9 @@
  * Seeds that many test files share (the analytics world, say), loaded once per test run and store
  * kind instead of once per file: the first file to need one loads it through the real pipeline and
  * saves the store (a PGlite data directory, a PostgreSQL template database); every other file
- * starts from a copy. `npm test` (scripts/test.ts) names the run's snapshot folder in QUARRY_TEST_SNAPSHOTS;
+ * starts from a copy. When the run has a PostgreSQL server, the seed is loaded there only, and its
+ * PGlite snapshot is the server's rows copied table by table (the pipeline on the embedded store is
+ * tested by the files that ingest into it themselves). `npm test` (scripts/test.ts) names the run's snapshot folder in QUARRY_TEST_SNAPSHOTS;
  * without it a seed simply loads into a fresh store.
  */
 import { createHash } from 'node:crypto';
@@ -11,12 +13,13 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, 
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 import sql from 'sql-template-tag';
 import { migrate } from '../../src/store/migrate.ts';
-import { createPgliteDriver } from '../../src/store/pglite.ts';
+import { createPgliteDriver, type PgliteDriver } from '../../src/store/pglite.ts';
 import { createPostgresDriver } from '../../src/store/postgres.ts';
 import { createStore, type Store, type StoreKind } from '../../src/store/store.ts';
-import { createDatabase, createTestDatabase, freshStore, testDatabaseStore } from './fresh-stores.ts';
+import { createDatabase, createTestDatabase, dropTestDatabase, freshStore, testDatabaseStore } from './fresh-stores.ts';
 
 /** A seed whose loaded store can be shared: `load` fills a store, `expect` computes what the tests compare with (never from the store). */
 export interface SnapshotSeed<T> {
@@ -74,7 +77,10 @@ async function pgliteSnapshot(dir: string, seed: SnapshotSeed<unknown>): Promise
     const driver = await createPgliteDriver(undefined, base === undefined ? {} : { copyOf: base });
     const store = createStore(driver);
     await migrate(store);
-    await seed.snapshot.load(store);
+    // A seed the run's PostgreSQL server holds too is copied from there, table by table: loading
+    // it through the pipeline again, on the embedded store, costs several times the CPU.
+    if (isMigrated(seed) || !process.env.QUARRY_TEST_DATABASE_URL) await seed.snapshot.load(store);
+    else await copyFromPostgres(await createTestDatabase(await postgresSnapshot(dir, seed)), driver);
     // Unpacked once into a data directory, which each store copies into memory as it opens
     // (PGlite's own unpacking of the tarball into a new in-memory database is much slower).
     writeFileSync(`${dataDir}.tar`, Buffer.from(await (await driver.dumpDataDir()).arrayBuffer()));
@@ -155,4 +161,50 @@ async function postgresSnapshot(dir: string, seed: SnapshotSeed<unknown>): Promi
     await admin.end();
   }
   return template;
+}
+
+/**
+ * Copies every row of the PostgreSQL database at `url` (a copy of a seed's template, dropped here)
+ * into the migrated PGlite of `driver`: both hold the same migrations, so the same tables and
+ * columns. The rows land as they are, triggers off (a count a trigger keeps is copied, not
+ * counted twice), sequences where the server's stand, statistics gathered afterwards.
+ */
+async function copyFromPostgres(url: string, driver: PgliteDriver): Promise<void> {
+  const source = new pg.Client({ connectionString: url });
+  await source.connect();
+  try {
+    await source.query(`SET TIME ZONE 'UTC'`);
+    const { rows: columns } = await source.query<{ table_name: string; columns: string }>(
+      `SELECT c.table_name, string_agg(quote_ident(c.column_name), ', ' ORDER BY c.ordinal_position) AS columns
+         FROM information_schema.columns c
+         JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
+        WHERE c.table_schema = 'public' AND t.table_type = 'BASE TABLE' AND c.is_generated = 'NEVER'
+        GROUP BY c.table_name ORDER BY c.table_name`,
+    );
+    const { rows: sequences } = await source.query<{ name: string; value: string | null }>(
+      `SELECT quote_ident(sequencename) AS name, last_value::text AS value FROM pg_sequences WHERE schemaname = 'public'`,
+    );
+    await driver.withConnection(async (target) => {
+      await target.exec('SET session_replication_role = replica');
+      await target.exec(`TRUNCATE ${columns.map((c) => quote(c.table_name)).join(', ')}`);
+      for (const { table_name: table, columns: list } of columns) {
+        const tsv = await copyOut(source, `COPY (SELECT ${list} FROM ${quote(table)}) TO STDOUT`);
+        if (tsv.length > 0) await target.copyFrom(`COPY ${quote(table)} (${list}) FROM STDIN`, tsv);
+      }
+      for (const { name, value } of sequences) if (value !== null) await target.exec(`SELECT setval('${name}', ${BigInt(value)})`);
+      await target.exec('SET session_replication_role = DEFAULT');
+      await target.exec('VACUUM ANALYZE');
+    });
+  } finally {
+    await source.end();
+    await dropTestDatabase(url);
+  }
+}
+
+const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
+
+async function copyOut(client: pg.Client, statement: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of client.query(copyTo(statement))) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
