@@ -135,6 +135,16 @@ export function withDeadline<T>(ms: number, fn: () => T): T {
   return deadlines.run({ at: performance.now() + ms, ms }, fn);
 }
 
+/**
+ * Runs `fn` (and everything it starts) outside any deadline: for work one request starts on behalf
+ * of many (a process-wide figure that the requests arriving meanwhile wait for too), which must not
+ * fail because the request that happened to start it is out of time. Each statement is still
+ * limited by the store's statement timeout.
+ */
+export function withoutDeadline<T>(fn: () => T): T {
+  return deadlines.exit(fn);
+}
+
 /** Throws `StoreBusyError` when the work running in this async context is past its deadline. */
 export function checkDeadline(label: string): void {
   const deadline = deadlines.getStore();

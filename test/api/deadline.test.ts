@@ -11,6 +11,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import sql from 'sql-template-tag';
 import { StoreBusyError } from '../../src/store/errors.ts';
 import { withDeadline } from '../../src/store/store.ts';
+import { cached } from '../../src/api/analytics/route.ts';
+import type { ApiContext } from '../../src/api/context.ts';
 import { AUTH, buildTestApp } from '../support/app.ts';
 import { describeEachStore } from '../support/stores.ts';
 
@@ -30,6 +32,27 @@ describeEachStore('request deadlines on the store', (store, kind) => {
     // Work outside any request has no deadline.
     await sleep(5);
     assert.equal((await store().query<{ one: number }>('test.deadline', sql`SELECT 1 AS one`))[0]?.one, 1);
+  });
+
+  it('a figure computed once for many requests finishes past the deadline of the request that started it', async () => {
+    const ctx = {} as ApiContext;
+    const compute = async () => {
+      await sleep(20);
+      return (await store().query<{ one: number }>('test.deadline.shared', sql`SELECT 1 AS one`))[0]?.one;
+    };
+    // The first request is out of time before the computation reaches its statement; the computation
+    // still answers it and a request arriving meanwhile.
+    const first = withDeadline(1, () => cached(ctx, 'shared', 60, compute));
+    const second = withDeadline(5_000, () => cached(ctx, 'shared', 60, compute));
+    assert.deepEqual(await Promise.all([first, second]), [1, 1]);
+    // A request's own statement past its deadline is still refused.
+    await assert.rejects(
+      withDeadline(1, async () => {
+        await sleep(20);
+        return store().query('test.deadline', sql`SELECT 1`);
+      }),
+      StoreBusyError,
+    );
   });
 
   it('answers 503 "busy" with Retry-After to a request past its deadline, then 200 again', async () => {

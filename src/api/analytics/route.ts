@@ -12,7 +12,7 @@
 import { Type, type Static, type TObject, type TProperties, type TSchema } from 'typebox';
 import type { ChainId } from '../../chain/chains.ts';
 import type { AnyChartSeries, Chart, SeriesLive, SeriesParam, SeriesRequest, SeriesValue } from '../../rollups/engine/rollup.ts';
-import type { Db } from '../../store/store.ts';
+import { withoutDeadline, type Db } from '../../store/store.ts';
 import type { ApiContext, RouteApp } from '../context.ts';
 import type { CsvExport } from '../plugins/csv.ts';
 import { Amount, Day, Nullable, STANDARD_ERRORS, WindowQuery } from '../schemas/common.ts';
@@ -193,7 +193,12 @@ function mountSeries(app: RouteApp, ctx: ApiContext, series: AnyChartSeries, cha
 
 const caches = new WeakMap<ApiContext, Map<string, { expires: number; value: Promise<unknown> }>>();
 
-/** `compute()`'s answer, kept per app for `seconds` (one computation however many requests wait for it). */
+/**
+ * `compute()`'s answer, kept per app for `seconds` (one computation however many requests wait for
+ * it). The computation serves every request that waits for it, so it runs outside the deadline of
+ * the request that started it (store.ts, `withoutDeadline`): a first request short of time must not
+ * fail it for the others. The requests' own statements keep their deadlines.
+ */
 export function cached<T>(ctx: ApiContext, key: string, seconds: number, compute: () => Promise<T>): Promise<T> {
   let cache = caches.get(ctx);
   if (!cache) caches.set(ctx, (cache = new Map()));
@@ -202,7 +207,7 @@ export function cached<T>(ctx: ApiContext, key: string, seconds: number, compute
   if (hit && hit.expires > now) return hit.value as Promise<T>;
   // Keys that name a block go stale with the next one: drop expired answers as the map grows.
   if (cache.size >= 64) for (const [k, v] of cache) if (v.expires <= now) cache.delete(k);
-  const value = compute();
+  const value = withoutDeadline(compute);
   cache.set(key, { expires: now + seconds * 1000, value });
   value.catch(() => cache.delete(key));
   return value;

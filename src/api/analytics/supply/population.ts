@@ -81,6 +81,9 @@ export async function eachHolderBatch<R extends { n: number | string }>(
   each: (rows: R[], total: number) => void,
 ): Promise<void> {
   await store.transaction(label, async (tx) => {
+    // A cursor is planned for its first tenth by default (cursor_tuple_fraction 0.1): index walks and
+    // nested loops that start fast. This one is read to the end: plan it as one statement would be.
+    await tx.query(`${label}.plan`, sql`SET LOCAL cursor_tuple_fraction = 1`);
     await tx.query(`${label}.declare`, sql`DECLARE holders NO SCROLL CURSOR FOR ${query}`);
     for (;;) {
       const rows = await tx.query<R>(`${label}.fetch`, sql`FETCH ${raw(String(HOLDER_BATCH))} FROM holders`);
