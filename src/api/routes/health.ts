@@ -18,9 +18,8 @@ import { StoreUnavailableError } from '../../store/errors.ts';
 import { migrationStatus } from '../../store/migrate.ts';
 import { STORE_RETRY_AFTER_SECONDS } from '../plugins/errors.ts';
 import { readStalls } from '../../ingest/stalls.ts';
-import { CHAINS } from '../../chain/chains.ts';
-import { readReplication } from '../../store/replication.ts';
-import type { Store } from '../../store/store.ts';
+import { readReplication, type Replication } from '../../store/replication.ts';
+import { readStoreState, type StoreState } from '../metrics/chains.ts';
 import type { ApiContext } from '../context.ts';
 
 const HealthResponse = Type.Object({ status: Type.String() });
@@ -56,21 +55,11 @@ const ReadyResponse = Type.Object({
   chains: Type.Optional(Type.Record(Type.String(), Staleness, { description: 'How stale each chain’s data is, by chain id. Absent when the store did not answer.' })),
 });
 
-type Num = number | string | null;
-
-/** Each chain's latest block and the indexer's last report of the node's tip, aged against `now` (Unix seconds). */
-async function readStaleness(store: Store, now: number) {
-  const rows = await store.query<{ chain: string; height: Num; ts: Num; seen_ts: Num }>(
-    'readyz.staleness',
-    sql`SELECT c.chain, t.height, t.ts, n.seen_ts
-          FROM unnest(${[...CHAINS]}::text[]) AS c(chain)
-          LEFT JOIN LATERAL (SELECT b.height, b.ts FROM blocks b WHERE b.chain = c.chain ORDER BY b.height DESC LIMIT 1) AS t ON true
-          LEFT JOIN chain_node_tips n ON n.chain = c.chain
-         ORDER BY c.chain`,
-  );
-  const age = (ts: Num) => (ts === null ? null : Math.max(0, now - Number(ts)));
+/** Each chain's latest block and the indexer's last report of the node's tip (metrics/chains.ts), aged against `now` (Unix seconds). */
+function staleness(state: StoreState, now: number) {
+  const age = (ts: number | null) => (ts === null ? null : Math.max(0, now - ts));
   return Object.fromEntries(
-    rows.map((row) => [row.chain, { tip_height: row.height === null ? null : Number(row.height), tip_age_seconds: age(row.ts), indexer_seen_seconds_ago: age(row.seen_ts) }]),
+    state.chains.map((c) => [c.chain, { tip_height: c.tipHeight, tip_age_seconds: age(c.tipTs), indexer_seen_seconds_ago: age(c.nodeTipSeenTs) }]),
   );
 }
 
@@ -106,9 +95,14 @@ export function healthRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           const { pending } = await migrationStatus(ctx.store);
           const stalls = pending.length === 0 ? await readStalls(ctx.store) : new Map();
           const stalled_chains = Object.fromEntries([...stalls.values()].map((s) => [s.chain, { height: s.height, reason: s.reason, since: new Date(s.sinceTs * 1000).toISOString().slice(0, 19) + 'Z' }]));
-          const replication = await readReplication(ctx.store);
+          // With the schema current, the chains' state (one statement, as /metrics reads it) carries the
+          // replication too; before, only the replication can be read.
+          const state = pending.length === 0 ? await readStoreState(ctx.store) : undefined;
+          const replication: Replication = state
+            ? { role: ctx.store.kind === 'pglite' ? 'embedded' : state.standby ? 'standby' : 'primary', lagSeconds: state.replicaLagSeconds, lagBytes: state.replicaLagBytes }
+            : await readReplication(ctx.store);
           const replica = { role: replication.role, lag_seconds: replication.lagSeconds, lag_bytes: replication.lagBytes };
-          const chains = pending.length === 0 ? await readStaleness(ctx.store, Math.floor(Date.now() / 1000)) : undefined;
+          const chains = state ? staleness(state, Math.floor(Date.now() / 1000)) : undefined;
           const body = { status: pending.length === 0 ? 'ready' : 'migrations pending', store: ctx.store.kind, pending_migrations: pending.length, stalled_chains, replica, chains };
           return reply.code(pending.length === 0 ? 200 : 503).header('cache-control', 'no-store').send(body);
         } catch (error) {
