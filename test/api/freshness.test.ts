@@ -11,6 +11,7 @@ import type { ChainId } from '../../src/chain/chains.ts';
 import type { CanonicalBlock } from '../../src/chain/model.ts';
 import sql from 'sql-template-tag';
 import { ingest } from '../../src/ingest/pipeline.ts';
+import { sharedStoreStateReader } from '../../src/api/plugins/freshness.ts';
 import { loadAnalyticsWorld } from '../support/analytics-world.ts';
 import { buildTestApp } from '../support/app.ts';
 import { apiOperations, candidateAddresses, get, openApiDoc, requestsOf, type Candidates, type OpenApiDoc } from '../support/api-routes.ts';
@@ -128,7 +129,7 @@ describeEachStore('freshness headers follow the chain', (_getStore, kind) => {
 
         const urls = [
           '/api/v1/analytics/block-size?chain=pos', // kept per snapshot when the cache is on
-          `/api/v1/pos/addresses/${alice}/transactions`, // never kept
+          `/api/v1/pos/addresses/${alice}/transactions`, // kept in the Addresses API's share when the cache is on
           '/api/v1/analytics/network/health', // reads the clock: never kept
         ];
         const check = async (tip: CanonicalBlock, label: string) => {
@@ -166,4 +167,44 @@ describeEachStore('freshness headers follow the chain', (_getStore, kind) => {
       }
     });
   }
+});
+
+describeEachStore('the store state read shared by concurrent requests', (_getStore, kind) => {
+  it('serves every caller a read sent after its call, one read for all who call while one is under way', async () => {
+    const store = await openTestStore(kind);
+    try {
+      const chain = 'pos';
+      const builder = new ChainBuilder(chain, Date.UTC(2026, 2, 1, 12) / 1000, 12);
+      builder.block((b) => b.genesis([{ address: addr(chain, 'shared read'), amount: coins(chain, 1000) }]));
+      await ingest(store, builder.source());
+      const reads = () => store.stats().get('api.snapshot')?.count ?? 0;
+      const read = sharedStoreStateReader(store);
+
+      const lone = await read();
+      assert.equal(lone.tips.pos?.height, '0');
+      assert.equal(reads(), 1);
+
+      // The first call sends a read; the calls made while it is under way cannot take it (it was
+      // sent before them) and share the next one, sent when the first returns.
+      const first = read();
+      const later = Array.from({ length: 8 }, () => read());
+      assert.equal(reads(), 1, 'the first read is under way');
+      const [a, ...rest] = await Promise.all([first, ...later]);
+      assert.equal(reads(), 3, 'two more reads for nine calls');
+      assert.ok(rest.every((state) => state === rest[0]), 'the later calls share one read');
+      assert.notEqual(rest[0], a, 'not the read sent before them');
+
+      // A block committed while a read is under way is in the answer of every later call.
+      const inFlight = read();
+      const committed = (async () => {
+        builder.block((b) => b.transfer(addr(chain, 'shared read'), addr(chain, 'shared other'), coins(chain, 1)));
+        await ingest(store, builder.source());
+      })();
+      await inFlight;
+      await committed;
+      assert.equal((await read()).tips.pos?.height, '1');
+    } finally {
+      await store.close();
+    }
+  });
 });

@@ -12,7 +12,7 @@ import { after, it, mock } from 'node:test';
 import pg from 'pg';
 import zlib from 'node:zlib';
 import { buildApp } from '../../src/api/app.ts';
-import { ENTRY_OVERHEAD } from '../../src/api/plugins/snapshot-cache.ts';
+import { ADDRESS_SHARE, ENTRY_OVERHEAD } from '../../src/api/plugins/snapshot-cache.ts';
 import { createKeyVerifier, issueKey } from '../../src/auth/keys.ts';
 import { loadConfig } from '../../src/config/env.ts';
 import { ingest } from '../../src/ingest/pipeline.ts';
@@ -129,8 +129,75 @@ describeEachStore('answers kept per database snapshot', (_getStore, kind) => {
       const beforeHealth = statements(store);
       await health();
       assert.ok(statements(store) > beforeHealth, 'health ran its queries again');
+
+      // The dashboard reads the clock (`generated_at`) at every request, and its figures once a snapshot.
+      const dashboard = () => t.app.inject({ url: '/api/v1/analytics/dashboard/summary', headers: AUTH });
+      const d1 = await dashboard();
+      assert.equal(d1.statusCode, 200, d1.body);
+      assert.equal(d1.json().chains.pos.max_height, 2);
+      const beforeDashboard = countsByLabel(store);
+      const d2 = await dashboard();
+      assert.deepEqual(ranSince(store, beforeDashboard), [], 'the figures of the same snapshot are not read again');
+      assert.deepEqual(d2.json().chains, d1.json().chains);
+      assert.ok(d2.json().generated_at >= d1.json().generated_at);
+      builder.block((b) => b.transfer(alice, bob, coins(chain, 1)));
+      await ingest(store, builder.source());
+      assert.equal((await dashboard()).json().chains.pos.max_height, 3, 'a committed block is in the next answer');
     } finally {
       await t.close();
+      await store.close();
+    }
+  });
+
+  it('keeps Addresses API answers in their own share, which a crawl of addresses cannot push the charts out of', async () => {
+    const store = await openStore(kind);
+    const total = 64 * 1024;
+    const config = { ...loadConfig({ QUARRY_API_KEYS: TEST_KEY, QUARRY_RATE_LIMIT_MAX: '100000' }), responseCacheBytes: total };
+    const keys = await createKeyVerifier(store, config.apiKeys, 50);
+    const app = await buildApp({ config, store, keys, logger: false });
+    try {
+      const chain = 'pos';
+      const holders = Array.from({ length: 60 }, (_, i) => addr(chain, `crawl ${i}`));
+      const builder = new ChainBuilder(chain, Date.UTC(2026, 2, 1, 12) / 1000, 12);
+      builder.block((b) => b.genesis(holders.map((address, i) => ({ address, amount: coins(chain, 1000 + i) }))));
+      builder.block((b) => b.transfer(holders[0]!, holders[1]!, coins(chain, 1)));
+      await ingest(store, builder.source());
+      const get = (url: string) => app.inject({ url, headers: AUTH });
+
+      const chart = '/api/v1/analytics/block-size?chain=pos&window=3650d';
+      assert.equal((await get(chart)).statusCode, 200);
+      const detail = `/api/v1/pos/addresses/${holders[0]}`;
+      const first = await get(detail);
+      assert.equal(first.statusCode, 200, first.body);
+      assert.equal(first.json().address, holders[0]);
+
+      // A repeated address page runs no query of its route, and says the same.
+      let before = countsByLabel(store);
+      const again = await get(detail);
+      assert.deepEqual(ranSince(store, before), [], 'the repeated address page ran no query of its route');
+      assert.equal(again.body, first.body);
+      assert.equal(again.headers['etag'], first.headers['etag']);
+      assert.equal(again.headers['quarry-block-height'], '1');
+
+      // A crawl over every address fills the Addresses API's share, and no more.
+      for (const address of holders) assert.equal((await get(`/api/v1/pos/addresses/${address}/transactions?limit=100`)).statusCode, 200);
+      const stats = app.snapshotCacheStats();
+      assert.ok(stats.addressEntries > 1 && stats.addressEntries < holders.length + 1, `${stats.addressEntries} address answers kept`);
+      assert.equal(stats.entries - stats.addressEntries, 1, 'the chart is still kept');
+      before = countsByLabel(store);
+      assert.equal((await get(chart)).statusCode, 200);
+      assert.deepEqual(ranSince(store, before), [], 'the chart is answered from memory after the crawl');
+      assert.ok(stats.bytes <= total);
+
+      // The next block is in the next answer.
+      builder.block((b) => b.transfer(holders[1]!, holders[0]!, coins(chain, 1)));
+      await ingest(store, builder.source());
+      const moved = await get(detail);
+      assert.notEqual(moved.body, first.body);
+      assert.equal(moved.headers['quarry-block-height'], '2');
+    } finally {
+      keys.close();
+      await app.close();
       await store.close();
     }
   });
@@ -194,7 +261,8 @@ describeEachStore('answers kept per database snapshot', (_getStore, kind) => {
       const before = statements(store);
       await get();
       assert.ok(statements(store) > before);
-      assert.equal(store.stats().get('api.snapshot'), undefined, 'not even the snapshot is asked');
+      // The state is read once a request, for the freshness headers: the cache asks for nothing more.
+      assert.equal(store.stats().get('api.snapshot')?.count, 2, 'one state read a request');
     } finally {
       await t.close();
       await store.close();
@@ -300,8 +368,10 @@ describeEachStore('answers kept per database snapshot', (_getStore, kind) => {
 
   it('counts keys, bodies and per-entry overhead in its budget, dropping the least recently used', async () => {
     const store = await openStore(kind);
-    const budget = 12 * 1024;
-    const config = { ...loadConfig({ QUARRY_API_KEYS: TEST_KEY, QUARRY_RATE_LIMIT_MAX: '100000' }), responseCacheBytes: budget };
+    const total = 16 * 1024;
+    // The analytics' share: the rest is the Addresses API's.
+    const budget = total - Math.floor(total * ADDRESS_SHARE);
+    const config = { ...loadConfig({ QUARRY_API_KEYS: TEST_KEY, QUARRY_RATE_LIMIT_MAX: '100000' }), responseCacheBytes: total };
     const keys = await createKeyVerifier(store, config.apiKeys, 50);
     const app = await buildApp({ config, store, keys, logger: false });
     try {

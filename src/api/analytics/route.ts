@@ -15,6 +15,7 @@ import type { AnyChartSeries, Chart, SeriesLive, SeriesParam, SeriesRequest, Ser
 import { withoutDeadline, type Db } from '../../store/store.ts';
 import type { ApiContext, RouteApp } from '../context.ts';
 import type { CsvExport } from '../plugins/csv.ts';
+import { storeStateOf } from '../plugins/freshness.ts';
 import { Amount, Day, Nullable, STANDARD_ERRORS, WindowQuery } from '../schemas/common.ts';
 import { AnalyticsChain, chainSpan, fillDays, spanDays, windowDaysOf, windowRange, type DaySpan, type MissingDay } from './series.ts';
 
@@ -23,6 +24,8 @@ export interface RouteInput<Q, Pm = Static<TObject>> {
   params: Pm;
   /** The `chain` parameter, pos when absent (and on a route without one). */
   chain: ChainId;
+  /** The database snapshot the request is answered from (plugins/freshness.ts). */
+  snapshot: string | undefined;
 }
 
 export interface AnalyticsRoute<Q extends TObject, R extends TSchema, Pm extends TObject = TObject> {
@@ -60,7 +63,7 @@ export function analyticsRoute<Q extends TObject, R extends TSchema, Pm extends 
     },
     async (request) => {
       const query = (request.query ?? {}) as Static<Q> & { chain?: ChainId };
-      return route.handler({ query, params: (request.params ?? {}) as Static<Pm>, chain: query.chain ?? 'pos' });
+      return route.handler({ query, params: (request.params ?? {}) as Static<Pm>, chain: query.chain ?? 'pos', snapshot: storeStateOf(request)?.snapshot });
     },
   );
 }

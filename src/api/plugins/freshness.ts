@@ -8,15 +8,15 @@
  * answer under (plugins/snapshot-cache.ts calls `readStoreState`), so one statement sees one
  * committed state: a kept answer and its tips belong to the same snapshot, and a repeated answer
  * names the block it was computed at, never a later one. Requests the cache does not handle (the
- * Addresses API, the routes that read the clock, CSV exports, or every route when the cache is
- * off) run the same statement before their handler. A block committed while an answer is computed
+ * routes that read the clock, CSV exports, or every route when the cache is off) run the same
+ * statement before their handler. A block committed while an answer is computed
  * may be in the answer, as the snapshot cache also allows; the header never names a block the
  * answer was computed before.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import sql from 'sql-template-tag';
 import { CHAINS, isChainId, type ChainId } from '../../chain/chains.ts';
-import type { Db } from '../../store/store.ts';
+import { withoutDeadline, type Db } from '../../store/store.ts';
 
 export interface ChainTip {
   height: string;
@@ -39,13 +39,10 @@ export interface StoreState {
 
 const states = new WeakMap<FastifyRequest, StoreState>();
 
-/**
- * Reads the snapshot and the chains' tips in one statement (one snapshot of the data), and files
- * them as the state `request` is answered from.
- */
-export async function readStoreState(db: Db, request: FastifyRequest, label = 'api.snapshot'): Promise<StoreState> {
+/** The statement that reads the snapshot and the chains' tips: one snapshot of the data. */
+async function queryStoreState(db: Db): Promise<StoreState> {
   const [row] = await db.query<{ s: string; pow_height: string | number | null; pow_hash: string | null; pos_height: string | number | null; pos_hash: string | null }>(
-    label,
+    'api.snapshot',
     sql`SELECT CASE WHEN pg_is_in_recovery() THEN 'replayed ' || pg_last_wal_replay_lsn()::text ELSE pg_current_snapshot()::text END AS s,
                pow.height::text AS pow_height, pow.hash AS pow_hash,
                pos.height::text AS pos_height, pos.hash AS pos_hash
@@ -55,10 +52,57 @@ export async function readStoreState(db: Db, request: FastifyRequest, label = 'a
     { reusePlan: true }, // two key lookups
   );
   const tip = (height: string | number | null, hash: string | null): ChainTip | null => (height == null || hash == null ? null : { height: String(height), hash });
-  const state: StoreState = { snapshot: row!.s, tips: { pow: tip(row!.pow_height, row!.pow_hash), pos: tip(row!.pos_height, row!.pos_hash) } };
+  return { snapshot: row!.s, tips: { pow: tip(row!.pow_height, row!.pow_hash), pos: tip(row!.pos_height, row!.pos_hash) } };
+}
+
+/**
+ * The store's state as of a moment after the call: the reads of every request that calls while a
+ * read is under way are one. A request must be answered from a state read after it arrived (so
+ * that its answer holds every block committed before it), so it does not take the read already in
+ * flight, which may have been sent before a commit it must see: it waits for the next read, which
+ * starts when that one returns and serves every request that came meanwhile. Under load that is one
+ * statement per round trip to the store instead of one per request; a lone request still costs one.
+ * The shared read runs outside any one request's deadline (store.ts, `withoutDeadline`).
+ */
+export function sharedStoreStateReader(db: Db): () => Promise<StoreState> {
+  let inFlight: Promise<StoreState> | undefined;
+  let next: Promise<StoreState> | undefined;
+  const start = () => {
+    const read = withoutDeadline(() => queryStoreState(db));
+    inFlight = read;
+    void read.then(
+      () => (inFlight = undefined),
+      () => (inFlight = undefined),
+    );
+    return read;
+  };
+  return () => {
+    if (inFlight === undefined) return start();
+    next ??= inFlight.then(
+      () => ((next = undefined), start()),
+      () => ((next = undefined), start()),
+    );
+    return next;
+  };
+}
+
+const readers = new WeakMap<Db, () => Promise<StoreState>>();
+
+/**
+ * Reads the snapshot and the chains' tips in one statement (one snapshot of the data), shared with
+ * the requests that arrive meanwhile (`sharedStoreStateReader`), and files them as the state
+ * `request` is answered from.
+ */
+export async function readStoreState(db: Db, request: FastifyRequest): Promise<StoreState> {
+  let reader = readers.get(db);
+  if (reader === undefined) readers.set(db, (reader = sharedStoreStateReader(db)));
+  const state = await reader();
   states.set(request, state);
   return state;
 }
+
+/** The state `request` is answered from, once the freshness or snapshot-cache hook has read it. */
+export const storeStateOf = (request: FastifyRequest): StoreState | undefined => states.get(request);
 
 /** Where a route's chain comes from: its `chain` path or query parameter, a chain named in its path, or none. */
 export type ChainSource = { param: 'params' | 'querystring' } | { chain: ChainId } | null;
@@ -104,7 +148,7 @@ export function registerFreshness(app: FastifyInstance, db: Db): void {
 
   // After the snapshot cache's own preHandler (registered at the root, so it runs first).
   app.addHook('preHandler', async (request) => {
-    if (!states.has(request)) await readStoreState(db, request, 'api.freshness');
+    if (!states.has(request)) await readStoreState(db, request);
   });
 
   app.addHook('onSend', async (request, reply, payload) => {

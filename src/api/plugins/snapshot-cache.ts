@@ -1,11 +1,11 @@
 /**
  * Answers kept per database snapshot (docs/api-conventions.md, "Caching and limits"). An analytics
- * answer is a function of its route's parameters and of the data its queries see, and what queries
+ * or Addresses API answer is a function of its route's parameters and of the data its queries see, and what queries
  * see changes only when a write commits, which changes the snapshot PostgreSQL reports
  * (pg_current_snapshot(): the next transaction id and those still in progress; on a standby the
  * position its replay has reached, plugins/freshness.ts). So a request whose
  * parameters were answered under the snapshot of now gets the same bytes again after one small
- * query, and the next block's commit makes every kept answer unreachable: answers stay exact and
+ * query (shared by the requests that arrive meanwhile), and the next block's commit makes every kept answer unreachable: answers stay exact and
  * current to the latest block, and a ten-year chart costs its computation once per block instead of
  * once per request.
  *
@@ -16,12 +16,13 @@
  * the same entry as no window where 30d is the default. A route that opts in must therefore answer from its declared
  * parameters alone (the analytics routes' handlers receive nothing else: analytics/route.ts).
  *
- * The memory budget counts what an entry holds: its key, its body (as V8 stores the string: one byte
+ * The memory budget (split in two shares, below) counts what an entry holds: its key, its body (as V8 stores the string: one byte
  * a character when all are Latin-1, else two), each compressed form, and a fixed overhead per entry
  * and per compressed form for the objects around them; least recently used entries go first.
  *
- * Routes opt in with `config.snapshotCache` (the analytics group sets it for its routes); those
- * that read the clock (health's lag, `generated_at`) leave it off. `Cache-Control: no-cache`
+ * Routes opt in with `config.snapshotCache`: the analytics group sets it for its routes, those that
+ * read the clock (health's lag, `generated_at`) leave it off; the Addresses API sets it too, for
+ * its own share of the budget (`ADDRESS_SHARE`). `Cache-Control: no-cache`
  * computes the answer anew (and keeps it) only for operator keys (QUARRY_API_KEYS: the benchmark's
  * computed path, an operator checking an answer); from any other key it is answered from the cache
  * like any request, so it cannot be used to make the server compute at will. Registered before
@@ -38,8 +39,11 @@ import { readStoreState } from './freshness.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The answer depends only on the route's declared parameters and the stored data: kept per snapshot. */
-    snapshotCache?: boolean;
+    /**
+     * The answer depends only on the route's declared parameters and the stored data: kept per
+     * snapshot, in the analytics' share of the budget (`true`) or the Addresses API's (`'addresses'`).
+     */
+    snapshotCache?: boolean | 'addresses';
   }
   interface FastifyInstance {
     /** What the answer cache holds now, and its hits and misses since start. */
@@ -53,6 +57,8 @@ declare module 'fastify' {
 
 export interface SnapshotCacheStats {
   entries: number;
+  /** Entries of the Addresses API's share (counted in `entries` too). */
+  addressEntries: number;
   /** Memory the kept answers hold, as the budget counts it. */
   bytes: number;
   hits: number;
@@ -136,17 +142,78 @@ export function cacheKeyOf(request: FastifyRequest): string {
 export const etagHash = (body: string | Buffer) => createHash('sha1').update(body).digest('base64');
 const etagOf = (body: string) => `"${etagHash(body)}"`;
 
+/**
+ * The Addresses API's share of the budget. Its answers are per address: a crawl over many addresses
+ * makes many entries that are rarely asked again, so they are kept apart, where they cannot push
+ * out the analytics answers (a ten-year chart costs far more to compute again than an address page),
+ * while the addresses everyone looks at (exchange wallets, the leaderboards, the population figures)
+ * are answered from memory between blocks.
+ */
+export const ADDRESS_SHARE = 0.25;
+
+/** Kept answers of one share of the budget, least recently used first. */
+class Pool {
+  readonly kept = new Map<string, Kept>();
+  bytes = 0;
+  constructor(readonly maxBytes: number) {}
+
+  clear(): void {
+    this.kept.clear();
+    this.bytes = 0;
+  }
+
+  /** The entry under `key`, made the most recently used. */
+  take(key: string): Kept | undefined {
+    const hit = this.kept.get(key);
+    if (hit) {
+      this.kept.delete(key);
+      this.kept.set(key, hit);
+    }
+    return hit;
+  }
+
+  put(key: string, entry: Kept): void {
+    const replaced = this.kept.get(key);
+    if (replaced) this.bytes -= sizeOf(replaced);
+    this.kept.delete(key);
+    this.kept.set(key, entry);
+    this.bytes += entry.baseBytes;
+    this.evict();
+  }
+
+  /** Counts a compressed form added to an entry. */
+  grow(by: number): void {
+    this.bytes += by;
+    this.evict();
+  }
+
+  private evict(): void {
+    for (const [key, old] of this.kept) {
+      if (this.bytes <= this.maxBytes) break;
+      this.kept.delete(key);
+      this.bytes -= sizeOf(old);
+    }
+  }
+}
+
 export function registerSnapshotCache(app: FastifyInstance, store: Store, maxBytes: number): void {
   app.decorateRequest('answerCache', undefined);
-  // Most recently used last; all of one snapshot (the map is emptied when the snapshot moves on).
-  const kept = new Map<string, Kept>();
+  const addressBytes = Math.floor(maxBytes * ADDRESS_SHARE);
+  const pools = { analytics: new Pool(maxBytes - addressBytes), addresses: new Pool(addressBytes) };
+  // All of one snapshot: the pools are emptied when the snapshot moves on.
   let snapshot = '';
-  let bytes = 0;
   let hits = 0;
   let misses = 0;
-  app.decorate('snapshotCacheStats', () => ({ entries: kept.size, bytes, hits, misses }));
+  app.decorate('snapshotCacheStats', () => ({
+    entries: pools.analytics.kept.size + pools.addresses.kept.size,
+    addressEntries: pools.addresses.kept.size,
+    bytes: pools.analytics.bytes + pools.addresses.bytes,
+    hits,
+    misses,
+  }));
   if (maxBytes <= 0) return;
-  const pending = new WeakMap<FastifyRequest, { snapshot: string; key: string }>();
+  const pending = new WeakMap<FastifyRequest, { snapshot: string; key: string; pool: Pool }>();
+  const poolOf = (request: FastifyRequest) => (request.routeOptions.config.snapshotCache === 'addresses' ? pools.addresses : pools.analytics);
 
   // After authentication and validation (preHandler): a bad request is refused as always.
   app.addHook('preHandler', async (request, reply) => {
@@ -155,47 +222,37 @@ export function registerSnapshotCache(app: FastifyInstance, store: Store, maxByt
     // The same read gives the chains' tips the answer's freshness headers name (plugins/freshness.ts).
     const now = (await readStoreState(store, request)).snapshot;
     if (now !== snapshot) {
-      kept.clear();
-      bytes = 0;
+      pools.analytics.clear();
+      pools.addresses.clear();
       snapshot = now;
     }
     const key = cacheKeyOf(request);
+    const pool = poolOf(request);
     // `Cache-Control: no-cache` asks for the answer computed anew (HTTP's meaning): granted to operator keys only.
     const recompute = request.apiKeyTier === 'operator' && /no-cache/i.test(request.headers['cache-control'] ?? '');
-    const hit = recompute ? undefined : kept.get(key);
+    const hit = recompute ? undefined : pool.take(key);
     request.answerCache = hit ? 'hit' : 'miss';
     if (!hit) {
       misses++;
-      pending.set(request, { snapshot: now, key });
+      pending.set(request, { snapshot: now, key, pool });
       return;
     }
     hits++;
-    kept.delete(key);
-    kept.set(key, hit);
-    return reply.header('content-type', hit.contentType).header('etag', hit.etag).send(bodyFor(request, reply, hit));
+    return reply.header('content-type', hit.contentType).header('etag', hit.etag).send(bodyFor(request, reply, hit, pool));
   });
-
-  function evict(): void {
-    for (const [key, old] of kept) {
-      if (bytes <= maxBytes) break;
-      kept.delete(key);
-      bytes -= sizeOf(old);
-    }
-  }
 
   /**
    * The kept answer in the encoding the client accepts, compressed on first demand and kept with
    * it (the compression plugin passes a body that has its Content-Encoding through).
    */
-  function bodyFor(request: FastifyRequest, reply: FastifyReply, entry: Kept): string | Buffer {
+  function bodyFor(request: FastifyRequest, reply: FastifyReply, entry: Kept, pool: Pool): string | Buffer {
     const encoding = entry.bodyBytes >= COMPRESSION_THRESHOLD ? acceptedEncoding(request) : undefined;
     if (encoding === undefined) return entry.body;
     let encoded = entry.encoded.get(encoding);
     if (!encoded) {
       encoded = compressBody(encoding, entry.body);
       entry.encoded.set(encoding, encoded);
-      bytes += encoded.length + ENCODED_OVERHEAD;
-      evict();
+      pool.grow(encoded.length + ENCODED_OVERHEAD);
     }
     const vary = reply.getHeader('vary');
     reply.header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding').header('content-encoding', encoding);
@@ -210,9 +267,7 @@ export function registerSnapshotCache(app: FastifyInstance, store: Store, maxByt
     const bodyBytes = Buffer.byteLength(payload);
     const baseBytes = ENTRY_OVERHEAD + stringBytes(miss.key) + stringBytes(payload, bodyBytes);
     // An answer computed while the snapshot moved on is for no later request: not kept.
-    if (miss.snapshot !== snapshot || baseBytes > maxBytes) return payload;
-    const replaced = kept.get(miss.key);
-    if (replaced) bytes -= sizeOf(replaced);
+    if (miss.snapshot !== snapshot || baseBytes > miss.pool.maxBytes) return payload;
     const entry: Kept = {
       baseBytes,
       body: payload,
@@ -221,11 +276,7 @@ export function registerSnapshotCache(app: FastifyInstance, store: Store, maxByt
       etag,
       encoded: new Map(),
     };
-    // Most recently used last, also when it replaces an entry.
-    kept.delete(miss.key);
-    kept.set(miss.key, entry);
-    bytes += baseBytes;
-    evict();
-    return bodyFor(request, reply, entry);
+    miss.pool.put(miss.key, entry);
+    return bodyFor(request, reply, entry, miss.pool);
   });
 }

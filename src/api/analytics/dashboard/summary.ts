@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { ChainId } from '../../../chain/chains.ts';
 import { addDays, DAY_SECONDS, formatDay, formatGeneratedAt, formatTimestamp, nowMicros } from '../../../time.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
-import { analyticsRoute } from '../route.ts';
+import { analyticsRoute, cached } from '../route.ts';
 import { Day, Nullable, NullableAmount, NullableTimestamp } from '../../schemas/common.ts';
 import { chainDays } from '../chain-days.ts';
 import { burnedInSql } from '../../../domain/fee-burn.ts';
@@ -91,18 +91,28 @@ async function posExtras(ctx: ApiContext, tipTs: number | null) {
   return { validators_count: Number(row?.validators ?? 0), fee_burned_24h_planck: row?.burned ?? '0', activity_7d: activity };
 }
 
+/** Both chains' figures: a function of the stored data alone. */
+async function chainSummaries(ctx: ApiContext) {
+  const [pow, pos] = await Promise.all([chainSummary(ctx, 'pow'), chainSummary(ctx, 'pos')]);
+  const extras = await posExtras(ctx, pos.tipTs);
+  return { pow: pow.fields, pos: { ...pos.fields, ...extras } };
+}
+
+/** How long the figures of one snapshot are kept: a new snapshot (a commit) makes a new key before then. */
+const SNAPSHOT_SECONDS = 60;
+
 export function dashboardSummaryRoute(app: RouteApp, ctx: ApiContext): void {
   analyticsRoute(app, {
     path: '/analytics/dashboard/summary',
     operationId: 'getDashboardSummary',
     summary: 'Headline counters of both chains: blocks, heights, transactions, tokens; pos validators, burn and the last 7 days',
     response: DashboardResponse,
-    // It reads the clock (`generated_at`, a lag or a window up to now): computed at every request.
+    // It reads the clock (`generated_at`): computed at every request, from figures kept per database snapshot.
     config: { snapshotCache: false },
-    handler: async () => {
-      const [pow, pos] = await Promise.all([chainSummary(ctx, 'pow'), chainSummary(ctx, 'pos')]);
-      const extras = await posExtras(ctx, pos.tipTs);
-      return { chains: { pow: pow.fields, pos: { ...pos.fields, ...extras } }, generated_at: formatGeneratedAt(nowMicros()) };
+    handler: async ({ snapshot }) => {
+      const compute = () => chainSummaries(ctx);
+      const chains = await (snapshot === undefined ? compute() : cached(ctx, `dashboard:${snapshot}`, SNAPSHOT_SECONDS, compute));
+      return { chains, generated_at: formatGeneratedAt(nowMicros()) };
     },
   });
 }

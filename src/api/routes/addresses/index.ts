@@ -17,6 +17,11 @@ import { transactionsRoute } from './transactions.ts';
 
 export function addressRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
+    // Every answer is a function of the route's parameters and the stored data: kept per database
+    // snapshot, in the Addresses API's share of the budget (plugins/snapshot-cache.ts).
+    app.addHook('onRoute', (route) => {
+      route.config = { snapshotCache: 'addresses', ...route.config };
+    });
     statsSummaryRoute(app, ctx);
     transactionsRoute(app, ctx);
     internalTransactionsRoute(app, ctx);
