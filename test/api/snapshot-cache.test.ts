@@ -143,6 +143,20 @@ describeEachStore('answers kept per database snapshot', (_getStore, kind) => {
       builder.block((b) => b.transfer(alice, bob, coins(chain, 1)));
       await ingest(store, builder.source());
       assert.equal((await dashboard()).json().chains.pos.max_height, 3, 'a committed block is in the next answer');
+
+      // So does network/tps: its windows end at the latest block, its `generated_at` is the clock's.
+      const tps = () => t.app.inject({ url: '/api/v1/analytics/network/tps', headers: AUTH });
+      const r1 = await tps();
+      assert.equal(r1.statusCode, 200, r1.body);
+      const beforeTps = countsByLabel(store);
+      const r2 = await tps();
+      assert.deepEqual(ranSince(store, beforeTps), [], 'the rates of the same snapshot are not read again');
+      assert.deepEqual(r2.json().items, r1.json().items);
+      // Within the hour before the tip: one more transaction in every window.
+      builder.block((b) => b.transfer(alice, bob, coins(chain, 1)));
+      await ingest(store, builder.source());
+      const pos = (res: { json(): { items: { chain: string; tps_1h: number }[] } }) => res.json().items.find((i) => i.chain === 'pos')!.tps_1h;
+      assert.ok(pos(await tps()) > pos(r1), 'a committed block is in the next answer');
     } finally {
       await t.close();
       await store.close();

@@ -215,3 +215,15 @@ export function cached<T>(ctx: ApiContext, key: string, seconds: number, compute
   value.catch(() => cache.delete(key));
   return value;
 }
+
+/** How long the figures of one database snapshot are kept by `perSnapshot`: a commit makes a new key before then. */
+const SNAPSHOT_SECONDS = 60;
+
+/**
+ * `compute()`'s figures for the request's database snapshot (`RouteInput.snapshot`), computed once
+ * per snapshot: for a route that reads the clock besides (`generated_at`), which the snapshot cache
+ * cannot keep whole, so that it adds the clock's part at every request to figures read once a block.
+ */
+export function perSnapshot<T>(ctx: ApiContext, snapshot: string | undefined, key: string, compute: () => Promise<T>): Promise<T> {
+  return snapshot === undefined ? compute() : cached(ctx, `${key}@${snapshot}`, SNAPSHOT_SECONDS, compute);
+}

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { ChainId } from '../../../chain/chains.ts';
 import { addDays, DAY_SECONDS, formatDay, formatGeneratedAt, formatTimestamp, nowMicros } from '../../../time.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
-import { analyticsRoute, cached } from '../route.ts';
+import { analyticsRoute, perSnapshot } from '../route.ts';
 import { Day, Nullable, NullableAmount, NullableTimestamp } from '../../schemas/common.ts';
 import { chainDays } from '../chain-days.ts';
 import { burnedInSql } from '../../../domain/fee-burn.ts';
@@ -98,9 +98,6 @@ async function chainSummaries(ctx: ApiContext) {
   return { pow: pow.fields, pos: { ...pos.fields, ...extras } };
 }
 
-/** How long the figures of one snapshot are kept: a new snapshot (a commit) makes a new key before then. */
-const SNAPSHOT_SECONDS = 60;
-
 export function dashboardSummaryRoute(app: RouteApp, ctx: ApiContext): void {
   analyticsRoute(app, {
     path: '/analytics/dashboard/summary',
@@ -110,8 +107,7 @@ export function dashboardSummaryRoute(app: RouteApp, ctx: ApiContext): void {
     // It reads the clock (`generated_at`): computed at every request, from figures kept per database snapshot.
     config: { snapshotCache: false },
     handler: async ({ snapshot }) => {
-      const compute = () => chainSummaries(ctx);
-      const chains = await (snapshot === undefined ? compute() : cached(ctx, `dashboard:${snapshot}`, SNAPSHOT_SECONDS, compute));
+      const chains = await perSnapshot(ctx, snapshot, 'dashboard', () => chainSummaries(ctx));
       return { chains, generated_at: formatGeneratedAt(nowMicros()) };
     },
   });

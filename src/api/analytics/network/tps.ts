@@ -6,7 +6,7 @@ import type { Db } from '../../../store/store.ts';
 import { formatGeneratedAt, nowMicros } from '../../../time.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { windowEndingAt, type TipWindow } from '../../../domain/window.ts';
-import { analyticsRoute } from '../route.ts';
+import { analyticsRoute, perSnapshot } from '../route.ts';
 import { chainSpan } from '../series.ts';
 
 const HOUR = 3600;
@@ -66,20 +66,23 @@ export function networkTpsRoute(app: RouteApp, ctx: ApiContext): void {
     operationId: 'getNetworkTps',
     summary: 'Transactions per second of each chain over the last hour, day and week',
     response: TpsResponse,
-    // It reads the clock (`generated_at`, a lag or a window up to now): computed at every request.
+    // It reads the clock (`generated_at`): computed at every request, from rates kept per database snapshot
+    // (the windows end at the latest block).
     config: { snapshotCache: false },
-    handler: async () => {
-      const items = await Promise.all(
-        CHAINS.map(async (chain) => {
-          const span = await chainSpan(ctx.store, chain);
-          const rates = { tps_1h: 0, tps_24h: 0, tps_7d: 0 };
-          if (span) {
-            for (const [field, seconds] of Object.entries(WINDOWS) as [keyof typeof WINDOWS, number][]) {
-              rates[field] = (await countWindow(ctx.store, chain, windowEndingAt(span.tipTs, seconds))).txs / seconds;
+    handler: async ({ snapshot }) => {
+      const items = await perSnapshot(ctx, snapshot, 'tps', () =>
+        Promise.all(
+          CHAINS.map(async (chain) => {
+            const span = await chainSpan(ctx.store, chain);
+            const rates = { tps_1h: 0, tps_24h: 0, tps_7d: 0 };
+            if (span) {
+              for (const [field, seconds] of Object.entries(WINDOWS) as [keyof typeof WINDOWS, number][]) {
+                rates[field] = (await countWindow(ctx.store, chain, windowEndingAt(span.tipTs, seconds))).txs / seconds;
+              }
             }
-          }
-          return { chain, network: ctx.network(chain), ...rates };
-        }),
+            return { chain, network: ctx.network(chain), ...rates };
+          }),
+        ),
       );
       return { items, count: items.length, generated_at: formatGeneratedAt(nowMicros()) };
     },
