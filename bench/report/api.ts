@@ -20,7 +20,7 @@ export function renderApi(md: Markdown, t: TierResult): void {
   );
   md.line();
   md.line(
-    'One connection three times: as requests come (the analytics answers the API keeps between blocks are sent again, docs/api-conventions.md), ' +
+    'One connection three times: as requests come (the answers the API keeps between blocks are sent again, docs/api-conventions.md), ' +
       'then with `Cache-Control: no-cache`, every answer computed anew as the first request after each block is ("computed"), ' +
       'then as a browser asks, with `Accept-Encoding: gzip, deflate, br` ("compressed", through node:http rather than autocannon, whose decoding of binary bodies as text would dominate; body bytes per answer). Targets are judged on the first and the last.',
   );
