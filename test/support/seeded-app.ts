@@ -4,9 +4,9 @@
  *
  * A shared seed (test/support/snapshots.ts) with the default app is opened once per test process
  * and store kind: every suite of the process on that seed asks the same app on the same store,
- * closed when the process's tests end. Such suites only read (a suite that changes the store puts
- * it back as it found it, or passes `own`); a suite that needs an app or store of its own (one it
- * changes, starts listening, or whose counters it reads) passes `own: true`.
+ * closed when the process's tests end. Such suites only read, or put back what they change; a
+ * suite that needs an app or store of its own (one it leaves changed, starts listening, or whose
+ * counters it reads) passes `own: true`, and one with app settings (`env`, `tuning`) gets its own.
  */
 import { after, before } from 'node:test';
 import type { ApiTuning } from '../../src/api/context.ts';
