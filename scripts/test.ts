@@ -71,7 +71,12 @@ const allFiles = ['src', 'test']
  * Files that share a process: each slow file alone (its own timeout, started first), every other
  * file in a run of GROUP_SIZE neighbours by path. A process costs a second or more before its first
  * test (loading the modules, compiling PGlite, computing a seed's expected figures), which most
- * files' tests take less than.
+ * files' tests take less than; the suites of a process on the same seed also share its store and
+ * app (test/support/seeded-app.ts).
+ *
+ * The groups start in reverse path order: test/ingest and test/indexer (real nodes, pipelines) cost
+ * the most, the unit tests under src/ the least, and the cheapest processes last keep both cores
+ * busy to the end of the run instead of a long one finishing alone.
  */
 const GROUP_SIZE = 8;
 function processGroups(files: string[]): string[][] {
@@ -79,7 +84,7 @@ function processGroups(files: string[]): string[][] {
   const rest = files.filter((file) => slowRank(file) === SLOW_FIRST.length).sort();
   const grouped: string[][] = [];
   for (let i = 0; i < rest.length; i += GROUP_SIZE) grouped.push(rest.slice(i, i + GROUP_SIZE));
-  return [...alone, ...grouped];
+  return [...alone, ...grouped.reverse()];
 }
 
 if (allFiles.length === 0) {

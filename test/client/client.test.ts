@@ -61,6 +61,7 @@ function pagedAddress(w: AnalyticsWorld, chain: ChainId): { address: string; row
   });
 }
 
+// Its own app: the suite starts it listening.
 describeSeededApp('the typed client against a listening server', loadAnalyticsWorld, (s) => {
   let client: QuarryClient;
   let baseUrl: string;
@@ -318,7 +319,7 @@ describeSeededApp('the typed client against a listening server', loadAnalyticsWo
     const offset = client.paginate('/{chain}/addresses/{address}/transactions', { params: { path: { chain: 'pos', address }, query: { offset: 5 } } });
     assert.equal(typeof offset.next, 'function');
   });
-});
+}, { own: true });
 
 describe('the typed client against a server that answers no problem', () => {
   let proxy: Server;

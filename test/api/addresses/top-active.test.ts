@@ -5,7 +5,7 @@ import { tuningWith, type ApiTuning } from '../../../src/api/context.ts';
 import { AUTH } from '../../support/app.ts';
 import type { Expected, ExpectedAddress } from '../../support/expected.ts';
 import { totalSupplyOf } from '../../support/expected-windows.ts';
-import { describeSeededApp } from '../../support/seeded-app.ts';
+import { describeSeededApp, emptyStore } from '../../support/seeded-app.ts';
 import { CURATED, loadProfileExpected, POSA, POWA } from './profile-fixtures.ts';
 
 const UNITS: Record<ChainId, bigint> = { pow: 10n ** 9n, pos: 10n ** 18n };
@@ -201,9 +201,7 @@ for (const [plan, tuning] of Object.entries(PLANS)) {
 }
 
 /** Nothing is seeded: the last test wants an empty store. */
-const nothing = async () => undefined;
-
-describeSeededApp('GET /addresses/top/active parameters', nothing, (s) => {
+describeSeededApp('GET /addresses/top/active parameters', emptyStore, (s) => {
   for (const [query, param] of [
     ['page=0', 'page'], ['page=-1', 'page'], ['page=1.5', 'page'], ['page=x', 'page'],
     ['page_size=0', 'page_size'], ['page_size=101', 'page_size'], ['page_size=abc', 'page_size'],

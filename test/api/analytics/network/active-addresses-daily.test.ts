@@ -7,7 +7,7 @@ import { AUTH } from '../../../support/app.ts';
 import { ANALYTICS_WORLD, analyticsWorld, utcDay } from '../../../support/analytics-world.ts';
 import { activityChains, expectedActivity, lastDays, loadActivityChains, TEST_NETWORK } from '../../../support/expected-activity.ts';
 import { addr } from '../../../support/chain-builder.ts';
-import { describeSeededApp } from '../../../support/seeded-app.ts';
+import { describeSeededApp, emptyStore } from '../../../support/seeded-app.ts';
 
 const URL = '/api/v1/analytics/network/active-addresses-daily';
 
@@ -56,6 +56,7 @@ describeSeededApp('GET /analytics/network/active-addresses-daily', analyticsWorl
   });
 });
 
+// A store of its own: a test ingests one more block into it.
 describeSeededApp('GET /analytics/network/active-addresses-daily over a long history', loadActivityChains, (s) => {
   const get = (query: string) => s.t().app.inject({ url: `${URL}${query}`, headers: AUTH });
 
@@ -84,9 +85,9 @@ describeSeededApp('GET /analytics/network/active-addresses-daily over a long his
     assert.equal(body.items.at(-1).day, utcDay(tip.timestamp));
     assert.equal(body.items.at(-1).dau, before.dau + 2);
   });
-});
+}, { own: true });
 
-describeSeededApp('GET /analytics/network/active-addresses-daily on an empty store', async () => undefined, (s) => {
+describeSeededApp('GET /analytics/network/active-addresses-daily on an empty store', emptyStore, (s) => {
   it('answers an empty list with the envelope', async () => {
     const res = await s.t().app.inject({ url: `${URL}?chain=pow&window=7d`, headers: AUTH });
     assert.equal(res.statusCode, 200, res.body);

@@ -5,7 +5,7 @@ import type { CanonicalBlock } from '../../../../src/chain/model.ts';
 import { AUTH } from '../../../support/app.ts';
 import { loadAnalyticsWorld, utcDay } from '../../../support/analytics-world.ts';
 import { expectedActivity, loadActivityChains, TEST_NETWORK } from '../../../support/expected-activity.ts';
-import { describeSeededApp } from '../../../support/seeded-app.ts';
+import { describeSeededApp, emptyStore } from '../../../support/seeded-app.ts';
 
 const URL = '/api/v1/analytics/network/page-summary';
 
@@ -68,7 +68,7 @@ describeSeededApp('GET /analytics/network/page-summary over a long history', loa
   });
 });
 
-describeSeededApp('GET /analytics/network/page-summary on an empty store', async () => undefined, (s) => {
+describeSeededApp('GET /analytics/network/page-summary on an empty store', emptyStore, (s) => {
   it('answers zeros, a null delta and is_sparse', async () => {
     const res = await s.t().app.inject({ url: `${URL}?chain=pow`, headers: AUTH });
     assert.equal(res.statusCode, 200, res.body);

@@ -3,7 +3,7 @@ import { it } from 'node:test';
 import { AUTH } from '../../../support/app.ts';
 import { loadAnalyticsWorld } from '../../../support/analytics-world.ts';
 import { AGE_LABELS, ageLabel, close, dayDiff, holdersByDay, pct } from '../../../support/expected-population.ts';
-import { describeSeededApp } from '../../../support/seeded-app.ts';
+import { describeSeededApp, emptyStore } from '../../../support/seeded-app.ts';
 
 const URL = '/api/v1/analytics/supply/age-daily';
 
@@ -37,7 +37,7 @@ describeSeededApp('GET /analytics/supply/age-daily', loadAnalyticsWorld, (s) => 
   });
 });
 
-describeSeededApp('GET /analytics/supply/age-daily on an empty store', async () => undefined, (s) => {
+describeSeededApp('GET /analytics/supply/age-daily on an empty store', emptyStore, (s) => {
   it('answers an empty list with the bucket labels', async () => {
     const body = (await s.t().app.inject({ url: URL, headers: AUTH })).json();
     assert.deepEqual(body, { items: [], count: 0, chain: 'pos', network: 'testnet', window_days: 365, buckets: AGE_LABELS });

@@ -4,7 +4,7 @@ import type { ChainId } from '../../../../src/chain/chains.ts';
 import { AUTH } from '../../../support/app.ts';
 import { loadAnalyticsWorld } from '../../../support/analytics-world.ts';
 import { close, entitySet, holdersByDay, pct } from '../../../support/expected-population.ts';
-import { describeSeededApp } from '../../../support/seeded-app.ts';
+import { describeSeededApp, emptyStore } from '../../../support/seeded-app.ts';
 
 const URL = '/api/v1/analytics/supply/cohorts';
 const TIERS: [string, bigint][] = [
@@ -54,7 +54,7 @@ describeSeededApp('GET /analytics/supply/cohorts', loadAnalyticsWorld, (s) => {
   });
 });
 
-describeSeededApp('GET /analytics/supply/cohorts on an empty store', async () => undefined, (s) => {
+describeSeededApp('GET /analytics/supply/cohorts on an empty store', emptyStore, (s) => {
   it('answers ten empty tiers', async () => {
     const body = (await s.t().app.inject({ url: URL, headers: AUTH })).json();
     assert.equal(body.holders, 0);

@@ -3,7 +3,7 @@ import { it } from 'node:test';
 import { AUTH } from '../../../support/app.ts';
 import { loadAnalyticsWorld } from '../../../support/analytics-world.ts';
 import { close, entitySet, figures, holdersByDay, pct } from '../../../support/expected-population.ts';
-import { describeSeededApp } from '../../../support/seeded-app.ts';
+import { describeSeededApp, emptyStore } from '../../../support/seeded-app.ts';
 
 const URL = '/api/v1/analytics/supply/entity-distribution';
 
@@ -36,7 +36,7 @@ describeSeededApp('GET /analytics/supply/entity-distribution', loadAnalyticsWorl
   }
 });
 
-describeSeededApp('GET /analytics/supply/entity-distribution on an empty store', async () => undefined, (s) => {
+describeSeededApp('GET /analytics/supply/entity-distribution on an empty store', emptyStore, (s) => {
   it('answers no classes', async () => {
     const body = (await s.t().app.inject({ url: URL, headers: AUTH })).json();
     assert.deepEqual(body, {

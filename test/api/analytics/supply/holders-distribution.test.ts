@@ -3,7 +3,7 @@ import { it } from 'node:test';
 import { AUTH } from '../../../support/app.ts';
 import { loadAnalyticsWorld } from '../../../support/analytics-world.ts';
 import { close, figures, holdersByDay, pct } from '../../../support/expected-population.ts';
-import { describeSeededApp } from '../../../support/seeded-app.ts';
+import { describeSeededApp, emptyStore } from '../../../support/seeded-app.ts';
 
 const URL = '/api/v1/analytics/supply/holders-distribution';
 
@@ -40,7 +40,7 @@ describeSeededApp('GET /analytics/supply/holders-distribution', loadAnalyticsWor
   });
 });
 
-describeSeededApp('GET /analytics/supply/holders-distribution on an empty store', async () => undefined, (s) => {
+describeSeededApp('GET /analytics/supply/holders-distribution on an empty store', emptyStore, (s) => {
   it('answers no holders', async () => {
     const res = await s.t().app.inject({ url: URL, headers: AUTH });
     assert.equal(res.statusCode, 200, res.body);

@@ -3,7 +3,7 @@ import { it } from 'node:test';
 import { AUTH } from '../../../support/app.ts';
 import { loadAnalyticsWorld } from '../../../support/analytics-world.ts';
 import { close, figures, holdersByDay, ratio } from '../../../support/expected-population.ts';
-import { describeSeededApp } from '../../../support/seeded-app.ts';
+import { describeSeededApp, emptyStore } from '../../../support/seeded-app.ts';
 
 const URL = '/api/v1/analytics/supply/lorenz';
 
@@ -33,7 +33,7 @@ describeSeededApp('GET /analytics/supply/lorenz', loadAnalyticsWorld, (s) => {
   }
 });
 
-describeSeededApp('GET /analytics/supply/lorenz on an empty store', async () => undefined, (s) => {
+describeSeededApp('GET /analytics/supply/lorenz on an empty store', emptyStore, (s) => {
   it('answers no points', async () => {
     const body = (await s.t().app.inject({ url: `${URL}?chain=pow`, headers: AUTH })).json();
     assert.deepEqual(body, { chain: 'pow', network: 'mainnet', holders: 0, points: [], gini: 0 });

@@ -3,7 +3,7 @@ import { it } from 'node:test';
 import { AUTH } from '../../../support/app.ts';
 import { loadAnalyticsWorld } from '../../../support/analytics-world.ts';
 import { close, dayDiff, figures, holdersByDay, pct } from '../../../support/expected-population.ts';
-import { describeSeededApp } from '../../../support/seeded-app.ts';
+import { describeSeededApp, emptyStore } from '../../../support/seeded-app.ts';
 
 const URL = '/api/v1/analytics/supply/summary';
 
@@ -31,7 +31,7 @@ describeSeededApp('GET /analytics/supply/summary', loadAnalyticsWorld, (s) => {
   }
 });
 
-describeSeededApp('GET /analytics/supply/summary on an empty store', async () => undefined, (s) => {
+describeSeededApp('GET /analytics/supply/summary on an empty store', emptyStore, (s) => {
   it('answers zeros and is_sparse', async () => {
     const body = (await s.t().app.inject({ url: URL, headers: AUTH })).json();
     assert.deepEqual(body, {

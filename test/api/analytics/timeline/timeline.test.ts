@@ -95,9 +95,11 @@ describeSeededApp('GET /analytics/timeline/{metric} with a migration cutover', l
   });
 });
 
+// A world of its own (loaded once per run): one pos day is enough for the pos preview, and most of a
+// world's blocks are pos blocks (a slot every 12 seconds).
 describeSeededApp(
   'GET /analytics/timeline/{metric} without a migration cutover',
-  analyticsWorld({ ...ANALYTICS_WORLD, migrationCutover: null }),
+  analyticsWorld({ ...ANALYTICS_WORLD, migrationCutover: null, posDays: 1 }),
   (s) => {
     let expected: { pow: ChainTimeline; pos: ChainTimeline } | undefined;
     const t = () => (expected ??= timelines(s.seeded()));

@@ -5,7 +5,7 @@ import type { CanonicalBlock } from '../../../../src/chain/model.ts';
 import { AUTH } from '../../../support/app.ts';
 import { loadAnalyticsWorld, utcDay } from '../../../support/analytics-world.ts';
 import { expectedActivity, lastDays, loadActivityChains, TEST_NETWORK } from '../../../support/expected-activity.ts';
-import { describeSeededApp } from '../../../support/seeded-app.ts';
+import { describeSeededApp, emptyStore } from '../../../support/seeded-app.ts';
 
 const URL = '/api/v1/analytics/transactions/user-daily';
 
@@ -55,7 +55,7 @@ describeSeededApp('GET /analytics/transactions/user-daily over a long history', 
   });
 });
 
-describeSeededApp('GET /analytics/transactions/user-daily on an empty store', async () => undefined, (s) => {
+describeSeededApp('GET /analytics/transactions/user-daily on an empty store', emptyStore, (s) => {
   it('answers an empty list with the envelope', async () => {
     const res = await s.t().app.inject({ url: URL, headers: AUTH });
     assert.equal(res.statusCode, 200, res.body);
