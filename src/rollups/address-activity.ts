@@ -137,11 +137,12 @@ export const addressDaily: Rollup<Days> = {
     const insert = sql`INSERT INTO address_daily AS a (chain, address, day, received, sent, fees, fees_burned, gas_used, tx_in, tx_out, tx_count, user_tx_count)
           SELECT ${chain}, address, day, received, sent, fees, fees_burned, gas_used, tx_in, tx_out, tx_count, user_tx_count FROM delta_daily`;
     // Into a table with no row of the chain the rows go in without looking for conflicts (and the
-    // rollups after this one rebuild from it: no daily_after).
+    // rollups after this one rebuild from it: no daily_after), in the key's order: each at the end
+    // of the key's index rather than on a page of its own.
     await db.query(
       'rollups.daily.apply',
       fresh.has('address_daily')
-        ? insert
+        ? sql`${insert} ORDER BY address, day`
         : sql`WITH merged AS (${insert} ${mergeDaily} RETURNING ${DAILY_AFTER_COLUMNS})
               INSERT INTO daily_after (${DAILY_AFTER_COLUMNS}) SELECT ${DAILY_AFTER_COLUMNS} FROM merged`,
     );
