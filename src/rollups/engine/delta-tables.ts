@@ -39,7 +39,7 @@ const ONE_STATEMENT_ROWS = 5_000;
 /**
  * Writes every delta table of `rollups` (and empties their other scratch tables). Without `fresh`
  * (a revert) every row goes to its delta table; with it, a `direct` table of a fresh rollup goes
- * straight into the rollup's table.
+ * straight into the rollup's table (and is analysed there when the delta table would have been).
  */
 export async function writeDeltaTables(db: Db, deltas: RollupDeltas, rollups: readonly AnyRollup[], fresh?: ReadonlySet<string>): Promise<void> {
   // Scratch tables (engine/scratch.ts), the rollups' own among them, all prepared in one script: one round trip.
@@ -47,13 +47,16 @@ export async function writeDeltaTables(db: Db, deltas: RollupDeltas, rollups: re
   const scratch = [...tables, ...rollups.flatMap((rollup) => rollup.scratchTables ?? [])];
   await db.exec('rollups.delta.prepare', scratch.map((t) => scratchTableScript(t.name, t.columns)).join('\n'));
   const pending: { table: DeltaTable; rows: CopyValue[][] }[] = [];
+  const analyze: string[] = [];
   for (const rollup of rollups) {
     for (const table of rollup.deltaTables ?? []) {
       const rows = tableRows(table, rollup, deltas);
       if (table.direct && fresh?.has(rollup.name)) {
         await db.copyRows(`rollups.direct.${table.direct}`, table.direct, ['chain', ...columnsOf(table)], withChain(deltas.chain, inKeyOrder(rows)));
+        if (table.analyze) analyze.push(table.direct);
       } else {
         pending.push({ table, rows: [...rows] });
+        if (table.analyze) analyze.push(table.name);
       }
     }
   }
@@ -62,7 +65,6 @@ export async function writeDeltaTables(db: Db, deltas: RollupDeltas, rollups: re
   } else {
     for (const { table, rows } of pending) await db.copyRows(`rollups.delta.${table.name.replace('delta_', '')}`, table.name, columnsOf(table), rows);
   }
-  const analyze = tables.filter((table) => table.analyze).map((table) => table.name);
   if (analyze.length > 0) await db.query('rollups.delta.analyze', sql`ANALYZE ${raw(analyze.join(', '))}`);
 }
 
@@ -93,6 +95,16 @@ function valuesSelect(columns: { name: string; type: string; i: number }[], rows
 export function tableRows(table: DeltaTable, rollup: AnyRollup, deltas: RollupDeltas): Iterable<CopyValue[]> {
   if (!rollup.deltas) throw new Error(`rollup ${rollup.name}: delta table ${table.name} without a reducer`);
   return table.rows(deltas.of(rollup.deltas));
+}
+
+/**
+ * The rows of a direct table that went straight into its rollup's table (DeltaTable.direct): that
+ * table held no row of the chain before the step, so its rows of the chain are the step's.
+ */
+export function directRows(table: DeltaTable, chain: ChainId, columns?: readonly string[]): Sql {
+  const picked = columnsOf(table).filter((column) => !columns || columns.includes(column));
+  // Names come from the registry, never from input.
+  return sql`(SELECT ${raw(picked.join(', '))} FROM ${raw(table.direct!)} WHERE chain = ${chain})`;
 }
 
 /** The same rows as a relation of values (of the `columns` named), for a statement whose plan is kept. */
