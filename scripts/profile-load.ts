@@ -23,9 +23,38 @@ const cluster = kind === 'postgres' ? await startLocalCluster() : undefined;
 const dataDir = cluster ? undefined : mkdtempSync(path.join(os.tmpdir(), 'quarry-profile-'));
 const store = createStore(cluster ? createPostgresDriver(cluster.url) : await createPgliteDriver(dataDir));
 await migrate(store);
-const report = await loadSyntheticWorld(store, { seed: 1, powDays, posDays, scale, end: new Date('2026-11-01T00:00:00Z') });
+// Processor seconds per statement label: what the process used since the previous statement ended
+// (so a statement also carries the work in JS just before it); transactions are left out.
+const cpuByLabel = new Map<string, number>();
+let lastCpu = process.cpuUsage();
+store.observe((label) => {
+  if (label.endsWith('(transaction)')) return;
+  const used = process.cpuUsage(lastCpu);
+  lastCpu = process.cpuUsage();
+  cpuByLabel.set(label, (cpuByLabel.get(label) ?? 0) + (used.user + used.system) / 1e6);
+});
+// Processor seconds per step of the load (this process, all its threads).
+const stepCpu: [string, number][] = [];
+let stepStart = process.cpuUsage();
+let stepName: string | undefined;
+const endStep = () => {
+  const used = process.cpuUsage(stepStart);
+  if (stepName) stepCpu.push([stepName, (used.user + used.system) / 1e6]);
+  stepStart = process.cpuUsage();
+};
+const report = await loadSyntheticWorld(
+  store,
+  { seed: 1, powDays, posDays, scale, end: new Date('2026-11-01T00:00:00Z') },
+  { onStep: (step) => { endStep(); stepName = step; } },
+);
+endStep();
+for (const [step, cpu] of stepCpu) console.log('cpu', step.padEnd(14), cpu.toFixed(1));
+console.log('cpu', 'all'.padEnd(14), stepCpu.reduce((n, [, cpu]) => n + cpu, 0).toFixed(1));
 console.log(JSON.stringify(report.seconds), report.chains.pow.transactions + report.chains.pos.transactions, 'txs');
 printStoreStats(store, 25);
+for (const [label, cpu] of [...cpuByLabel].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 25))) {
+  console.log('cpu', label.padEnd(50), cpu.toFixed(2));
+}
 await store.close();
 await cluster?.stop();
 if (dataDir) rmSync(dataDir, { recursive: true, force: true });

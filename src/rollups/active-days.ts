@@ -33,6 +33,8 @@ export const activeDays: Rollup = {
   // and counted): only the batch's newly active days are read, those whose row in daily_after holds
   // just the batch's user transactions (every day, when address_daily had no row of the chain).
   async apply(db, { chain, fresh, rowsOf }) {
+    // A first load's rows go in in the key's order: each at the end of the key's index rather than on a page of its own.
+    const inKeyOrder = fresh.has('address_daily') ? sql`ORDER BY address` : sql``;
     const newlyActive = fresh.has('address_daily') ? sql`` : sql`JOIN ${rowsOf(DAILY_AFTER)} a ON a.address = d.address AND a.day = d.day AND a.user_tx_count = d.user_tx_count`;
     await db.query(
       'rollups.active_days.apply',
@@ -53,6 +55,7 @@ export const activeDays: Rollup = {
           SELECT ${chain}, address, min(day), max(day) FROM days
           GROUP BY address
           HAVING max(was_last) IS NULL OR max(was_last) < max(day) OR min(was_first) > min(day)
+          ${inKeyOrder}
           ON CONFLICT (chain, address) DO UPDATE SET first_day = least(u.first_day, excluded.first_day), last_day = greatest(u.last_day, excluded.last_day)`,
     );
   },

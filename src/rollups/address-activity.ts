@@ -124,6 +124,7 @@ export const DAILY_DELTAS: DeltaTable<Days> = {
     address, dayName(day), d.received, d.sent, d.fees, d.feesBurned, d.gasUsed, d.txIn, d.txOut, d.txCount, d.userTxCount,
   ]),
   analyze: true,
+  direct: 'address_daily',
 };
 
 export const addressDaily: Rollup<Days> = {
@@ -134,16 +135,16 @@ export const addressDaily: Rollup<Days> = {
   scratchTables: [DAILY_AFTER],
   deltaTables: [DAILY_DELTAS],
   async apply(db, { chain, fresh, deltas }) {
-    const insert = sql`INSERT INTO address_daily AS a (chain, address, day, received, sent, fees, fees_burned, gas_used, tx_in, tx_out, tx_count, user_tx_count)
-          SELECT ${chain}, address, day, received, sent, fees, fees_burned, gas_used, tx_in, tx_out, tx_count, user_tx_count FROM delta_daily`;
-    // Into a table with no row of the chain the rows go in without looking for conflicts (and the
-    // rollups after this one rebuild from it: no daily_after).
+    // Into a table with no row of the chain the rows were copied straight in (and the rollups after
+    // this one rebuild from it, or read the step's rows there: no daily_after, and the copy analysed it).
+    if (fresh.has('address_daily')) return;
     await db.query(
       'rollups.daily.apply',
-      fresh.has('address_daily')
-        ? insert
-        : sql`WITH merged AS (${insert} ${mergeDaily} RETURNING ${DAILY_AFTER_COLUMNS})
-              INSERT INTO daily_after (${DAILY_AFTER_COLUMNS}) SELECT ${DAILY_AFTER_COLUMNS} FROM merged`,
+      sql`WITH merged AS (
+            INSERT INTO address_daily AS a (chain, address, day, received, sent, fees, fees_burned, gas_used, tx_in, tx_out, tx_count, user_tx_count)
+            SELECT ${chain}, address, day, received, sent, fees, fees_burned, gas_used, tx_in, tx_out, tx_count, user_tx_count FROM delta_daily
+            ${mergeDaily} RETURNING ${DAILY_AFTER_COLUMNS})
+          INSERT INTO daily_after (${DAILY_AFTER_COLUMNS}) SELECT ${DAILY_AFTER_COLUMNS} FROM merged`,
     );
     // A bulk step adds its chain's rows by the million; the rollups after this one read address_daily by
     // chain and day, and statistics from before the step (autovacuum's, at whatever moment it came)

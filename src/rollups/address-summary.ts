@@ -173,7 +173,7 @@ function holderTransitions(chain: ChainId, sign: 1 | -1, daily: Sql): Sql {
 
 /**
  * Merges delta_summary. Into a table that holds no row of the chain (`fresh`) the deltas are
- * inserted as they are, without looking for conflicts.
+ * inserted as they are, without looking for conflicts, in the order of its key.
  */
 async function applyAddressSummary(db: Db, chain: ChainId, options: { holders: Sql | null; fresh: boolean }): Promise<{ newAddresses: number }> {
   // One statement: the holder transitions and the count of new addresses read address_summary as
@@ -197,7 +197,7 @@ async function applyAddressSummary(db: Db, chain: ChainId, options: { holders: S
           internal_tx_count, internal_received, internal_sent, deployed_count, is_contract,
           master_address, slave_count, ots_used, ots_max_index
         FROM delta_summary
-        ${options.fresh ? empty : sql`${mergeSummary} RETURNING address, balance`})
+        ${options.fresh ? sql`ORDER BY address` : sql`${mergeSummary} RETURNING address, balance`})
         ${options.fresh ? empty : sql`, after AS (INSERT INTO summary_after (address, balance) SELECT address, balance FROM merged)`}
         SELECT n FROM counted`,
   );

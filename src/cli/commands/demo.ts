@@ -41,15 +41,15 @@ const STEP_LABELS: Record<LoadStep, string> = {
  * the processor time each step takes in a profile of the demo's load.
  */
 const STEP_SHARES: Record<LoadStep, number> = {
-  pow: 45,
-  'pow rollups': 80,
-  pos: 11,
+  pow: 44,
+  'pow rollups': 68,
+  pos: 9,
   'pos rollups': 5,
   curated: 1,
-  days: 16,
-  indexes: 45,
-  analyze: 6,
-  labels: 8,
+  days: 14,
+  indexes: 46,
+  analyze: 5,
+  labels: 7,
 };
 
 /**

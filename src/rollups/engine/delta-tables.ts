@@ -39,7 +39,7 @@ const ONE_STATEMENT_ROWS = 5_000;
 /**
  * Writes every delta table of `rollups` (and empties their other scratch tables). Without `fresh`
  * (a revert) every row goes to its delta table; with it, a `direct` table of a fresh rollup goes
- * straight into the rollup's table.
+ * straight into the rollup's table (and is analysed there when the delta table would have been).
  */
 export async function writeDeltaTables(db: Db, deltas: RollupDeltas, rollups: readonly AnyRollup[], fresh?: ReadonlySet<string>): Promise<void> {
   // Scratch tables (engine/scratch.ts), the rollups' own among them, all prepared in one script: one round trip.
@@ -47,13 +47,16 @@ export async function writeDeltaTables(db: Db, deltas: RollupDeltas, rollups: re
   const scratch = [...tables, ...rollups.flatMap((rollup) => rollup.scratchTables ?? [])];
   await db.exec('rollups.delta.prepare', scratch.map((t) => scratchTableScript(t.name, t.columns)).join('\n'));
   const pending: { table: DeltaTable; rows: CopyValue[][] }[] = [];
+  const analyze: string[] = [];
   for (const rollup of rollups) {
     for (const table of rollup.deltaTables ?? []) {
       const rows = tableRows(table, rollup, deltas);
       if (table.direct && fresh?.has(rollup.name)) {
-        await db.copyRows(`rollups.direct.${table.direct}`, table.direct, ['chain', ...columnsOf(table)], withChain(deltas.chain, rows));
+        await db.copyRows(`rollups.direct.${table.direct}`, table.direct, ['chain', ...columnsOf(table)], withChain(deltas.chain, inKeyOrder(rows)));
+        if (table.analyze) analyze.push(table.direct);
       } else {
         pending.push({ table, rows: [...rows] });
+        if (table.analyze) analyze.push(table.name);
       }
     }
   }
@@ -62,7 +65,6 @@ export async function writeDeltaTables(db: Db, deltas: RollupDeltas, rollups: re
   } else {
     for (const { table, rows } of pending) await db.copyRows(`rollups.delta.${table.name.replace('delta_', '')}`, table.name, columnsOf(table), rows);
   }
-  const analyze = tables.filter((table) => table.analyze).map((table) => table.name);
   if (analyze.length > 0) await db.query('rollups.delta.analyze', sql`ANALYZE ${raw(analyze.join(', '))}`);
 }
 
@@ -95,6 +97,16 @@ export function tableRows(table: DeltaTable, rollup: AnyRollup, deltas: RollupDe
   return table.rows(deltas.of(rollup.deltas));
 }
 
+/**
+ * The rows of a direct table that went straight into its rollup's table (DeltaTable.direct): that
+ * table held no row of the chain before the step, so its rows of the chain are the step's.
+ */
+export function directRows(table: DeltaTable, chain: ChainId, columns?: readonly string[]): Sql {
+  const picked = columnsOf(table).filter((column) => !columns || columns.includes(column));
+  // Names come from the registry, never from input.
+  return sql`(SELECT ${raw(picked.join(', '))} FROM ${raw(table.direct!)} WHERE chain = ${chain})`;
+}
+
 /** The same rows as a relation of values (of the `columns` named), for a statement whose plan is kept. */
 export function rowsAsValues(table: DeltaTable, rows: Iterable<CopyValue[]>, columns?: readonly string[]): Sql {
   const picked = columnDefinitions(table)
@@ -116,6 +128,25 @@ function asText(value: CopyValue): string | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'boolean') return value ? 't' : 'f';
   return String(value);
+}
+
+/**
+ * Rows in the order of their leading columns (a direct table's key: DeltaTable.direct). Copied in
+ * that order, each row goes in at the end of the key's index: in the reducer's order (addresses as
+ * they first appeared) each would go to a page of its own, and a large copy cost about twice as much.
+ */
+function inKeyOrder(rows: Iterable<CopyValue[]>): CopyValue[][] {
+  return [...rows].sort((a, b) => {
+    for (let i = 0; i < a.length; i++) {
+      const x = a[i];
+      const y = b[i];
+      if (x === y) continue;
+      if (x === null || x === undefined) return -1;
+      if (y === null || y === undefined) return 1;
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+    return 0;
+  });
 }
 
 function* withChain<T>(chain: ChainId, rows: Iterable<T[]>): Generator<(T | ChainId)[]> {

@@ -35,7 +35,10 @@ export interface DeltaTable<A = any> extends ScratchTable {
   /**
    * The owning rollup's table these rows are merged into. When the rollup holds no row of the
    * chain yet (a first load), the rows go straight into it (same columns after `chain`) and the
-   * delta table stays empty: merging into an empty table costs several times a plain insert.
+   * delta table stays empty (`step.rowsOf` reads the step's rows from the rollup's table instead):
+   * merging into an empty table costs several times a plain insert.
+   * Its columns start with the table's key (after `chain`), in the key's order: the rows are
+   * copied in that order (delta-tables.ts, inKeyOrder).
    */
   direct?: string;
   /** Statistics for the planner: the tables the merges join on. */

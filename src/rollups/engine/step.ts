@@ -16,7 +16,7 @@
 import sql, { raw } from 'sql-template-tag';
 import type { Db, QueryOptions } from '../../store/store.ts';
 import type { RollupDeltas } from './deltas.ts';
-import { rowsAsValues, tableRows } from './delta-tables.ts';
+import { directRows, rowsAsValues, tableRows } from './delta-tables.ts';
 import type { AnyRollup, DeltaTable, RollupStep, ScratchTable } from './rollup.ts';
 
 /** The most blocks a followed chain's step holds. */
@@ -71,7 +71,10 @@ export class SharedStep {
         if (!readable.has(table)) throw new Error(`rollup ${rollup.name} reads ${table.name} without declaring it (reads)`);
         const owner = this.owners.get(table);
         // A delta table's rows are known before the statement runs; a scratch table's are written by its rollup.
-        return keepsPlans && owner ? rowsAsValues(table as DeltaTable, tableRows(table as DeltaTable, owner, deltas), columns) : raw(table.name);
+        if (keepsPlans && owner) return rowsAsValues(table as DeltaTable, tableRows(table as DeltaTable, owner, deltas), columns);
+        // A direct table of a fresh rollup went into the rollup's table, not into the delta table.
+        if (owner && (table as DeltaTable).direct && this.fresh.has(owner.name)) return directRows(table as DeltaTable, deltas.chain, columns);
+        return raw(table.name);
       },
     } as Omit<RollupStep<unknown>, 'newAddresses' | 'removedAddresses'> as RollupStep<unknown>;
     // The counters one rollup sets and a later one reads live in the shared step.
