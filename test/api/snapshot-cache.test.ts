@@ -1,8 +1,9 @@
 /**
- * Analytics answers kept per database snapshot (src/api/plugins/snapshot-cache.ts): a repeated
- * request runs no query of its route, a committed block makes the next answer include it, routes
- * that read the clock are computed every time, compressed forms are kept with the answer, and the
- * cache can be turned off. Its key is the normalised request (junk parameters and equivalent
+ * Answers kept per database snapshot (src/api/plugins/snapshot-cache.ts): a repeated request runs
+ * no query of its route, a committed block makes the next answer include it, health is computed
+ * every time and the dashboard's and tps' figures once per snapshot, the Addresses API's answers
+ * are kept in a share of their own, compressed forms are kept with the answer, and the cache can be
+ * turned off. Its key is the normalised request (junk parameters and equivalent
  * spellings are one entry), its budget counts keys, bodies and per-entry overhead, and only operator
  * keys may force a recomputation with `Cache-Control: no-cache`.
  */
