@@ -9,7 +9,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import type { Store } from '../../store/store.ts';
-import { CHAIN_STATE_TTL_MS, cachedReader, readStoreState, registerChainMetrics } from './chains.ts';
+import { CHAIN_STATE_TTL_MS, cachedReader, readMonitoringState, registerChainMetrics } from './chains.ts';
 import { DURATION_BUCKETS, METRIC_PREFIX, newRegistry, observeStoreQueries } from './registry.ts';
 
 export const METRICS_PATH = '/metrics';
@@ -71,7 +71,7 @@ export function registerMetrics(app: FastifyInstance, deps: MetricsDeps): Regist
   answerCache.inc({ result: 'hit' }, 0);
   answerCache.inc({ result: 'miss' }, 0);
 
-  registerChainMetrics(registry, cachedReader(() => readStoreState(deps.store), CHAIN_STATE_TTL_MS), deps.storeDown);
+  registerChainMetrics(registry, cachedReader(() => readMonitoringState(deps.store), CHAIN_STATE_TTL_MS), deps.storeDown);
 
   // On the root: every request, those of every plugin and those no route matched. By status, not by
   // who answered, so a refusal counts the same whichever limiter refused it.

@@ -24,7 +24,7 @@ export interface ChainState {
   stallSinceTs: number | null;
 }
 
-export interface StoreState {
+export interface MonitoringState {
   chains: ChainState[];
   /** The store is a standby (pg_is_in_recovery). */
   standby: boolean;
@@ -40,7 +40,11 @@ export const CHAIN_STATE_TTL_MS = 5000;
 type Num = number | string | null;
 const num = (value: Num): number | null => (value === null ? null : Number(value));
 
-export async function readStoreState(store: Store): Promise<StoreState> {
+/**
+ * What /metrics and /readyz report of the store: each chain's tip, blocks, open dead letters and node
+ * tip, and the replication (the freshness headers' own read of the snapshot and tips is plugins/freshness.ts).
+ */
+export async function readMonitoringState(store: Store): Promise<MonitoringState> {
   const rows = await store.query<{
     chain: ChainId;
     tip_height: Num;
@@ -109,7 +113,7 @@ export function cachedReader<T>(read: () => Promise<T>, ttlMs: number, now: () =
  * `quarry_store_up` is 0 and the chains' gauges are absent). `skip` says the store is known to be down (the API's outage
  * guard): the scrape then does not wait on it.
  */
-export function registerChainMetrics(registry: Registry, state: () => Promise<StoreState | null>, skip: () => boolean = () => false): void {
+export function registerChainMetrics(registry: Registry, state: () => Promise<MonitoringState | null>, skip: () => boolean = () => false): void {
   // One read fills every gauge: prom-client collects them all at once for a scrape, and they
   // share the fill in flight.
   let filled: Promise<void> | undefined;

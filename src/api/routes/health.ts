@@ -19,7 +19,7 @@ import { migrationStatus } from '../../store/migrate.ts';
 import { STORE_RETRY_AFTER_SECONDS } from '../plugins/errors.ts';
 import { readStalls } from '../../ingest/stalls.ts';
 import { readReplication, type Replication } from '../../store/replication.ts';
-import { readStoreState, type StoreState } from '../metrics/chains.ts';
+import { readMonitoringState, type MonitoringState } from '../metrics/chains.ts';
 import type { ApiContext } from '../context.ts';
 
 const HealthResponse = Type.Object({ status: Type.String() });
@@ -56,7 +56,7 @@ const ReadyResponse = Type.Object({
 });
 
 /** Each chain's latest block and the indexer's last report of the node's tip (metrics/chains.ts), aged against `now` (Unix seconds). */
-function staleness(state: StoreState, now: number) {
+function staleness(state: MonitoringState, now: number) {
   const age = (ts: number | null) => (ts === null ? null : Math.max(0, now - ts));
   return Object.fromEntries(
     state.chains.map((c) => [c.chain, { tip_height: c.tipHeight, tip_age_seconds: age(c.tipTs), indexer_seen_seconds_ago: age(c.nodeTipSeenTs) }]),
@@ -97,7 +97,7 @@ export function healthRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
           const stalled_chains = Object.fromEntries([...stalls.values()].map((s) => [s.chain, { height: s.height, reason: s.reason, since: new Date(s.sinceTs * 1000).toISOString().slice(0, 19) + 'Z' }]));
           // With the schema current, the chains' state (one statement, as /metrics reads it) carries the
           // replication too; before, only the replication can be read.
-          const state = pending.length === 0 ? await readStoreState(ctx.store) : undefined;
+          const state = pending.length === 0 ? await readMonitoringState(ctx.store) : undefined;
           const replication: Replication = state
             ? { role: ctx.store.kind === 'pglite' ? 'embedded' : state.standby ? 'standby' : 'primary', lagSeconds: state.replicaLagSeconds, lagBytes: state.replicaLagBytes }
             : await readReplication(ctx.store);
