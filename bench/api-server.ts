@@ -1,8 +1,8 @@
 /**
  * The API process the benchmark measures: what `quarry serve` runs, plus `/api/v1/_bench/static/:bytes`,
  * a precomputed JSON body behind the same plugins, so that the same server measures the HTTP stack's
- * ceiling in the same run. Started as `node <bin/quarry.js's flags> --import tsx bench/api-server.ts`
- * (environment as for `quarry serve`).
+ * ceiling in the same run. Started as bin/quarry.js starts `quarry serve`: compiled (bin/compiled-sources.js),
+ * `node <bin/quarry.js's flags> --enable-source-maps <tree>/bench/api-server.js` (environment as for `quarry serve`).
  *
  * With BENCH_API_WORKERS=N above 1 it runs as `quarry serve --workers N` does: a node:cluster primary
  * forks N workers (with the node flags of serve's workers, src/cli/worker-flags.ts), each serving the whole app and the static route on the

@@ -78,11 +78,12 @@ export interface Child {
 }
 
 /**
- * Starts a TypeScript entry point (or any node script) as a child `node` process, so that its pid
- * is the process that does the work (no npx or shell in between) and its memory can be read.
+ * Starts a node script as a child `node` process (a TypeScript one through tsx's loader), so that
+ * its pid is the process that does the work (no npx or shell in between) and its memory can be read.
  */
 export function startNode(script: string, args: string[], env: Record<string, string | undefined>, nodeFlags: string[] = []): Child {
-  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', script, ...args], {
+  const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...nodeFlags, ...loader, script, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { cachedCompiledTree } from '../../bin/compiled-sources.js';
 import type { ChainId } from '../../src/chain/chains.ts';
 import type { NotableAccounts } from '../../src/sources/synthetic/index.ts';
 import { runLoad, runSequential, STATIC_PREFIX, type LoadResult } from '../load.ts';
@@ -95,7 +96,14 @@ export interface ApiOptions {
   filter?: RegExp;
 }
 
-const SERVER = path.join(ROOT, 'bench', 'api-server.ts');
+const SERVER = path.join('bench', 'api-server.ts');
+
+/** The API server's script, compiled as bin/quarry.js runs `quarry serve` (bin/compiled-sources.js); the TypeScript if the cache cannot be written. */
+async function serverScript(): Promise<{ script: string; flags: string[] }> {
+  const tree = await cachedCompiledTree(['src', 'bench'], ROOT);
+  if (tree === undefined) return { script: path.join(ROOT, SERVER), flags: [] };
+  return { script: path.join(tree, SERVER.replace(/\.ts$/, '.js')), flags: ['--enable-source-maps'] };
+}
 
 export async function measureApi(target: TierStore, build: BuildRecord, notable: Record<ChainId, NotableAccounts>, options: ApiOptions): Promise<ApiFigures> {
   const name = `${target.tier.name}/${target.kind}`;
@@ -107,8 +115,9 @@ export async function measureApi(target: TierStore, build: BuildRecord, notable:
   const port = await freePort();
   const workers = Math.max(1, options.workers);
   // The node flags `quarry serve` runs with (bin/quarry.js), not the benchmark's own.
+  const server = await serverScript();
   const child = startNode(
-    SERVER,
+    server.script,
     [],
     {
       ...target.env('work'),
@@ -120,7 +129,7 @@ export async function measureApi(target: TierStore, build: BuildRecord, notable:
       QUARRY_LOG_LEVEL: options.logLevel,
       BENCH_API_WORKERS: String(workers),
     },
-    CLI_NODE_FLAGS,
+    [...CLI_NODE_FLAGS, ...server.flags],
   );
   const base = `http://127.0.0.1:${port}`;
   const headers = { authorization: `Bearer ${key}` };

@@ -1,8 +1,8 @@
 /**
  * How a test starts the real `quarry` command in a child process. Under `npm test` it runs the
- * run's compiled JavaScript (scripts/test-build.ts), which starts in half the time of bin/quarry.js
- * (that one compiles the TypeScript sources through tsx in every process); elsewhere bin/quarry.js.
- * Either way with the node flags bin/quarry.js's first line gives.
+ * run's compiled JavaScript (scripts/test-build.ts), the same code bin/quarry.js would run from its
+ * cache of compiled sources (bin/compiled-sources.js) without hashing the sources at every start;
+ * elsewhere bin/quarry.js. Either way with the node flags bin/quarry.js's first line gives.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
