@@ -97,24 +97,19 @@ export async function eachHolderBatch<R extends { n: number | string }>(
 
 /** Fills a SortedBalances of `total` holders batch by batch, in the ascending order they come. */
 class BalancesBuilder {
-  private limbs: Float64Array[] | null = null;
+  private balances: SortedBalances | null = null;
   private i = 0;
 
   add(total: number, balance: string): void {
-    const limbs = (this.limbs ??= [0, 1, 2, 3].map(() => new Float64Array(total)));
-    const l = parseLimbs(balance);
-    limbs[0]![this.i] = l[0];
-    limbs[1]![this.i] = l[1];
-    limbs[2]![this.i] = l[2];
-    limbs[3]![this.i] = l[3];
-    this.i++;
+    (this.balances ??= SortedBalances.ofSize(total)).set(this.i++, parseLimbs(balance));
   }
 
+  /**
+   * The balances added. Fewer than counted (the wallet classes' individuals, or a cursor that
+   * ended early) share the arrays sized for all: a copy would hold both at once at its peak.
+   */
   done(): SortedBalances {
-    if (!this.limbs) return SortedBalances.empty();
-    // Fewer than counted only if the cursor ended early: the arrays are then cut to what came.
-    const [l0, l1, l2, l3] = this.limbs.map((a) => (this.i === a.length ? a : a.slice(0, this.i)));
-    return new SortedBalances(this.i, l0!, l1!, l2!, l3!);
+    return this.balances === null ? SortedBalances.empty() : this.balances.head(this.i);
   }
 }
 

@@ -49,3 +49,18 @@ it('updates a sorted population by removing and adding balances', () => {
   const s = SortedBalances.of([1, 3, 3, 7].map(l)).update([l(3), l(7)], [l(2), l(9)]);
   assert.deepEqual(Array.from({ length: s.n }, (_, i) => limbsToBigInt(s.at(i))), [1n, 2n, 3n, 9n]);
 });
+
+it('holds every balance up to the limbs\' range exactly, and head(n) is the first n of them', () => {
+  const balance = fc.oneof(fc.bigInt({ min: 1n, max: 2n ** 24n }), fc.bigInt({ min: 1n, max: 10n ** 26n }), fc.bigInt({ min: 2n ** 95n, max: 2n ** 96n - 1n }));
+  fc.assert(
+    fc.property(fc.array(balance, { minLength: 1, maxLength: 50 }), fc.nat(), (values, cut) => {
+      const xs = [...values].sort(cmp);
+      const s = SortedBalances.of(xs.map((x) => parseLimbs(x.toString())));
+      assert.deepEqual(xs.map((_, i) => limbsToBigInt(s.at(i))), xs);
+      const n = cut % (xs.length + 1);
+      const head = s.head(n);
+      assert.equal(head.n, n);
+      assert.deepEqual(Array.from({ length: n }, (_, i) => limbsToBigInt(head.at(i))), xs.slice(0, n));
+    }),
+  );
+});

@@ -82,33 +82,46 @@ export function limbsToBigInt(acc: ArrayLike<number>): bigint {
   return v;
 }
 
-/** Holders' balances (all positive), ascending, as four parallel limb arrays. */
+/**
+ * Holders' balances (all positive), ascending, as four parallel limb arrays. The low three limbs of
+ * a non-negative value are in [0, 2^24) (parseLimbs and carry keep them there), so they are held in
+ * 32-bit integers; the top limb, which carries the rest, in doubles: 20 bytes a holder instead of 32.
+ */
 export class SortedBalances {
   constructor(
     readonly n: number,
-    readonly l0: Float64Array,
-    readonly l1: Float64Array,
-    readonly l2: Float64Array,
+    readonly l0: Uint32Array,
+    readonly l1: Uint32Array,
+    readonly l2: Uint32Array,
     readonly l3: Float64Array,
   ) {}
 
+  /** `n` zero balances, to be filled. */
+  static ofSize(n: number): SortedBalances {
+    return new SortedBalances(n, new Uint32Array(n), new Uint32Array(n), new Uint32Array(n), new Float64Array(n));
+  }
+
   static empty(): SortedBalances {
-    return new SortedBalances(0, new Float64Array(0), new Float64Array(0), new Float64Array(0), new Float64Array(0));
+    return SortedBalances.ofSize(0);
   }
 
   /** From balances already sorted ascending. */
   static of(sorted: Limbs[]): SortedBalances {
-    const n = sorted.length;
-    const s = new SortedBalances(n, new Float64Array(n), new Float64Array(n), new Float64Array(n), new Float64Array(n));
+    const s = SortedBalances.ofSize(sorted.length);
     sorted.forEach((v, i) => s.set(i, v));
     return s;
+  }
+
+  /** The first `n` balances, sharing these arrays (no copy). */
+  head(n: number): SortedBalances {
+    return n === this.n ? this : new SortedBalances(n, this.l0.subarray(0, n), this.l1.subarray(0, n), this.l2.subarray(0, n), this.l3.subarray(0, n));
   }
 
   at(i: number): Limbs {
     return [this.l0[i]!, this.l1[i]!, this.l2[i]!, this.l3[i]!];
   }
 
-  private set(i: number, v: Limbs): void {
+  set(i: number, v: Limbs): void {
     this.l0[i] = v[0];
     this.l1[i] = v[1];
     this.l2[i] = v[2];
@@ -127,7 +140,7 @@ export class SortedBalances {
    */
   update(removed: Limbs[], added: Limbs[]): SortedBalances {
     const n = this.n - removed.length + added.length;
-    const out = new SortedBalances(n, new Float64Array(n), new Float64Array(n), new Float64Array(n), new Float64Array(n));
+    const out = SortedBalances.ofSize(n);
     let r = 0;
     let a = 0;
     let o = 0;
