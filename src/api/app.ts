@@ -27,7 +27,7 @@ import { registerCompression } from './plugins/compression.ts';
 import { etagHash, registerSnapshotCache } from './plugins/snapshot-cache.ts';
 import { createStoreOutage, registerOutageGuard } from './plugins/store-outage.ts';
 import { registerCsv } from './plugins/csv.ts';
-import { registerFreshness } from './plugins/freshness.ts';
+import { registerFreshness, setStoreStateMaxAge } from './plugins/freshness.ts';
 import { healthRoutes } from './routes/health.ts';
 import { addressRoutes } from './routes/addresses/index.ts';
 import { analyticsRoutes } from './analytics/index.ts';
@@ -107,6 +107,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerStrictNumbers(app);
   registerDeadline(app, deps.config.statementTimeoutMs);
   await registerCors(app, deps.config.corsOrigins);
+  setStoreStateMaxAge(deps.store, deps.config.freshnessMs);
   // Before compression and ETags: it keeps the JSON as serialized (plugins/snapshot-cache.ts).
   registerSnapshotCache(app, deps.store, deps.config.responseCacheBytes);
   await registerCompression(app);

@@ -28,6 +28,13 @@ describe('loadConfig', () => {
     assert.equal(config.redisUrl, undefined);
     assert.equal(config.corsOrigins, '*');
     assert.deepEqual(config.events, { pollMs: 500, heartbeatMs: 15_000, maxStreamsPerKey: 5 });
+    assert.equal(config.freshnessMs, 10);
+  });
+
+  it('reads QUARRY_FRESHNESS_MS from 0 to 1000 and refuses anything else, naming it', () => {
+    assert.equal(loadConfig({ QUARRY_FRESHNESS_MS: '0' }).freshnessMs, 0);
+    assert.equal(loadConfig({ QUARRY_FRESHNESS_MS: '1000' }).freshnessMs, 1000);
+    for (const bad of ['-1', '1001', '2.5', 'soon']) assert.throws(() => loadConfig({ QUARRY_FRESHNESS_MS: bad }), /QUARRY_FRESHNESS_MS/);
   });
 
   it('derives the operator and anonymous limits from QUARRY_RATE_LIMIT_MAX unless set', () => {

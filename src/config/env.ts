@@ -56,6 +56,12 @@ export interface Config {
   connectTimeoutMs: number;
   /** Bytes of analytics answers kept per database snapshot (src/api/plugins/snapshot-cache.ts); 0 keeps none. */
   responseCacheBytes: number;
+  /**
+   * How long one read of the store's state (its snapshot and the chains' tips) answers the requests
+   * that arrive after it, in ms (src/api/plugins/freshness.ts): an answer holds every block committed
+   * this long before its request. 0 reads it for every request.
+   */
+  freshnessMs: number;
   /** Origins browsers may call the API from: any (`*`), a list, or `off` (no CORS headers). */
   corsOrigins: '*' | 'off' | string[];
   /** Key of the cursor integrity check; cursors survive restarts and replicas that share it. */
@@ -133,6 +139,7 @@ export function loadConfig(env: Env = process.env): Config {
     indexerQueryTimeoutMs: read('QUARRY_INDEXER_QUERY_TIMEOUT_MS', 3_600_000, (raw) => integerIn(raw, 1000, 86_400_000)),
     connectTimeoutMs: read('QUARRY_DB_CONNECT_TIMEOUT_MS', 5000, (raw) => integerIn(raw, 100, 600_000)),
     responseCacheBytes: read('QUARRY_RESPONSE_CACHE_MB', 64, (raw) => integerIn(raw, 0, 65_536)) * 1024 * 1024,
+    freshnessMs: read('QUARRY_FRESHNESS_MS', 10, (raw) => integerIn(raw, 0, 1000)),
     corsOrigins: read<Config['corsOrigins']>('QUARRY_CORS_ORIGINS', '*', parseOrigins),
     cursorSecret: read('QUARRY_CURSOR_SECRET', DEFAULT_CURSOR_SECRET, (raw) =>
       raw.length >= 8 ? raw : '!must be at least 8 characters',

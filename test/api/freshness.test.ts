@@ -208,4 +208,50 @@ describeEachStore('the store state read shared by concurrent requests', (_getSto
       await store.close();
     }
   });
+
+  it('with a maximum age, serves a read that started within it, renews it in the background from half of it, and never an older one', async () => {
+    const store = await openTestStore(kind);
+    try {
+      const chain = 'pos';
+      const builder = new ChainBuilder(chain, Date.UTC(2026, 2, 1, 12) / 1000, 12);
+      builder.block((b) => b.genesis([{ address: addr(chain, 'aged read'), amount: coins(chain, 1000) }]));
+      await ingest(store, builder.source());
+      const reads = () => store.stats().get('api.snapshot')?.count ?? 0;
+      const maxAgeMs = 400;
+      const read = sharedStoreStateReader(store, maxAgeMs);
+      const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+      let started = performance.now();
+      const first = await read();
+      assert.equal(reads(), 1);
+      // Calls within half the age take the same read, without another statement.
+      const within = await Promise.all(Array.from({ length: 5 }, () => read()));
+      if (performance.now() - started < maxAgeMs / 2) {
+        assert.ok(within.every((state) => state === first));
+        assert.equal(reads(), 1);
+      }
+
+      // A block committed now is not yet in the reads served within the age…
+      builder.block((b) => b.transfer(addr(chain, 'aged read'), addr(chain, 'aged other'), coins(chain, 1)));
+      await ingest(store, builder.source());
+      // …and is in every read once the age has passed since the read that preceded it started.
+      await sleep(maxAgeMs - (performance.now() - started) + 5);
+      started = performance.now();
+      const after = await read();
+      assert.equal(after.tips.pos?.height, '1', 'a read older than the maximum age is never served');
+      assert.equal(reads(), 2);
+
+      // Past half the age, a call still takes the current read and starts the next in the background.
+      await sleep(Math.max(0, maxAgeMs / 2 - (performance.now() - started)) + 5);
+      const ageAtCall = performance.now() - started;
+      const renewing = await read();
+      if (ageAtCall < maxAgeMs) {
+        assert.equal(renewing, after, 'served at once from the current read');
+        for (let waited = 0; reads() < 3 && waited < 2000; waited += 10) await sleep(10);
+        assert.equal(reads(), 3, 'and a renewal sent');
+      }
+    } finally {
+      await store.close();
+    }
+  });
 });

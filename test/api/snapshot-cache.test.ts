@@ -167,7 +167,7 @@ describeEachStore('answers kept per database snapshot', (_getStore, kind) => {
   it('keeps Addresses API answers in their own share, which a crawl of addresses cannot push the charts out of', async () => {
     const store = await openStore(kind);
     const total = 64 * 1024;
-    const config = { ...loadConfig({ QUARRY_API_KEYS: TEST_KEY, QUARRY_RATE_LIMIT_MAX: '100000' }), responseCacheBytes: total };
+    const config = { ...loadConfig({ QUARRY_API_KEYS: TEST_KEY, QUARRY_RATE_LIMIT_MAX: '100000', QUARRY_FRESHNESS_MS: '0' }), responseCacheBytes: total };
     const keys = await createKeyVerifier(store, config.apiKeys, 50);
     const app = await buildApp({ config, store, keys, logger: false });
     try {
@@ -386,7 +386,7 @@ describeEachStore('answers kept per database snapshot', (_getStore, kind) => {
     const total = 16 * 1024;
     // The analytics' share: the rest is the Addresses API's.
     const budget = total - Math.floor(total * ADDRESS_SHARE);
-    const config = { ...loadConfig({ QUARRY_API_KEYS: TEST_KEY, QUARRY_RATE_LIMIT_MAX: '100000' }), responseCacheBytes: total };
+    const config = { ...loadConfig({ QUARRY_API_KEYS: TEST_KEY, QUARRY_RATE_LIMIT_MAX: '100000', QUARRY_FRESHNESS_MS: '0' }), responseCacheBytes: total };
     const keys = await createKeyVerifier(store, config.apiKeys, 50);
     const app = await buildApp({ config, store, keys, logger: false });
     try {

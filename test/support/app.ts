@@ -20,7 +20,8 @@ export interface TestApp {
 }
 
 export async function buildTestApp(store: Store, env: Record<string, string> = {}, options: { tuning?: ApiTuning } = {}): Promise<TestApp> {
-  const config = loadConfig({ QUARRY_API_KEYS: TEST_KEY, QUARRY_LOG_LEVEL: 'info', ...env });
+  // A test stores a block and asks at once: the store's state is read for every request unless a test sets otherwise.
+  const config = loadConfig({ QUARRY_API_KEYS: TEST_KEY, QUARRY_LOG_LEVEL: 'info', QUARRY_FRESHNESS_MS: '0', ...env });
   let captured = '';
   const sink = new Writable({
     write(chunk, _encoding, done) {

@@ -11,7 +11,9 @@
  * routes that read the clock, CSV exports, or every route when the cache is off) run the same
  * statement before their handler. A block committed while an answer is computed
  * may be in the answer, as the snapshot cache also allows; the header never names a block the
- * answer was computed before.
+ * answer was computed before. One read serves the requests of the next QUARRY_FRESHNESS_MS
+ * (`sharedStoreStateReader`): a block is in every answer to a request that arrives that long after
+ * its commit, and requests under load do not each wait for a round trip to the store.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import sql from 'sql-template-tag';
@@ -56,29 +58,48 @@ async function queryStoreState(db: Db): Promise<StoreState> {
 }
 
 /**
- * The store's state as of a moment after the call: the reads of every request that calls while a
- * read is under way are one. A request must be answered from a state read after it arrived (so
- * that its answer holds every block committed before it), so it does not take the read already in
- * flight, which may have been sent before a commit it must see: it waits for the next read, which
- * starts when that one returns and serves every request that came meanwhile. Under load that is one
- * statement per round trip to the store instead of one per request; a lone request still costs one.
- * The shared read runs outside any one request's deadline (store.ts, `withoutDeadline`).
+ * The store's state for a request arriving now: a read that started at most `maxAgeMs` before it,
+ * else the next read. Every request that comes while a read is under way shares one: a request
+ * takes the read in flight only if it started within `maxAgeMs`; otherwise it waits for the next,
+ * which starts when that one returns and serves every request that came meanwhile. With a maximum
+ * age of 0 every answer holds every block committed before its request arrived; with a few
+ * milliseconds, every block committed that long before, and under load the requests stop waiting
+ * for a round trip to the store: a read that is half its age old is renewed in the background
+ * while the requests go on with it. The shared read runs outside any one request's deadline
+ * (store.ts, `withoutDeadline`).
  */
-export function sharedStoreStateReader(db: Db): () => Promise<StoreState> {
-  let inFlight: Promise<StoreState> | undefined;
+export function sharedStoreStateReader(db: Db, maxAgeMs = 0): () => Promise<StoreState> {
+  interface Read {
+    startedAt: number;
+    state: Promise<StoreState>;
+  }
+  let inFlight: Read | undefined;
   let next: Promise<StoreState> | undefined;
-  const start = () => {
-    const read = withoutDeadline(() => queryStoreState(db));
+  /** The latest read that succeeded, to serve requests within the maximum age. */
+  let latest: Read | undefined;
+  const start = (): Promise<StoreState> => {
+    const read: Read = { startedAt: performance.now(), state: withoutDeadline(() => queryStoreState(db)) };
     inFlight = read;
-    void read.then(
-      () => (inFlight = undefined),
-      () => (inFlight = undefined),
+    read.state.then(
+      () => {
+        if (inFlight === read) inFlight = undefined;
+        if (latest === undefined || latest.startedAt < read.startedAt) latest = read;
+      },
+      () => {
+        if (inFlight === read) inFlight = undefined;
+      },
     );
-    return read;
+    return read.state;
   };
   return () => {
+    const now = performance.now();
+    if (latest !== undefined && now - latest.startedAt < maxAgeMs) {
+      if (inFlight === undefined && now - latest.startedAt >= maxAgeMs / 2) void start().catch(() => undefined);
+      return latest.state;
+    }
     if (inFlight === undefined) return start();
-    next ??= inFlight.then(
+    if (now - inFlight.startedAt < maxAgeMs) return inFlight.state;
+    next ??= inFlight.state.then(
       () => ((next = undefined), start()),
       () => ((next = undefined), start()),
     );
@@ -87,6 +108,11 @@ export function sharedStoreStateReader(db: Db): () => Promise<StoreState> {
 }
 
 const readers = new WeakMap<Db, () => Promise<StoreState>>();
+
+/** Sets how long one read of `db`'s state serves the requests after it (QUARRY_FRESHNESS_MS); without a call, 0. */
+export function setStoreStateMaxAge(db: Db, maxAgeMs: number): void {
+  readers.set(db, sharedStoreStateReader(db, maxAgeMs));
+}
 
 /**
  * Reads the snapshot and the chains' tips in one statement (one snapshot of the data), shared with

@@ -5,7 +5,7 @@
  * (pg_current_snapshot(): the next transaction id and those still in progress; on a standby the
  * position its replay has reached, plugins/freshness.ts). So a request whose
  * parameters were answered under the snapshot of now gets the same bytes again after one small
- * query (shared by the requests that arrive meanwhile), and the next block's commit makes every kept answer unreachable: answers stay exact and
+ * query (shared by the requests of the next few milliseconds: plugins/freshness.ts), and the next block's commit makes every kept answer unreachable: answers stay exact and
  * current to the latest block, and a ten-year chart costs its computation once per block instead of
  * once per request.
  *
