@@ -10,7 +10,7 @@ import { Type } from 'typebox';
 import { CHAIN_INFO, CHAINS, type ChainId } from '../../../chain/chains.ts';
 import { DAY_SECONDS, formatGeneratedAt, formatTimestamp, nowMicros } from '../../../time.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
-import { analyticsRoute } from '../route.ts';
+import { analyticsRoute, perSnapshot } from '../route.ts';
 import { NullableTimestamp, StringEnum } from '../../schemas/common.ts';
 import { readStalls } from '../../../ingest/stalls.ts';
 import { countWindow } from './tps.ts';
@@ -78,43 +78,51 @@ export function networkHealthRoute(app: RouteApp, ctx: ApiContext, options: Heal
     operationId: 'getNetworkHealth',
     summary: 'Indexing lag, recent blocks, open dead letters and a status per chain',
     response: HealthResponse,
-    // It reads the clock (`generated_at`, a lag or a window up to now): computed at every request.
+    // It reads the clock (`checked_at`, the lags, a window up to now), so the snapshot cache cannot
+    // keep it; its figures depend only on the stored data and the clock's second, so they are
+    // computed once per snapshot and second, and the replica's lag, which moves without either, at
+    // every request.
     config: { snapshotCache: false },
-    handler: async () => {
+    handler: async ({ snapshot }) => {
       const micros = clock();
       const now = Math.floor(micros / 1_000_000);
-      const stalls = await readStalls(ctx.store);
       const replication = await readReplication(ctx.store);
-      const entries = await Promise.all(
-        CHAINS.map(async (chain) => {
-          const [row] = await ctx.store.query<{ tip_ts: string | number | null; dlq: string | number; seen_ts: string | number | null }>(
-            'analytics.health.chain',
-            sql`SELECT (SELECT ts FROM blocks WHERE chain = ${chain} ORDER BY height DESC LIMIT 1) AS tip_ts,
-                       (SELECT count(*) FROM dead_letters WHERE chain = ${chain} AND resolved_ts IS NULL) AS dlq,
-                       (SELECT seen_ts FROM chain_node_tips WHERE chain = ${chain}) AS seen_ts`,
-            { reusePlan: true }, // a key lookup and the partial index of open letters
-          );
-          const tipTs = row?.tip_ts == null ? null : Number(row.tip_ts);
-          const stall = stalls.get(chain);
-          const lag = tipTs === null ? null : Math.max(0, now - tipTs);
-          const network = ctx.network(chain);
-          const health = {
-            chain,
-            network,
-            latest_block_time: tipTs === null ? null : formatTimestamp(tipTs),
-            tip_lag_seconds: lag,
-            silver_blocks_24h: tipTs === null ? 0 : (await countWindow(ctx.store, chain, windowEndingAt(now, DAY_SECONDS))).blocks,
-            dlq_open_count: Number(row?.dlq ?? 0),
-            status: stall ? 'stalled' : healthStatus(chain, lag),
-            stalled_height: stall?.height ?? null,
-            stall_reason: stall?.reason ?? null,
-            indexer_seen_seconds_ago: row?.seen_ts == null ? null : Math.max(0, now - Number(row.seen_ts)),
-          };
-          return [`${chain}:${network}`, health] as const;
-        }),
-      );
+      const entries = await perSnapshot(ctx, snapshot, `health:${now}`, () => chainHealth(ctx, now));
       const replica = { role: replication.role, lag_seconds: replication.lagSeconds, lag_bytes: replication.lagBytes };
       return { chains: Object.fromEntries(entries), checked_at: formatGeneratedAt(micros), replica };
     },
   });
+}
+
+/** Each chain's health at `now` (Unix seconds), keyed by <chain>:<network>. */
+async function chainHealth(ctx: ApiContext, now: number) {
+  const stalls = await readStalls(ctx.store);
+  return Promise.all(
+    CHAINS.map(async (chain) => {
+      const [row] = await ctx.store.query<{ tip_ts: string | number | null; dlq: string | number; seen_ts: string | number | null }>(
+        'analytics.health.chain',
+        sql`SELECT (SELECT ts FROM blocks WHERE chain = ${chain} ORDER BY height DESC LIMIT 1) AS tip_ts,
+                   (SELECT count(*) FROM dead_letters WHERE chain = ${chain} AND resolved_ts IS NULL) AS dlq,
+                   (SELECT seen_ts FROM chain_node_tips WHERE chain = ${chain}) AS seen_ts`,
+        { reusePlan: true }, // a key lookup and the partial index of open letters
+      );
+      const tipTs = row?.tip_ts == null ? null : Number(row.tip_ts);
+      const stall = stalls.get(chain);
+      const lag = tipTs === null ? null : Math.max(0, now - tipTs);
+      const network = ctx.network(chain);
+      const health = {
+        chain,
+        network,
+        latest_block_time: tipTs === null ? null : formatTimestamp(tipTs),
+        tip_lag_seconds: lag,
+        silver_blocks_24h: tipTs === null ? 0 : (await countWindow(ctx.store, chain, windowEndingAt(now, DAY_SECONDS))).blocks,
+        dlq_open_count: Number(row?.dlq ?? 0),
+        status: stall ? ('stalled' as const) : healthStatus(chain, lag),
+        stalled_height: stall?.height ?? null,
+        stall_reason: stall?.reason ?? null,
+        indexer_seen_seconds_ago: row?.seen_ts == null ? null : Math.max(0, now - Number(row.seen_ts)),
+      };
+      return [`${chain}:${network}`, health] as const;
+    }),
+  );
 }
