@@ -55,7 +55,7 @@ export function acceptedEncoding(request: FastifyRequest): Encoding | undefined 
   return ENCODINGS.find((encoding) => encoding === chosen);
 }
 
-export function compressBody(encoding: Encoding, body: string): Buffer {
+export function compressBody(encoding: Encoding, body: string | Buffer): Buffer {
   switch (encoding) {
     case 'br':
       return zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(body) } });

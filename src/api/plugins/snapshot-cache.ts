@@ -16,9 +16,10 @@
  * the same entry as no window where 30d is the default. A route that opts in must therefore answer from its declared
  * parameters alone (the analytics routes' handlers receive nothing else: analytics/route.ts).
  *
- * The memory budget (split in two shares, below) counts what an entry holds: its key, its body (as V8 stores the string: one byte
- * a character when all are Latin-1, else two), each compressed form, and a fixed overhead per entry
- * and per compressed form for the objects around them; least recently used entries go first.
+ * The memory budget (split in two shares, below) counts what an entry holds: its key (as V8 stores
+ * the string: one byte a character when all are Latin-1, else two), its body (kept as the UTF-8
+ * bytes that are sent, so a hit is not encoded again), each compressed form, and a fixed overhead
+ * per entry and per compressed form for the objects around them; least recently used entries go first.
  *
  * Routes opt in with `config.snapshotCache`: the analytics group sets it for its routes, those that
  * read the clock (health's lag, `generated_at`) leave it off; the Addresses API sets it too, for
@@ -70,19 +71,14 @@ export const ENTRY_OVERHEAD = 512;
 /** Bytes counted for a compressed form's Buffer object and map entry besides its bytes. */
 export const ENCODED_OVERHEAD = 128;
 
-/**
- * Bytes a string holds in V8: one a character when every character is Latin-1, else two. `utf8`,
- * its UTF-8 length when known, settles the common all-ASCII case without a scan.
- */
-const stringBytes = (text: string, utf8?: number) =>
-  utf8 === text.length || !/[^\u0000-\u00ff]/.test(text) ? text.length : 2 * text.length;
+/** Bytes a string holds in V8: one a character when every character is Latin-1, else two. */
+const stringBytes = (text: string) => (/[^\u0000-\u00ff]/.test(text) ? 2 * text.length : text.length);
 
 interface Kept {
   /** Memory counted for the entry's key and body and its overhead. */
   baseBytes: number;
-  body: string;
-  /** The body's length in UTF-8, as the compression threshold counts it. */
-  bodyBytes: number;
+  /** The serialized JSON as sent (UTF-8). */
+  body: Buffer;
   contentType: string;
   etag: string;
   /** The body compressed, per encoding a client accepted. */
@@ -246,7 +242,7 @@ export function registerSnapshotCache(app: FastifyInstance, store: Store, maxByt
    * it (the compression plugin passes a body that has its Content-Encoding through).
    */
   function bodyFor(request: FastifyRequest, reply: FastifyReply, entry: Kept, pool: Pool): string | Buffer {
-    const encoding = entry.bodyBytes >= COMPRESSION_THRESHOLD ? acceptedEncoding(request) : undefined;
+    const encoding = entry.body.length >= COMPRESSION_THRESHOLD ? acceptedEncoding(request) : undefined;
     if (encoding === undefined) return entry.body;
     let encoded = entry.encoded.get(encoding);
     if (!encoded) {
@@ -264,14 +260,13 @@ export function registerSnapshotCache(app: FastifyInstance, store: Store, maxByt
     if (!miss || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
     const etag = etagOf(payload);
     reply.header('etag', etag);
-    const bodyBytes = Buffer.byteLength(payload);
-    const baseBytes = ENTRY_OVERHEAD + stringBytes(miss.key) + stringBytes(payload, bodyBytes);
+    const body = Buffer.from(payload);
+    const baseBytes = ENTRY_OVERHEAD + stringBytes(miss.key) + body.length;
     // An answer computed while the snapshot moved on is for no later request: not kept.
     if (miss.snapshot !== snapshot || baseBytes > miss.pool.maxBytes) return payload;
     const entry: Kept = {
       baseBytes,
-      body: payload,
-      bodyBytes,
+      body,
       contentType: String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8'),
       etag,
       encoded: new Map(),
