@@ -69,6 +69,9 @@ export interface Population {
  */
 export const HOLDER_BATCH = 10_000;
 
+/** The statement timeout of a population read (docs/bounds.md). */
+const POPULATION_TIMEOUT_MS = 60_000;
+
 /**
  * Runs `query` (which must also give `n`, the count of its rows: `count(*) OVER ()`) through a
  * cursor in one read-only transaction, so every batch comes from the same snapshot and the sort
@@ -84,6 +87,12 @@ export async function eachHolderBatch<R extends { n: number | string }>(
     // A cursor is planned for its first tenth by default (cursor_tuple_fraction 0.1): index walks and
     // nested loops that start fast. This one is read to the end: plan it as one statement would be.
     await tx.query(`${label}.plan`, sql`SET LOCAL cursor_tuple_fraction = 1`);
+    // Its first FETCH sorts every holder of the chain once per CACHE_SECONDS for every request
+    // of those minutes: bounded by the chain, not by any request, so it gets POPULATION_TIMEOUT
+    // rather than the API's statement timeout, which a busy server could otherwise meet (a 503 for
+    // every request waiting on it). Compiling it (JIT) costs more than it saves in one run.
+    await tx.query(`${label}.timeout`, sql`SET LOCAL statement_timeout = ${raw(String(POPULATION_TIMEOUT_MS))}`);
+    await tx.query(`${label}.jit`, sql`SET LOCAL jit = off`);
     await tx.query(`${label}.declare`, sql`DECLARE holders NO SCROLL CURSOR FOR ${query}`);
     for (;;) {
       const rows = await tx.query<R>(`${label}.fetch`, sql`FETCH ${raw(String(HOLDER_BATCH))} FROM holders`);
