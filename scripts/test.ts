@@ -14,6 +14,7 @@
  *   QUARRY_TEST_PROPERTY_SEED=N   fast-check properties run from this seed (a failure's), with
  *   QUARRY_TEST_PROPERTY_PATH=P   that failure's path: test/support/property-replay.ts
  *   QUARRY_TEST_CPU_PROF=DIR      each test process writes a V8 CPU profile (node --cpu-prof) into DIR
+ *   QUARRY_TEST_NODE_ARGS="…"     more node flags for every test process
  *
  * The files run as JavaScript that this script compiles once per run (scripts/test-build.ts). The
  * slow files (SLOW_FIRST) each run in a process of their own; the others run GROUP_SIZE to a
