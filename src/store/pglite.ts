@@ -19,10 +19,13 @@ const parsers = {
  * off, so the settings that exist for replicas and for torn pages after a power cut buy nothing:
  * without them a bulk load's index builds and COPYs write no WAL for what they create, and fewer
  * checkpoints interrupt it. A store on disk gets a larger buffer pool, which keeps the demo's hot
- * tables in memory; an in-memory one (tests) keeps the default, as its pages are in memory anyway.
+ * tables in memory; an in-memory one (tests) a smaller one than the default: its pages are in
+ * memory anyway, so a miss costs a copy, and the server clears its whole pool as it starts, which
+ * a test pays for every store it opens.
  */
 const EMBEDDED_SETTINGS = ['wal_level=minimal', 'max_wal_senders=0', 'full_page_writes=off', 'max_wal_size=2GB', 'checkpoint_timeout=30min'];
 const ON_DISK_SETTINGS = ['shared_buffers=256MB'];
+const IN_MEMORY_SETTINGS = ['shared_buffers=32MB'];
 
 /** The embedded driver, which can also write its whole database out as one tarball (a test snapshot). */
 export interface PgliteDriver extends Driver {
@@ -48,7 +51,7 @@ export async function createPgliteDriver(dataDir: string | undefined, options: {
       ...(options.copyOf === undefined ? {} : { fs: new MemoryCopyFS(options.copyOf) }),
       extensions: { pg_trgm },
       parsers,
-      postgresqlconf: dataDir ? [...EMBEDDED_SETTINGS, ...ON_DISK_SETTINGS] : EMBEDDED_SETTINGS,
+      postgresqlconf: [...EMBEDDED_SETTINGS, ...(dataDir ? ON_DISK_SETTINGS : IN_MEMORY_SETTINGS)],
     });
   } catch (error) {
     release();
