@@ -13,6 +13,8 @@
  *   QUARRY_TEST_CASE_TIMEOUT=MS   a test running longer fails, a hook at twice that (default: three minutes)
  *   QUARRY_TEST_PROPERTY_SEED=N   fast-check properties run from this seed (a failure's), with
  *   QUARRY_TEST_PROPERTY_PATH=P   that failure's path: test/support/property-replay.ts
+ *   QUARRY_TEST_CPU_PROF=DIR      each test process writes a V8 CPU profile (node --cpu-prof) into DIR
+ *   QUARRY_TEST_NODE_ARGS="…"     more node flags for every test process
  *
  * The files run as JavaScript that this script compiles once per run (scripts/test-build.ts). The
  * slow files (SLOW_FIRST) each run in a process of their own; the others run GROUP_SIZE to a
@@ -142,6 +144,9 @@ const entries = groups.map((group, i) => {
 env.QUARRY_TEST_GROUPS = path.join(env.QUARRY_TEST_SNAPSHOTS, 'groups.json');
 writeFileSync(env.QUARRY_TEST_GROUPS, JSON.stringify(Object.fromEntries(entries.map((entry, i) => [entry, groups[i]]))));
 const nodeArgs = ['--enable-source-maps', '--import', compiled('test/support/test-timeout.ts'), '--import', compiled('test/support/process-cpu.ts'), '--import', compiled('test/support/property-replay.ts')];
+// node:test starts each file's process with the runner's own node flags, so the profile flags reach them.
+if (process.env.QUARRY_TEST_NODE_ARGS) nodeArgs.push(...process.env.QUARRY_TEST_NODE_ARGS.split(' ').filter(Boolean));
+if (process.env.QUARRY_TEST_CPU_PROF) nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.QUARRY_TEST_CPU_PROF)}`);
 const child = spawn(process.execPath, [...nodeArgs, compiled('scripts/test-runner.ts'), ...entries], {
   cwd: root,
   env,

@@ -194,17 +194,29 @@ describeEachStore('store outage', (_getStore, kind) => {
   it('503 with Retry-After when the store cannot be reached', async () => {
     const store = await openTestStore(kind);
     const t = await buildTestApp(store);
+    const { query, close } = store;
+    let dead: ReturnType<typeof createStore> | undefined;
     if (kind === 'pglite') {
       await store.close();
     } else {
       // Point the running app at a server that does not answer.
-      const dead = createStore(createPostgresDriver('postgres://postgres@127.0.0.1:1/none'), { retries: 1 });
+      dead = createStore(createPostgresDriver('postgres://postgres@127.0.0.1:1/none'), { retries: 1 });
       Object.assign(store, { query: dead.query });
     }
-    const body = assertProblem(await t.app.inject({ url: '/api/v1/pow/addresses/stats/summary', headers: AUTH }), 503);
-    assert.match(body.detail, /unavailable/);
-    const ready = await t.app.inject({ url: '/readyz' });
-    assert.equal(ready.statusCode, 503);
-    await t.close();
+    try {
+      const body = assertProblem(await t.app.inject({ url: '/api/v1/pow/addresses/stats/summary', headers: AUTH }), 503);
+      assert.match(body.detail, /unavailable/);
+      const ready = await t.app.inject({ url: '/readyz' });
+      assert.equal(ready.statusCode, 503);
+    } finally {
+      await t.close();
+      // The real store, put back and closed (its test database dropped): its idle connections
+      // would otherwise hold the test process open.
+      if (dead) {
+        await dead.close();
+        Object.assign(store, { query });
+        await close();
+      }
+    }
   });
 });

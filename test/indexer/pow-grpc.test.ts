@@ -5,7 +5,7 @@
  * generator directly gives, and every address's balance must equal the node's GetAddressState.
  */
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { pino } from 'pino';
 import sql from 'sql-template-tag';
 import type { SourceItem } from '../../src/chain/model.ts';
@@ -13,7 +13,7 @@ import { resolveIndexPowSettings } from '../../src/cli/commands/index-pow.ts';
 import { indexPow } from '../../src/ingest/index-pow.ts';
 import { createQrlClient } from '../../src/sources/qrl-grpc/client.ts';
 import { u64 } from '../../src/sources/qrl-grpc/proto.ts';
-import { describeEachStore } from '../support/stores.ts';
+import { describeEachStore, openTestStore, storeKinds } from '../support/stores.ts';
 import type { Store } from '../../src/store/store.ts';
 import type { FakeQrlNode } from '../fakes/qrl-node/server.ts';
 import { generatePowItems, referenceDigest, startNodeWithChain, storeDigest, feed } from '../fakes/qrl-node/world.ts';
@@ -40,51 +40,66 @@ let items: SourceItem[];
 let expected: Record<string, string>;
 let followItems: SourceItem[];
 let followExpected: Record<string, string>;
+/**
+ * The node the backfill suites index, one for the file: both stores' suites read the same chain
+ * from it (a suite's transient failures are its own, used up by its run), and its views give the
+ * reference store.
+ */
+let node: FakeQrlNode;
+let address: string;
 
 before(async () => {
   items = await generatePowItems();
-  expected = await expectedDigest(items);
+  let views: SourceItem[];
+  ({ node, address, views } = await startNodeWithChain(items));
+  expected = await referenceDigest(views);
   followItems = await generatePowItems({ seed: 12, days: 0.15 });
   followExpected = await expectedDigest(followItems);
 });
+after(() => node?.stop());
 
 const settings = (node: string, extra: Partial<ReturnType<typeof resolveIndexPowSettings>> = {}) => ({ ...resolveIndexPowSettings({ node, progress: false }, {}), ...extra });
 
 const SENTINEL = 'Q' + '0'.repeat(64);
 
-/** Every stored balance, the coinbase sentinel's included, equals GetAddressState's, and the node knows every stored address. */
-async function assertBalancesMatchNode(store: Store, node: FakeQrlNode, address: string): Promise<void> {
-  const client = createQrlClient({ address });
-  try {
-    const rows = await store.query<{ address: string; balance: string }>('t', sql`SELECT address, balance::text AS balance FROM address_summary WHERE chain = 'pow'`);
-    assert.ok(rows.length > 100, `only ${rows.length} addresses`);
-    const stored = new Map(rows.map((r) => [r.address, BigInt(r.balance)]));
-    const onNode = node.addresses();
-    assert.ok(onNode.includes(SENTINEL), 'the node holds the zero address');
-    // Asked all at once (the client keeps 16 calls in flight), compared in the node's order.
-    const answers = await Promise.all(onNode.map((address) => client.call('GetAddressState', { address: Buffer.from(address.slice(1), 'hex') })));
-    for (const [i, address] of onNode.entries()) {
-      assert.equal(stored.get(address) ?? 0n, u64(answers[i]!.message.state.balance), `balance of ${address}`);
+/**
+ * GetAddressState's balance of every address the node holds, asked over gRPC once for the file's
+ * node (all at once: the client keeps 16 calls in flight): its chain does not change.
+ */
+let nodeBalances: Promise<Map<string, bigint>> | undefined;
+function balancesOnNode(): Promise<Map<string, bigint>> {
+  return (nodeBalances ??= (async () => {
+    const client = createQrlClient({ address });
+    try {
+      const onNode = node.addresses();
+      const answers = await Promise.all(onNode.map((address) => client.call('GetAddressState', { address: Buffer.from(address.slice(1), 'hex') })));
+      return new Map(onNode.map((address, i) => [address, u64(answers[i]!.message.state.balance)]));
+    } finally {
+      client.close();
     }
-    const known = new Set(onNode);
-    for (const [address, balance] of stored) if (!known.has(address)) assert.equal(balance, 0n, `${address} is not on the node`);
-    // The zero address: its genesis reserve less every reward the node paid out of it.
-    const rewards = await store.query<{ total: string }>('t', sql`SELECT sum(reward)::text AS total FROM blocks WHERE chain = 'pow' AND height > 0`);
-    assert.equal(stored.get(SENTINEL), 105_000_000n * 10n ** 9n - POW_GENESIS_COINBASE_DEBIT - BigInt(rewards[0]!.total));
-  } finally {
-    client.close();
+  })());
+}
+
+/** Every stored balance, the coinbase sentinel's included, equals GetAddressState's, and the node knows every stored address. */
+async function assertBalancesMatchNode(store: Store): Promise<void> {
+  const rows = await store.query<{ address: string; balance: string }>('t', sql`SELECT address, balance::text AS balance FROM address_summary WHERE chain = 'pow'`);
+  assert.ok(rows.length > 100, `only ${rows.length} addresses`);
+  const stored = new Map(rows.map((r) => [r.address, BigInt(r.balance)]));
+  const answers = await balancesOnNode();
+  const onNode = [...answers.keys()];
+  assert.ok(onNode.includes(SENTINEL), 'the node holds the zero address');
+  // Compared in the node's order.
+  for (const address of onNode) {
+    assert.equal(stored.get(address) ?? 0n, answers.get(address), `balance of ${address}`);
   }
+  const known = new Set(onNode);
+  for (const [address, balance] of stored) if (!known.has(address)) assert.equal(balance, 0n, `${address} is not on the node`);
+  // The zero address: its genesis reserve less every reward the node paid out of it.
+  const rewards = await store.query<{ total: string }>('t', sql`SELECT sum(reward)::text AS total FROM blocks WHERE chain = 'pow' AND height > 0`);
+  assert.equal(stored.get(SENTINEL), 105_000_000n * 10n ** 9n - POW_GENESIS_COINBASE_DEBIT - BigInt(rewards[0]!.total));
 }
 
 describeEachStore('quarry index pow against a fake QRL node', (getStore) => {
-  let node: FakeQrlNode;
-  let address: string;
-
-  before(async () => {
-    ({ node, address } = await startNodeWithChain(items));
-  });
-  after(() => node?.stop());
-
   it('backfills to the head through transient failures: the store equals the generator ingested directly', async () => {
     const types = new Set(items.flatMap((i) => (i.kind === 'block' ? i.block.transactions.map((t) => t.type) : [])));
     for (const type of ['transfer', 'coinbase', 'latticePK', 'message', 'token', 'transfer_token', 'slave']) assert.ok(types.has(type as never), `the chain has no ${type}`);
@@ -100,7 +115,7 @@ describeEachStore('quarry index pow against a fake QRL node', (getStore) => {
   });
 
   it('every balance equals the node\'s GetAddressState', async () => {
-    await assertBalancesMatchNode(getStore(), node, address);
+    await assertBalancesMatchNode(getStore());
   });
 
   it('indexes the mainnet-shaped genesis as the node serves it: network id, coinbase and transfers, the reserve', async () => {
@@ -134,7 +149,17 @@ describeEachStore('quarry index pow against a fake QRL node', (getStore) => {
   });
 });
 
-describeEachStore('quarry index pow following a fake QRL node through reorgs', (getStore) => {
+// On one store, PostgreSQL when the run has it: following a node through reorgs into PGlite is
+// pow-from.test.ts's "following through reorgs" suite (and pos-anvil.test.ts's for pos).
+const followKind = storeKinds().at(-1)!;
+describe(`quarry index pow following a fake QRL node through reorgs [${followKind}]`, () => {
+  let store: Store | undefined;
+  before(async () => {
+    store = await openTestStore(followKind);
+  });
+  after(() => store?.close());
+  const getStore = () => store!;
+
   it('follows the head as the node grows and switches branches; ends with the same store', async () => {
     const items = followItems;
     const start = Math.floor(items.length / 3);

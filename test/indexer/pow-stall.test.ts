@@ -19,7 +19,7 @@ import { createStore, type Store } from '../../src/store/store.ts';
 import { acquireWriterLock } from '../../src/store/writer-lock.ts';
 import { generatePowItems, referenceDigest, startNodeWithChain, storeDigest, feed } from '../fakes/qrl-node/world.ts';
 import { ownClusterSkip, startOwnCluster } from '../support/own-cluster.ts';
-import { describeEachStore, openTestStore } from '../support/stores.ts';
+import { describeEachStore } from '../support/stores.ts';
 import { waitFor } from '../support/wait-for.ts';
 
 const silent = pino({ level: 'silent' });
@@ -57,7 +57,7 @@ function follow(store: Store, node: string, extra: { writerLock?: { ensureHeld()
 
 describeEachStore('quarry index pow --follow at a block the node answers badly', (getStore) => {
   it('stalls at each bad block (cut bytes, then another height\'s block), stores nothing past it, and ends equal to a clean run once the node answers', async () => {
-    const store = await openTestStore(getStore().kind);
+    const store = getStore();
     const { node, address } = await startNodeWithChain(items);
     const bad = { bytes: Math.floor(node.height / 3), 'other-height': Math.floor((2 * node.height) / 3) } as const;
     node.garble(bad.bytes, 'bytes');
@@ -84,13 +84,9 @@ describeEachStore('quarry index pow --follow at a block the node answers badly',
       await run.stop();
       await node.stop();
     }
-    try {
-      const [stall] = await store.query('t', sql`SELECT 1 FROM ingest_stalls`);
-      assert.equal(stall, undefined, 'the stall is cleared');
-      assert.deepEqual(await storeDigest(store), expected);
-    } finally {
-      await store.close();
-    }
+    const [stall] = await store.query('t', sql`SELECT 1 FROM ingest_stalls`);
+    assert.equal(stall, undefined, 'the stall is cleared');
+    assert.deepEqual(await storeDigest(store), expected);
   });
 });
 

@@ -7,7 +7,8 @@
  * tests drive traffic from many accounts without keys.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -111,15 +112,33 @@ export interface Artifact {
 
 let compiled: Record<string, Artifact> | undefined;
 
-/** Compiles every .sol file of test/fixtures/contracts (once per process) with solc-js. */
+/**
+ * Compiles every .sol file of test/fixtures/contracts (once per process) with solc-js. Under
+ * `npm test` the artifacts are kept in the run's snapshot folder, by the sources' digest: the
+ * processes after the first read them instead of loading and running the compiler again.
+ */
 export function compileContracts(): Record<string, Artifact> {
   if (compiled) return compiled;
-  const solc = require('solc') as { compile(input: string): string };
   const sources = Object.fromEntries(
     readdirSync(CONTRACTS_DIR)
       .filter((file) => file.endsWith('.sol'))
+      .sort()
       .map((file) => [file, { content: readFileSync(path.join(CONTRACTS_DIR, file), 'utf8') }]),
   );
+  const runDir = process.env.QUARRY_TEST_SNAPSHOTS;
+  const kept = runDir ? path.join(runDir, `contracts-${createHash('sha256').update(JSON.stringify(sources)).digest('hex').slice(0, 16)}.json`) : undefined;
+  if (kept && existsSync(kept)) return (compiled = JSON.parse(readFileSync(kept, 'utf8')) as Record<string, Artifact>);
+  compiled = compileSources(sources);
+  if (kept) {
+    // Written whole under another name, then renamed: a reader never sees half a file.
+    writeFileSync(`${kept}.${process.pid}`, JSON.stringify(compiled));
+    renameSync(`${kept}.${process.pid}`, kept);
+  }
+  return compiled;
+}
+
+function compileSources(sources: Record<string, { content: string }>): Record<string, Artifact> {
+  const solc = require('solc') as { compile(input: string): string };
   const input = {
     language: 'Solidity',
     sources,
@@ -135,11 +154,11 @@ export function compileContracts(): Record<string, Artifact> {
   };
   const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
   if (errors.length > 0) throw new Error(errors.map((e) => e.formattedMessage).join('\n'));
-  compiled = {};
+  const artifacts: Record<string, Artifact> = {};
   for (const file of Object.values(output.contracts)) {
-    for (const [name, contract] of Object.entries(file)) compiled[name] = { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };
+    for (const [name, contract] of Object.entries(file)) artifacts[name] = { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };
   }
-  return compiled;
+  return artifacts;
 }
 
 // ---- driving traffic ---------------------------------------------------------------------------

@@ -79,11 +79,15 @@ async function pgliteSnapshot(dir: string, seed: SnapshotSeed<unknown>): Promise
     await migrate(store);
     // A seed the run's PostgreSQL server holds too is copied from there, table by table: loading
     // it through the pipeline again, on the embedded store, costs several times the CPU.
-    if (isMigrated(seed) || !process.env.QUARRY_TEST_DATABASE_URL) await seed.snapshot.load(store);
-    else await copyFromPostgres(await createTestDatabase(await postgresSnapshot(dir, seed)), driver);
+    const copied = !isMigrated(seed) && process.env.QUARRY_TEST_DATABASE_URL !== undefined;
+    if (copied) await copyFromPostgres(await createTestDatabase(await postgresSnapshot(dir, seed)), driver);
+    else await seed.snapshot.load(store);
     // Unpacked once into a data directory, which each store copies into memory as it opens
-    // (PGlite's own unpacking of the tarball into a new in-memory database is much slower).
-    writeFileSync(`${dataDir}.tar`, Buffer.from(await (await driver.dumpDataDir()).arrayBuffer()));
+    // (PGlite's own unpacking of the tarball into a new in-memory database is much slower). Rows
+    // that COPY wrote into tables it emptied first leave nothing for VACUUM FULL to compact: the
+    // copy is dumped as it is (its VACUUM ANALYZE has gathered the statistics and set the
+    // visibility map, which a VACUUM FULL's rewrite would clear again).
+    writeFileSync(`${dataDir}.tar`, Buffer.from(await (await driver.dumpDataDir({ compact: !copied })).arrayBuffer()));
     // The WAL segment the dump's last checkpoint is in; the others are spare segments (16 MB each
     // that every copy would repeat), which the server makes again when it needs them.
     const [{ current } = { current: '' }] = await store.query<{ current: string }>('test.snapshot_wal', sql`SELECT pg_walfile_name(pg_current_wal_lsn()) AS current`);

@@ -15,8 +15,10 @@ function expected(blocks: CanonicalBlock[], days: number) {
   return lastDays(expectedActivity(blocks), days).map(({ day, dau, wau, mau }) => ({ day, dau, wau, mau }));
 }
 
-// Ten pow days, so that WAU and MAU part on the last three.
-describeSeededApp('GET /analytics/network/active-addresses-daily', analyticsWorld({ ...ANALYTICS_WORLD, powDays: 10 }), (s) => {
+// Ten pow days, so that WAU and MAU part on the last three. A world of its own (loaded once per
+// run, for this file only): one pos day is enough for the pos default, and most of a world's
+// blocks are pos blocks (a slot every 12 seconds).
+describeSeededApp('GET /analytics/network/active-addresses-daily', analyticsWorld({ ...ANALYTICS_WORLD, powDays: 10, posDays: 1 }), (s) => {
   const get = (query: string) => s.t().app.inject({ url: `${URL}${query}`, headers: AUTH });
 
   it('answers every day of the 90-day default window from the blocks, pos by default', async () => {
