@@ -104,12 +104,17 @@ export async function cachedCompiledTree(folders, root = REPOSITORY_ROOT) {
   for (const file of typeScriptFiles(root, options)) hash.update(`\0${file}\0`).update(readFileSync(path.join(root, file)));
   const cache = path.join(root, 'node_modules', '.cache', 'quarry');
   const tree = path.join(cache, `compiled-${folders.join('-')}-${hash.digest('hex').slice(0, 16)}`);
-  try {
-    if (existsSync(tree)) {
-      // Marked as used, so that pruning keeps the trees in use rather than the ones built last.
+  if (existsSync(tree)) {
+    // Marked as used, so that pruning keeps the trees in use rather than the ones built last (a
+    // read-only cache that already holds the tree is used as it is).
+    try {
       utimesSync(tree, new Date(), new Date());
-      return tree;
+    } catch {
+      // Not writable: nothing to prune here either.
     }
+    return tree;
+  }
+  try {
     const building = `${tree}.${process.pid}.building`;
     mkdirSync(cache, { recursive: true });
     rmSync(building, { recursive: true, force: true });
