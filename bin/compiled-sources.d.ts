@@ -5,6 +5,5 @@ export interface CompileOptions {
   /** Leaves a TypeScript file out (neither compiled nor linked). */
   skip?: (file: string) => boolean;
 }
-export const REPOSITORY_ROOT: string;
 export function compileTree(root: string, out: string, options: CompileOptions): Promise<number>;
 export function cachedCompiledTree(folders: readonly string[], root?: string): Promise<string | undefined>;

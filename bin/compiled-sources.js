@@ -24,7 +24,7 @@ import * as esbuild from 'esbuild';
 const RELATIVE_TS = /(\bfrom\s*|\bimport\s*\(?\s*)(["'])(\.{1,2}\/[^"'\n]*?)\.ts\2/g;
 
 /** The repository this file belongs to. */
-export const REPOSITORY_ROOT = path.resolve(import.meta.dirname, '..');
+const REPOSITORY_ROOT = path.resolve(import.meta.dirname, '..');
 
 /** How many compiled trees the cache keeps (the ones used last), so that a server started from an older tree can still restart a worker. */
 const KEPT_TREES = 5;

@@ -27,7 +27,7 @@ import { registerCompression } from './plugins/compression.ts';
 import { etagHash, registerSnapshotCache } from './plugins/snapshot-cache.ts';
 import { createStoreOutage, registerOutageGuard } from './plugins/store-outage.ts';
 import { registerCsv } from './plugins/csv.ts';
-import { registerFreshness, setStoreStateMaxAge } from './plugins/freshness.ts';
+import { registerFreshness, sharedStoreStateReader } from './plugins/freshness.ts';
 import { healthRoutes } from './routes/health.ts';
 import { addressRoutes } from './routes/addresses/index.ts';
 import { analyticsRoutes } from './analytics/index.ts';
@@ -107,9 +107,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerStrictNumbers(app);
   registerDeadline(app, deps.config.statementTimeoutMs);
   await registerCors(app, deps.config.corsOrigins);
-  setStoreStateMaxAge(deps.store, deps.config.freshnessMs);
+  // One read of the store's state serves the snapshot cache and the freshness headers of the requests of the next few ms.
+  const readState = sharedStoreStateReader(deps.store, deps.config.freshnessMs);
   // Before compression and ETags: it keeps the JSON as serialized (plugins/snapshot-cache.ts).
-  registerSnapshotCache(app, deps.store, deps.config.responseCacheBytes);
+  registerSnapshotCache(app, readState, deps.config.responseCacheBytes);
   await registerCompression(app);
   await app.register(etag, { hashFn: etagHash });
   await registerOpenApi(app);
@@ -122,7 +123,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       registerAuth(api, deps.keys, await registerRateLimit(api, deps.config));
       registerOutageGuard(api, storeOutage);
       registerCaching(api);
-      registerFreshness(api, deps.store);
+      registerFreshness(api, readState);
       registerCsv(api);
       await api.register(addressRoutes(ctx), { prefix: '/:chain/addresses' });
       await api.register(analyticsRoutes(ctx));

@@ -68,7 +68,7 @@ async function queryStoreState(db: Db): Promise<StoreState> {
  * while the requests go on with it. The shared read runs outside any one request's deadline
  * (store.ts, `withoutDeadline`).
  */
-export function sharedStoreStateReader(db: Db, maxAgeMs = 0): () => Promise<StoreState> {
+export function sharedStoreStateReader(db: Db, maxAgeMs = 0): StoreStateReader {
   interface Read {
     startedAt: number;
     state: Promise<StoreState>;
@@ -107,22 +107,12 @@ export function sharedStoreStateReader(db: Db, maxAgeMs = 0): () => Promise<Stor
   };
 }
 
-const readers = new WeakMap<Db, () => Promise<StoreState>>();
+/** One app's reader of the store's state (`sharedStoreStateReader`): the snapshot cache and the freshness hook share it. */
+export type StoreStateReader = () => Promise<StoreState>;
 
-/** Sets how long one read of `db`'s state serves the requests after it (QUARRY_FRESHNESS_MS); without a call, 0. */
-export function setStoreStateMaxAge(db: Db, maxAgeMs: number): void {
-  readers.set(db, sharedStoreStateReader(db, maxAgeMs));
-}
-
-/**
- * Reads the snapshot and the chains' tips in one statement (one snapshot of the data), shared with
- * the requests that arrive meanwhile (`sharedStoreStateReader`), and files them as the state
- * `request` is answered from.
- */
-export async function readStoreState(db: Db, request: FastifyRequest): Promise<StoreState> {
-  let reader = readers.get(db);
-  if (reader === undefined) readers.set(db, (reader = sharedStoreStateReader(db)));
-  const state = await reader();
+/** Reads the store's state through `read` and files it as the state `request` is answered from. */
+export async function readStoreState(read: StoreStateReader, request: FastifyRequest): Promise<StoreState> {
+  const state = await read();
   states.set(request, state);
   return state;
 }
@@ -168,13 +158,13 @@ function chainOf(request: FastifyRequest, source: ChainSource): ChainId | null {
  * before the handler unless the snapshot cache read it, and its tips are sent with every answer
  * that is not an error (200, and 304 to a conditional request).
  */
-export function registerFreshness(app: FastifyInstance, db: Db): void {
+export function registerFreshness(app: FastifyInstance, read: StoreStateReader): void {
   const sourceOf = (request: FastifyRequest): ChainSource =>
     chainSourceOf(request.routeOptions.url ?? '', request.routeOptions.schema as { params?: unknown; querystring?: unknown } | undefined);
 
   // After the snapshot cache's own preHandler (registered at the root, so it runs first).
   app.addHook('preHandler', async (request) => {
-    if (!states.has(request)) await readStoreState(db, request);
+    if (!states.has(request)) await readStoreState(read, request);
   });
 
   app.addHook('onSend', async (request, reply, payload) => {

@@ -32,11 +32,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Store } from '../../store/store.ts';
 import { isTrue } from '../schemas/common.ts';
 import { acceptedEncoding, COMPRESSION_THRESHOLD, compressBody, type Encoding } from './compression.ts';
 import { wantsCsv } from './csv.ts';
-import { readStoreState } from './freshness.ts';
+import { readStoreState, type StoreStateReader } from './freshness.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -136,7 +135,6 @@ export function cacheKeyOf(request: FastifyRequest): string {
  * answer carries the ETag made from it, so a hit is not hashed again and matches a miss's.
  */
 export const etagHash = (body: string | Buffer) => createHash('sha1').update(body).digest('base64');
-const etagOf = (body: string) => `"${etagHash(body)}"`;
 
 /**
  * The Addresses API's share of the budget. Its answers are per address: a crawl over many addresses
@@ -192,7 +190,7 @@ class Pool {
   }
 }
 
-export function registerSnapshotCache(app: FastifyInstance, store: Store, maxBytes: number): void {
+export function registerSnapshotCache(app: FastifyInstance, readState: StoreStateReader, maxBytes: number): void {
   app.decorateRequest('answerCache', undefined);
   const addressBytes = Math.floor(maxBytes * ADDRESS_SHARE);
   const pools = { analytics: new Pool(maxBytes - addressBytes), addresses: new Pool(addressBytes) };
@@ -216,7 +214,7 @@ export function registerSnapshotCache(app: FastifyInstance, store: Store, maxByt
     // A CSV export is a stream, computed per request: the kept answers are the JSON ones.
     if (request.method !== 'GET' || !request.routeOptions.config.snapshotCache || wantsCsv(request)) return;
     // The same read gives the chains' tips the answer's freshness headers name (plugins/freshness.ts).
-    const now = (await readStoreState(store, request)).snapshot;
+    const now = (await readStoreState(readState, request)).snapshot;
     if (now !== snapshot) {
       pools.analytics.clear();
       pools.addresses.clear();
@@ -241,7 +239,7 @@ export function registerSnapshotCache(app: FastifyInstance, store: Store, maxByt
    * The kept answer in the encoding the client accepts, compressed on first demand and kept with
    * it (the compression plugin passes a body that has its Content-Encoding through).
    */
-  function bodyFor(request: FastifyRequest, reply: FastifyReply, entry: Kept, pool: Pool): string | Buffer {
+  function bodyFor(request: FastifyRequest, reply: FastifyReply, entry: Kept, pool: Pool): Buffer {
     const encoding = entry.body.length >= COMPRESSION_THRESHOLD ? acceptedEncoding(request) : undefined;
     if (encoding === undefined) return entry.body;
     let encoded = entry.encoded.get(encoding);
@@ -258,9 +256,9 @@ export function registerSnapshotCache(app: FastifyInstance, store: Store, maxByt
   app.addHook('onSend', async (request, reply, payload) => {
     const miss = pending.get(request);
     if (!miss || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
-    const etag = etagOf(payload);
-    reply.header('etag', etag);
     const body = Buffer.from(payload);
+    const etag = `"${etagHash(body)}"`;
+    reply.header('etag', etag);
     const baseBytes = ENTRY_OVERHEAD + stringBytes(miss.key) + body.length;
     // An answer computed while the snapshot moved on is for no later request: not kept.
     if (miss.snapshot !== snapshot || baseBytes > miss.pool.maxBytes) return payload;
