@@ -3,16 +3,25 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/env.ts';
 import { StoreLockedError } from '../store/pglite.ts';
 import { WriterLockHeldError } from '../store/writer-lock.ts';
-import { registerServe } from './commands/serve.ts';
-import { registerMigrate } from './commands/migrate.ts';
-import { registerKeys } from './commands/keys.ts';
-import { registerGenerate } from './commands/generate.ts';
-import { registerIndex } from './commands/index-pos.ts';
-import { registerIndexPow } from './commands/index-pow.ts';
-import { registerDemo } from './commands/demo.ts';
-import { registerRefresh } from './commands/refresh.ts';
-import { registerLabels } from './commands/labels.ts';
-import { registerDeadLetters } from './commands/dead-letters.ts';
+
+type Register = (program: Command) => void;
+
+/**
+ * Each top-level command's module(s), in the order help lists them. A start loads only the modules
+ * of the command it runs (help loads them all): the indexers' modules bring the node clients (viem,
+ * gRPC), which `quarry serve` and a demo's second start would otherwise load for nothing.
+ */
+const COMMANDS: Record<string, () => Promise<Register[]>> = {
+  serve: async () => [(await import('./commands/serve.ts')).registerServe],
+  migrate: async () => [(await import('./commands/migrate.ts')).registerMigrate],
+  keys: async () => [(await import('./commands/keys.ts')).registerKeys],
+  generate: async () => [(await import('./commands/generate.ts')).registerGenerate],
+  index: async () => [(await import('./commands/index-pos.ts')).registerIndex, (await import('./commands/index-pow.ts')).registerIndexPow],
+  demo: async () => [(await import('./commands/demo.ts')).registerDemo],
+  refresh: async () => [(await import('./commands/refresh.ts')).registerRefresh],
+  labels: async () => [(await import('./commands/labels.ts')).registerLabels],
+  'dead-letters': async () => [(await import('./commands/dead-letters.ts')).registerDeadLetters],
+};
 
 const program = new Command()
   .name('quarry')
@@ -20,18 +29,10 @@ const program = new Command()
   .showHelpAfterError()
   .exitOverride();
 
-registerServe(program);
-registerMigrate(program);
-registerKeys(program);
-registerGenerate(program);
-registerIndex(program);
-registerIndexPow(program);
-registerDemo(program);
-registerRefresh(program);
-registerLabels(program);
-registerDeadLetters(program);
-
 try {
+  const named = process.argv[2];
+  const modules = named !== undefined && Object.hasOwn(COMMANDS, named) ? [COMMANDS[named]!] : Object.values(COMMANDS);
+  for (const load of modules) for (const register of await load()) register(program);
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) process.exit(error.exitCode);

@@ -14,11 +14,11 @@ import { createLogger } from '../../log.ts';
 import { migrate } from '../../store/migrate.ts';
 import { openStore } from '../../store/open.ts';
 import { acquireWriterLock } from '../../store/writer-lock.ts';
-import { loadSyntheticWorld, type LoadStep } from '../../ingest/load-synthetic.ts';
+import type { LoadStep } from '../../ingest/load-synthetic.ts';
 import { bulkLoadInProgress } from '../../ingest/bulk.ts';
 import { closeOnSignal, startServer } from '../../api/server.ts';
 import { OPENAPI_PATH } from '../../api/plugins/openapi.ts';
-import { createJobClock, createStep, type Progress } from '../progress.ts';
+import type { Progress } from '../progress.ts';
 
 /** The demo world: deterministic, sized to load into the embedded store in well under 3 minutes. */
 const DEMO_WORLD = { seed: 1, powDays: 400, posDays: 60, scale: 400 } as const;
@@ -99,6 +99,8 @@ export function registerDemo(program: Command): void {
       if (!existing?.n) {
         console.error(`generating the demo chains (${DEMO_WORLD.powDays} days of pow, ${DEMO_WORLD.posDays} days of pos) into ${config.dataDir}…`);
         writeFileSync(loading, `${process.pid}\n`);
+        // The generator, the pipeline and the rollups' bulk path: loaded only by the start that loads.
+        const [{ loadSyntheticWorld }, { createJobClock, createStep }] = await Promise.all([import('../../ingest/load-synthetic.ts'), import('../progress.ts')]);
         let bar: Progress | undefined;
         const clock = createJobClock(STEP_SHARES);
         const report = await loadSyntheticWorld(
