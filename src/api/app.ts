@@ -35,6 +35,7 @@ import { registerDashboard } from './dashboard/index.ts';
 import { eventRoutes } from './routes/events/index.ts';
 import { DEFAULT_TUNING, type ApiContext, type ApiTuning } from './context.ts';
 import { registerMetrics } from './metrics/api.ts';
+import { sharedSchemaCompilers } from './schema-compilers.ts';
 
 interface AppDeps {
   config: Config;
@@ -69,6 +70,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // Explorer paths are case-sensitive addresses; keep them as sent.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     ajv: { customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: true } },
+    schemaController: { compilersFactory: sharedSchemaCompilers },
     bodyLimit: 16 * 1024,
     frameworkErrors,
     clientErrorHandler,
