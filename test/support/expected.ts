@@ -68,7 +68,25 @@ const day = (ts: number) => new Date(ts * 1000).toISOString().slice(0, 10);
  */
 export const POW_GENESIS_COINBASE_DEBIT = 6_656_350_568n;
 
+/**
+ * The oracle's figures for `blocks`, computed once per process for each chain and blocks array:
+ * the files of a test process ask again and again for the same seeded world. An array that has
+ * grown or whose ends changed since (a test extending or reorganising its chain) is computed afresh.
+ * Callers only read what they get.
+ */
 export function expectedFromBlocks(chain: ChainId, blocks: CanonicalBlock[]): Expected {
+  const byChain = computed.get(blocks) ?? new Map<ChainId, { length: number; first?: CanonicalBlock; last?: CanonicalBlock; expected: Expected }>();
+  computed.set(blocks, byChain);
+  const hit = byChain.get(chain);
+  if (hit && hit.length === blocks.length && hit.first === blocks[0] && hit.last === blocks.at(-1)) return hit.expected;
+  const expected = computeExpected(chain, blocks);
+  byChain.set(chain, { length: blocks.length, first: blocks[0], last: blocks.at(-1), expected });
+  return expected;
+}
+
+const computed = new WeakMap<CanonicalBlock[], Map<ChainId, { length: number; first?: CanonicalBlock; last?: CanonicalBlock; expected: Expected }>>();
+
+function computeExpected(chain: ChainId, blocks: CanonicalBlock[]): Expected {
   const addresses = new Map<string, ExpectedAddress>();
   const daily = new Map<string, Map<string, ExpectedDay>>();
   const tokens = new Map<string, bigint>();
