@@ -17,8 +17,8 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import * as esbuild from 'esbuild';
 
 /** Relative imports and exports of a `.ts` file, as esbuild prints them: `from "./x.ts"`, `import("./x.ts")`, `import "./x.ts"`. */
 const RELATIVE_TS = /(\bfrom\s*|\bimport\s*\(?\s*)(["'])(\.{1,2}\/[^"'\n]*?)\.ts\2/g;
@@ -32,6 +32,9 @@ const KEPT_TREES = 5;
 const ABANDONED_BUILD_MS = 3_600_000;
 
 const nodeMajor = () => process.versions.node.split('.')[0];
+
+/** The compiler's version, read without loading the compiler: a start that finds its tree cached never needs it. */
+const esbuildVersion = () => createRequire(import.meta.url)('esbuild/package.json').version;
 
 /** The TypeScript files of `options.folders` under `root`, relative to it, sorted. */
 function typeScriptFiles(root, options) {
@@ -66,6 +69,7 @@ export async function compileTree(root, out, options) {
     }
   }
   const sources = typeScriptFiles(root, options);
+  const esbuild = await import('esbuild');
   await Promise.all(
     sources.map(async (file) => {
       const original = path.join(root, file);
@@ -100,7 +104,7 @@ export async function compileTree(root, out, options) {
  */
 export async function cachedCompiledTree(folders, root = REPOSITORY_ROOT) {
   const options = { folders, skip: (file) => file.endsWith('.test.ts') };
-  const hash = createHash('sha256').update(`${esbuild.version} node${nodeMajor()}\n`).update(readFileSync(path.join(root, 'tsconfig.json')));
+  const hash = createHash('sha256').update(`${esbuildVersion()} node${nodeMajor()}\n`).update(readFileSync(path.join(root, 'tsconfig.json')));
   for (const file of typeScriptFiles(root, options)) hash.update(`\0${file}\0`).update(readFileSync(path.join(root, file)));
   const cache = path.join(root, 'node_modules', '.cache', 'quarry');
   const tree = path.join(cache, `compiled-${folders.join('-')}-${hash.digest('hex').slice(0, 16)}`);
