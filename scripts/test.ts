@@ -111,8 +111,8 @@ console.log(`testing on PGlite${env.QUARRY_TEST_DATABASE_URL && mode !== 'off' ?
 
 env.QUARRY_TEST_SNAPSHOTS = mkdtempSync(path.join(os.tmpdir(), 'quarry-test-snapshots-'));
 
-// Files at once: twice the cores, at most four. Most tests wait on servers, child processes and
-// timers as much as they compute, so two files per core keep the cores busier than one.
+// Files at once: one per core, at most four. The run's test processes, their children and the
+// PostgreSQL server keep the cores busy already; a third file at once on two cores only shares them.
 const concurrency = Number(process.env.QUARRY_TEST_CONCURRENCY) || Math.max(1, Math.min(4, os.availableParallelism()));
 // A file that runs past this is cancelled and its process killed (node 20 applies the test timeout
 // to each file's process as a whole, not to each test): well above the slowest file (under four
