@@ -75,8 +75,8 @@ export const POW_GENESIS_COINBASE_DEBIT = 6_656_350_568n;
  * Callers only read what they get.
  */
 export function expectedFromBlocks(chain: ChainId, blocks: CanonicalBlock[]): Expected {
-  const byChain = computed.get(blocks) ?? new Map<ChainId, { length: number; first?: CanonicalBlock; last?: CanonicalBlock; expected: Expected }>();
-  computed.set(blocks, byChain);
+  let byChain = computed.get(blocks);
+  if (byChain === undefined) computed.set(blocks, (byChain = new Map()));
   const hit = byChain.get(chain);
   if (hit && hit.length === blocks.length && hit.first === blocks[0] && hit.last === blocks.at(-1)) return hit.expected;
   const expected = computeExpected(chain, blocks);
@@ -84,7 +84,15 @@ export function expectedFromBlocks(chain: ChainId, blocks: CanonicalBlock[]): Ex
   return expected;
 }
 
-const computed = new WeakMap<CanonicalBlock[], Map<ChainId, { length: number; first?: CanonicalBlock; last?: CanonicalBlock; expected: Expected }>>();
+/** The oracle's figures for a blocks array as it was when they were computed: its length and its two ends. */
+interface Computed {
+  length: number;
+  first: CanonicalBlock | undefined;
+  last: CanonicalBlock | undefined;
+  expected: Expected;
+}
+
+const computed = new WeakMap<CanonicalBlock[], Map<ChainId, Computed>>();
 
 function computeExpected(chain: ChainId, blocks: CanonicalBlock[]): Expected {
   const addresses = new Map<string, ExpectedAddress>();
