@@ -96,15 +96,17 @@ export async function compileTree(root, out, options) {
 
 /**
  * The compiled tree of `folders` (test files left out) for the sources as they are now, built once
- * into `<root>/node_modules/.cache/quarry/` under a hash of the sources, the compiler and node's
- * major version, and reused while none changes. Several processes may ask at once: each builds
+ * into `<root>/node_modules/.cache/quarry/` under a hash of the sources, the compiler, node's
+ * major version and the root, and reused while none changes. Several processes may ask at once: each builds
  * into a folder of its own and renames it into place; one that loses the race uses the winner's.
  * Resolves with undefined when the cache cannot be written (a read-only installation): the caller
  * then runs the sources through tsx.
  */
 export async function cachedCompiledTree(folders, root = REPOSITORY_ROOT) {
   const options = { folders, skip: (file) => file.endsWith('.test.ts') };
-  const hash = createHash('sha256').update(`${esbuildVersion()} node${nodeMajor()}\n`).update(readFileSync(path.join(root, 'tsconfig.json')));
+  // The root is part of the key: a tree's links lead into the checkout it was built from, and two
+  // checkouts may share node_modules (a git worktree linking the main one's).
+  const hash = createHash('sha256').update(`${esbuildVersion()} node${nodeMajor()} ${root}\n`).update(readFileSync(path.join(root, 'tsconfig.json')));
   for (const file of typeScriptFiles(root, options)) hash.update(`\0${file}\0`).update(readFileSync(path.join(root, file)));
   const cache = path.join(root, 'node_modules', '.cache', 'quarry');
   const tree = path.join(cache, `compiled-${folders.join('-')}-${hash.digest('hex').slice(0, 16)}`);
