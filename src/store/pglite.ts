@@ -48,7 +48,7 @@ export async function createPgliteDriver(dataDir: string | undefined, options: {
     db = await PGlite.create({
       dataDir,
       loadDataDir: options.loadDataDir,
-      ...(options.copyOf === undefined ? {} : { fs: new MemoryCopyFS(options.copyOf) }),
+      ...(dataDir === undefined ? { fs: options.copyOf === undefined ? new GrowingMemoryFS() : new MemoryCopyFS(options.copyOf) } : {}),
       extensions: { pg_trgm },
       parsers,
       postgresqlconf: [...EMBEDDED_SETTINGS, ...(dataDir ? ON_DISK_SETTINGS : IN_MEMORY_SETTINGS)],
@@ -110,32 +110,73 @@ export async function createPgliteDriver(dataDir: string | undefined, options: {
 /** The lock file of a data directory a store has open (`lockDataDir`). */
 const LOCK_FILE = 'quarry.lock';
 
+/** The parts of Emscripten's in-memory file system (MEMFS) that size a file's storage. */
+interface MemfsStorage {
+  resizeFileStorage(node: MemfsFile, size: number): void;
+  expandFileStorage(node: MemfsFile, size: number): void;
+}
+interface MemfsFile {
+  contents: Uint8Array;
+  usedBytes: number;
+}
+type EmscriptenModule = { FS: { root: { mount: { type: MemfsStorage } }; mkdirTree(path: string): void; writeFile(path: string, data: Uint8Array): void } };
+
+/**
+ * PGlite's in-memory file system with a file's storage grown by doubling. Emscripten's MEMFS
+ * grows a file past 1 MB by an eighth at a time, and to the exact size when PostgreSQL extends a
+ * relation with fallocate (a truncate upwards): every extension of a large table or index copies
+ * the whole file, so loading a table costs time quadratic in its size.
+ */
+class GrowingMemoryFS extends MemoryFS {
+  override async init(pg: PGlite, emscriptenOptions: Parameters<MemoryFS['init']>[1]): ReturnType<MemoryFS['init']> {
+    const { emscriptenOpts } = await super.init(pg, emscriptenOptions);
+    return { emscriptenOpts: { ...emscriptenOpts, preRun: [...(emscriptenOpts.preRun ?? []), (mod: EmscriptenModule) => this.prepare(mod)] } };
+  }
+
+  /** Runs before the server starts, on the module whose root file system is MEMFS. */
+  protected prepare(mod: EmscriptenModule): void {
+    const memfs = mod.FS.root.mount.type;
+    const shrink = memfs.resizeFileStorage.bind(memfs);
+    const grow = (node: MemfsFile, size: number) => {
+      if (node.contents.length >= size) return;
+      const contents = new Uint8Array(Math.max(size, node.contents.length * 2, 4096));
+      contents.set(node.contents.subarray(0, node.usedBytes));
+      node.contents = contents;
+    };
+    memfs.expandFileStorage = grow;
+    memfs.resizeFileStorage = (node, size) => {
+      if (size <= node.usedBytes) return shrink(node, size);
+      grow(node, size);
+      // Storage past the used bytes may hold what a shrink left there: the new bytes read as zeros.
+      node.contents.fill(0, node.usedBytes, size);
+      node.usedBytes = size;
+    };
+  }
+}
+
 /**
  * An in-memory file system that starts as a copy of a data directory on disk: each file read in
  * one piece before the server starts. PGlite's own `loadDataDir` unpacks a tarball in small writes,
  * which is slow for a large database; working on a copy in memory also spares every page the
  * round trip to the disk that a store on a data directory makes.
  */
-class MemoryCopyFS extends MemoryFS {
+class MemoryCopyFS extends GrowingMemoryFS {
   constructor(private readonly source: string) {
     super();
   }
 
-  override async init(pg: PGlite, emscriptenOptions: Parameters<MemoryFS['init']>[1]): ReturnType<MemoryFS['init']> {
-    const { emscriptenOpts } = await super.init(pg, emscriptenOptions);
-    const copy = (mod: { FS: { mkdirTree(path: string): void; writeFile(path: string, data: Uint8Array): void } }) => {
-      const target = PGlite.paths.PGDATA;
-      mod.FS.mkdirTree(target);
-      for (const entry of readdirSync(this.source, { recursive: true, withFileTypes: true })) {
-        const relative = path.relative(this.source, path.join(entry.parentPath, entry.name));
-        if (entry.isDirectory()) mod.FS.mkdirTree(`${target}/${relative}`);
-      }
-      for (const entry of readdirSync(this.source, { recursive: true, withFileTypes: true })) {
-        const relative = path.relative(this.source, path.join(entry.parentPath, entry.name));
-        if (entry.isFile() && entry.name !== LOCK_FILE) mod.FS.writeFile(`${target}/${relative}`, readFileSync(path.join(this.source, relative)));
-      }
-    };
-    return { emscriptenOpts: { ...emscriptenOpts, preRun: [...(emscriptenOpts.preRun ?? []), copy] } };
+  protected override prepare(mod: EmscriptenModule): void {
+    super.prepare(mod);
+    const target = PGlite.paths.PGDATA;
+    mod.FS.mkdirTree(target);
+    for (const entry of readdirSync(this.source, { recursive: true, withFileTypes: true })) {
+      const relative = path.relative(this.source, path.join(entry.parentPath, entry.name));
+      if (entry.isDirectory()) mod.FS.mkdirTree(`${target}/${relative}`);
+    }
+    for (const entry of readdirSync(this.source, { recursive: true, withFileTypes: true })) {
+      const relative = path.relative(this.source, path.join(entry.parentPath, entry.name));
+      if (entry.isFile() && entry.name !== LOCK_FILE) mod.FS.writeFile(`${target}/${relative}`, readFileSync(path.join(this.source, relative)));
+    }
   }
 }
 
