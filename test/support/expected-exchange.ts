@@ -5,6 +5,7 @@
  */
 import type { CanonicalBlock } from '../../src/chain/model.ts';
 import type { ChainId } from '../../src/chain/chains.ts';
+import { dayName, dayNumber } from '../../src/time.ts';
 
 export interface CuratedWallet {
   chain: ChainId;
@@ -32,7 +33,7 @@ export interface Flow extends Move {
   day: string;
 }
 
-export const utcDayOf = (ts: number) => new Date(ts * 1000).toISOString().slice(0, 10);
+export const utcDayOf = (ts: number) => dayName(dayNumber(ts));
 
 /** Every native value transfer: top-level value > 0 to a recipient, not reverted, not a mint; one per pow recipient. */
 export function movesOf(blocks: CanonicalBlock[]): Move[] {

@@ -4,6 +4,7 @@
  */
 import type { CanonicalBlock } from '../../src/chain/model.ts';
 import { SENTINELS, type ChainId } from '../../src/chain/chains.ts';
+import { dayName, dayNumber } from '../../src/time.ts';
 
 export interface ExpectedAddress {
   balance: bigint;
@@ -60,7 +61,7 @@ export interface Expected {
   burned: bigint;
 }
 
-const day = (ts: number) => new Date(ts * 1000).toISOString().slice(0, 10);
+const day = (ts: number) => dayName(dayNumber(ts));
 
 /**
  * What a QRL node debits its zero address for the genesis coinbase: its reward formula at height 0,
