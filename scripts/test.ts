@@ -131,6 +131,7 @@ if (!env.QUARRY_TEST_DATABASE_URL && mode !== 'off') {
     env.QUARRY_TEST_DATABASE_URL = cluster.url;
   } else if (mode === 'require') {
     console.error('QUARRY_TEST_POSTGRES=require but no PostgreSQL binaries were found');
+    rmSync(scratch, { recursive: true, force: true });
     process.exit(1);
   }
 }

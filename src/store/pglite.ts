@@ -123,9 +123,9 @@ type EmscriptenModule = { FS: { root: { mount: { type: MemfsStorage } }; mkdirTr
 
 /**
  * PGlite's in-memory file system with a file's storage grown by doubling. Emscripten's MEMFS
- * grows a file past 1 MB by an eighth at a time, and to the exact size when PostgreSQL extends a
- * relation with fallocate (a truncate upwards): every extension of a large table or index copies
- * the whole file, so loading a table costs time quadratic in its size.
+ * grows a file past 1 MB by an eighth at a time, each time copying it whole, and to the exact size
+ * when PostgreSQL extends a relation with fallocate (a truncate upwards): there every extension of
+ * a large table or index copies the whole file, and loading a table costs time quadratic in its size.
  */
 class GrowingMemoryFS extends MemoryFS {
   override async init(pg: PGlite, emscriptenOptions: Parameters<MemoryFS['init']>[1]): ReturnType<MemoryFS['init']> {
