@@ -104,6 +104,8 @@ if (allFiles.length === 0) {
  * deleted inodes) for every database created. QUARRY_TEST_TMPDIR names another folder.
  */
 const SCRATCH_MIN_FREE_BYTES = 6 * 1024 ** 3;
+/** statfs(2)'s f_type of tmpfs. */
+const TMPFS_MAGIC = 0x01021994;
 function scratchRoot(): string {
   if (process.env.QUARRY_TEST_TMPDIR) return process.env.QUARRY_TEST_TMPDIR;
   try {
@@ -114,8 +116,6 @@ function scratchRoot(): string {
   }
   return os.tmpdir();
 }
-/** statfs(2)'s f_type of tmpfs. */
-const TMPFS_MAGIC = 0x01021994;
 const scratch = mkdtempSync(path.join(scratchRoot(), 'quarry-test-'));
 // Other users may need to reach into it, as into /tmp: the server runs as `postgres` when the tests run as root.
 chmodSync(scratch, 0o1777);

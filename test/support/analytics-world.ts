@@ -9,7 +9,7 @@ import type { CanonicalBlock } from '../../src/chain/model.ts';
 import { loadSyntheticWorld } from '../../src/ingest/load-synthetic.ts';
 import { collect, createSyntheticWorld, type SyntheticOptions, type SyntheticWorld } from '../../src/sources/synthetic/index.ts';
 import { snapshotSeed, type SnapshotSeed } from './snapshots.ts';
-import { dayName, dayNumber } from '../../src/time.ts';
+import { utcDay } from './utc-day.ts';
 
 export const ANALYTICS_WORLD: SyntheticOptions = { seed: 11, end: new Date('2026-03-01T15:00:00Z'), powDays: 6, posDays: 4, scale: 800, reorgEvery: 150 };
 
@@ -49,8 +49,7 @@ export function analyticsWorld(options: SyntheticOptions): SnapshotSeed<Analytic
 /** The standard world most analytics tests use. */
 export const loadAnalyticsWorld = analyticsWorld(ANALYTICS_WORLD);
 
-/** `YYYY-MM-DD` of a Unix time, written here so that expectations do not share the code under test. */
-export const utcDay = (ts: number): string => dayName(dayNumber(ts));
+export { utcDay };
 
 /** The blocks of `blocks` grouped by UTC day, oldest day first. */
 export function blocksByDay(blocks: CanonicalBlock[]): Map<string, CanonicalBlock[]> {

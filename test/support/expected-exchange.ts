@@ -5,7 +5,7 @@
  */
 import type { CanonicalBlock } from '../../src/chain/model.ts';
 import type { ChainId } from '../../src/chain/chains.ts';
-import { dayName, dayNumber } from '../../src/time.ts';
+import { utcDay } from './utc-day.ts';
 
 export interface CuratedWallet {
   chain: ChainId;
@@ -32,8 +32,6 @@ export interface Flow extends Move {
   toRelay: boolean;
   day: string;
 }
-
-export const utcDayOf = (ts: number) => dayName(dayNumber(ts));
 
 /** Every native value transfer: top-level value > 0 to a recipient, not reverted, not a mint; one per pow recipient. */
 export function movesOf(blocks: CanonicalBlock[]): Move[] {
@@ -89,7 +87,7 @@ export function flowsOf(moves: Move[], venues: Map<string, { exchange: string; r
     const t = venues.get(m.to);
     if (!f && !t) continue;
     if (f && t && f.exchange === t.exchange) continue;
-    flows.push({ ...m, fromVenue: f?.exchange ?? null, toVenue: t?.exchange ?? null, fromRelay: f?.relay ?? false, toRelay: t?.relay ?? false, day: utcDayOf(m.ts) });
+    flows.push({ ...m, fromVenue: f?.exchange ?? null, toVenue: t?.exchange ?? null, fromRelay: f?.relay ?? false, toRelay: t?.relay ?? false, day: utcDay(m.ts) });
   }
   return flows;
 }

@@ -10,6 +10,7 @@ import { SENTINELS, type ChainId } from '../../src/chain/chains.ts';
 import sql from 'sql-template-tag';
 import type { Store } from '../../src/store/store.ts';
 import { expectedFromBlocks } from './expected.ts';
+import { utcDay } from './utc-day.ts';
 
 const cmp = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
 const sum = (xs: bigint[]) => xs.reduce((a, b) => a + b, 0n);
@@ -36,7 +37,7 @@ export interface Holder {
 /** Holders at the end of each day of the chain (and their last-activity days), oldest day first. */
 export function holdersByDay(chain: ChainId, blocks: CanonicalBlock[]): Map<string, Holder[]> {
   const e = expectedFromBlocks(chain, blocks);
-  const days = [...new Set(blocks.map((b) => new Date(b.timestamp * 1000).toISOString().slice(0, 10)))].sort();
+  const days = [...new Set(blocks.map((b) => utcDay(b.timestamp)))].sort();
   const out = new Map<string, Holder[]>();
   for (const day of days) {
     const holders: Holder[] = [];

@@ -4,7 +4,7 @@
  */
 import type { CanonicalBlock } from '../../src/chain/model.ts';
 import { SENTINELS, type ChainId } from '../../src/chain/chains.ts';
-import { dayName, dayNumber } from '../../src/time.ts';
+import { utcDay } from './utc-day.ts';
 
 export interface ExpectedAddress {
   balance: bigint;
@@ -60,8 +60,6 @@ export interface Expected {
   transactions: number;
   burned: bigint;
 }
-
-const day = (ts: number) => dayName(dayNumber(ts));
 
 /**
  * What a QRL node debits its zero address for the genesis coinbase: its reward formula at height 0,
@@ -120,8 +118,8 @@ function computeExpected(chain: ChainId, blocks: CanonicalBlock[]): Expected {
   const dayOf = (address: string, ts: number): ExpectedDay => {
     let days = daily.get(address);
     if (!days) daily.set(address, (days = new Map()));
-    let d = days.get(day(ts));
-    if (!d) days.set(day(ts), (d = { received: 0n, sentWithFees: 0n, txIn: 0, txOut: 0, fees: 0n, gasUsed: 0 }));
+    let d = days.get(utcDay(ts));
+    if (!d) days.set(utcDay(ts), (d = { received: 0n, sentWithFees: 0n, txIn: 0, txOut: 0, fees: 0n, gasUsed: 0 }));
     return d;
   };
   const funded = new Set<string>();
@@ -322,7 +320,7 @@ export function rankRowsByKey(
 
 /** Addresses that paid fees in the `days` UTC days ending with the tip's day: fees, gas and every transaction sent. */
 export function expectedFeePayers(e: Expected, tipTs: number, days: number): { address: string; fees: bigint; gas: number; txs: number }[] {
-  const from = new Date((tipTs - (days - 1) * 86_400) * 1000).toISOString().slice(0, 10);
+  const from = utcDay(tipTs - (days - 1) * 86_400);
   const payers: { address: string; fees: bigint; gas: number; txs: number }[] = [];
   for (const [address, byDay] of e.daily) {
     let fees = 0n;

@@ -3,7 +3,8 @@ import { it } from 'node:test';
 import type { ChainId } from '../../../../src/chain/chains.ts';
 import { AUTH } from '../../../support/app.ts';
 import { loadAnalyticsWorld, type AnalyticsWorld } from '../../../support/analytics-world.ts';
-import { confirmedVenues, flowsOf, movesOf, utcDayOf } from '../../../support/expected-exchange.ts';
+import { confirmedVenues, flowsOf, movesOf } from '../../../support/expected-exchange.ts';
+import { utcDay } from '../../../support/utc-day.ts';
 import { describeSeededApp } from '../../../support/seeded-app.ts';
 
 type Direction = 'deposit' | 'withdrawal' | 'both';
@@ -11,8 +12,8 @@ type Direction = 'deposit' | 'withdrawal' | 'both';
 /** The largest flows of the window's days by docs/metrics.md ("Exchanges"), from the blocks and the curated venues. */
 function expected(w: AnalyticsWorld, chain: ChainId, network: string, options: { limit: number; direction: Direction; days: number }) {
   const blocks = w.blocks[chain];
-  const tipDay = utcDayOf(blocks.at(-1)!.timestamp);
-  const from = utcDayOf(Date.parse(`${tipDay}T00:00:00Z`) / 1000 - (options.days - 1) * 86_400);
+  const tipDay = utcDay(blocks.at(-1)!.timestamp);
+  const from = utcDay(Date.parse(`${tipDay}T00:00:00Z`) / 1000 - (options.days - 1) * 86_400);
   const wallets = w.world.curated.exchangeWallets.filter((x) => x.chain === chain);
   const moves = movesOf(blocks);
   const flows = flowsOf(moves, confirmedVenues(wallets, moves)).filter((f) => f.day >= from && f.day <= tipDay);

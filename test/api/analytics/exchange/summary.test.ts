@@ -4,7 +4,8 @@ import { SENTINELS, type ChainId } from '../../../../src/chain/chains.ts';
 import { AUTH } from '../../../support/app.ts';
 import { loadAnalyticsWorld, type AnalyticsWorld } from '../../../support/analytics-world.ts';
 import { expectedFromBlocks } from '../../../support/expected.ts';
-import { asQuanta, confirmedVenues, flowsOf, movesOf, utcDayOf } from '../../../support/expected-exchange.ts';
+import { asQuanta, confirmedVenues, flowsOf, movesOf } from '../../../support/expected-exchange.ts';
+import { utcDay } from '../../../support/utc-day.ts';
 import { describeSeededApp } from '../../../support/seeded-app.ts';
 
 const DECIMALS: Record<ChainId, number> = { pow: 9, pos: 18 };
@@ -13,8 +14,8 @@ const DECIMALS: Record<ChainId, number> = { pow: 9, pos: 18 };
 function expected(w: AnalyticsWorld, chain: ChainId, network: string, inactiveDays: number) {
   const blocks = w.blocks[chain];
   const tipTs = blocks.at(-1)!.timestamp;
-  const tipDay = utcDayOf(tipTs);
-  const dayBefore = (n: number) => utcDayOf(Date.parse(`${tipDay}T00:00:00Z`) / 1000 - n * 86_400);
+  const tipDay = utcDay(tipTs);
+  const dayBefore = (n: number) => utcDay(Date.parse(`${tipDay}T00:00:00Z`) / 1000 - n * 86_400);
   const wallets = w.world.curated.exchangeWallets.filter((x) => x.chain === chain);
   const moves = movesOf(blocks);
   const venues = confirmedVenues(wallets, moves);
