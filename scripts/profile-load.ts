@@ -27,20 +27,26 @@ await migrate(store);
 // (so a statement also carries the work in JS just before it); transactions are left out.
 const cpuByLabel = new Map<string, number>();
 let lastCpu = process.cpuUsage();
-store.observe((label) => {
+// Milliseconds inside the store's statements per step: on PGlite, the time its WebAssembly ran.
+let stepStoreMs = 0;
+store.observe((label, ms) => {
   if (label.endsWith('(transaction)')) return;
+  stepStoreMs += ms;
   const used = process.cpuUsage(lastCpu);
   lastCpu = process.cpuUsage();
   cpuByLabel.set(label, (cpuByLabel.get(label) ?? 0) + (used.user + used.system) / 1e6);
 });
 // Processor seconds per step of the load (this process, all its threads).
-const stepCpu: [string, number][] = [];
+const stepCpu: [string, number, number, number][] = [];
+let stepWall = performance.now();
 let stepStart = process.cpuUsage();
 let stepName: string | undefined;
 const endStep = () => {
   const used = process.cpuUsage(stepStart);
-  if (stepName) stepCpu.push([stepName, (used.user + used.system) / 1e6]);
+  if (stepName) stepCpu.push([stepName, (used.user + used.system) / 1e6, (performance.now() - stepWall) / 1000, stepStoreMs / 1000]);
   stepStart = process.cpuUsage();
+  stepWall = performance.now();
+  stepStoreMs = 0;
 };
 const report = await loadSyntheticWorld(
   store,
@@ -48,7 +54,7 @@ const report = await loadSyntheticWorld(
   { onStep: (step) => { endStep(); stepName = step; } },
 );
 endStep();
-for (const [step, cpu] of stepCpu) console.log('cpu', step.padEnd(14), cpu.toFixed(1));
+for (const [step, cpu, wall, inStore] of stepCpu) console.log('cpu', step.padEnd(14), cpu.toFixed(1), 'wall', wall.toFixed(1), 'in store', inStore.toFixed(1));
 console.log('cpu', 'all'.padEnd(14), stepCpu.reduce((n, [, cpu]) => n + cpu, 0).toFixed(1));
 console.log(JSON.stringify(report.seconds), report.chains.pow.transactions + report.chains.pos.transactions, 'txs');
 printStoreStats(store, 25);
