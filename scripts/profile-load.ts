@@ -27,7 +27,8 @@ await migrate(store);
 // (so a statement also carries the work in JS just before it); transactions are left out.
 const cpuByLabel = new Map<string, number>();
 let lastCpu = process.cpuUsage();
-// Milliseconds inside the store's statements per step: on PGlite, the time its WebAssembly ran.
+// Milliseconds inside the store's statements per step: on PGlite its own work (its WebAssembly, its
+// JavaScript and its file system calls), on PostgreSQL the round trips.
 let stepStoreMs = 0;
 store.observe((label, ms) => {
   if (label.endsWith('(transaction)')) return;
