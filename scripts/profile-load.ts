@@ -38,13 +38,13 @@ store.observe((label, ms) => {
   cpuByLabel.set(label, (cpuByLabel.get(label) ?? 0) + (used.user + used.system) / 1e6);
 });
 // Processor seconds per step of the load (this process, all its threads).
-const stepCpu: [string, number, number, number][] = [];
+const steps: { name: string; cpu: number; wall: number; inStore: number }[] = [];
 let stepWall = performance.now();
 let stepStart = process.cpuUsage();
 let stepName: string | undefined;
 const endStep = () => {
   const used = process.cpuUsage(stepStart);
-  if (stepName) stepCpu.push([stepName, (used.user + used.system) / 1e6, (performance.now() - stepWall) / 1000, stepStoreMs / 1000]);
+  if (stepName) steps.push({ name: stepName, cpu: (used.user + used.system) / 1e6, wall: (performance.now() - stepWall) / 1000, inStore: stepStoreMs / 1000 });
   stepStart = process.cpuUsage();
   stepWall = performance.now();
   stepStoreMs = 0;
@@ -55,8 +55,8 @@ const report = await loadSyntheticWorld(
   { onStep: (step) => { endStep(); stepName = step; } },
 );
 endStep();
-for (const [step, cpu, wall, inStore] of stepCpu) console.log('cpu', step.padEnd(14), cpu.toFixed(1), 'wall', wall.toFixed(1), 'in store', inStore.toFixed(1));
-console.log('cpu', 'all'.padEnd(14), stepCpu.reduce((n, [, cpu]) => n + cpu, 0).toFixed(1));
+for (const { name, cpu, wall, inStore } of steps) console.log('cpu', name.padEnd(14), cpu.toFixed(1), 'wall', wall.toFixed(1), 'in store', inStore.toFixed(1));
+console.log('cpu', 'all'.padEnd(14), steps.reduce((n, step) => n + step.cpu, 0).toFixed(1));
 console.log(JSON.stringify(report.seconds), report.chains.pow.transactions + report.chains.pos.transactions, 'txs');
 printStoreStats(store, 25);
 for (const [label, cpu] of [...cpuByLabel].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 25))) {

@@ -120,6 +120,8 @@ const scratch = mkdtempSync(path.join(scratchRoot(), 'quarry-test-'));
 // Other users may need to reach into it, as into /tmp: the server runs as `postgres` when the tests run as root.
 chmodSync(scratch, 0o1777);
 process.env.TMPDIR = scratch;
+// However the runner ends: on /dev/shm what is left behind holds memory until the machine restarts.
+process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
 
 const mode = process.env.QUARRY_TEST_POSTGRES ?? 'auto';
 let cluster: LocalCluster | undefined;
@@ -131,13 +133,13 @@ if (!env.QUARRY_TEST_DATABASE_URL && mode !== 'off') {
     env.QUARRY_TEST_DATABASE_URL = cluster.url;
   } else if (mode === 'require') {
     console.error('QUARRY_TEST_POSTGRES=require but no PostgreSQL binaries were found');
-    rmSync(scratch, { recursive: true, force: true });
     process.exit(1);
   }
 }
 console.log(`testing on PGlite${env.QUARRY_TEST_DATABASE_URL && mode !== 'off' ? ' and PostgreSQL' : ' only'} (${allFiles.length} files)`);
 
-env.QUARRY_TEST_SNAPSHOTS = mkdtempSync(path.join(os.tmpdir(), 'quarry-test-snapshots-'));
+env.QUARRY_TEST_SNAPSHOTS = path.join(scratch, 'snapshots');
+mkdirSync(env.QUARRY_TEST_SNAPSHOTS);
 
 // Files at once: one per core, at most four. The run's test processes, their children and the
 // PostgreSQL server keep the cores busy already; a third file at once on two cores only shares them.
@@ -193,7 +195,6 @@ await cluster?.stop();
 // The per-file timings, then node's summary again, so that it stays the last thing printed.
 if (serverCpu !== undefined) console.log(`\nthe run's PostgreSQL server: ${serverCpu.toFixed(1)} s CPU (a daemon: not in the CPU time of \`time npm test\`)`);
 if (existsSync(timings)) process.stdout.write(readFileSync(timings, 'utf8'));
-rmSync(scratch, { recursive: true, force: true });
 process.exit(code);
 
 /**

@@ -21,6 +21,7 @@ import { quarryArgs } from '../support/quarry-command.ts';
 import { addr, ChainBuilder, coins } from '../support/chain-builder.ts';
 import { randomChain } from '../support/random-chain.ts';
 import { describeEachStore, openTestStore, storeKinds } from '../support/stores.ts';
+import { utcDay } from '../support/utc-day.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const POLL_MS = 50;
@@ -218,7 +219,6 @@ const alice = addr('pos', 'alice');
 const bob = addr('pos', 'bob');
 
 const isoTime = (ts: number) => new Date(ts * 1000).toISOString().slice(0, 19);
-const isoDay = (ts: number) => new Date(ts * 1000).toISOString().slice(0, 10);
 
 function blockData(block: CanonicalBlock) {
   return { chain: 'pos', height: block.height, hash: block.hash, timestamp: isoTime(block.timestamp), tx_count: block.transactions.length };
@@ -358,11 +358,11 @@ for (const kind of storeKinds()) {
         const tip = chain.tip!;
         const midnight = (Math.floor(tip.timestamp / 86_400) + 1) * 86_400;
         const block = addBlock(1, Math.ceil((midnight - tip.timestamp) / 60));
-        assert.equal(isoDay(block.timestamp), isoDay(midnight));
+        assert.equal(utcDay(block.timestamp), utcDay(midnight));
         await ingestNew();
         const day = await stream.next();
         assert.equal(day.event, 'day');
-        assert.deepEqual(day.data, { chain: 'pos', day: isoDay(tip.timestamp) });
+        assert.deepEqual(day.data, { chain: 'pos', day: utcDay(tip.timestamp) });
         assertBlock(await stream.next(), block, 1);
       } finally {
         stream.close();
@@ -541,7 +541,7 @@ describeEachStore('event log of a bulk load', (getStore) => {
     const days = await store.query<{ id: number; day: string }>('test.days', sql`SELECT id::int AS id, data->>'day' AS day FROM chain_events WHERE chain = 'pos' AND kind = 'day' ORDER BY id`);
     const first = c.blocks[0]!.timestamp;
     const closed: string[] = [];
-    for (let ts = first; isoDay(ts) < isoDay(c.tip!.timestamp); ts += 86_400) closed.push(isoDay(ts));
+    for (let ts = first; utcDay(ts) < utcDay(c.tip!.timestamp); ts += 86_400) closed.push(utcDay(ts));
     assert.deepEqual(days.map((d) => d.day), closed);
     assert.equal(days.at(-1)!.id, reorgs!.n + c.blocks.length + closed.length);
   });

@@ -15,6 +15,7 @@ import { describeEachStore, openTestStore } from '../support/stores.ts';
 import { forSeed, randomChain, rng } from '../support/random-chain.ts';
 import { crashingStore } from '../support/crashing-store.ts';
 import type { ChainBuilder } from '../support/chain-builder.ts';
+import { utcDay } from '../support/utc-day.ts';
 
 async function assertRollupsMatch(store: Store, chain: ChainId, c: ChainBuilder, seed: number) {
   const expected = expectedFromBlocks(chain, c.blocks);
@@ -123,13 +124,12 @@ describeEachStore('day metrics', (_getStore, kind) => {
         } else {
           await ingest(store, canonical, { batchBlocks: 5 });
         }
-        const day = (ts: number) => new Date(ts * 1000).toISOString().slice(0, 10);
         const active = new Map<string, Set<string>>();
         const firstSeen = new Map<string, string>();
         const balances = new Map<string, bigint>();
         const holdersAt = new Map<string, number>();
         for (const block of chainBlocks) {
-          const d = day(block.timestamp);
+          const d = utcDay(block.timestamp);
           for (const a of block.allocations) balances.set(a.address, (balances.get(a.address) ?? 0n) + a.amount);
           for (const tx of block.transactions) {
             const touched = new Set([tx.from, ...(tx.to ? [tx.to] : []), ...(tx.recipients ?? []).map((r) => r.to)]);
@@ -145,15 +145,15 @@ describeEachStore('day metrics', (_getStore, kind) => {
           holdersAt.set(d, [...balances.values()].filter((b) => b > 0n).length);
         }
         const rows = await store.query<Record<string, any>>('test.metrics', sql`SELECT * FROM chain_day_metrics WHERE chain = 'pow' ORDER BY day`);
-        const lastDay = day(chainBlocks.at(-1)!.timestamp);
+        const lastDay = utcDay(chainBlocks.at(-1)!.timestamp);
         const days: string[] = [];
-        for (let t = Date.parse(`${day(start)}T00:00:00Z`); day(t / 1000) < lastDay; t += 86_400_000) days.push(day(t / 1000));
+        for (let t = Date.parse(`${utcDay(start)}T00:00:00Z`); utcDay(t / 1000) < lastDay; t += 86_400_000) days.push(utcDay(t / 1000));
         assert.deepEqual(rows.map((r) => r.day), days, 'every closed day, not the open one');
         let holders = 0;
         for (const r of rows) {
           const trailing = (n: number) => {
             const set = new Set<string>();
-            for (let i = 0; i < n; i++) for (const a of active.get(day(Date.parse(`${r.day}T00:00:00Z`) / 1000 - i * 86_400)) ?? []) set.add(a);
+            for (let i = 0; i < n; i++) for (const a of active.get(utcDay(Date.parse(`${r.day}T00:00:00Z`) / 1000 - i * 86_400)) ?? []) set.add(a);
             return set.size;
           };
           assert.equal(r.dau, trailing(1), `dau ${r.day}`);

@@ -49,7 +49,6 @@ export function analyticsWorld(options: SyntheticOptions): SnapshotSeed<Analytic
 /** The standard world most analytics tests use. */
 export const loadAnalyticsWorld = analyticsWorld(ANALYTICS_WORLD);
 
-export { utcDay };
 
 /** The blocks of `blocks` grouped by UTC day, oldest day first. */
 export function blocksByDay(blocks: CanonicalBlock[]): Map<string, CanonicalBlock[]> {

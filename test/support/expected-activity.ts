@@ -11,7 +11,8 @@ import type { CanonicalBlock, CanonicalTx } from '../../src/chain/model.ts';
 
 /** Block rewards and pow key administration (docs/metrics.md, "Analytics conventions"), written out here. */
 const NON_USER = new Set(['coinbase', 'latticePK', 'slave']);
-import { daysBetween, utcDay } from './analytics-world.ts';
+import { daysBetween } from './analytics-world.ts';
+import { utcDay } from './utc-day.ts';
 import { ingest } from '../../src/ingest/pipeline.ts';
 import { snapshotSeed } from './snapshots.ts';
 import { addr, ChainBuilder, coins, type BlockBuilder } from './chain-builder.ts';

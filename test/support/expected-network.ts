@@ -3,7 +3,8 @@
  * docs/metrics.md: what the analytics endpoints over blocks, transactions, fees and burn must answer.
  */
 import type { CanonicalBlock, CanonicalTx } from '../../src/chain/model.ts';
-import { daysBetween, utcDay } from './analytics-world.ts';
+import { daysBetween } from './analytics-world.ts';
+import { utcDay } from './utc-day.ts';
 
 export interface DayFigures {
   blocks: number;

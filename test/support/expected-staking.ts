@@ -17,7 +17,7 @@ import { syncStaking } from '../../src/ingest/staking-sync.ts';
 import { createBeaconClient } from '../../src/sources/beacon/client.ts';
 import type { Store } from '../../src/store/store.ts';
 import type { AnalyticsWorld } from './analytics-world.ts';
-import { utcDay } from './analytics-world.ts';
+import { utcDay } from './utc-day.ts';
 import { addr, ChainBuilder, coins as units } from './chain-builder.ts';
 import { createBeaconModel, MIN_SLASHING_PENALTY_QUOTIENT, startFakeBeacon, type BeaconModel, type FakeBeaconConfig } from '../fakes/beacon/server.ts';
 

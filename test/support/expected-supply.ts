@@ -4,7 +4,8 @@
  * supply), the migration legs and the fee burn.
  */
 import type { CanonicalBlock } from '../../src/chain/model.ts';
-import { daysBetween, utcDay } from './analytics-world.ts';
+import { daysBetween } from './analytics-world.ts';
+import { utcDay } from './utc-day.ts';
 
 /** The pow coinbase sentinel and the pos zero address, written out. */
 const SENTINELS = new Set(['Q' + '0'.repeat(64), 'Q' + '0'.repeat(40)]);

@@ -5,7 +5,8 @@
  */
 import type { ChainId } from '../../src/chain/chains.ts';
 import type { CanonicalBlock } from '../../src/chain/model.ts';
-import { daysBetween, utcDay } from './analytics-world.ts';
+import { daysBetween } from './analytics-world.ts';
+import { utcDay } from './utc-day.ts';
 import { POW_GENESIS_COINBASE_DEBIT } from './expected.ts';
 
 export type Metric =

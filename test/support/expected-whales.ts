@@ -5,7 +5,8 @@
 import type { ChainId } from '../../src/chain/chains.ts';
 import type { CanonicalBlock } from '../../src/chain/model.ts';
 import type { AnalyticsWorld } from './analytics-world.ts';
-import { daysBetween, utcDay } from './analytics-world.ts';
+import { daysBetween } from './analytics-world.ts';
+import { utcDay } from './utc-day.ts';
 import { expectedFromBlocks, type Expected } from './expected.ts';
 
 export const UNITS_PER_COIN: Record<ChainId, bigint> = { pow: 10n ** 9n, pos: 10n ** 18n };

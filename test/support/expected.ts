@@ -118,8 +118,9 @@ function computeExpected(chain: ChainId, blocks: CanonicalBlock[]): Expected {
   const dayOf = (address: string, ts: number): ExpectedDay => {
     let days = daily.get(address);
     if (!days) daily.set(address, (days = new Map()));
-    let d = days.get(utcDay(ts));
-    if (!d) days.set(utcDay(ts), (d = { received: 0n, sentWithFees: 0n, txIn: 0, txOut: 0, fees: 0n, gasUsed: 0 }));
+    const day = utcDay(ts);
+    let d = days.get(day);
+    if (!d) days.set(day, (d = { received: 0n, sentWithFees: 0n, txIn: 0, txOut: 0, fees: 0n, gasUsed: 0 }));
     return d;
   };
   const funded = new Set<string>();

@@ -7,6 +7,7 @@ import type { Expected, ExpectedAddress } from '../../support/expected.ts';
 import { totalSupplyOf } from '../../support/expected-windows.ts';
 import { describeSeededApp, emptyStore } from '../../support/seeded-app.ts';
 import { CURATED, loadProfileExpected, POSA, POWA } from './profile-fixtures.ts';
+import { utcDay } from '../../support/utc-day.ts';
 
 const UNITS: Record<ChainId, bigint> = { pow: 10n ** 9n, pos: 10n ** 18n };
 const SENTINEL: Record<ChainId, string> = { pow: POW_COINBASE_SENTINEL, pos: POS_ZERO_ADDRESS };
@@ -28,7 +29,6 @@ interface Options {
 }
 
 const ts = (t: number | null) => (t === null ? null : new Date(t * 1000).toISOString().slice(0, 19));
-const dayOf = (t: number) => new Date(t * 1000).toISOString().slice(0, 10);
 
 /** The leaderboard computed from the oracle's addresses, by the spec's words and docs/metrics.md. */
 function expectedTop(chain: ChainId, e: Expected, tipTs: number, o: Options) {
@@ -77,7 +77,7 @@ function expectedTop(chain: ChainId, e: Expected, tipTs: number, o: Options) {
   const size = o.page_size ?? 25;
   const start = ((o.page ?? 1) - 1) * size;
   const labels = new Map(CURATED.labels.filter((l) => l.isPrimary && l.chain === chain).map((l) => [l.address, l]));
-  const from = dayOf(tipTs - 29 * 86_400);
+  const from = utcDay(tipTs - 29 * 86_400);
   return {
     total: rows.length,
     sort_by: field,

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { AUTH } from '../../../support/app.ts';
-import { blocksByDay, daysBetween, loadAnalyticsWorld, utcDay, type AnalyticsWorld } from '../../../support/analytics-world.ts';
+import { blocksByDay, daysBetween, loadAnalyticsWorld, type AnalyticsWorld } from '../../../support/analytics-world.ts';
+import { utcDay } from '../../../support/utc-day.ts';
 import { describeSeededApp } from '../../../support/seeded-app.ts';
 
 /** The last `days` days of the chain's history (ending with the tip's day), by the metric's definition. */

@@ -3,7 +3,8 @@ import { it } from 'node:test';
 import type { ChainId } from '../../../../src/chain/chains.ts';
 import type { CanonicalBlock } from '../../../../src/chain/model.ts';
 import { AUTH } from '../../../support/app.ts';
-import { loadAnalyticsWorld, utcDay } from '../../../support/analytics-world.ts';
+import { loadAnalyticsWorld } from '../../../support/analytics-world.ts';
+import { utcDay } from '../../../support/utc-day.ts';
 import { expectedActivity, lastDays, loadActivityChains, TEST_NETWORK } from '../../../support/expected-activity.ts';
 import { describeSeededApp, emptyStore } from '../../../support/seeded-app.ts';
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { AUTH, buildTestApp } from '../../../support/app.ts';
-import { ANALYTICS_WORLD, analyticsWorld, loadAnalyticsWorld, utcDay, type AnalyticsWorld } from '../../../support/analytics-world.ts';
+import { ANALYTICS_WORLD, analyticsWorld, loadAnalyticsWorld, type AnalyticsWorld } from '../../../support/analytics-world.ts';
+import { utcDay } from '../../../support/utc-day.ts';
 import { expectedChainTimeline, expectedTimeline, METRICS, type ChainTimeline, type Metric } from '../../../support/expected-timeline.ts';
 import { describeSeededApp, type SeededApp } from '../../../support/seeded-app.ts';
 import { describeEachStore } from '../../../support/stores.ts';

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { ChainId } from '../../../../src/chain/chains.ts';
 import { AUTH } from '../../../support/app.ts';
-import { loadAnalyticsWorld, utcDay, type AnalyticsWorld } from '../../../support/analytics-world.ts';
+import { loadAnalyticsWorld, type AnalyticsWorld } from '../../../support/analytics-world.ts';
+import { utcDay } from '../../../support/utc-day.ts';
 import { thresholdOf, whaleOracle, whalesOf, windowDays } from '../../../support/expected-whales.ts';
 import { describeSeededApp } from '../../../support/seeded-app.ts';
 

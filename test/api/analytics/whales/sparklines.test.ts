@@ -3,10 +3,10 @@ import { it } from 'node:test';
 import type { ChainId } from '../../../../src/chain/chains.ts';
 import { AUTH } from '../../../support/app.ts';
 import { loadAnalyticsWorld, type AnalyticsWorld } from '../../../support/analytics-world.ts';
+import { utcDay } from '../../../support/utc-day.ts';
 import { expectedFromBlocks } from '../../../support/expected.ts';
 import { thresholdOf, whaleOracle, whalesOf, windowDays } from '../../../support/expected-whales.ts';
 import { describeSeededApp } from '../../../support/seeded-app.ts';
-import { utcDay } from '../../../support/analytics-world.ts';
 
 const URL = '/api/v1/analytics/whales/sparklines';
 
