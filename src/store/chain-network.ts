@@ -1,0 +1,60 @@
+/**
+ * A chain's network facts (chain/network.ts) as kept in `chain_settings`: one row per fact,
+ * `slot_seconds`, `slots_per_epoch`, `address_bytes` and `clock_source`. A fact not written yet
+ * reads as the default. Written by the indexer when it learns them from a node; read by the API and
+ * the indexer.
+ */
+import sql from 'sql-template-tag';
+import { CHAINS, type ChainId } from '../chain/chains.ts';
+import { DEFAULT_NETWORK, type ChainNetwork, type ClockSource } from '../chain/network.ts';
+import type { Db } from './store.ts';
+
+const KEYS = {
+  slotSeconds: 'slot_seconds',
+  slotsPerEpoch: 'slots_per_epoch',
+  addressBytes: 'address_bytes',
+  clockSource: 'clock_source',
+} as const satisfies Record<keyof ChainNetwork, string>;
+
+const CLOCK_SOURCES: readonly ClockSource[] = ['default', 'beacon', 'blocks'];
+
+/** The network facts of every chain, the defaults where the store holds none. */
+export async function readChainNetworks(db: Db): Promise<Record<ChainId, ChainNetwork>> {
+  const rows = await db.query<{ chain: string; key: string; value: string }>(
+    'store.chain_network.read',
+    sql`SELECT chain, key, value FROM chain_settings WHERE chain IN ('pow', 'pos') AND key IN (${KEYS.slotSeconds}, ${KEYS.slotsPerEpoch}, ${KEYS.addressBytes}, ${KEYS.clockSource})`,
+  );
+  return chainNetworksFromSettings(rows);
+}
+
+/** The network facts of every chain from `chain_settings` rows (any other rows are ignored). */
+export function chainNetworksFromSettings(rows: readonly { chain: string; key: string; value: string }[]): Record<ChainId, ChainNetwork> {
+  const networks = Object.fromEntries(CHAINS.map((chain) => [chain, { ...DEFAULT_NETWORK[chain] }])) as Record<ChainId, ChainNetwork>;
+  for (const { chain, key, value } of rows) {
+    const network = networks[chain as ChainId];
+    if (network === undefined) continue;
+    if (key === KEYS.clockSource) {
+      if ((CLOCK_SOURCES as readonly string[]).includes(value)) network.clockSource = value as ClockSource;
+      continue;
+    }
+    const n = Number(value);
+    if (!Number.isSafeInteger(n) || n <= 0) continue;
+    if (key === KEYS.slotSeconds) network.slotSeconds = n;
+    else if (key === KEYS.slotsPerEpoch) network.slotsPerEpoch = n;
+    else if (key === KEYS.addressBytes) network.addressBytes = n;
+  }
+  return networks;
+}
+
+/** Records what was learned of `chain`'s network; facts not given are left as stored. */
+export async function writeChainNetwork(db: Db, chain: ChainId, facts: Partial<ChainNetwork>): Promise<void> {
+  for (const field of Object.keys(KEYS) as (keyof ChainNetwork)[]) {
+    const value = facts[field];
+    if (value === undefined || value === null) continue;
+    await db.query(
+      'store.chain_network.write',
+      sql`INSERT INTO chain_settings (chain, key, value) VALUES (${chain}, ${KEYS[field]}, ${String(value)})
+          ON CONFLICT (chain, key) DO UPDATE SET value = excluded.value`,
+    );
+  }
+}
