@@ -16,13 +16,16 @@ const KEYS = {
   clockSource: 'clock_source',
 } as const satisfies Record<keyof ChainNetwork, string>;
 
+/** The `chain_settings` keys that hold network facts. */
+export const CHAIN_NETWORK_KEYS: readonly string[] = Object.values(KEYS);
+
 const CLOCK_SOURCES: readonly ClockSource[] = ['default', 'beacon', 'blocks'];
 
 /** The network facts of every chain, the defaults where the store holds none. */
 export async function readChainNetworks(db: Db): Promise<Record<ChainId, ChainNetwork>> {
   const rows = await db.query<{ chain: string; key: string; value: string }>(
     'store.chain_network.read',
-    sql`SELECT chain, key, value FROM chain_settings WHERE chain IN ('pow', 'pos') AND key IN (${KEYS.slotSeconds}, ${KEYS.slotsPerEpoch}, ${KEYS.addressBytes}, ${KEYS.clockSource})`,
+    sql`SELECT chain, key, value FROM chain_settings WHERE chain IN ('pow', 'pos') AND key = ANY(${CHAIN_NETWORK_KEYS}::text[])`,
   );
   return chainNetworksFromSettings(rows);
 }

@@ -18,6 +18,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import sql from 'sql-template-tag';
 import { CHAINS, isChainId, type ChainId } from '../../chain/chains.ts';
+import { DEFAULT_NETWORK, type ChainNetwork } from '../../chain/network.ts';
+import { chainNetworksFromSettings, CHAIN_NETWORK_KEYS } from '../../store/chain-network.ts';
 import { withoutDeadline, type Db } from '../../store/store.ts';
 
 export interface ChainTip {
@@ -37,24 +39,29 @@ export interface ChainTip {
 export interface StoreState {
   snapshot: string;
   tips: Record<ChainId, ChainTip | null>;
+  /** Each chain's network facts (slot time, address width) as the indexers recorded them, in the same snapshot. */
+  networks: Record<ChainId, ChainNetwork>;
 }
 
 const states = new WeakMap<FastifyRequest, StoreState>();
 
 /** The statement that reads the snapshot and the chains' tips: one snapshot of the data. */
 async function queryStoreState(db: Db): Promise<StoreState> {
-  const [row] = await db.query<{ s: string; pow_height: string | number | null; pow_hash: string | null; pos_height: string | number | null; pos_hash: string | null }>(
+  const [row] = await db.query<{ s: string; pow_height: string | number | null; pow_hash: string | null; pos_height: string | number | null; pos_hash: string | null; network: string | null }>(
     'api.snapshot',
     sql`SELECT CASE WHEN pg_is_in_recovery() THEN 'replayed ' || pg_last_wal_replay_lsn()::text ELSE pg_current_snapshot()::text END AS s,
                pow.height::text AS pow_height, pow.hash AS pow_hash,
-               pos.height::text AS pos_height, pos.hash AS pos_hash
+               pos.height::text AS pos_height, pos.hash AS pos_hash,
+               (SELECT json_agg(json_build_object('chain', chain, 'key', key, 'value', value))::text FROM chain_settings
+                 WHERE chain IN (${'pow'}, ${'pos'}) AND key = ANY(${CHAIN_NETWORK_KEYS}::text[])) AS network
           FROM (SELECT 1) AS one
           LEFT JOIN LATERAL (SELECT height, hash FROM blocks WHERE chain = ${'pow'} ORDER BY height DESC LIMIT 1) AS pow ON true
           LEFT JOIN LATERAL (SELECT height, hash FROM blocks WHERE chain = ${'pos'} ORDER BY height DESC LIMIT 1) AS pos ON true`,
     { reusePlan: true }, // two key lookups
   );
   const tip = (height: string | number | null, hash: string | null): ChainTip | null => (height == null || hash == null ? null : { height: String(height), hash });
-  return { snapshot: row!.s, tips: { pow: tip(row!.pow_height, row!.pow_hash), pos: tip(row!.pos_height, row!.pos_hash) } };
+  const networks = chainNetworksFromSettings(row!.network === null ? [] : (JSON.parse(row!.network) as { chain: string; key: string; value: string }[]));
+  return { snapshot: row!.s, tips: { pow: tip(row!.pow_height, row!.pow_hash), pos: tip(row!.pos_height, row!.pos_hash) }, networks };
 }
 
 /**
@@ -119,6 +126,15 @@ export async function readStoreState(read: StoreStateReader, request: FastifyReq
 
 /** The state `request` is answered from, once the freshness or snapshot-cache hook has read it. */
 export const storeStateOf = (request: FastifyRequest): StoreState | undefined => states.get(request);
+
+/**
+ * `chain`'s network facts as of the state `request` is answered from: the slot time and address
+ * width every figure and parser of the answer follows (the defaults outside /api/v1, where no state
+ * is read).
+ */
+export function networkOf(request: FastifyRequest, chain: ChainId): ChainNetwork {
+  return states.get(request)?.networks[chain] ?? DEFAULT_NETWORK[chain];
+}
 
 /** Where a route's chain comes from: its `chain` path or query parameter, a chain named in its path, or none. */
 export type ChainSource = { param: 'params' | 'querystring' } | { chain: ChainId } | null;
