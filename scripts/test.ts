@@ -136,7 +136,8 @@ if (!env.QUARRY_TEST_DATABASE_URL && mode !== 'off') {
     process.exit(1);
   }
 }
-console.log(`testing on PGlite${env.QUARRY_TEST_DATABASE_URL && mode !== 'off' ? ' and PostgreSQL' : ' only'} (${allFiles.length} files)`);
+// The node named is the one every test process and every `quarry` they start runs on (process.execPath).
+console.log(`testing on PGlite${env.QUARRY_TEST_DATABASE_URL && mode !== 'off' ? ' and PostgreSQL' : ' only'} (${allFiles.length} files), Node ${process.version}`);
 
 env.QUARRY_TEST_SNAPSHOTS = path.join(scratch, 'snapshots');
 mkdirSync(env.QUARRY_TEST_SNAPSHOTS);
