@@ -14,7 +14,9 @@
  * - `page`: `page` and `page_size`; the envelope has `total`, `page`, `page_size`, `total_pages`;
  * - `cursor`: `cursor` and `limit`, keyset pages at constant cost at any depth; the envelope has
  *   `limit`, `next_cursor`, `has_more` and `total` (null where counting would cost more than the
- *   page). The read returns the key of its last item, which the factory seals into `next_cursor`.
+ *   page). The read returns the key of its last item, which the factory seals into `next_cursor`;
+ * - `top`: `limit` only, the first items of a ranking; the envelope has `count` (unless the spec's
+ *   answer has none).
  */
 import { Type, type Static, type TObject, type TProperties, type TSchema } from 'typebox';
 import type { FastifyRequest } from 'fastify';
@@ -28,7 +30,8 @@ export type CursorKey = readonly (string | number)[];
 export type Paging =
   | { style: 'offset'; maxLimit: number; defaultLimit: number }
   | { style: 'page'; maxSize: number; defaultSize: number }
-  | { style: 'cursor'; maxLimit: number; defaultLimit: number; keyLength: number };
+  | { style: 'cursor'; maxLimit: number; defaultLimit: number; keyLength: number }
+  | { style: 'top'; maxLimit: number; defaultLimit: number; noun: string; count?: boolean };
 
 /** What a read is asked for: a window of rows by offset, or the rows after a key. */
 export type PageRequest = { limit: number; offset: number; after?: undefined } | { limit: number; offset?: undefined; after: CursorKey | null };
@@ -61,8 +64,8 @@ export interface ListRoute<Pm extends TObject, Q extends TProperties, I extends 
   item: I;
   /** What orders the items (the `items` description). */
   order: string;
-  /** What `total` counts. */
-  totalDescription: string;
+  /** What `total` counts (every style but `top`). */
+  totalDescription?: string;
   /** The fields the answer echoes (chain, network, address, filters), in the envelope after paging. */
   echo: E;
   /**
@@ -96,10 +99,12 @@ function pagingQuery(paging: Paging): TProperties {
         cursor: Type.Optional(CURSOR_PARAM),
         limit: IntegerQuery({ minimum: 1, maximum: paging.maxLimit, default: paging.defaultLimit, description: `Items per page (1 to ${paging.maxLimit}).` }),
       };
+    case 'top':
+      return { limit: IntegerQuery({ minimum: 1, maximum: paging.maxLimit, default: paging.defaultLimit, description: `Most ${paging.noun} returned (1 to ${paging.maxLimit}).` }) };
   }
 }
 
-function pagingEnvelope(paging: Paging, totalDescription: string): TProperties {
+function pagingEnvelope(paging: Paging, totalDescription = 'Items of the whole list.'): TProperties {
   const count = Type.Integer({ description: 'Number of items in this page.' });
   switch (paging.style) {
     case 'offset':
@@ -128,6 +133,8 @@ function pagingEnvelope(paging: Paging, totalDescription: string): TProperties {
         has_more: Type.Boolean({ description: 'Whether items follow this page.' }),
         total: Nullable(Type.Integer({ description: totalDescription })),
       };
+    case 'top':
+      return paging.count === false ? {} : { count: Type.Integer({ description: 'Number of items.' }) };
   }
 }
 
@@ -194,6 +201,10 @@ export function listRoute<Pm extends TObject, Q extends TProperties, I extends T
           const hasMore = page.hasMore ?? false;
           const next = hasMore && page.lastKey ? ctx.cursors.encode(scope, page.lastKey) : null;
           return { items: page.items, count: page.items.length, limit, next_cursor: next, has_more: hasMore, total: page.total, ...echo };
+        }
+        case 'top': {
+          const page = await route.read(ctx, prepared, { limit: query.limit as number, offset: 0 });
+          return { items: page.items, ...(paging.count === false ? {} : { count: page.items.length }), ...echo };
         }
       }
     },
