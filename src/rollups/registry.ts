@@ -1,9 +1,11 @@
 /**
- * Every rollup and chart, in the one place the engine reads them from. Rollups run after those they
+ * Every rollup and chart, listed in one place and built into the set the engine is handed
+ * (REGISTERED; index.ts binds the engine's entry points to it). Rollups run after those they
  * declare they follow (`after`; engine/order.ts), otherwise in this order; charts close in theirs
  * (one that reads another's table comes after it), and the API mounts their series in it.
  */
-import { isClosed, type AnyRollup, type Chart } from './engine/rollup.ts';
+import type { AnyRollup, Chart } from './engine/rollup.ts';
+import { rollupSet } from './engine/set.ts';
 import { addressSummary } from './address-summary.ts';
 import { addressRanks } from './address-ranks.ts';
 import { addressDaily, addressHeatmap } from './address-activity.ts';
@@ -44,5 +46,8 @@ export const CHARTS: readonly Chart[] = [activeAddresses, newAddresses, holders,
   timelineTotals, supplyDistribution,
   blockSize, blockTimes, transactionsByType, gasDistribution, feeBurn, userTransactions, stakingFigures, supplyCurve, whaleMovers];
 
+/** The registered rollups and charts, as the engine takes them. */
+export const REGISTERED = rollupSet(ROLLUPS, CHARTS);
+
 /** The charts whose days close into a table of their own (the others read a rollup's per-day rows). */
-export const CLOSED_CHARTS = CHARTS.filter(isClosed);
+export const CLOSED_CHARTS = REGISTERED.closedCharts;
