@@ -7,7 +7,7 @@
  * reads it here.
  *
  * Minted supply (coins issued: genesis supply plus rewards, withdrawals and migration mints) is a
- * different figure, kept by src/rollups/supply.ts for the supply curves and the overview.
+ * different figure, kept by src/rollups/supply/supply.ts for the supply curves and the overview.
  */
 import sql, { type Sql } from 'sql-template-tag';
 import { SENTINELS, type ChainId } from '../chain/chains.ts';

@@ -1,5 +1,5 @@
 /**
- * chain_day_top_txs (src/rollups/day-top-txs.ts) on days with more candidates than it keeps: a
+ * chain_day_top_txs (src/rollups/whales/day-top-txs.ts) on days with more candidates than it keeps: a
  * batch inserts only what beats a full day's last kept row and trims only the days it leaves over
  * the limit. Blocks followed one or a few at a time, with ties on value (the earlier transaction
  * ranks first) and a reorg, must leave each day's 100 largest candidates of the canonical chain,
@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import sql from 'sql-template-tag';
 import { ingest } from '../../src/ingest/pipeline.ts';
-import { TOP_TXS_PER_DAY } from '../../src/rollups/day-top-txs.ts';
+import { TOP_TXS_PER_DAY } from '../../src/rollups/whales/day-top-txs.ts';
 import { formatDay } from '../../src/time.ts';
 import { addr, ChainBuilder, coins, type BlockBuilder } from '../support/chain-builder.ts';
 import { rng } from '../support/random-chain.ts';

@@ -1,5 +1,5 @@
 /**
- * The per-day sums of chain_daily (rollups/chain-daily.ts), as the charts over them read them:
+ * The per-day sums of chain_daily (rollups/network/chain-daily.ts), as the charts over them read them:
  * every block updates its day's row, so each day's row is current, the open day's included, and
  * the charts over it (block times and sizes, user transactions, the fee burn) close nothing.
  */

@@ -1,6 +1,6 @@
 /**
  * The step's one pass over its blocks. `RollupDeltas` takes canonical blocks in chain order and
- * reads each block, transaction and movement of native value once; every registered rollup that
+ * reads each block, transaction and movement of native value once; every rollup of its set that
  * declares a reducer (engine/reducer.ts; Rollup.deltas, in the rollup's own file) is handed them in
  * that one pass and keeps its own accumulator, which the engine gives back to that rollup alone
  * (RollupStep.deltas) and to its delta tables.
@@ -21,22 +21,23 @@ import type { ChainId } from '../../chain/chains.ts';
 import { NON_USER_TX_TYPES, valueLegs, type CanonicalBlock, type CanonicalTx, type OpeningBalance } from '../../chain/model.ts';
 import { powCoinbaseDebit } from '../../chain/pow-emission.ts';
 import { DAY_SECONDS, dayName, dayNumber } from '../../time.ts';
-import { ROLLUPS } from '../registry.ts';
 import type { DeltaReducer, Receipt, StepBlock, StepScope, StepTx } from './reducer.ts';
+import type { RollupSet } from './set.ts';
 
 /** Sub-positions inside a transaction and block-level movements after the transactions. */
 const SEQ_INTERNAL = 1_000_000;
 const TX_INDEX_WITHDRAWALS = 2_000_000_000;
 const TX_INDEX_TIPS = 2_000_000_001;
 
+/** The addresses and days a partial recomputation keeps (RollupDeltas' `only`). */
+export interface DeltaScope {
+  addresses: ReadonlySet<string>;
+  days: ReadonlySet<string>;
+}
+
 interface Reduction {
   reducer: DeltaReducer<unknown>;
   acc: unknown;
-}
-
-/** The reducers of the registered rollups, in their order. */
-function registeredReducers(): DeltaReducer<unknown>[] {
-  return ROLLUPS.flatMap((rollup) => (rollup.deltas ? [rollup.deltas as DeltaReducer<unknown>] : []));
 }
 
 /**
@@ -64,16 +65,17 @@ export class RollupDeltas {
   private readonly scope: StepScope;
 
   /**
+   * @param set the rollups whose reducers the pass feeds (RollupSet.reducers).
    * @param previousTs time of the block below the first one added (for block intervals), or
    *   null when the first block added is the chain's first.
    * @param only keep the figures of these addresses (and of pairs with one of them) and of these
    *   days only: a partial recomputation (`quarry refresh`) rebuilds just what a range touched.
    */
   constructor(
+    set: Pick<RollupSet, 'reducers'>,
     readonly chain: ChainId,
     private previousTs: number | null,
-    private readonly only?: { addresses: ReadonlySet<string>; days: ReadonlySet<string> },
-    reducers: readonly DeltaReducer<unknown>[] = registeredReducers(),
+    private readonly only?: DeltaScope,
   ) {
     this.scope = {
       chain,
@@ -83,7 +85,7 @@ export class RollupDeltas {
         if (!this.seenAt.has(address)) this.seenAt.set(address, this.height);
       },
     };
-    this.reductions = reducers.map((reducer) => ({ reducer, acc: reducer.start(this.scope) }));
+    this.reductions = set.reducers.map((reducer) => ({ reducer, acc: reducer.start(this.scope) }));
     for (const { reducer, acc } of this.reductions) this.byReducer.set(reducer, acc);
     this.receipts = this.reductions.filter((r) => r.reducer.receipt);
     this.txs = this.reductions.filter((r) => r.reducer.tx);

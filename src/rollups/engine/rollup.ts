@@ -9,8 +9,8 @@ import type { CopyValue } from '../../store/copy.ts';
 import type { Sql } from 'sql-template-tag';
 import type { Db, Store } from '../../store/store.ts';
 import type { DeltaReducer } from './reducer.ts';
-import type { SortedBalances } from '../charts/supply/balances.ts';
-import type { LastDayCell } from '../charts/supply/population.ts';
+import type { SortedBalances } from '../shared/balances.ts';
+import type { LastDayCell } from '../shared/last-day.ts';
 
 /**
  * The part of the API a rollup or chart is kept for, as the issues divide it: the Addresses API;

@@ -1,17 +1,16 @@
 /**
- * The engine: applies and reverts a batch's deltas through every registered rollup (in the order
- * their declared dependencies give: engine/order.ts), closes and reopens the charts' days, and
- * gives `quarry refresh` what it clears and rebuilds.
+ * The engine: applies and reverts a batch's deltas through every rollup of the set it is handed
+ * (engine/set.ts; in the order their declared dependencies give: engine/order.ts), closes and
+ * reopens the set's charts' days, and gives `quarry refresh` what it clears and rebuilds.
  */
 import sql, { join, raw } from 'sql-template-tag';
 import type { ChainId } from '../../chain/chains.ts';
 import type { Db, Store } from '../../store/store.ts';
 import { formatDay } from '../../time.ts';
-import { CLOSED_CHARTS, ROLLUPS } from '../registry.ts';
 import type { RollupDeltas } from './deltas.ts';
 import { freshRollups, writeDeltaTables } from './delta-tables.ts';
-import { runOrder } from './order.ts';
-import type { AnyRollup, ApiPart } from './rollup.ts';
+import type { ApiPart } from './rollup.ts';
+import type { RollupSet } from './set.ts';
 import { SharedStep } from './step.ts';
 
 /** Time spent in one rollup or chart (or in the engine's own statements), in this process. */
@@ -81,10 +80,6 @@ async function timed<T>(name: string, part: RollupTiming['part'], run: () => Pro
   }
 }
 
-/** The rollups in the order a step runs them (engine/order.ts), decided once. */
-let ordered: AnyRollup[] | undefined;
-const inOrder = () => (ordered ??= runOrder(ROLLUPS));
-
 type Phase = 'before' | 'apply' | 'revert' | 'repair';
 
 /** Runs `phase` of every rollup that has it, in order, each with its view of the step and its Db. */
@@ -96,15 +91,16 @@ async function runPhase(db: Db, step: SharedStep, phase: Phase, split: Map<strin
 }
 
 /**
- * Adds `deltas` (of blocks whose raw rows are written) to every rollup. A `partial` delta (a
- * refresh of some addresses) leaves out the chain-wide counters, which the refresh recomputes.
- * `filled`: the rollups a caller applying batch after batch has seen holding rows (freshRollups).
+ * Adds `deltas` (of blocks whose raw rows are written, built for `set`) to every rollup of `set`. A
+ * `partial` delta (a refresh of some addresses) leaves out the chain-wide counters, which the
+ * refresh recomputes. `filled`: the rollups a caller applying batch after batch has seen holding
+ * rows (freshRollups).
  */
-export async function applyRollups(db: Db, deltas: RollupDeltas, options: { partial?: boolean; filled?: Set<string> } = {}): Promise<void> {
+export async function applyRollups(set: RollupSet, db: Db, deltas: RollupDeltas, options: { partial?: boolean; filled?: Set<string> } = {}): Promise<void> {
   if (deltas.blocks === 0) return;
   const started = performance.now();
   const split = stepSplit();
-  const rollups = inOrder();
+  const rollups = set.ordered;
   const fresh = await timed('delta_tables', 'engine', async () => {
     const found = await freshRollups(db, deltas.chain, rollups, options.filled);
     await writeDeltaTables(db, deltas, rollups, found);
@@ -121,43 +117,41 @@ export async function applyRollups(db: Db, deltas: RollupDeltas, options: { part
  * raw rows exist, lets `deleteRaw` remove them, repairs what subtraction cannot restore, and
  * reopens the closed days from `firstTs` (the first reverted block's time) on.
  */
-export async function revertRollups(db: Db, deltas: RollupDeltas, ancestor: number, firstTs: number, deleteRaw: () => Promise<void>): Promise<void> {
+export async function revertRollups(set: RollupSet, db: Db, deltas: RollupDeltas, ancestor: number, firstTs: number, deleteRaw: () => Promise<void>): Promise<void> {
   const started = performance.now();
   const split = stepSplit();
-  const rollups = inOrder();
+  const rollups = set.ordered;
   await timed('delta_tables', 'engine', () => writeDeltaTables(db, deltas, rollups), split);
   const step = new SharedStep(deltas, rollups, new Set(), false, ancestor);
   await runPhase(db, step, 'before', split);
   await runPhase(db, step, 'revert', split);
   await deleteRaw();
   await runPhase(db, step, 'repair', split);
-  await reopenDays(db, deltas.chain, formatDay(firstTs));
+  await reopenDays(set, db, deltas.chain, formatDay(firstTs));
   reportUpkeep({ chain: deltas.chain, kind: 'revert', blocks: deltas.blocks, partial: false, ms: performance.now() - started }, split);
 }
 
-/** Computes (or recomputes) every chart's closed days from `fromDay` to `toDay` inclusive. */
-export async function closeDays(db: Db, chain: ChainId, fromDay: string, toDay: string): Promise<void> {
+/** Computes (or recomputes) the closed days of every chart of `set` from `fromDay` to `toDay` inclusive. */
+export async function closeDays(set: RollupSet, db: Db, chain: ChainId, fromDay: string, toDay: string): Promise<void> {
   if (fromDay > toDay) return;
-  for (const chart of CLOSED_CHARTS) await timed(chart.name, chart.part, () => chart.close(db, chain, fromDay, toDay));
+  for (const chart of set.closedCharts) await timed(chart.name, chart.part, () => chart.close(db, chain, fromDay, toDay));
 }
 
 /**
  * Lets every chart load what it keeps in the process between closes (Chart.warm). Not in the
  * rollup timings: it is a run's start, not upkeep of blocks or a day's close.
  */
-export async function warmCharts(store: Store, chain: ChainId): Promise<void> {
-  for (const chart of CLOSED_CHARTS) await chart.warm?.(store, chain);
+export async function warmCharts(set: RollupSet, store: Store, chain: ChainId): Promise<void> {
+  for (const chart of set.closedCharts) await chart.warm?.(store, chain);
 }
-
-const chartTables = () => [...new Set(CLOSED_CHARTS.map((chart) => chart.table))];
 
 /**
  * The first day some chart has not closed: the day after its last closed one, or the chain's first
  * day. Closing resumes there, so days a reorg reopened close again whatever the blocks' times.
  */
-export async function firstOpenDay(db: Db, chain: ChainId): Promise<string | null> {
+export async function firstOpenDay(set: RollupSet, db: Db, chain: ChainId): Promise<string | null> {
   // One statement for every chart table: it runs before each followed block's day close check.
-  const nextDays = chartTables().map((table) => sql`SELECT coalesce((SELECT max(day) + 1 FROM ${raw(table)} WHERE chain = ${chain}), (SELECT day FROM first)) AS day`);
+  const nextDays = set.chartTables.map((table) => sql`SELECT coalesce((SELECT max(day) + 1 FROM ${raw(table)} WHERE chain = ${chain}), (SELECT day FROM first)) AS day`);
   return timed('first_open_day', 'engine', async () => {
     const [row] = await db.query<{ day: string | null }>(
       'rollups.charts.first_open',
@@ -169,27 +163,27 @@ export async function firstOpenDay(db: Db, chain: ChainId): Promise<string | nul
 }
 
 /** Reopens the closed days from `fromDay` on (a reorg reached them): their chart rows go until they close again. */
-export async function reopenDays(db: Db, chain: ChainId, fromDay: string): Promise<void> {
-  for (const table of chartTables()) {
+export async function reopenDays(set: RollupSet, db: Db, chain: ChainId, fromDay: string): Promise<void> {
+  for (const table of set.chartTables) {
     await db.query('rollups.charts.reopen', sql`DELETE FROM ${raw(table)} WHERE chain = ${chain} AND day >= ${fromDay}::date`);
   }
 }
 
 /** Every table a rollup or chart keeps for `chain`: what a whole refresh clears before its replay. */
-export async function clearRollups(db: Db, chain: ChainId): Promise<void> {
-  for (const table of [...ROLLUPS.flatMap((rollup) => rollup.tables), ...chartTables()]) {
+export async function clearRollups(set: RollupSet, db: Db, chain: ChainId): Promise<void> {
+  for (const table of [...set.rollups.flatMap((rollup) => rollup.tables), ...set.chartTables]) {
     await db.query('refresh.clear', sql`DELETE FROM ${raw(table)} WHERE chain = ${chain}`);
   }
-  for (const rollup of inOrder()) await rollup.cleared?.(db, chain);
+  for (const rollup of set.ordered) await rollup.cleared?.(db, chain);
 }
 
 /** A refresh of a range: the rows its addresses and days own, and every chart day (all are closed again). */
-export async function clearTouched(db: Db, chain: ChainId, touched: { addresses: string[]; days: string[] }): Promise<void> {
-  for (const rollup of inOrder()) await rollup.clearTouched?.(db, chain, touched);
-  await reopenDays(db, chain, '1970-01-01');
+export async function clearTouched(set: RollupSet, db: Db, chain: ChainId, touched: { addresses: string[]; days: string[] }): Promise<void> {
+  for (const rollup of set.ordered) await rollup.clearTouched?.(db, chain, touched);
+  await reopenDays(set, db, chain, '1970-01-01');
 }
 
 /** After a refresh's replay: what each rollup recomputes from the rows rebuilt underneath it. */
-export async function afterRefresh(db: Db, chain: ChainId, partial: boolean): Promise<void> {
-  for (const rollup of inOrder()) await rollup.afterRefresh?.(db, chain, partial);
+export async function afterRefresh(set: RollupSet, db: Db, chain: ChainId, partial: boolean): Promise<void> {
+  for (const rollup of set.ordered) await rollup.afterRefresh?.(db, chain, partial);
 }

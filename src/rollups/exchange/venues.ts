@@ -14,7 +14,7 @@
 import sql, { raw, type Sql } from 'sql-template-tag';
 import type { ChainId } from '../../chain/chains.ts';
 import type { Db } from '../../store/store.ts';
-import { SUMMARY_DELTAS } from '../address-summary.ts';
+import { SUMMARY_DELTAS } from '../addresses/address-summary.ts';
 import type { Rollup, RollupStep } from '../engine/rollup.ts';
 import { classifiedMoves, flowOutcome, flowWrites, movesInRange, movesOfStep, movesTouching, settleFlowOutcome, settleLargest, type FlowOutcome, type MovesPart } from './moves.ts';
 

@@ -9,10 +9,12 @@ import { Type, type Static, type TObject, type TSchema } from 'typebox';
 import { SENTINELS, type ChainId } from '../../../chain/chains.ts';
 import type { Db, Store } from '../../../store/store.ts';
 import { dayNumber, dayStart } from '../../../time.ts';
-import { compareLimbs, parseLimbs, SortedBalances } from '../../../rollups/charts/supply/balances.ts';
-import { distributionInputs, topOf, type LastDayCell } from '../../../rollups/charts/supply/population.ts';
+import { compareLimbs, parseLimbs, SortedBalances } from '../../../rollups/shared/balances.ts';
+import { distributionInputs, topOf } from '../../../rollups/charts/supply/population.ts';
+import type { LastDayCell } from '../../../rollups/shared/last-day.ts';
 
-export { ageBuckets, ageDays, figuresOf, ratioOf, type LastDayCell } from '../../../rollups/charts/supply/population.ts';
+export { ageBuckets, ageDays, figuresOf, ratioOf } from '../../../rollups/charts/supply/population.ts';
+export type { LastDayCell } from '../../../rollups/shared/last-day.ts';
 import { stateDay } from '../../../rollups/charts/supply/distribution.ts';
 import { percentOf } from '../../amounts.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';

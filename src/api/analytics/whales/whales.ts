@@ -1,7 +1,7 @@
 /**
  * What the nine whale endpoints share (docs/metrics.md, "Whales"): the threshold (the fixed
  * 100,000-coin floor or `threshold_pct` of the current total supply), the whale set read from the
- * balance index down to it, and the whale timestamp form; daily net flows come from rollups/balance-days.ts.
+ * balance index down to it, and the whale timestamp form; daily net flows come from rollups/addresses/balance-days.ts.
  */
 import sql from 'sql-template-tag';
 import { Type, type TProperties } from 'typebox';
@@ -11,7 +11,7 @@ import { pctThreshold } from '../../amounts.ts';
 import { whaleFloor } from '../../../domain/holder-tiers.ts';
 import { totalSupply } from '../../../domain/supply.ts';
 import { Amount, Nullable, WindowQuery } from '../../schemas/common.ts';
-import { flowDays, type FlowDay } from '../../../rollups/balance-days.ts';
+import { flowDays, type FlowDay } from '../../../rollups/addresses/balance-days.ts';
 import { AnalyticsChain, chainSpan, dayRange, type ChainSpan, type DayRange } from '../series.ts';
 
 /** `threshold_pct`: any positive percentage up to 100 (the spec sets no other bound). */
@@ -158,4 +158,4 @@ export function WhaleQuery<T extends TProperties>(properties: T) {
 /** The window parameter of a whale route. */
 export const whaleWindowQuery = (fallback: string) => WindowQuery(fallback, 'Window: whole UTC days ending with the latest block’s day (a length rounds up to days)');
 
-export { endOfDayBalances, flowDays, netOf, type FlowDay } from '../../../rollups/balance-days.ts';
+export { endOfDayBalances, flowDays, netOf, type FlowDay } from '../../../rollups/addresses/balance-days.ts';

@@ -3,7 +3,7 @@ import sql from 'sql-template-tag';
 import { Type, type Static } from 'typebox';
 import { addDays } from '../../../time.ts';
 import { answerAmounts, type AnswerAmount } from '../../amounts.ts';
-import { endOfDayBalances, flowDays } from '../../../rollups/balance-days.ts';
+import { endOfDayBalances, flowDays } from '../../../rollups/addresses/balance-days.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { parseWindow } from '../../params/window.ts';
 import { AddressPathParams, Day, NullableAmount, Nullable, STANDARD_ERRORS, WindowQuery, AddressEchoFields } from '../../schemas/common.ts';
@@ -40,7 +40,7 @@ async function loadBalanceHistory(
   const window = parseWindow(windowParam, { fallback: 'all', allowAll: true });
   // The window's days end with the day of the latest block: a 1-day window is that day alone. The
   // series starts no earlier than the address's first active day; each point is the balance at
-  // the end of its day, the current balance less the later days' net flows (rollups/balance-days.ts), so a
+  // the end of its day, the current balance less the later days' net flows (rollups/addresses/balance-days.ts), so a
   // window reads only its own days.
   const [bounds] = await ctx.store.query<{ tip_day: string | null; first_day: string | null; balance: string | null }>(
     'addresses.balance_history.bounds',

@@ -4,7 +4,7 @@ import { Type, type Static } from 'typebox';
 import type { ChainId } from '../../../chain/chains.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { ChainPathParams, Nullable, STANDARD_ERRORS } from '../../schemas/common.ts';
-import { tipTime } from '../../../rollups/tip.ts';
+import { tipTime } from '../../../rollups/shared/tip.ts';
 import { windowEndingAt } from '../../../domain/window.ts';
 import { DAY_SECONDS } from '../../../time.ts';
 

@@ -6,7 +6,7 @@
  */
 import { Type, type Static } from 'typebox';
 import type { ChainId } from '../../../chain/chains.ts';
-import { isGramText } from '../../../rollups/address-ranks.ts';
+import { isGramText } from '../../../rollups/addresses/address-ranks.ts';
 import { answerAmounts, type AnswerAmount } from '../../amounts.ts';
 import { invalidParam } from '../../problem.ts';
 import { PAGED_ROWS, type ApiContext, type RouteApp } from '../../context.ts';

@@ -11,8 +11,8 @@ import { answerAmounts, type AnswerAmount } from '../../amounts.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { parseWindow } from '../../params/window.ts';
 import { ChainPathParams, NullableAmount, IntegerQuery, STANDARD_ERRORS, WindowQuery } from '../../schemas/common.ts';
-import { FEE_WINDOW_DAYS } from '../../../rollups/fee-windows.ts';
-import { tipTimeSql } from '../../../rollups/tip.ts';
+import { FEE_WINDOW_DAYS } from '../../../rollups/addresses/fee-windows.ts';
+import { tipTimeSql } from '../../../rollups/shared/tip.ts';
 import { addDays, dayIndex, formatDay } from '../../../time.ts';
 import { dayCover, windowEndingAt, type DayCover, type TipWindow } from '../../../domain/window.ts';
 
@@ -128,7 +128,7 @@ async function loadTopBurners(ctx: ApiContext, chain: ChainId, limit: number, wi
   // The whole history: every block after the window's start (the first block's day, for days).
   const wholeHistory = rolling ? rolling.after < firstTs && firstTs <= tipTs : range!.from <= formatDay(firstTs);
   if (range && (FEE_WINDOW_DAYS as readonly number[]).includes(days!) && span.kept_day === range.to) {
-    // A window kept with the blocks (src/rollups/fee-windows.ts), read in the order of its index.
+    // A window kept with the blocks (src/rollups/addresses/fee-windows.ts), read in the order of its index.
     rows = await ctx.store.query<BurnerRow>(
       'addresses.burners.kept',
       sql`SELECT address, tx_count, fees, gas_used FROM address_fee_windows

@@ -3,7 +3,7 @@ import sql from 'sql-template-tag';
 import { chartSeries, type KeptChart } from '../../engine/rollup.ts';
 import { dayCounts, noCounts, type DayCounts } from '../days.ts';
 
-/** The buckets as rollups/day-breakdowns.ts `gasBucket` assigns them (first match in the order of the rule there). */
+/** The buckets as rollups/network/day-breakdowns.ts `gasBucket` assigns them (first match in the order of the rule there). */
 const GAS_BUCKETS = [
   { id: 0, label: 'simple value transfer', meaning: 'A plain transfer of native value (no contract code runs).' },
   { id: 1, label: 'token transfer', meaning: 'A contract call under 1M gas that moved exactly one token.' },

@@ -2,9 +2,9 @@
  * DAU, WAU, MAU and new wallets of a day (docs/metrics.md, "Active addresses"): exact distinct
  * counts of addresses with a user transaction (not coinbase, not an admin transaction, not a
  * withdrawal) on the day, and on the 7 and the 30 days ending on it, from chain_active_gaps
- * (active-days.ts). An address active in the 7 days ending on D is counted once, on its first
- * active day inside them: the day d whose gap reaches back before the window (gap > 6 - (D - d),
- * or 0 for a first day ever).
+ * (rollups/network/active-days.ts). An address active in the 7 days ending on D is counted once,
+ * on its first active day inside them: the day d whose gap reaches back before the window
+ * (gap > 6 - (D - d), or 0 for a first day ever).
  */
 import sql, { type Sql } from 'sql-template-tag';
 import type { ChainId } from '../../../chain/chains.ts';

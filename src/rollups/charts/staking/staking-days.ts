@@ -10,7 +10,7 @@ import { formatUnits, percentOf } from '../../../chain/amounts.ts';
 import type { Db } from '../../../store/store.ts';
 import { eachDay } from '../../../time.ts';
 import { chartSeries, type KeptChart } from '../../engine/rollup.ts';
-import { genesisSupply } from '../../supply.ts';
+import { genesisSupply } from '../../supply/supply.ts';
 import type { Days } from '../days.ts';
 
 export interface StakingDay {

@@ -12,9 +12,9 @@ import { SENTINELS, type ChainId } from '../../../chain/chains.ts';
 import type { Db, Store } from '../../../store/store.ts';
 import { percentOf } from '../../../chain/amounts.ts';
 import { addDays, dayIndex, dayName, dayNumber, dayStart, eachDay } from '../../../time.ts';
-import { DAILY_DELTAS } from '../../address-activity.ts';
+import { DAILY_DELTAS } from '../../addresses/address-activity.ts';
 import { chartSeries, type ClosedChart, type Rollup } from '../../engine/rollup.ts';
-import { addLimbs, compareLimbs, isPositive, limbsToBigInt, parseLimbs, SortedBalances, type Limbs } from './balances.ts';
+import { addLimbs, compareLimbs, isPositive, limbsToBigInt, parseLimbs, SortedBalances, type Limbs } from '../../shared/balances.ts';
 import { AGE_BUCKETS, ageBucketOf, ageBuckets, distributionInputs, figuresOf, type DistributionInputs } from './population.ts';
 import { openDays, type Days } from '../days.ts';
 

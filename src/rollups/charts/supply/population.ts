@@ -4,7 +4,8 @@
  * figures of one day from a scan of its sorted balances.
  */
 import { percentOf } from '../../../chain/amounts.ts';
-import { scanBalances, type SortedBalances } from './balances.ts';
+import { scanBalances, type SortedBalances } from '../../shared/balances.ts';
+import type { LastDayCell } from '../../shared/last-day.ts';
 
 /** Age buckets by days since the last activity: label and lower bound (inclusive). */
 export const AGE_BUCKETS = [
@@ -78,18 +79,6 @@ export function figuresOf(inputs: DistributionInputs) {
     hhi: ratioOf(inputs.sumSq, supply * supply),
     palma: inputs.palmaBottom > 0n ? ratioOf(inputs.palmaTop, inputs.palmaBottom) : 0,
   };
-}
-
-/**
- * Holders and balances per last-activity day at the latest block: the chart's state plus the moves
- * since (a day's moves), kept until the next block.
- */
-export interface LastDayCell {
-  day: string;
-  /** `day` in days since 1970-01-01, read once with the cell: there is a cell per day of history, and requests are many. */
-  dayNumber: number;
-  holders: number;
-  balance: bigint;
 }
 
 /** Days from a cell's last-activity day to `today` (a dayNumber of src/time.ts). */

@@ -9,7 +9,7 @@ import type { ChainId } from '../../../chain/chains.ts';
 import type { Db } from '../../../store/store.ts';
 import { addDays, eachDay } from '../../../time.ts';
 import type { ClosedChart } from '../../engine/rollup.ts';
-import { genesisSupply } from '../../supply.ts';
+import { genesisSupply } from '../../supply/supply.ts';
 import { activeAddressesByDay } from '../network/active-addresses.ts';
 import { openDays, type Days } from '../days.ts';
 

@@ -5,7 +5,7 @@
  * activity rollup keeps current with every block.
  */
 import { chartSeries, type KeptChart } from '../../engine/rollup.ts';
-import { flowDays } from '../../balance-days.ts';
+import { flowDays } from '../../addresses/balance-days.ts';
 
 interface MoverDay {
   day: string;

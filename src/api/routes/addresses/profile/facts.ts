@@ -8,7 +8,7 @@ import sql from 'sql-template-tag';
 import type { ChainId } from '../../../../chain/chains.ts';
 import type { ApiContext } from '../../../context.ts';
 import type { AddressFacts } from '../../../../domain/address-facts.ts';
-import { tipTimeSql } from '../../../../rollups/tip.ts';
+import { tipTimeSql } from '../../../../rollups/shared/tip.ts';
 
 interface FactsRow {
   present: boolean;

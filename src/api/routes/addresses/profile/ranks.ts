@@ -6,7 +6,7 @@
 import sql, { type Sql } from 'sql-template-tag';
 import { SENTINELS, type ChainId } from '../../../../chain/chains.ts';
 import type { Db } from '../../../../store/store.ts';
-import { ageBucket, NO_AGE_BUCKET, rankBucket, rankBucketRange } from '../../../../rollups/address-ranks.ts';
+import { ageBucket, NO_AGE_BUCKET, rankBucket, rankBucketRange } from '../../../../rollups/addresses/address-ranks.ts';
 import { percentOf } from '../../../amounts.ts';
 import { totalSupplySql } from '../../../../domain/supply.ts';
 

@@ -5,7 +5,7 @@
  */
 import sql from 'sql-template-tag';
 import type { ChainId } from '../../../../chain/chains.ts';
-import { GRAM_MAX, rankBucket, rankBucketRange } from '../../../../rollups/address-ranks.ts';
+import { GRAM_MAX, rankBucket, rankBucketRange } from '../../../../rollups/addresses/address-ranks.ts';
 import type { Db } from '../../../../store/store.ts';
 import type { ApiTuning } from '../../../context.ts';
 import { balanceCandidates, whereOf, type Filters, type QMode } from './filters.ts';

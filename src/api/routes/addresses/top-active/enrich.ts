@@ -1,7 +1,7 @@
 /** The leaderboard rows of a page's addresses, with their primary labels and 30-day flows when asked. */
 import sql, { empty, raw, type Sql } from 'sql-template-tag';
 import type { ChainId } from '../../../../chain/chains.ts';
-import { tipTime } from '../../../../rollups/tip.ts';
+import { tipTime } from '../../../../rollups/shared/tip.ts';
 import type { Db } from '../../../../store/store.ts';
 import { addDays, formatDay, formatTimestampOrNull } from '../../../../time.ts';
 import type { AnswerAmount } from '../../../amounts.ts';

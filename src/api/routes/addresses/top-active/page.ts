@@ -4,7 +4,7 @@
  * of the tx_count or balance order starts at the bucket that holds its first row.
  */
 import sql, { empty, raw, type Sql } from 'sql-template-tag';
-import { rankBucketRange } from '../../../../rollups/address-ranks.ts';
+import { rankBucketRange } from '../../../../rollups/addresses/address-ranks.ts';
 import type { Db } from '../../../../store/store.ts';
 import type { ApiTuning } from '../../../context.ts';
 import type { Read } from './count.ts';

@@ -4,11 +4,11 @@
  * subtracts and drops rows that fall to zero; nothing needs repair.
  */
 import sql, { join, raw } from 'sql-template-tag';
-import type { CanonicalTx } from '../chain/model.ts';
-import type { CopyValue } from '../store/copy.ts';
-import { dayName, dayNumber } from '../time.ts';
-import { allOf, type DeltaReducer, type StepScope, type StepTx } from './engine/reducer.ts';
-import type { Rollup } from './engine/rollup.ts';
+import type { CanonicalTx } from '../../chain/model.ts';
+import type { CopyValue } from '../../store/copy.ts';
+import { dayName, dayNumber } from '../../time.ts';
+import { allOf, type DeltaReducer, type StepScope, type StepTx } from '../engine/reducer.ts';
+import type { Rollup } from '../engine/rollup.ts';
 
 /**
  * A sum table: `table` (chain, `keys`…, `counts`…) with `counts` added per key, from its delta

@@ -10,10 +10,10 @@
  * added: from the previous active day, among those that remain and those removed with it.
  */
 import sql from 'sql-template-tag';
-import type { ChainId } from '../chain/chains.ts';
-import type { Db } from '../store/store.ts';
-import { DAILY_AFTER, DAILY_DELTAS } from './address-activity.ts';
-import type { Rollup } from './engine/rollup.ts';
+import type { ChainId } from '../../chain/chains.ts';
+import type { Db } from '../../store/store.ts';
+import { DAILY_AFTER, DAILY_DELTAS } from '../addresses/address-activity.ts';
+import type { Rollup } from '../engine/rollup.ts';
 
 const MAX_GAP = 31;
 

@@ -7,10 +7,10 @@
  * that remain. Reads the batch's transactions from the raw rows (written before the rollups).
  */
 import sql, { type Sql } from 'sql-template-tag';
-import type { ChainId } from '../chain/chains.ts';
-import { NON_USER_TX_TYPES } from '../chain/model.ts';
-import type { Db } from '../store/store.ts';
-import type { Rollup } from './engine/rollup.ts';
+import type { ChainId } from '../../chain/chains.ts';
+import { NON_USER_TX_TYPES } from '../../chain/model.ts';
+import type { Db } from '../../store/store.ts';
+import type { Rollup } from '../engine/rollup.ts';
 
 /** Rows kept per day: the largest `limit` /whales/biggest accepts. */
 export const TOP_TXS_PER_DAY = 100;

@@ -1,7 +1,7 @@
 /** The time of a chain's indexed tip: what day-bounded rollups and 24-hour windows are measured from. */
 import sql, { type Sql } from 'sql-template-tag';
-import type { ChainId } from '../chain/chains.ts';
-import type { Db } from '../store/store.ts';
+import type { ChainId } from '../../chain/chains.ts';
+import type { Db } from '../../store/store.ts';
 
 /** The tip's block time as a scalar subquery (NULL before any block), to embed in a larger statement. */
 export function tipTimeSql(chain: ChainId): Sql {

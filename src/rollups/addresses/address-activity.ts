@@ -4,10 +4,10 @@
  * delta_heatmap. Both are sums: revert subtracts and drops rows that fall to zero.
  */
 import sql, { raw } from 'sql-template-tag';
-import { dayName, dayNumber } from '../time.ts';
-import { nestedRowsOf } from './engine/delta-tables.ts';
-import { entryOf, type DeltaReducer, type StepScope } from './engine/reducer.ts';
-import type { DeltaTable, Rollup, ScratchTable } from './engine/rollup.ts';
+import { dayName, dayNumber } from '../../time.ts';
+import { nestedRowsOf } from '../engine/delta-tables.ts';
+import { entryOf, type DeltaReducer, type StepScope } from '../engine/reducer.ts';
+import type { DeltaTable, Rollup, ScratchTable } from '../engine/rollup.ts';
 
 /** What a step adds to an address's day. */
 export interface DailyDelta {

@@ -5,11 +5,11 @@
  * with fewer transactions.
  */
 import sql from 'sql-template-tag';
-import { isSentinel, type ChainId } from '../chain/chains.ts';
-import type { Db } from '../store/store.ts';
-import { nestedRowsOf } from './engine/delta-tables.ts';
-import { entryOf, type DeltaReducer, type StepScope } from './engine/reducer.ts';
-import type { Rollup } from './engine/rollup.ts';
+import { isSentinel, type ChainId } from '../../chain/chains.ts';
+import type { Db } from '../../store/store.ts';
+import { nestedRowsOf } from '../engine/delta-tables.ts';
+import { entryOf, type DeltaReducer, type StepScope } from '../engine/reducer.ts';
+import type { Rollup } from '../engine/rollup.ts';
 
 interface PairDelta {
   txCount: number;

@@ -12,11 +12,11 @@
  * end-of-day balance is the address's balance less what its later days (at most the batch's) moved.
  */
 import sql, { join, raw, type Sql } from 'sql-template-tag';
-import { CHAIN_INFO, SENTINELS, type ChainId } from '../chain/chains.ts';
-import type { Db } from '../store/store.ts';
-import { DAILY_AFTER, DAILY_DELTAS } from './address-activity.ts';
-import { SUMMARY_AFTER, SUMMARY_DELTAS } from './address-summary.ts';
-import type { Rollup, RollupStep } from './engine/rollup.ts';
+import { CHAIN_INFO, SENTINELS, type ChainId } from '../../chain/chains.ts';
+import type { Db } from '../../store/store.ts';
+import { DAILY_AFTER, DAILY_DELTAS } from '../addresses/address-activity.ts';
+import { SUMMARY_AFTER, SUMMARY_DELTAS } from '../addresses/address-summary.ts';
+import type { Rollup, RollupStep } from '../engine/rollup.ts';
 
 /** The balance thresholds of active-wallets-100 and -1000, in coins. */
 const THRESHOLDS = [100n, 1000n] as const;

@@ -4,12 +4,12 @@
  * Sums, except the day's largest block, which a revert recomputes.
  */
 import sql, { type Sql } from 'sql-template-tag';
-import type { ChainId } from '../chain/chains.ts';
-import type { Db } from '../store/store.ts';
-import { dayName } from '../time.ts';
-import type { DeltaReducer, StepBlock, StepScope, StepTx } from './engine/reducer.ts';
-import { rowsOf } from './engine/delta-tables.ts';
-import type { Rollup } from './engine/rollup.ts';
+import type { ChainId } from '../../chain/chains.ts';
+import type { Db } from '../../store/store.ts';
+import { dayName } from '../../time.ts';
+import type { DeltaReducer, StepBlock, StepScope, StepTx } from '../engine/reducer.ts';
+import { rowsOf } from '../engine/delta-tables.ts';
+import type { Rollup } from '../engine/rollup.ts';
 
 interface ChainDayDelta {
   blockCount: number;
@@ -54,7 +54,7 @@ export const txMinted = ({ tx, mints, ok }: StepTx): bigint => (mints && tx.type
 
 /**
  * What a block mints besides its transactions: its reward after genesis (the genesis block's is
- * part of the genesis supply instead: `genesisSupply` in rollups/supply.ts) and its withdrawals.
+ * part of the genesis supply instead: `genesisSupply` in rollups/supply/supply.ts) and its withdrawals.
  */
 export function blockMinted({ block, height }: StepBlock): bigint {
   let minted = height > 0 ? block.reward : 0n;

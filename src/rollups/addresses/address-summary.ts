@@ -8,12 +8,12 @@
  * the reverted range) from the remaining raw rows.
  */
 import sql, { empty, type Sql } from 'sql-template-tag';
-import type { ChainId } from '../chain/chains.ts';
-import type { Db } from '../store/store.ts';
+import type { ChainId } from '../../chain/chains.ts';
+import type { Db } from '../../store/store.ts';
 import { DAILY_DELTAS } from './address-activity.ts';
-import { rowsOf } from './engine/delta-tables.ts';
-import { comparePositions, type DeltaReducer, type Position, type StepScope } from './engine/reducer.ts';
-import type { DeltaTable, Rollup, ScratchTable } from './engine/rollup.ts';
+import { rowsOf } from '../engine/delta-tables.ts';
+import { comparePositions, type DeltaReducer, type Position, type StepScope } from '../engine/reducer.ts';
+import type { DeltaTable, Rollup, ScratchTable } from '../engine/rollup.ts';
 
 /** What a step adds to an address's summary. */
 export interface SummaryDelta {

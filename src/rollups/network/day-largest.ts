@@ -5,10 +5,10 @@
  * larger; a revert recomputes its days from the raw rows that remain.
  */
 import sql from 'sql-template-tag';
-import { NON_USER_TX_TYPES } from '../chain/model.ts';
-import { dayName } from '../time.ts';
-import type { DeltaReducer, StepScope } from './engine/reducer.ts';
-import type { Rollup } from './engine/rollup.ts';
+import { NON_USER_TX_TYPES } from '../../chain/model.ts';
+import { dayName } from '../../time.ts';
+import type { DeltaReducer, StepScope } from '../engine/reducer.ts';
+import type { Rollup } from '../engine/rollup.ts';
 
 /** The largest value a transaction of a day moved, and which one (the first in chain order on a tie). */
 interface LargestTx {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import sql from 'sql-template-tag';
-import { describeEachStore } from '../../test/support/stores.ts';
+import { describeEachStore } from '../../../test/support/stores.ts';
 import { addressRanks, ageBucket, GRAM_MAX, isGramText, NO_AGE_BUCKET, rankBucket, rankBucketRange } from './address-ranks.ts';
 
 const VALUES = [

@@ -15,10 +15,10 @@
  * revert: emptied addresses are gone by then). Whatever the summary did, the two agree with it.
  */
 import sql, { type Sql } from 'sql-template-tag';
-import type { ChainId } from '../chain/chains.ts';
-import type { Db } from '../store/store.ts';
+import type { ChainId } from '../../chain/chains.ts';
+import type { Db } from '../../store/store.ts';
 import { SUMMARY_DELTAS } from './address-summary.ts';
-import type { Rollup, RollupStep } from './engine/rollup.ts';
+import type { Rollup, RollupStep } from '../engine/rollup.ts';
 
 /** Age bucket of addresses without a first appearance: after every hour. Same as quarry_age_bucket. */
 export const NO_AGE_BUCKET = 999_999_999_999;

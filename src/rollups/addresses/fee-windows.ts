@@ -12,12 +12,12 @@
  * addresses' rows. A first run, or a jump past every window, recomputes them all.
  */
 import sql, { type Sql } from 'sql-template-tag';
-import type { ChainId } from '../chain/chains.ts';
-import type { Db } from '../store/store.ts';
-import { tipTime, tipTimeSql } from './tip.ts';
-import type { Rollup } from './engine/rollup.ts';
+import type { ChainId } from '../../chain/chains.ts';
+import type { Db } from '../../store/store.ts';
+import { tipTime, tipTimeSql } from '../shared/tip.ts';
+import type { Rollup } from '../engine/rollup.ts';
 import { DAILY_DELTAS } from './address-activity.ts';
-import { addDays, dayIndex, formatDay } from '../time.ts';
+import { addDays, dayIndex, formatDay } from '../../time.ts';
 
 /**
  * The windows kept, in days. 1 and 2 also serve `24h`, which is the tip's day plus part of the day

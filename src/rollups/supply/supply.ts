@@ -6,13 +6,13 @@
  * (written before, and deleted after, the rollups run); minted and burn from the batch's deltas.
  */
 import sql, { type Sql } from 'sql-template-tag';
-import { SENTINELS, type ChainId } from '../chain/chains.ts';
-import type { Db } from '../store/store.ts';
-import { blockMinted, txMinted } from './chain-daily.ts';
-import type { DeltaReducer } from './engine/reducer.ts';
-import type { Rollup, RollupStep } from './engine/rollup.ts';
+import { SENTINELS, type ChainId } from '../../chain/chains.ts';
+import type { Db } from '../../store/store.ts';
+import { blockMinted, txMinted } from '../network/chain-daily.ts';
+import type { DeltaReducer } from '../engine/reducer.ts';
+import type { Rollup, RollupStep } from '../engine/rollup.ts';
 
-/** What the step's blocks minted and burned (as chain_daily counts them: rollups/chain-daily.ts). */
+/** What the step's blocks minted and burned (as chain_daily counts them: rollups/network/chain-daily.ts). */
 interface Issuance {
   minted: bigint;
   burned: bigint;

@@ -8,9 +8,9 @@
  * a window's cost independent of the address's history.
  */
 import sql from 'sql-template-tag';
-import type { ChainId } from '../chain/chains.ts';
-import type { Db } from '../store/store.ts';
-import { eachDay } from '../time.ts';
+import type { ChainId } from '../../chain/chains.ts';
+import type { Db } from '../../store/store.ts';
+import { eachDay } from '../../time.ts';
 
 /** One address_daily row. */
 export interface FlowDay {
