@@ -1,6 +1,7 @@
 /**
  * The network's clock from the chain's own blocks (docs/indexing-pos.md, "The network's clock"):
- * on a proof-of-stake chain a block's timestamp is genesis + slot × slot time, so the gaps between
+ * on a proof-of-stake chain a block's timestamp is genesis + slot × slot time (qrysm's
+ * `ValidatePayload`, beacon-chain/core/blocks/payload.go, refuses any other), so the gaps between
  * consecutive blocks are whole multiples of the slot time (a missed slot makes a gap of two). The
  * pos indexer derives it from the latest stored blocks and records it with clock source 'blocks'
  * (store/chain-network.ts), unless the beacon's spec is stored: the beacon's always wins.
