@@ -3410,6 +3410,13 @@ export interface operations {
                             [key: string]: {
                                 chain: string;
                                 network: string;
+                                /** @description The network’s slot time in seconds (pow: its target block time), which the status is measured in: the beacon node’s spec, else the one the block timestamps show, else the default (pos 12 s, pow 60 s). */
+                                slot_seconds: number;
+                                /**
+                                 * @description Where slot_seconds comes from: the beacon node’s spec, the chain’s block timestamps, or the default before a node has been seen.
+                                 * @enum {string}
+                                 */
+                                clock_source: "beacon" | "blocks" | "default";
                                 /**
                                  * @description Time of the latest indexed block; null before any block.
                                  * @example 2026-11-22T09:30:00
@@ -3422,7 +3429,7 @@ export interface operations {
                                 /** @description Dead letters (undecodable blocks or parts of blocks) not marked resolved. */
                                 dlq_open_count: number;
                                 /**
-                                 * @description unknown: no block; stalled: the indexer cannot get past a height (see stalled_height), or a lag of more than 60 block times; ok: lag ≤ 10 block times; degraded: ≤ 60 block times.
+                                 * @description unknown: no block; stalled: the indexer cannot get past a height (see stalled_height), or a lag of more than 60 slot times (slot_seconds); ok: lag ≤ 10 slot times; degraded: ≤ 60 slot times.
                                  * @enum {string}
                                  */
                                 status: "ok" | "degraded" | "stalled" | "unknown";
@@ -3702,7 +3709,7 @@ export interface operations {
                         block_cadence: {
                             /** @description Blocks with a time in the 24 hours ending at the latest block’s time. */
                             blocks_24h: number;
-                            /** @description 86,400 / the target block time (pow 60 s: 1,440; pos 12 s: 7,200). */
+                            /** @description 86,400 / the network’s slot time, rounded down (the health route’s slot_seconds: a 60 s network makes 1,440, a 12 s one 7,200; pow’s target is 60 s). */
                             expected_24h: number;
                             /** @description blocks_24h / expected_24h. */
                             ratio: number;

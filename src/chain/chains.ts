@@ -1,4 +1,7 @@
-/** The two chains Quarry indexes, and the facts about them every layer shares. */
+/**
+ * The two chains Quarry indexes, and the facts about them every layer shares. What a chain's
+ * network decides (its slot time, its address width) is not here: chain/network.ts.
+ */
 
 export const CHAINS = ['pow', 'pos'] as const;
 export type ChainId = (typeof CHAINS)[number];
@@ -9,8 +12,6 @@ export function isChainId(value: string): value is ChainId {
 
 export interface ChainInfo {
   id: ChainId;
-  /** Target seconds between blocks. */
-  blockTime: number;
   /** Smallest units per coin (quanta): 10^9 shor on pow, 10^18 planck on pos. */
   unitsPerCoin: bigint;
   /** Decimal digits of the smallest unit. */
@@ -19,8 +20,8 @@ export interface ChainInfo {
 }
 
 export const CHAIN_INFO: Record<ChainId, ChainInfo> = {
-  pow: { id: 'pow', blockTime: 60, unitsPerCoin: 10n ** 9n, decimals: 9, unitName: 'shor' },
-  pos: { id: 'pos', blockTime: 12, unitsPerCoin: 10n ** 18n, decimals: 18, unitName: 'planck' },
+  pow: { id: 'pow', unitsPerCoin: 10n ** 9n, decimals: 9, unitName: 'shor' },
+  pos: { id: 'pos', unitsPerCoin: 10n ** 18n, decimals: 18, unitName: 'planck' },
 };
 
 /** 1 shor = 10^9 planck: the factor that puts both chains in one unit (shor). */

@@ -14,6 +14,7 @@ import { readGenesisAlloc } from '../sources/evm-rpc/genesis.ts';
 import { createBeaconClient } from '../sources/beacon/client.ts';
 import type { IngestResult } from './pipeline.ts';
 import { followStaking } from './staking-sync.ts';
+import { followChainClock } from './chain-clock.ts';
 import { indexFromNode, startHeight, untilReachable, type IndexerDeps } from './indexer.ts';
 
 export interface IndexPosSettings {
@@ -55,9 +56,12 @@ export async function indexPos(store: Store, settings: IndexPosSettings, deps: I
   const head = await untilReachable('reading the head', () => latestHead(node), isRetryable, deps);
   logger.info({ rpc: settings.rpcUrl, namespace, from, head: head.height, follow: settings.follow }, 'indexing pos');
   const staking = settings.beaconUrl ? followStaking(store, createBeaconClient({ url: settings.beaconUrl }), { follow: settings.follow, logger, signal }) : undefined;
+  // Without the beacon's spec, the slot time the stored blocks show (chain-clock.ts).
+  const clock = followChainClock(store, 'pos', { follow: settings.follow, logger, signal });
   try {
     return await indexFromNode(store, source, { from, fromHeight: settings.fromHeight, head: head.height, follow: settings.follow, maxReorgDepth: settings.maxReorgDepth, caughtUpFields: () => source.capabilities() }, deps);
   } finally {
+    await clock.done();
     await staking?.done();
     client.close();
   }

@@ -6,7 +6,8 @@ import type { Logger } from 'pino';
 import type { ChainId } from '../chain/chains.ts';
 import type { BlockSource } from '../chain/model.ts';
 import type { Store } from '../store/store.ts';
-import { createSyntheticWorld, type SyntheticOptions, type SyntheticWorld } from '../sources/synthetic/index.ts';
+import { createSyntheticWorld, POS_SLOT_SECONDS, POS_SLOTS_PER_EPOCH, type SyntheticOptions, type SyntheticWorld } from '../sources/synthetic/index.ts';
+import { writeChainNetwork } from '../store/chain-network.ts';
 import { beginBulkLoad, type FinishStep, type StepHooks } from './bulk.ts';
 import { importCurated, writeCurated, writeStaking } from './curated.ts';
 import { formatLabelsFile, parseLabelsFile, type CuratedRecord } from './labels-file.ts';
@@ -65,8 +66,11 @@ export async function loadSyntheticWorld(store: Store, options: SyntheticOptions
   await store.transaction('synthetic.curated', async (tx) => {
     await writeCurated(tx, { labels: [], exchangeWallets: [], settings: world.curated.settings });
     await writeStaking(tx, world.staking.daily, world.staking.validators);
-    // The generator is the chains' node: its tip is the last height it generates.
+    // The generator is the chains' node: its tip is the last height it generates, and its pos
+    // clock the slot time its blocks are spaced by ('blocks': what they show, as the pos indexer
+    // would derive it; pow keeps its 60 s target, the default).
     for (const chain of ['pow', 'pos'] as const) await recordNodeTip(tx, chain, world.lastHeight[chain]);
+    await writeChainNetwork(tx, 'pos', { slotSeconds: POS_SLOT_SECONDS, slotsPerEpoch: POS_SLOTS_PER_EPOCH, clockSource: 'blocks' });
   });
   await bulk.finish(hooks);
   // The generated venues and labels go through the operator's path: a labels file, parsed and

@@ -4,7 +4,7 @@
  * reads as the default. Written by the indexer when it learns them from a node; read by the API and
  * the indexer.
  */
-import sql from 'sql-template-tag';
+import sql, { join } from 'sql-template-tag';
 import { CHAINS, type ChainId } from '../chain/chains.ts';
 import { DEFAULT_NETWORK, type ChainNetwork, type ClockSource } from '../chain/network.ts';
 import type { Db } from './store.ts';
@@ -49,15 +49,42 @@ export function chainNetworksFromSettings(rows: readonly { chain: string; key: s
   return networks;
 }
 
-/** Records what was learned of `chain`'s network; facts not given are left as stored. */
+/**
+ * Records what was learned of `chain`'s network; facts not given are left as stored. One
+ * statement, so that a reader (and `writeBlocksClock`) never sees half of one write: a slot time
+ * without its clock source.
+ */
 export async function writeChainNetwork(db: Db, chain: ChainId, facts: Partial<ChainNetwork>): Promise<void> {
-  for (const field of Object.keys(KEYS) as (keyof ChainNetwork)[]) {
+  const rows = (Object.keys(KEYS) as (keyof ChainNetwork)[]).flatMap((field) => {
     const value = facts[field];
-    if (value === undefined || value === null) continue;
-    await db.query(
-      'store.chain_network.write',
-      sql`INSERT INTO chain_settings (chain, key, value) VALUES (${chain}, ${KEYS[field]}, ${String(value)})
-          ON CONFLICT (chain, key) DO UPDATE SET value = excluded.value`,
-    );
-  }
+    return value === undefined || value === null ? [] : [sql`(${chain}, ${KEYS[field]}, ${String(value)})`];
+  });
+  if (rows.length === 0) return;
+  await db.query(
+    'store.chain_network.write',
+    sql`INSERT INTO chain_settings (chain, key, value) VALUES ${join(rows)}
+        ON CONFLICT (chain, key) DO UPDATE SET value = excluded.value`,
+  );
+}
+
+/**
+ * Records the slot time `chain`'s block timestamps show, with clock source 'blocks', unless the
+ * store holds the beacon's (a beacon's spec always wins): true when written. One statement whose
+ * slot time is written only if its clock source was, and the clock source's guard is checked on
+ * the row as it is when written (ON CONFLICT locks the latest version), so a beacon's write that
+ * commits meanwhile is never overwritten.
+ */
+export async function writeBlocksClock(db: Db, chain: ChainId, slotSeconds: number): Promise<boolean> {
+  const rows = await db.query<{ written: number }>(
+    'store.chain_network.blocks_clock',
+    sql`WITH clock AS (
+          INSERT INTO chain_settings (chain, key, value) VALUES (${chain}, ${KEYS.clockSource}, ${'blocks'})
+          ON CONFLICT (chain, key) DO UPDATE SET value = excluded.value WHERE chain_settings.value <> ${'beacon'}
+          RETURNING chain
+        )
+        INSERT INTO chain_settings (chain, key, value) SELECT chain, ${KEYS.slotSeconds}, ${String(slotSeconds)} FROM clock
+        ON CONFLICT (chain, key) DO UPDATE SET value = excluded.value
+        RETURNING 1 AS written`,
+  );
+  return rows.length > 0;
 }

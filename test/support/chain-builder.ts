@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { emptyBlock, emptyTx, type BlockSource, type CanonicalBlock, type CanonicalTx, type SourceItem } from '../../src/chain/model.ts';
 import { CHAIN_INFO, POS_ZERO_ADDRESS, POW_COINBASE_SENTINEL, type ChainId } from '../../src/chain/chains.ts';
+import { DEFAULT_NETWORK } from '../../src/chain/network.ts';
 import { powAddressFromParts } from '../../src/chain/addresses.ts';
 
 export function hash(...parts: unknown[]): string {
@@ -30,7 +31,8 @@ export class ChainBuilder {
   constructor(
     readonly chain: ChainId,
     readonly startTs: number,
-    readonly blockTime = CHAIN_INFO[chain].blockTime,
+    /** Seconds between blocks (a `gap` of n skips n - 1 slots): the default network's slot time unless told. */
+    readonly blockTime = DEFAULT_NETWORK[chain].slotSeconds,
   ) {}
 
   get tip(): CanonicalBlock | undefined {

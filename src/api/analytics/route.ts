@@ -11,6 +11,7 @@
  */
 import { Type, type Static, type TObject, type TProperties, type TSchema } from 'typebox';
 import type { ChainId } from '../../chain/chains.ts';
+import { DEFAULT_NETWORK, type ChainNetwork } from '../../chain/network.ts';
 import type { AnyChartSeries, Chart, SeriesLive, SeriesParam, SeriesRequest, SeriesValue } from '../../rollups/engine/rollup.ts';
 import { withoutDeadline, type Db } from '../../store/store.ts';
 import type { ApiContext, RouteApp } from '../context.ts';
@@ -26,6 +27,8 @@ export interface RouteInput<Q, Pm = Static<TObject>> {
   chain: ChainId;
   /** The database snapshot the request is answered from (plugins/freshness.ts). */
   snapshot: string | undefined;
+  /** Each chain's network facts (slot time, address width) as of that snapshot; the defaults outside /api/v1. */
+  networks: Readonly<Record<ChainId, ChainNetwork>>;
 }
 
 export interface AnalyticsRoute<Q extends TObject, R extends TSchema, Pm extends TObject = TObject> {
@@ -63,7 +66,8 @@ export function analyticsRoute<Q extends TObject, R extends TSchema, Pm extends 
     },
     async (request) => {
       const query = (request.query ?? {}) as Static<Q> & { chain?: ChainId };
-      return route.handler({ query, params: (request.params ?? {}) as Static<Pm>, chain: query.chain ?? 'pos', snapshot: storeStateOf(request)?.snapshot });
+      const state = storeStateOf(request);
+      return route.handler({ query, params: (request.params ?? {}) as Static<Pm>, chain: query.chain ?? 'pos', snapshot: state?.snapshot, networks: state?.networks ?? DEFAULT_NETWORK });
     },
   );
 }

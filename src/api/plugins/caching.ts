@@ -1,7 +1,8 @@
 /**
  * Cache-Control for successful API answers. Routes set `config.cacheSeconds` (default 5: new
- * blocks arrive every 12 to 60 s). Answers depend on the key being valid, so shared caches must
- * not keep them: `private`. ETags (and 304 on If-None-Match) come from @fastify/etag.
+ * blocks arrive every slot, from 3 s on a devnet to 60 s). Answers depend on the key being valid,
+ * so shared caches must not keep them: `private`. ETags (and 304 on If-None-Match) come from
+ * @fastify/etag.
  */
 import type { FastifyInstance } from 'fastify';
 

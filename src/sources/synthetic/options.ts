@@ -61,7 +61,9 @@ export interface ResolvedOptions {
 }
 
 export const POW_BLOCK_SECONDS = 60;
+/** The generated pos network's clock: the spec's 12 s slots, Ethereum's 32 slots an epoch (recorded in the store at load). */
 export const POS_SLOT_SECONDS = 12;
+export const POS_SLOTS_PER_EPOCH = 32;
 /** The timestamp of mainnet's pow block 0 (1530004179). */
 export const MAINNET_POW_GENESIS = new Date(1_530_004_179_000);
 

@@ -1,5 +1,5 @@
 /**
- * The pos chain: 12-second slots (1-3% missed), type-2 transactions with EIP-1559 fees (base fee
+ * The pos chain: slots of POS_SLOT_SECONDS (12 s; 1-3% missed), type-2 transactions with EIP-1559 fees (base fee
  * from the parent's gas, burned; the tip to the block's fee recipient), sequential nonces, EOAs,
  * exchanges, ERC-20 tokens, contracts with internal value transfers, reverted transactions,
  * validator withdrawals, congestion episodes that move the base fee, and the mint leg of

@@ -12,7 +12,7 @@ import { PLANCK_PER_SHOR } from '../../chain/chains.ts';
 import type { ChainPlan } from './actors.ts';
 import { randomHex } from './hex.ts';
 import { DAY_SECONDS, formatDay } from '../../time.ts';
-import { POS_SLOT_SECONDS, type ResolvedOptions } from './options.ts';
+import { POS_SLOT_SECONDS, POS_SLOTS_PER_EPOCH, type ResolvedOptions } from './options.ts';
 import { Rng } from './rng.ts';
 import type { StakingDayRow, ValidatorRow } from '../../chain/model.ts';
 
@@ -46,7 +46,7 @@ export interface StakingModel {
 
 /** The stake of one validator (QRL 2.0: 40,000 quanta), in gwei. */
 const VALIDATOR_STAKE_GWEI = 40_000n * 10n ** 9n;
-const EPOCH_SECONDS = 32 * POS_SLOT_SECONDS;
+const EPOCH_SECONDS = POS_SLOTS_PER_EPOCH * POS_SLOT_SECONDS;
 const GENESIS_VALIDATORS = 256;
 /** The effective balance moves in whole steps of 1,000 quanta (in gwei). */
 const EFFECTIVE_STEP_GWEI = 1_000n * 10n ** 9n;

@@ -1,7 +1,7 @@
 /** GET /api/v1/analytics/home/highlights: four facts of a chain for an explorer's home page (docs/metrics.md, "Network status"). */
 import sql from 'sql-template-tag';
 import { Type } from 'typebox';
-import { CHAIN_INFO, SENTINELS, type ChainId } from '../../../chain/chains.ts';
+import { SENTINELS, type ChainId } from '../../../chain/chains.ts';
 import type { Db } from '../../../store/store.ts';
 import { addDays, DAY_SECONDS, formatDay, formatTimestamp } from '../../../time.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
@@ -38,7 +38,7 @@ const NewestWhale = Type.Object({
 
 const BlockCadence = Type.Object({
   blocks_24h: Type.Integer({ description: 'Blocks with a time in the 24 hours ending at the latest block’s time.' }),
-  expected_24h: Type.Integer({ description: '86,400 / the target block time (pow 60 s: 1,440; pos 12 s: 7,200).' }),
+  expected_24h: Type.Integer({ description: '86,400 / the network’s slot time, rounded down (the health route’s slot_seconds: a 60 s network makes 1,440, a 12 s one 7,200; pow’s target is 60 s).' }),
   ratio: Type.Number({ description: 'blocks_24h / expected_24h.' }),
 });
 
@@ -98,7 +98,7 @@ export function homeHighlightsRoute(app: RouteApp, ctx: ApiContext): void {
     summary: 'Home-page highlights of a chain: biggest recent transaction, busiest hour today, newest whale, block cadence',
     query: Type.Object({ chain: AnalyticsChain }),
     response: HighlightsResponse,
-    handler: async ({ chain }) => {
+    handler: async ({ chain, networks }) => {
       const envelope = { chain, network: ctx.network(chain) };
       const span = await chainSpan(ctx.store, chain);
       if (!span) return { ...envelope, biggest_tx_recent: null, busiest_hour_today: null, newest_whale: null, block_cadence: null };
@@ -108,7 +108,7 @@ export function homeHighlightsRoute(app: RouteApp, ctx: ApiContext): void {
         newestWhale(ctx.store, chain),
         countWindow(ctx.store, chain, windowEndingAt(span.tipTs, DAY_SECONDS)),
       ]);
-      const expected = DAY_SECONDS / CHAIN_INFO[chain].blockTime;
+      const expected = Math.floor(DAY_SECONDS / networks[chain].slotSeconds);
       return {
         ...envelope,
         biggest_tx_recent: biggest,

@@ -1,13 +1,15 @@
 /**
  * GET /api/v1/analytics/network/health: how far behind the wall clock each chain's index is, and
  * whether its indexer is stalled at a height (docs/metrics.md, "Network status"). For display, not
- * alerting. Beyond the spec's fields: per chain, how long since its indexer last recorded the node's
+ * alerting. Beyond the spec's fields: per chain, the slot time its status is measured in and where
+ * that comes from (chain/network.ts), and how long since its indexer last recorded the node's
  * tip; and `replica`, what the answering process reads from and, on a standby, how far its replay
  * is behind the primary (docs/deploy.md).
  */
 import sql from 'sql-template-tag';
 import { Type } from 'typebox';
-import { CHAIN_INFO, CHAINS, type ChainId } from '../../../chain/chains.ts';
+import { CHAINS, type ChainId } from '../../../chain/chains.ts';
+import type { ChainNetwork } from '../../../chain/network.ts';
 import { DAY_SECONDS, formatGeneratedAt, formatTimestamp, nowMicros } from '../../../time.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { analyticsRoute, perSnapshot } from '../route.ts';
@@ -17,29 +19,31 @@ import { countWindow } from './tps.ts';
 import { windowEndingAt } from '../../../domain/window.ts';
 import { readReplication } from '../../../store/replication.ts';
 
-/** A tip at most this many block times old is `ok` [HEALTH_OK_BLOCKS]. */
+/** A tip at most this many slot times old is `ok` [HEALTH_OK_BLOCKS]. */
 export const HEALTH_OK_BLOCKS = 10;
-/** Beyond this many block times the chain is `stalled`; in between `degraded` [HEALTH_STALLED_BLOCKS]. */
+/** Beyond this many slot times the chain is `stalled`; in between `degraded` [HEALTH_STALLED_BLOCKS]. */
 export const HEALTH_STALLED_BLOCKS = 60;
 
 const STATUSES = ['ok', 'degraded', 'stalled', 'unknown'] as const;
 type HealthStatus = (typeof STATUSES)[number];
 
-export function healthStatus(chain: ChainId, lagSeconds: number | null): HealthStatus {
+/** The status of a tip `lagSeconds` old on a network of `slotSeconds` per slot (pow: its target block time). */
+export function healthStatus(slotSeconds: number, lagSeconds: number | null): HealthStatus {
   if (lagSeconds === null) return 'unknown';
-  const blockTime = CHAIN_INFO[chain].blockTime;
-  if (lagSeconds <= HEALTH_OK_BLOCKS * blockTime) return 'ok';
-  return lagSeconds <= HEALTH_STALLED_BLOCKS * blockTime ? 'degraded' : 'stalled';
+  if (lagSeconds <= HEALTH_OK_BLOCKS * slotSeconds) return 'ok';
+  return lagSeconds <= HEALTH_STALLED_BLOCKS * slotSeconds ? 'degraded' : 'stalled';
 }
 
 const ChainHealth = Type.Object({
   chain: Type.String(),
   network: Type.String(),
+  slot_seconds: Type.Integer({ description: 'The network’s slot time in seconds (pow: its target block time), which the status is measured in: the beacon node’s spec, else the one the block timestamps show, else the default (pos 12 s, pow 60 s).' }),
+  clock_source: StringEnum(['beacon', 'blocks', 'default'] as const, { description: 'Where slot_seconds comes from: the beacon node’s spec, the chain’s block timestamps, or the default before a node has been seen.' }),
   latest_block_time: { ...NullableTimestamp, description: 'Time of the latest indexed block; null before any block.' },
   tip_lag_seconds: Type.Union([Type.Integer(), Type.Null()], { description: 'Now − the latest block’s time in whole seconds (0 when the block is ahead of the clock); null before any block.' }),
   silver_blocks_24h: Type.Integer({ description: 'Indexed blocks with a time in the 24 hours up to now.' }),
   dlq_open_count: Type.Integer({ description: 'Dead letters (undecodable blocks or parts of blocks) not marked resolved.' }),
-  status: StringEnum(STATUSES, { description: 'unknown: no block; stalled: the indexer cannot get past a height (see stalled_height), or a lag of more than 60 block times; ok: lag ≤ 10 block times; degraded: ≤ 60 block times.' }),
+  status: StringEnum(STATUSES, { description: 'unknown: no block; stalled: the indexer cannot get past a height (see stalled_height), or a lag of more than 60 slot times (slot_seconds); ok: lag ≤ 10 slot times; degraded: ≤ 60 slot times.' }),
   stalled_height: Type.Union([Type.Integer(), Type.Null()], { description: 'The height the indexer cannot write (nothing at or above it is stored); null when it advances.' }),
   stall_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why the indexer cannot get past stalled_height; null when it advances.' }),
   indexer_seen_seconds_ago: Type.Union([Type.Integer(), Type.Null()], {
@@ -83,19 +87,20 @@ export function networkHealthRoute(app: RouteApp, ctx: ApiContext, options: Heal
     // computed once per snapshot and second, and the replica's lag, which moves without either, at
     // every request.
     config: { snapshotCache: false },
-    handler: async ({ snapshot }) => {
+    handler: async ({ snapshot, networks }) => {
       const micros = clock();
       const now = Math.floor(micros / 1_000_000);
       const replication = await readReplication(ctx.store);
-      const entries = await perSnapshot(ctx, snapshot, `health:${now}`, () => chainHealth(ctx, now));
+      // The networks are read in the snapshot's statement: the snapshot's key covers them.
+      const entries = await perSnapshot(ctx, snapshot, `health:${now}`, () => chainHealth(ctx, networks, now));
       const replica = { role: replication.role, lag_seconds: replication.lagSeconds, lag_bytes: replication.lagBytes };
       return { chains: Object.fromEntries(entries), checked_at: formatGeneratedAt(micros), replica };
     },
   });
 }
 
-/** Each chain's health at `now` (Unix seconds), keyed by <chain>:<network>. */
-async function chainHealth(ctx: ApiContext, now: number) {
+/** Each chain's health at `now` (Unix seconds) on its network's clock, keyed by <chain>:<network>. */
+async function chainHealth(ctx: ApiContext, networks: Readonly<Record<ChainId, ChainNetwork>>, now: number) {
   const stalls = await readStalls(ctx.store);
   return Promise.all(
     CHAINS.map(async (chain) => {
@@ -110,14 +115,17 @@ async function chainHealth(ctx: ApiContext, now: number) {
       const stall = stalls.get(chain);
       const lag = tipTs === null ? null : Math.max(0, now - tipTs);
       const network = ctx.network(chain);
+      const { slotSeconds, clockSource } = networks[chain];
       const health = {
         chain,
         network,
+        slot_seconds: slotSeconds,
+        clock_source: clockSource,
         latest_block_time: tipTs === null ? null : formatTimestamp(tipTs),
         tip_lag_seconds: lag,
         silver_blocks_24h: tipTs === null ? 0 : (await countWindow(ctx.store, chain, windowEndingAt(now, DAY_SECONDS))).blocks,
         dlq_open_count: Number(row?.dlq ?? 0),
-        status: stall ? ('stalled' as const) : healthStatus(chain, lag),
+        status: stall ? ('stalled' as const) : healthStatus(slotSeconds, lag),
         stalled_height: stall?.height ?? null,
         stall_reason: stall?.reason ?? null,
         indexer_seen_seconds_ago: row?.seen_ts == null ? null : Math.max(0, now - Number(row.seen_ts)),

@@ -7,11 +7,14 @@ import { networkHealthRoute } from '../../../../src/api/analytics/network/health
 import { DEFAULT_TUNING, type ApiContext, type RouteApp } from '../../../../src/api/context.ts';
 import { createCursorCodec } from '../../../../src/api/params/cursor.ts';
 import { ProblemSchema } from '../../../../src/api/schemas/common.ts';
+import { registerFreshness, sharedStoreStateReader } from '../../../../src/api/plugins/freshness.ts';
 import type { ChainId } from '../../../../src/chain/chains.ts';
 import type { CanonicalBlock } from '../../../../src/chain/model.ts';
 import { loadConfig } from '../../../../src/config/env.ts';
 import type { Store } from '../../../../src/store/store.ts';
+import { ingest } from '../../../../src/ingest/pipeline.ts';
 import { AUTH, TEST_KEY } from '../../../support/app.ts';
+import { ChainBuilder } from '../../../support/chain-builder.ts';
 import { loadAnalyticsWorld } from '../../../support/analytics-world.ts';
 import { isoSeconds, TARGET_BLOCK_SECONDS, windowOf } from '../../../support/expected-status.ts';
 import { describeSeededApp } from '../../../support/seeded-app.ts';
@@ -19,25 +22,34 @@ import { describeSeededApp } from '../../../support/seeded-app.ts';
 const CHECKED_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const config = loadConfig({ QUARRY_API_KEYS: TEST_KEY });
 
-/** The health route alone, on `store`, with the clock fixed at `nowSeconds` (+ 123456 µs). */
+/** The health route alone (with the read of the store's state it is answered from), on `store`, with the clock fixed at `nowSeconds` (+ 123456 µs). */
 async function withClock(store: Store, nowSeconds: number) {
   const ctx: ApiContext = { store, config, cursors: createCursorCodec('x'.repeat(32)), network: (c) => config.networks[c], tuning: DEFAULT_TUNING };
   const app = Fastify().withTypeProvider<TypeBoxTypeProvider>();
   app.addSchema(ProblemSchema);
+  registerFreshness(app, sharedStoreStateReader(store));
   networkHealthRoute(app as unknown as RouteApp, ctx, { now: () => nowSeconds * 1_000_000 + 123_456 });
   const body = (await app.inject({ url: '/analytics/network/health' })).json();
   await app.close();
   return body;
 }
 
-/** A chain's entry by the definitions: lag against the clock, ok up to 10 block times, stalled past 60. */
-function expectedEntry(chain: ChainId, blocks: CanonicalBlock[], now: number, seenTs: number | null, dlq = 0) {
+/**
+ * The clock of the generated world's chains: its pos blocks are 12 s slots, recorded at load as
+ * what the blocks show; pow keeps its 60 s target, the default.
+ */
+const WORLD_CLOCK: Record<ChainId, { seconds: number; source: string }> = { pow: { seconds: TARGET_BLOCK_SECONDS.pow, source: 'default' }, pos: { seconds: 12, source: 'blocks' } };
+
+/** A chain's entry by the definitions: lag against the clock, ok up to 10 slot times, stalled past 60. */
+function expectedEntry(chain: ChainId, blocks: CanonicalBlock[], now: number, seenTs: number | null, dlq = 0, clock = WORLD_CLOCK[chain]) {
   const tip = blocks.at(-1)!.timestamp;
   const lag = Math.max(0, now - tip);
-  const target = TARGET_BLOCK_SECONDS[chain];
+  const target = clock.seconds;
   return {
     chain,
     network: config.networks[chain],
+    slot_seconds: clock.seconds,
+    clock_source: clock.source,
     latest_block_time: isoSeconds(tip),
     tip_lag_seconds: lag,
     silver_blocks_24h: windowOf(blocks, now - 86_400, now).blocks,
@@ -123,6 +135,8 @@ describeSeededApp(
             {
               chain,
               network: config.networks[chain],
+              slot_seconds: TARGET_BLOCK_SECONDS[chain],
+              clock_source: 'default',
               latest_block_time: null,
               tip_lag_seconds: null,
               silver_blocks_24h: 0,
@@ -145,6 +159,62 @@ describeSeededApp(
       const res = await s.t().app.inject({ url: '/readyz' });
       assert.equal(res.statusCode, 200);
       assert.deepEqual(res.json().stalled_chains, { pos: { height: 12, reason: STALL_REASON, since: '2023-11-14T22:13:20Z' } });
+    });
+  },
+);
+
+/** A pos network of 60 s slots (qrysm's mainnet): 3 days of blocks, every 7th slot missed, its clock stored as a node gave it. */
+const SLOT = 60;
+const T0 = Date.UTC(2026, 4, 1) / 1000;
+function sixtySecondChain(): ChainBuilder {
+  const c = new ChainBuilder('pos', T0, SLOT);
+  for (let slot = 0; slot <= (3 * 86_400) / SLOT; slot++) if (slot % 7 !== 3) c.block(() => {}, { gap: c.tip ? slot - (c.tip.timestamp - T0) / SLOT : 1 });
+  return c;
+}
+
+describeSeededApp(
+  'GET /analytics/network/health on a 60 s network',
+  async (store) => {
+    const c = sixtySecondChain();
+    await ingest(store, c.source());
+    await store.query('test.clock', sql`INSERT INTO chain_settings (chain, key, value) VALUES ('pos', 'slot_seconds', '60'), ('pos', 'clock_source', 'beacon')`);
+    return c.blocks;
+  },
+  (s) => {
+    it('measures the tip in 60 s slots: 4 minutes late is ok, not degraded', async () => {
+      const blocks = s.seeded();
+      const tip = blocks.at(-1)!.timestamp;
+      const clock = { seconds: SLOT, source: 'beacon' };
+      const statuses: Record<number, string> = {};
+      // 240 s: ok here (≤ 600), degraded on a 12 s network (> 120); 601 s and 3,601 s cross the thresholds.
+      for (const lag of [0, 240, 600, 601, 3600, 3601]) {
+        const body = await withClock(s.store(), tip + lag);
+        assert.deepEqual(body.chains[`pos:${config.networks.pos}`], expectedEntry('pos', blocks, tip + lag, null, 0, clock), `lag ${lag}`);
+        statuses[lag] = body.chains[`pos:${config.networks.pos}`].status;
+      }
+      assert.deepEqual(statuses, { 0: 'ok', 240: 'ok', 600: 'ok', 601: 'degraded', 3600: 'degraded', 3601: 'stalled' });
+      // pow has no block and keeps its default clock.
+      const pow = (await withClock(s.store(), tip)).chains[`pow:${config.networks.pow}`];
+      assert.deepEqual([pow.status, pow.slot_seconds, pow.clock_source], ['unknown', 60, 'default']);
+    });
+
+    it('says the same through the app', async () => {
+      const res = await s.t().app.inject({ url: '/api/v1/analytics/network/health', headers: AUTH });
+      assert.equal(res.statusCode, 200, res.body);
+      const entry = res.json().chains[`pos:${config.networks.pos}`];
+      assert.deepEqual([entry.slot_seconds, entry.clock_source], [SLOT, 'beacon']);
+      assert.equal(entry.status, entry.tip_lag_seconds <= 600 ? 'ok' : entry.tip_lag_seconds <= 3600 ? 'degraded' : 'stalled');
+    });
+
+    it('counts the expected blocks of a day in 60 s slots: 1,440', async () => {
+      const blocks = s.seeded();
+      const tip = blocks.at(-1)!.timestamp;
+      const res = await s.t().app.inject({ url: '/api/v1/analytics/home/highlights?chain=pos', headers: AUTH });
+      assert.equal(res.statusCode, 200, res.body);
+      const blocks24h = windowOf(blocks, tip - 86_400, tip).blocks;
+      // A day holds 1,440 slots, every 7th missed: 1,234 or 1,235 blocks.
+      assert.ok(blocks24h >= 1234 && blocks24h <= 1235, String(blocks24h));
+      assert.deepEqual(res.json().block_cadence, { blocks_24h: blocks24h, expected_24h: 1440, ratio: blocks24h / 1440 });
     });
   },
 );
