@@ -6,6 +6,10 @@
  * balance (qrl_getBalance), token holding (balanceOf by qrl_call), internal transfer (derived here
  * from the node's callTracer frames, debug_traceBlockByNumber), the burned fees and the counts.
  * Then again after a reorg while following. The Ethereum twin is pos-anvil.test.ts.
+ *
+ * A node without the `debug` module (go-qrl's default HTTP modules are `net,web3`) is refused at
+ * start with what to enable, unless the run is told `--no-traces`; then the store and the API say
+ * that internal transfers are not indexed.
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
@@ -19,6 +23,7 @@ import { startAnvil, type Anvil } from '../support/anvil.ts';
 import { describeEachStore } from '../support/stores.ts';
 import { driveTraffic, setUpTraffic, type Traffic } from '../fixtures/traffic.ts';
 import { waitFor } from '../support/wait-for.ts';
+import { AUTH, buildTestApp } from '../support/app.ts';
 import { startGoQrl, type GoQrlNode } from '../fakes/go-qrl/server.ts';
 
 const COINBASE = '0x00000000000000000000000000000000c0ffee03';
@@ -163,5 +168,68 @@ describeEachStore('quarry index pos against go-qrl (its JSON-RPC before Anvil)',
     const reorgs = await getStore().query<{ depth: number }>('t', sql`SELECT depth FROM reorgs WHERE chain = 'pos'`);
     assert.equal(reorgs.length, 1);
     await assertMatchesNode(getStore(), node);
+  });
+});
+
+describeEachStore('quarry index pos against go-qrl without the debug module', (getStore) => {
+  let anvil: Anvil;
+  let node: GoQrlNode;
+  let traffic: Traffic;
+
+  before(async () => {
+    anvil = await startAnvil({ accounts: 10 });
+    // `gqrl --http --http.api qrl,net,web3`: no tracer.
+    node = await startGoQrl({ upstream: anvil.url, modules: ['qrl', 'net', 'web3'] });
+    traffic = await setUpTraffic(anvil, { accounts: 10 });
+    await driveTraffic(anvil, traffic, { blocks: 3, perBlock: 12 });
+  });
+  after(async () => {
+    await node?.stop();
+    await anvil?.stop();
+  });
+
+  it('is refused at start, saying how to enable the tracer or go without', async () => {
+    await assert.rejects(indexPos(getStore(), resolveIndexPosSettings({ rpc: node.url, progress: false }, {}), { logger: silent }), (error: Error) => {
+      assert.match(error.message, new RegExp(`^the node at ${node.url} serves neither debug_traceBlockByNumber nor trace_block`));
+      assert.match(error.message, /start it with --http\.api qrl,debug,net,web3/);
+      assert.match(error.message, /--no-traces \(QUARRY_POS_TRACES=off\)/);
+      return true;
+    });
+    const [blocks] = await getStore().query<{ n: string }>('t', sql`SELECT count(*)::text AS n FROM blocks WHERE chain = 'pos'`);
+    assert.equal(Number(blocks!.n), 0);
+  });
+
+  it('with --no-traces indexes without internal transfers, and the store and the API say so', async () => {
+    assert.equal(resolveIndexPosSettings({ rpc: node.url, traces: false }, {}).noTraces, true);
+    assert.equal(resolveIndexPosSettings({ rpc: node.url }, { QUARRY_POS_TRACES: 'off' }).noTraces, true);
+    assert.equal(resolveIndexPosSettings({ rpc: node.url }, {}).noTraces, false);
+
+    const result = await indexPos(getStore(), resolveIndexPosSettings({ rpc: node.url, traces: false, progress: false }, {}), { logger: silent });
+    assert.equal(result.height, Number(await node.rpc<string>('qrl_blockNumber')));
+    const [internal] = await getStore().query<{ n: string }>('t', sql`SELECT count(*)::text AS n FROM internal_txs WHERE chain = 'pos'`);
+    assert.equal(Number(internal!.n), 0);
+    const [setting] = await getStore().query<{ value: string }>('t', sql`SELECT value FROM chain_settings WHERE chain = 'pos' AND key = 'internal_transfers'`);
+    assert.deepEqual(JSON.parse(setting!.value), { status: 'not_indexed', from_height: 0 });
+
+    const t = await buildTestApp(getStore());
+    try {
+      const get = async (url: string) => {
+        const res = await t.app.inject({ url: `/api/v1/${url}`, headers: AUTH });
+        assert.equal(res.statusCode, 200, res.body);
+        return res.json();
+      };
+      const health = await get('analytics/network/health');
+      assert.equal(health.chains[`pos:${t.config.networks.pos}`].internal_transfers, 'not_indexed');
+      assert.equal(health.chains[`pow:${t.config.networks.pow}`].internal_transfers, 'not_applicable');
+      // The splitter passes value on to three accounts in many transactions: none of it is listed.
+      const splitter = node.address(traffic.contracts.splitter);
+      const internalTxs = await get(`pos/addresses/${splitter}/internal-transactions`);
+      assert.equal(internalTxs.total, 0);
+      assert.equal(internalTxs.internal_transfers, 'not_indexed');
+      assert.equal(internalTxs.internal_transfers_not_indexed_from, 0);
+      assert.equal((await get(`pos/addresses/${splitter}`)).internal_transfers, 'not_indexed');
+    } finally {
+      await t.close();
+    }
   });
 });

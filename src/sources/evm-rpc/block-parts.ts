@@ -20,6 +20,8 @@ export type TracesMode = 'debug' | 'parity' | 'none';
 export interface NodeModes {
   receipts: ReceiptsMode | undefined;
   traces: TracesMode | undefined;
+  /** The run needs internal transfers: a tracer that goes away stops it instead of leaving a hole. */
+  tracesRequired?: boolean;
 }
 
 /** The node has no block at a height it had a moment ago (its chain got shorter). */
@@ -101,6 +103,9 @@ export async function readTraces(node: EvmNode, height: number, block: NodeBlock
       throw new NodeDataError('traces', message(settled.reason));
     }
     mode = mode === 'debug' ? 'parity' : 'none';
+    if (mode === 'none' && modes.tracesRequired) {
+      throw new RpcError(`block ${height}: the node no longer serves a tracer (debug_traceBlockByNumber or trace_block); internal transfers would be missing from here on`, { retryable: false });
+    }
     if (mode === 'none' && modes.traces !== 'none') {
       log?.warn('the node offers neither debug_traceBlockByNumber nor trace_block: internal transfers will not be indexed, and balances of contracts that send value will be wrong');
     }
