@@ -3,7 +3,8 @@
  * from the answer of the call made with the block (one HTTP request carries all three) or asked
  * again, with the fallbacks a node needs (receipts per transaction where it lacks
  * getBlockReceipts; trace_block where it lacks debug_traceBlockByNumber; neither: no internal
- * transfers, said once). What the node turned out to offer is kept in `NodeModes`.
+ * transfers, said once, or an error where the run requires them). What the node turned out to offer
+ * is kept in `NodeModes`.
  */
 import type { Logger } from 'pino';
 import { decodeCallTraces, decodeParityTraces, decodeReceipt, type NodeBlock, type NodeReceipt, type NodeTx, type ParityTrace } from './decode.ts';
