@@ -20,7 +20,7 @@ import { resolveIndexPosSettings } from '../../src/cli/commands/index-pos.ts';
 import { indexPos } from '../../src/ingest/index-pos.ts';
 import type { Store } from '../../src/store/store.ts';
 import { startAnvil, type Anvil } from '../support/anvil.ts';
-import { describeEachStore } from '../support/stores.ts';
+import { describeEachStore, openTestStore } from '../support/stores.ts';
 import { driveTraffic, setUpTraffic, type Traffic } from '../fixtures/traffic.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { AUTH, buildTestApp } from '../support/app.ts';
@@ -186,6 +186,28 @@ describeEachStore('quarry index pos against go-qrl without the debug module', (g
   after(async () => {
     await node?.stop();
     await anvil?.stop();
+  });
+
+  it('a traced run stops, rather than leave a hole, when the node restarts without debug', async () => {
+    const traced = await startGoQrl({ upstream: anvil.url, modules: ['qrl', 'debug', 'net', 'web3'] });
+    const store = await openTestStore(getStore().kind);
+    try {
+      const running = indexPos(store, resolveIndexPosSettings({ rpc: traced.url, follow: true, pollInterval: '50', progress: false }, {}), { logger: silent });
+      running.catch(() => undefined);
+      const head = Number(await traced.rpc<string>('qrl_blockNumber'));
+      await waitFor(async () => {
+        const [tip] = await store.query<{ height: string }>('t', sql`SELECT max(height)::text AS height FROM blocks WHERE chain = 'pos'`);
+        return Number(tip?.height ?? -1) === head;
+      }, 'caught up');
+      traced.setModules(['qrl', 'net', 'web3']);
+      await driveTraffic(anvil, traffic, { blocks: 1, perBlock: 3, seed: 9 });
+      await assert.rejects(running, /block \d+: the node no longer serves a tracer/);
+      const [tip] = await store.query<{ height: string }>('t', sql`SELECT max(height)::text AS height FROM blocks WHERE chain = 'pos'`);
+      assert.equal(Number(tip!.height), head);
+    } finally {
+      await store.close();
+      await traced.stop();
+    }
   });
 
   it('is refused at start, saying how to enable the tracer or go without', async () => {

@@ -29,6 +29,8 @@ export interface GoQrlNode {
   url: string;
   /** A call as a client of go-qrl makes it; rejects with the node's error message. */
   rpc<T = any>(method: string, params?: unknown[]): Promise<T>;
+  /** The node restarted with another `--http.api`: serves these modules from now on. */
+  setModules(modules: readonly string[]): void;
   /** The address as this node prints it, for an Anvil `0x…` address. */
   address(anvil: string): string;
   stop(): Promise<void>;
@@ -164,7 +166,7 @@ function answer(book: AddressBook, method: string, result: any): unknown {
 }
 
 export async function startGoQrl(options: GoQrlOptions): Promise<GoQrlNode> {
-  const modules = new Set(options.modules ?? DEFAULT_HTTP_MODULES);
+  let modules: ReadonlySet<string> = new Set(options.modules ?? DEFAULT_HTTP_MODULES);
   const book = new AddressBook(options.addressBytes ?? 20);
 
   async function handle(requests: Request[]): Promise<Response[]> {
@@ -256,6 +258,9 @@ export async function startGoQrl(options: GoQrlOptions): Promise<GoQrlNode> {
   let id = 0;
   return {
     url,
+    setModules: (list) => {
+      modules = new Set(list);
+    },
     address: (anvil) => book.out(anvil),
     async rpc<T>(method: string, params: unknown[] = []): Promise<T> {
       const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }) });
