@@ -1567,6 +1567,13 @@ export interface operations {
                         network: string;
                         /** @description The address asked about, in canonical form (Q + lowercase hex). */
                         address: string;
+                        /**
+                         * @description indexed; not_indexed when the pos indexer runs without a tracer (--no-traces): the list and total then miss the transfers from internal_transfers_not_indexed_from on; not_applicable on pow.
+                         * @enum {string}
+                         */
+                        internal_transfers: "indexed" | "not_indexed" | "not_applicable";
+                        /** @description The first height indexed without internal transfers; null when they are indexed. */
+                        internal_transfers_not_indexed_from: number | null;
                     };
                     "text/csv": string;
                 };
@@ -2374,6 +2381,11 @@ export interface operations {
                         withdrawal_total: string | null;
                         /** @description pos: internal transfers touching the address (a self-transfer once); null on pow. */
                         internal_tx_count: number | null;
+                        /**
+                         * @description Whether internal_tx_count and the internal transfers in the totals are complete: not_indexed when the pos indexer runs without a tracer (--no-traces); not_applicable on pow.
+                         * @enum {string}
+                         */
+                        internal_transfers: "indexed" | "not_indexed" | "not_applicable";
                         /** @description With with_labels=true: the primary curated label. */
                         label?: string | null;
                         /** @description With with_labels=true: its category. */
@@ -3439,6 +3451,11 @@ export interface operations {
                                 stall_reason: string | null;
                                 /** @description Seconds since the chain’s indexer last recorded the node’s tip (it does at every poll); null when it never did. Grows while no indexer runs. */
                                 indexer_seen_seconds_ago: number | null;
+                                /**
+                                 * @description pos: indexed, or not_indexed when the indexer runs without a tracer (--no-traces): internal transfers are then missing and balances of contracts that pass value on are wrong. not_applicable on pow.
+                                 * @enum {string}
+                                 */
+                                internal_transfers: "indexed" | "not_indexed" | "not_applicable";
                             };
                         };
                         /** @description The clock the lags are measured against, YYYY-MM-DDTHH:MM:SS.ffffffZ. */

@@ -9,7 +9,9 @@ import type { Store } from '../store/store.ts';
 import { createRpcClient } from '../sources/evm-rpc/transport.ts';
 import { isRetryable } from '../sources/evm-rpc/errors.ts';
 import { detectNamespace, latestHead, type EvmNode, type RpcNamespace } from '../sources/evm-rpc/methods.ts';
-import { createEvmRpcSource } from '../sources/evm-rpc/source.ts';
+import { createEvmRpcSource, type TracesMode } from '../sources/evm-rpc/source.ts';
+import { noTracerMessage, probeTraces } from '../sources/evm-rpc/traces-probe.ts';
+import { recordInternalTransfersIndexedFrom, recordInternalTransfersNotIndexed } from '../store/internal-transfers.ts';
 import { readGenesisAlloc } from '../sources/evm-rpc/genesis.ts';
 import { createBeaconClient } from '../sources/beacon/client.ts';
 import type { IngestResult } from './pipeline.ts';
@@ -29,6 +31,8 @@ export interface IndexPosSettings {
   concurrency: number;
   batchSize: number;
   pollIntervalMs: number;
+  /** Index without internal transfers on a node without a tracer (else such a node is refused); recorded in the store. */
+  noTraces?: boolean;
 }
 
 export async function indexPos(store: Store, settings: IndexPosSettings, deps: IndexerDeps): Promise<IngestResult> {
@@ -43,6 +47,8 @@ export async function indexPos(store: Store, settings: IndexPosSettings, deps: I
   const node: EvmNode = { client, namespace };
   const { from } = await startHeight(store, 'pos', 'evm-rpc', settings.fromHeight);
   const knownTokens = (await store.query<{ address: string }>('index-pos.tokens', sql`SELECT address FROM token_contracts WHERE chain = 'pos'`)).map((r) => r.address);
+  const head = await untilReachable('reading the head', () => latestHead(node), isRetryable, deps);
+  const traces = await tracesFor(store, node, settings, from, head.height, deps);
   const source = createEvmRpcSource({
     node,
     follow: settings.follow,
@@ -50,10 +56,11 @@ export async function indexPos(store: Store, settings: IndexPosSettings, deps: I
     genesisAlloc: settings.genesisFile ? await readGenesisAlloc(settings.genesisFile) : [],
     knownTokens,
     logger,
+    traces,
+    tracesRequired: traces !== 'none',
   });
   signal?.addEventListener('abort', () => source.close(), { once: true });
 
-  const head = await untilReachable('reading the head', () => latestHead(node), isRetryable, deps);
   logger.info({ rpc: settings.rpcUrl, namespace, from, head: head.height, follow: settings.follow }, 'indexing pos');
   const staking = settings.beaconUrl ? followStaking(store, createBeaconClient({ url: settings.beaconUrl }), { follow: settings.follow, logger, signal }) : undefined;
   // Without the beacon's spec, the slot time the stored blocks show (chain-clock.ts).
@@ -65,4 +72,21 @@ export async function indexPos(store: Store, settings: IndexPosSettings, deps: I
     await staking?.done();
     client.close();
   }
+}
+
+/**
+ * The tracer the run uses: the node's, found at start; none with `noTraces`, recorded in the store
+ * from the first height indexed. A node without one is refused unless told (docs/indexing-pos.md,
+ * "Capabilities").
+ */
+async function tracesFor(store: Store, node: EvmNode, settings: IndexPosSettings, from: number, head: number, deps: IndexerDeps): Promise<TracesMode> {
+  if (settings.noTraces) {
+    await recordInternalTransfersNotIndexed(store, 'pos', from);
+    deps.logger.warn({ from }, 'indexing without internal transfers (--no-traces): balances of contracts that pass value on will be wrong');
+    return 'none';
+  }
+  const mode = await untilReachable('asking for the node\'s tracer', () => probeTraces(node, head), isRetryable, deps);
+  if (mode === 'none') throw new Error(noTracerMessage(settings.rpcUrl));
+  await recordInternalTransfersIndexedFrom(store, 'pos', from);
+  return mode;
 }

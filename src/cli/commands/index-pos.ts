@@ -3,7 +3,7 @@
  * the indexer itself is ingest/index-pos.ts.
  *
  *   quarry index pos --rpc URL [--rpc-namespace qrl|zond|eth] [--beacon URL] [--from HEIGHT]
- *                    [--follow] [--genesis FILE]
+ *                    [--follow] [--genesis FILE] [--no-traces]
  */import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../../config/env.ts';
 import { indexPos, type IndexPosSettings } from '../../ingest/index-pos.ts';
@@ -27,9 +27,11 @@ interface CliOptions {
   concurrency?: string;
   batchSize?: string;
   pollInterval?: string;
+  /** false with --no-traces (commander's negated flag). */
+  traces?: boolean;
 }
 
-/** Options win over the configuration (QUARRY_POS_RPC_URL, QUARRY_POS_RPC_NAMESPACE, QUARRY_POS_BEACON_URL, read by config/env.ts). */
+/** Options win over the configuration (QUARRY_POS_RPC_URL, QUARRY_POS_RPC_NAMESPACE, QUARRY_POS_BEACON_URL, QUARRY_POS_TRACES, read by config/env.ts). */
 export function resolveIndexPosSettings(options: CliOptions, env: Record<string, string | undefined>): IndexPosCliSettings {
   const problems: string[] = [];
   const url = (value: string | undefined, name: string): string | undefined => {
@@ -60,6 +62,7 @@ export function resolveIndexPosSettings(options: CliOptions, env: Record<string,
     genesisFile: options.genesis,
     concurrency: count(options.concurrency, '--concurrency', 8, 1, 256),
     batchSize: count(options.batchSize, '--batch-size', 100, 1, 10_000),
+    noTraces: options.traces === false || env.QUARRY_POS_TRACES === 'off',
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return settings;
@@ -75,6 +78,7 @@ export function registerIndex(program: Command): void {
     .option('--from <height>', 'first height to index (default: after the last indexed block, or 0)')
     .option('--follow', 'keep following the head after catching up')
     .option('--genesis <file>', 'genesis.json whose alloc names the balances funded at genesis')
+    .option('--no-traces', 'index without internal transfers, on a node without a tracer (env QUARRY_POS_TRACES=off); the API then says they are not indexed')
     .option('--migrate', 'apply schema migrations first (always done on the embedded store)')
     .option('--no-progress', 'no progress bar during the backfill')
     .option('--concurrency <n>', 'HTTP requests in flight to the node', '8')
@@ -86,6 +90,7 @@ export function registerIndex(program: Command): void {
         QUARRY_POS_RPC_URL: config.posNode.rpcUrl,
         QUARRY_POS_RPC_NAMESPACE: config.posNode.rpcNamespace,
         QUARRY_POS_BEACON_URL: config.posNode.beaconUrl,
+        QUARRY_POS_TRACES: config.posNode.traces ? 'on' : 'off',
       });
       await runIndexer({ chain: 'pos', config, migrate: Boolean(options.migrate), progress: settings.progress, metricsPort: resolveMetricsPort(options.metricsPort, config) }, (store, deps) => indexPos(store, settings, deps));
     });

@@ -3,7 +3,8 @@
  * from the answer of the call made with the block (one HTTP request carries all three) or asked
  * again, with the fallbacks a node needs (receipts per transaction where it lacks
  * getBlockReceipts; trace_block where it lacks debug_traceBlockByNumber; neither: no internal
- * transfers, said once). What the node turned out to offer is kept in `NodeModes`.
+ * transfers, said once, or an error where the run requires them). What the node turned out to offer
+ * is kept in `NodeModes`.
  */
 import type { Logger } from 'pino';
 import { decodeCallTraces, decodeParityTraces, decodeReceipt, type NodeBlock, type NodeReceipt, type NodeTx, type ParityTrace } from './decode.ts';
@@ -20,6 +21,8 @@ export type TracesMode = 'debug' | 'parity' | 'none';
 export interface NodeModes {
   receipts: ReceiptsMode | undefined;
   traces: TracesMode | undefined;
+  /** The run needs internal transfers: a tracer that goes away stops it instead of leaving a hole. */
+  tracesRequired?: boolean;
 }
 
 /** The node has no block at a height it had a moment ago (its chain got shorter). */
@@ -101,6 +104,9 @@ export async function readTraces(node: EvmNode, height: number, block: NodeBlock
       throw new NodeDataError('traces', message(settled.reason));
     }
     mode = mode === 'debug' ? 'parity' : 'none';
+    if (mode === 'none' && modes.tracesRequired) {
+      throw new RpcError(`block ${height}: the node no longer serves a tracer (debug_traceBlockByNumber or trace_block); internal transfers would be missing from here on`, { retryable: false });
+    }
     if (mode === 'none' && modes.traces !== 'none') {
       log?.warn('the node offers neither debug_traceBlockByNumber nor trace_block: internal transfers will not be indexed, and balances of contracts that send value will be wrong');
     }

@@ -43,7 +43,8 @@ export async function detectNamespace(client: RpcClient): Promise<RpcNamespace> 
   if (index >= 0) return RPC_NAMESPACES[index]!;
   const failure = answers.find((answer): answer is PromiseRejectedResult => answer.status === 'rejected' && answer.reason instanceof RpcError && answer.reason.retryable);
   if (failure) throw failure.reason;
-  throw new RpcError(`the node answers none of qrl_chainId, zond_chainId, eth_chainId`, { retryable: false });
+  // go-qrl serves over HTTP only the modules --http.api lists, and by default only net,web3.
+  throw new RpcError(`the node answers none of qrl_chainId, zond_chainId, eth_chainId (a go-qrl node serves qrl_ methods only when started with --http.api qrl,debug,net,web3)`, { retryable: false });
 }
 
 export async function blockNumber(node: EvmNode): Promise<number> {

@@ -44,6 +44,8 @@ export interface EvmRpcSourceOptions {
   /** Skip detection and use these (tests; nodes whose detection misleads). */
   receipts?: ReceiptsMode;
   traces?: TracesMode;
+  /** Stop, rather than go on without internal transfers, if the node stops serving its tracer. */
+  tracesRequired?: boolean;
 }
 
 export type { ReceiptsMode, TracesMode };
@@ -72,7 +74,7 @@ export function createEvmRpcSource(options: EvmRpcSourceOptions): EvmRpcSource {
   const follow = options.follow ?? false;
   const pollIntervalMs = options.pollIntervalMs ?? 1000;
   const prefetch = Math.max(1, options.prefetch ?? 32);
-  const modes: NodeModes = { receipts: options.receipts, traces: options.traces };
+  const modes: NodeModes = { receipts: options.receipts, traces: options.traces, tracesRequired: options.tracesRequired };
 
   // Order-dependent state, changed only by `finish` (in height order) and reset on reorgs.
   const seenTokens = new Map<string, number>(); // contract -> height it was first yielded at (-1: known before)

@@ -116,6 +116,7 @@ describeSeededApp('GET /addresses/{address}', loadProfileExpected, (s) => {
         wallet_class: null, wallet_class_method: null, wallet_class_reason: null,
         is_deployer: chain === 'pos' ? false : null, withdrawal_count: chain === 'pos' ? 0 : null,
         withdrawal_total: chain === 'pos' ? '0' : null, internal_tx_count: chain === 'pos' ? 0 : null,
+        internal_transfers: chain === 'pos' ? 'indexed' : 'not_applicable',
         label: null, label_category: null,
       });
     }

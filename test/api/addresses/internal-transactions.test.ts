@@ -75,6 +75,7 @@ describeSeededApp('GET /addresses/{address}/internal-transactions', loadHoldings
       assert.deepEqual(body, {
         items: [], count: 0, total: 0, page: 2, page_size: 10, total_pages: 0,
         chain: chainOf(address), network: s.t().config.networks[chainOf(address)], address,
+        internal_transfers: chainOf(address) === 'pos' ? 'indexed' : 'not_applicable', internal_transfers_not_indexed_from: null,
       });
     }
   });

@@ -2,8 +2,9 @@
  * GET /api/v1/analytics/network/health: how far behind the wall clock each chain's index is, and
  * whether its indexer is stalled at a height (docs/metrics.md, "Network status"). For display, not
  * alerting. Beyond the spec's fields: per chain, the slot time its status is measured in and where
- * that comes from (chain/network.ts), and how long since its indexer last recorded the node's
- * tip; and `replica`, what the answering process reads from and, on a standby, how far its replay
+ * that comes from (chain/network.ts), how long since its indexer last recorded the node's tip, and
+ * whether internal transfers are indexed; and `replica`, what the answering process reads from and,
+ * on a standby, how far its replay
  * is behind the primary (docs/deploy.md).
  */
 import sql from 'sql-template-tag';
@@ -18,6 +19,7 @@ import { readStalls } from '../../../ingest/stalls.ts';
 import { countWindow } from './tps.ts';
 import { windowEndingAt } from '../../../domain/window.ts';
 import { readReplication } from '../../../store/replication.ts';
+import { INTERNAL_TRANSFER_STATES, readInternalTransfers } from '../../../store/internal-transfers.ts';
 
 /** A tip at most this many slot times old is `ok` [HEALTH_OK_BLOCKS]. */
 export const HEALTH_OK_BLOCKS = 10;
@@ -48,6 +50,9 @@ const ChainHealth = Type.Object({
   stall_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why the indexer cannot get past stalled_height; null when it advances.' }),
   indexer_seen_seconds_ago: Type.Union([Type.Integer(), Type.Null()], {
     description: 'Seconds since the chain’s indexer last recorded the node’s tip (it does at every poll); null when it never did. Grows while no indexer runs.',
+  }),
+  internal_transfers: StringEnum(INTERNAL_TRANSFER_STATES, {
+    description: 'pos: indexed, or not_indexed when the indexer runs without a tracer (--no-traces): internal transfers are then missing and balances of contracts that pass value on are wrong. not_applicable on pow.',
   }),
 });
 
@@ -129,6 +134,7 @@ async function chainHealth(ctx: ApiContext, networks: Readonly<Record<ChainId, C
         stalled_height: stall?.height ?? null,
         stall_reason: stall?.reason ?? null,
         indexer_seen_seconds_ago: row?.seen_ts == null ? null : Math.max(0, now - Number(row.seen_ts)),
+        internal_transfers: (await readInternalTransfers(ctx.store, chain)).status,
       };
       return [`${chain}:${network}`, health] as const;
     }),

@@ -5,7 +5,8 @@ import { answerAmounts, type AnswerAmount } from '../../amounts.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { formatTimestampOrNull } from '../../../time.ts';
 import { addressParam } from '../../params/address.ts';
-import { AddressPathParams, BooleanQuery, isTrue, Nullable, NullableAmount, NullableTimestamp, STANDARD_ERRORS } from '../../schemas/common.ts';
+import { AddressPathParams, BooleanQuery, isTrue, Nullable, NullableAmount, NullableTimestamp, STANDARD_ERRORS, StringEnum } from '../../schemas/common.ts';
+import { INTERNAL_TRANSFER_STATES, readInternalTransfers, type InternalTransferState } from '../../../store/internal-transfers.ts';
 import type { AddressFacts } from '../../../domain/address-facts.ts';
 import { classifyWallet } from '../../../domain/wallet-class.ts';
 import { loadAddressFacts } from './profile/facts.ts';
@@ -34,6 +35,9 @@ const AddressDetailResponse = Type.Object(
     withdrawal_count: NullableInteger('pos: consensus-layer withdrawals credited to the address; null on pow.'),
     withdrawal_total: { ...NullableAmount, description: 'pos: their total; null on pow.' },
     internal_tx_count: NullableInteger('pos: internal transfers touching the address (a self-transfer once); null on pow.'),
+    internal_transfers: StringEnum(INTERNAL_TRANSFER_STATES, {
+      description: 'Whether internal_tx_count and the internal transfers in the totals are complete: not_indexed when the pos indexer runs without a tracer (--no-traces); not_applicable on pow.',
+    }),
     label: Type.Optional(Nullable(Type.String({ description: 'With with_labels=true: the primary curated label.' }))),
     label_category: Type.Optional(Nullable(Type.String({ description: 'With with_labels=true: its category.' }))),
   },
@@ -44,7 +48,7 @@ const AddressDetailQuery = Type.Object({
   with_labels: BooleanQuery('Include label and label_category of the primary label'),
 });
 
-function addressDetail(chain: ChainId, network: string, f: AddressFacts, withLabels: boolean, amount: AnswerAmount): Static<typeof AddressDetailResponse> {
+function addressDetail(chain: ChainId, network: string, f: AddressFacts, withLabels: boolean, amount: AnswerAmount, internalTransfers: InternalTransferState): Static<typeof AddressDetailResponse> {
   const pos = chain === 'pos';
   const walletClass = classifyWallet(f);
   return {
@@ -69,6 +73,7 @@ function addressDetail(chain: ChainId, network: string, f: AddressFacts, withLab
     withdrawal_count: pos ? f.withdrawalCount : null,
     withdrawal_total: pos ? amount(f.withdrawalTotal, f.address, 'withdrawal_total') : null,
     internal_tx_count: pos ? f.internalTxCount : null,
+    internal_transfers: internalTransfers,
     ...(withLabels ? { label: f.label, label_category: f.labelCategory } : {}),
   };
 }
@@ -90,7 +95,8 @@ export function addressDetailRoute(app: RouteApp, ctx: ApiContext): void {
       const { chain } = request.params;
       const address = addressParam(chain, request.params.address);
       const facts = await loadAddressFacts(ctx, chain, address);
-      return addressDetail(chain, ctx.network(chain), facts, isTrue(request.query.with_labels), answerAmounts(request.log, chain));
+      const internalTransfers = (await readInternalTransfers(ctx.store, chain)).status;
+      return addressDetail(chain, ctx.network(chain), facts, isTrue(request.query.with_labels), answerAmounts(request.log, chain), internalTransfers);
     },
   );
 }

@@ -1,6 +1,7 @@
 /**
  * GET /api/v1/{chain}/addresses/{address}/internal-transactions: native value moved by nested
- * call frames (pos) from or to an address, newest first. Disjoint from the transaction feed.
+ * call frames (pos) from or to an address, newest first. Disjoint from the transaction feed. Beyond
+ * the spec's fields: whether internal transfers are indexed at all (store/internal-transfers.ts).
  */
 import sql from 'sql-template-tag';
 import { Type, type Static } from 'typebox';
@@ -9,6 +10,7 @@ import type { ApiContext, RouteApp } from '../../context.ts';
 import { formatTimestamp } from '../../../time.ts';
 import { AddressPathParams, IntegerQuery, NullableAmount, StringEnum, STANDARD_ERRORS, Timestamp, AddressEchoFields } from '../../schemas/common.ts';
 import { addressEcho, type AddressEcho } from '../../params/address.ts';
+import { INTERNAL_TRANSFER_STATES, readInternalTransfers } from '../../../store/internal-transfers.ts';
 
 const InternalTxQuery = Type.Object({
   page: IntegerQuery({ minimum: 1, default: 1, description: 'Page number, from 1.' }),
@@ -40,6 +42,10 @@ const InternalTxResponse = Type.Object({
   page_size: Type.Integer(),
   total_pages: Type.Integer({ description: 'ceil(total / page_size); 0 when there is nothing.' }),
   ...AddressEchoFields,
+  internal_transfers: StringEnum(INTERNAL_TRANSFER_STATES, {
+    description: 'indexed; not_indexed when the pos indexer runs without a tracer (--no-traces): the list and total then miss the transfers from internal_transfers_not_indexed_from on; not_applicable on pow.',
+  }),
+  internal_transfers_not_indexed_from: Type.Union([Type.Integer(), Type.Null()], { description: 'The first height indexed without internal transfers; null when they are indexed.' }),
 });
 
 interface FrameRow {
@@ -62,7 +68,8 @@ async function loadInternalTxs(
   pageSize: number,
   amount: AnswerAmount,
 ): Promise<Static<typeof InternalTxResponse>> {
-  const envelope = { page, page_size: pageSize, ...echo };
+  const coverage = await readInternalTransfers(ctx.store, echo.chain);
+  const envelope = { page, page_size: pageSize, ...echo, internal_transfers: coverage.status, internal_transfers_not_indexed_from: coverage.notIndexedFrom };
   if (echo.chain !== 'pos') return { items: [], count: 0, total: 0, total_pages: 0, ...envelope };
   const offset = (page - 1) * pageSize;
   // One statement: the total (the address's summary), and the page: keys first, from the two

@@ -58,6 +58,8 @@ function expectedEntry(chain: ChainId, blocks: CanonicalBlock[], now: number, se
     stalled_height: null,
     stall_reason: null,
     indexer_seen_seconds_ago: seenTs === null ? null : Math.max(0, now - seenTs),
+    // No indexer ran without traces here: pos's are indexed; pow has none.
+    internal_transfers: chain === 'pos' ? 'indexed' : 'not_applicable',
   };
 }
 
@@ -145,6 +147,7 @@ describeSeededApp(
               stalled_height: chain === 'pow' ? null : 12,
               stall_reason: chain === 'pow' ? null : STALL_REASON,
               indexer_seen_seconds_ago: chain === 'pow' ? 1000 : null,
+              internal_transfers: chain === 'pos' ? 'indexed' : 'not_applicable',
             },
           ]),
         ),

@@ -1,0 +1,257 @@
+/**
+ * End to end against QRL 2.0's execution surface: Quarry indexes a go-qrl node (test/fakes/go-qrl,
+ * go-qrl v0.3.0's JSON-RPC in front of Anvil: `qrl_` methods only, `Q` addresses, type-2
+ * transactions with ML-DSA-87 keys and signatures, no `eth_`, no `trace_`), finding the namespace
+ * itself. What it stores must equal what that node says, asked as a go-qrl client asks: every
+ * balance (qrl_getBalance), token holding (balanceOf by qrl_call), internal transfer (derived here
+ * from the node's callTracer frames, debug_traceBlockByNumber), the burned fees and the counts.
+ * Then again after a reorg while following. The Ethereum twin is pos-anvil.test.ts.
+ *
+ * A node without the `debug` module (go-qrl's default HTTP modules are `net,web3`) is refused at
+ * start with what to enable, unless the run is told `--no-traces`; then the store and the API say
+ * that internal transfers are not indexed.
+ */
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import { pino } from 'pino';
+import sql from 'sql-template-tag';
+import { encodeFunctionData, parseAbi } from 'viem';
+import { resolveIndexPosSettings } from '../../src/cli/commands/index-pos.ts';
+import { indexPos } from '../../src/ingest/index-pos.ts';
+import type { Store } from '../../src/store/store.ts';
+import { startAnvil, type Anvil } from '../support/anvil.ts';
+import { describeEachStore, openTestStore } from '../support/stores.ts';
+import { driveTraffic, setUpTraffic, type Traffic } from '../fixtures/traffic.ts';
+import { waitFor } from '../support/wait-for.ts';
+import { AUTH, buildTestApp } from '../support/app.ts';
+import { startGoQrl, type GoQrlNode } from '../fakes/go-qrl/server.ts';
+
+const COINBASE = '0x00000000000000000000000000000000c0ffee03';
+const ZERO = 'Q' + '0'.repeat(40);
+const silent = pino({ level: 'silent' });
+const hex = (n: number) => `0x${n.toString(16)}`;
+
+interface Frame {
+  type: string;
+  from: string;
+  to?: string;
+  value?: string;
+  error?: string;
+  calls?: Frame[];
+}
+
+/** Value-moving frames below the top, outside any failed frame (the top one included), as `path/from/to/value`. */
+function internalMoves(frame: Frame, path: number[] = []): string[] {
+  if (frame.error) return [];
+  const own = path.length > 0 && frame.type !== 'DELEGATECALL' && frame.type !== 'STATICCALL' && BigInt(frame.value ?? '0x0') > 0n ? [`${path.join('.')}/${frame.from}/${frame.to}/${BigInt(frame.value!)}`] : [];
+  return [...own, ...(frame.calls ?? []).flatMap((call, i) => internalMoves(call, [...path, i]))];
+}
+
+/** Everything the store must agree with the node on, asked of the node as go-qrl answers. */
+async function assertMatchesNode(store: Store, node: GoQrlNode): Promise<void> {
+  const head = Number(await node.rpc<string>('qrl_blockNumber'));
+  const [tip] = await store.query<{ height: string; hash: string }>('t', sql`SELECT height, hash FROM blocks WHERE chain = 'pos' ORDER BY height DESC LIMIT 1`);
+  assert.equal(Number(tip!.height), head);
+  assert.equal(tip!.hash, (await node.rpc<{ hash: string }>('qrl_getBlockByNumber', ['latest', false])).hash);
+
+  const balances = await store.query<{ address: string; balance: string }>('t', sql`SELECT address, balance::text AS balance FROM address_summary WHERE chain = 'pos'`);
+  assert.ok(balances.length > 40, `only ${balances.length} addresses`);
+  for (const row of balances) {
+    assert.match(row.address, /^Q[0-9a-f]{40}$/);
+    assert.equal(BigInt(row.balance), BigInt(await node.rpc<string>('qrl_getBalance', [row.address, 'latest'])), `balance of ${row.address}`);
+  }
+
+  const abi = parseAbi(['function balanceOf(address) view returns (uint256)']);
+  const holdings = await store.query<{ address: string; contract: string; balance: string }>('t', sql`SELECT address, contract, balance::text AS balance FROM token_balances WHERE chain = 'pos' AND address <> ${ZERO}`);
+  assert.ok(holdings.length > 30);
+  for (const row of holdings) {
+    const data = encodeFunctionData({ abi, functionName: 'balanceOf', args: [`0x${row.address.slice(1)}`] });
+    assert.equal(BigInt(row.balance), BigInt(await node.rpc<string>('qrl_call', [{ to: row.contract, data }, 'latest'])), `${row.contract} held by ${row.address}`);
+  }
+
+  const expected: string[] = [];
+  let txCount = 0;
+  let burned = 0n;
+  for (let height = 0; height <= head; height++) {
+    const block = await node.rpc<{ gasUsed: string; baseFeePerGas: string; transactions: string[] }>('qrl_getBlockByNumber', [hex(height), false]);
+    txCount += block.transactions.length;
+    burned += BigInt(block.gasUsed) * BigInt(block.baseFeePerGas);
+    if (block.transactions.length === 0) continue;
+    const traces = await node.rpc<{ txHash: string; result: Frame }[]>('debug_traceBlockByNumber', [hex(height), { tracer: 'callTracer' }]);
+    for (const { txHash, result } of traces) expected.push(...internalMoves(result).map((move) => `${txHash}/${move}`));
+  }
+  const stored = await store.query<{ key: string }>('t', sql`SELECT tx_hash || '/' || trace_address || '/' || from_addr || '/' || to_addr || '/' || value::text AS key FROM internal_txs WHERE chain = 'pos'`);
+  assert.ok(expected.length > 20);
+  assert.deepEqual(stored.map((r) => r.key).sort(), expected.sort());
+
+  const [totals] = await store.query<{ burned: string; txs: string }>('t', sql`SELECT sum(burned)::text AS burned, sum(tx_count)::text AS txs FROM blocks WHERE chain = 'pos'`);
+  assert.equal(BigInt(totals!.burned), burned);
+  assert.equal(Number(totals!.txs), txCount);
+  const [counted] = await store.query<{ n: string }>('t', sql`SELECT count(*)::text AS n FROM transactions WHERE chain = 'pos'`);
+  assert.equal(Number(counted!.n), txCount);
+  const senders = await store.query<{ from_addr: string; n: string }>('t', sql`SELECT from_addr, count(*)::text AS n FROM transactions WHERE chain = 'pos' GROUP BY from_addr`);
+  for (const row of senders) {
+    assert.equal(Number(row.n), Number(await node.rpc<string>('qrl_getTransactionCount', [row.from_addr, 'latest'])), `nonce of ${row.from_addr}`);
+  }
+}
+
+describeEachStore('quarry index pos against go-qrl (its JSON-RPC before Anvil)', (getStore) => {
+  let anvil: Anvil;
+  let node: GoQrlNode;
+  let traffic: Traffic;
+
+  before(async () => {
+    anvil = await startAnvil({ accounts: 10 });
+    await anvil.rpc('anvil_setCoinbase', [COINBASE]);
+    // As an operator starts it for Quarry: `gqrl --http --http.api qrl,debug,net,web3`.
+    node = await startGoQrl({ upstream: anvil.url, modules: ['qrl', 'debug', 'net', 'web3'] });
+    traffic = await setUpTraffic(anvil, { accounts: 30 });
+    await driveTraffic(anvil, traffic, { blocks: 12, perBlock: 15 });
+  });
+  after(async () => {
+    await node?.stop();
+    await anvil?.stop();
+  });
+
+  // No --rpc-namespace: the indexer finds `qrl` itself (the node refuses eth_ and zond_).
+  const settings = (extra: Record<string, unknown> = {}) => ({ ...resolveIndexPosSettings({ rpc: node.url, progress: false }, {}), ...extra });
+
+  it('speaks go-qrl: qrl_ names and Q addresses only', async () => {
+    await assert.rejects(node.rpc('eth_chainId'), { code: -32601, message: 'the method eth_chainId does not exist/is not available' });
+    const [account] = await anvil.rpc<string[]>('eth_accounts');
+    await assert.rejects(node.rpc('qrl_getBalance', [account, 'latest']), {
+      code: -32602,
+      message: 'invalid argument 0: json: cannot unmarshal hex string without Q prefix into Go value of type common.Address',
+    });
+    const block = await node.rpc<Record<string, any>>('qrl_getBlockByNumber', ['latest', true]);
+    assert.equal(block.miner, 'Q' + COINBASE.slice(2));
+    for (const gone of ['uncles', 'sha3Uncles', 'difficulty', 'nonce', 'mixHash']) assert.ok(!(gone in block), gone);
+    const tx = block.transactions[0];
+    assert.match(tx.from, /^Q[0-9a-f]{40}$/);
+    assert.equal((tx.publicKey.length - 2) / 2, 2592);
+    assert.equal((tx.signature.length - 2) / 2, 4627);
+    for (const gone of ['v', 'r', 's', 'yParity']) assert.ok(!(gone in tx), gone);
+  });
+
+  it('indexes to the head and stops; the store agrees with the node', async () => {
+    const result = await indexPos(getStore(), settings(), { logger: silent });
+    assert.equal(result.height, Number(await node.rpc<string>('qrl_blockNumber')));
+    await assertMatchesNode(getStore(), node);
+    const tokens = await getStore().query<{ name: string | null }>('t', sql`SELECT name FROM token_contracts WHERE chain = 'pos' ORDER BY name`);
+    assert.deepEqual(tokens.map((t) => t.name), ['Maker-ish', 'Quarry Test Token', null]);
+  });
+
+  it('resumes where it stopped, then follows the head through a reorg, recording it once', async () => {
+    await driveTraffic(anvil, traffic, { blocks: 2, perBlock: 10, seed: 5 });
+    const controller = new AbortController();
+    const running = indexPos(getStore(), settings({ follow: true, pollIntervalMs: 50 }), { logger: silent, signal: controller.signal });
+    running.catch(() => undefined);
+    const synced = async () => {
+      const head = await node.rpc<{ hash: string }>('qrl_getBlockByNumber', ['latest', false]);
+      const [tip] = await getStore().query<{ hash: string }>('t', sql`SELECT hash FROM blocks WHERE chain = 'pos' ORDER BY height DESC LIMIT 1`);
+      return tip?.hash === head.hash;
+    };
+    try {
+      await waitFor(synced, 'resume');
+      // The reorg is made on Anvil itself: go-qrl has no evm_ methods.
+      const snapshot = await anvil.rpc<string>('evm_snapshot');
+      await driveTraffic(anvil, traffic, { blocks: 3, perBlock: 10, seed: 6 });
+      await waitFor(synced, 'branch A');
+      assert.equal(await anvil.rpc('evm_revert', [snapshot]), true);
+      await driveTraffic(anvil, traffic, { blocks: 5, perBlock: 10, seed: 7 });
+      await waitFor(synced, 'branch B');
+    } finally {
+      controller.abort();
+    }
+    const result = await running;
+    assert.equal(result.reorgs, 1);
+    const reorgs = await getStore().query<{ depth: number }>('t', sql`SELECT depth FROM reorgs WHERE chain = 'pos'`);
+    assert.equal(reorgs.length, 1);
+    await assertMatchesNode(getStore(), node);
+  });
+});
+
+describeEachStore('quarry index pos against go-qrl without the debug module', (getStore) => {
+  let anvil: Anvil;
+  let node: GoQrlNode;
+  let traffic: Traffic;
+
+  before(async () => {
+    anvil = await startAnvil({ accounts: 10 });
+    // `gqrl --http --http.api qrl,net,web3`: no tracer.
+    node = await startGoQrl({ upstream: anvil.url, modules: ['qrl', 'net', 'web3'] });
+    traffic = await setUpTraffic(anvil, { accounts: 10 });
+    await driveTraffic(anvil, traffic, { blocks: 3, perBlock: 12 });
+  });
+  after(async () => {
+    await node?.stop();
+    await anvil?.stop();
+  });
+
+  it('a traced run stops, rather than leave a hole, when the node restarts without debug', async () => {
+    const traced = await startGoQrl({ upstream: anvil.url, modules: ['qrl', 'debug', 'net', 'web3'] });
+    const store = await openTestStore(getStore().kind);
+    try {
+      const running = indexPos(store, resolveIndexPosSettings({ rpc: traced.url, follow: true, pollInterval: '50', progress: false }, {}), { logger: silent });
+      running.catch(() => undefined);
+      const head = Number(await traced.rpc<string>('qrl_blockNumber'));
+      await waitFor(async () => {
+        const [tip] = await store.query<{ height: string }>('t', sql`SELECT max(height)::text AS height FROM blocks WHERE chain = 'pos'`);
+        return Number(tip?.height ?? -1) === head;
+      }, 'caught up');
+      traced.setModules(['qrl', 'net', 'web3']);
+      await driveTraffic(anvil, traffic, { blocks: 1, perBlock: 3, seed: 9 });
+      await assert.rejects(running, /block \d+: the node no longer serves a tracer/);
+      const [tip] = await store.query<{ height: string }>('t', sql`SELECT max(height)::text AS height FROM blocks WHERE chain = 'pos'`);
+      assert.equal(Number(tip!.height), head);
+    } finally {
+      await store.close();
+      await traced.stop();
+    }
+  });
+
+  it('is refused at start, saying how to enable the tracer or go without', async () => {
+    await assert.rejects(indexPos(getStore(), resolveIndexPosSettings({ rpc: node.url, progress: false }, {}), { logger: silent }), (error: Error) => {
+      assert.match(error.message, new RegExp(`^the node at ${node.url} serves neither debug_traceBlockByNumber nor trace_block`));
+      assert.match(error.message, /start it with --http\.api qrl,debug,net,web3/);
+      assert.match(error.message, /--no-traces \(QUARRY_POS_TRACES=off\)/);
+      return true;
+    });
+    const [blocks] = await getStore().query<{ n: string }>('t', sql`SELECT count(*)::text AS n FROM blocks WHERE chain = 'pos'`);
+    assert.equal(Number(blocks!.n), 0);
+  });
+
+  it('with --no-traces indexes without internal transfers, and the store and the API say so', async () => {
+    assert.equal(resolveIndexPosSettings({ rpc: node.url, traces: false }, {}).noTraces, true);
+    assert.equal(resolveIndexPosSettings({ rpc: node.url }, { QUARRY_POS_TRACES: 'off' }).noTraces, true);
+    assert.equal(resolveIndexPosSettings({ rpc: node.url }, {}).noTraces, false);
+
+    const result = await indexPos(getStore(), resolveIndexPosSettings({ rpc: node.url, traces: false, progress: false }, {}), { logger: silent });
+    assert.equal(result.height, Number(await node.rpc<string>('qrl_blockNumber')));
+    const [internal] = await getStore().query<{ n: string }>('t', sql`SELECT count(*)::text AS n FROM internal_txs WHERE chain = 'pos'`);
+    assert.equal(Number(internal!.n), 0);
+    const [setting] = await getStore().query<{ value: string }>('t', sql`SELECT value FROM chain_settings WHERE chain = 'pos' AND key = 'internal_transfers'`);
+    assert.deepEqual(JSON.parse(setting!.value), { status: 'not_indexed', from_height: 0 });
+
+    const t = await buildTestApp(getStore());
+    try {
+      const get = async (url: string) => {
+        const res = await t.app.inject({ url: `/api/v1/${url}`, headers: AUTH });
+        assert.equal(res.statusCode, 200, res.body);
+        return res.json();
+      };
+      const health = await get('analytics/network/health');
+      assert.equal(health.chains[`pos:${t.config.networks.pos}`].internal_transfers, 'not_indexed');
+      assert.equal(health.chains[`pow:${t.config.networks.pow}`].internal_transfers, 'not_applicable');
+      // The splitter passes value on to three accounts in many transactions: none of it is listed.
+      const splitter = node.address(traffic.contracts.splitter);
+      const internalTxs = await get(`pos/addresses/${splitter}/internal-transactions`);
+      assert.equal(internalTxs.total, 0);
+      assert.equal(internalTxs.internal_transfers, 'not_indexed');
+      assert.equal(internalTxs.internal_transfers_not_indexed_from, 0);
+      assert.equal((await get(`pos/addresses/${splitter}`)).internal_transfers, 'not_indexed');
+    } finally {
+      await t.close();
+    }
+  });
+});
