@@ -10,7 +10,7 @@ import { pino } from 'pino';
 import sql from 'sql-template-tag';
 import type { SourceItem } from '../../src/chain/model.ts';
 import { resolveIndexPowSettings } from '../../src/cli/commands/index-pow.ts';
-import { indexPow } from '../../src/ingest/index-pow.ts';
+import { checkSentinel, indexPow } from '../../src/ingest/index-pow.ts';
 import { createQrlClient } from '../../src/sources/qrl-grpc/client.ts';
 import { u64 } from '../../src/sources/qrl-grpc/proto.ts';
 import { describeEachStore, openTestStore, storeKinds } from '../support/stores.ts';
@@ -237,6 +237,10 @@ describeEachStore('quarry index pow against a fake QRL testnet node', (getStore)
       const rows = await store.query<{ address: string; balance: string }>('t', sql`SELECT address, balance::text AS balance FROM address_summary WHERE chain = 'pow'`);
       const stored = new Map(rows.map((r) => [r.address, BigInt(r.balance)]));
       for (const address of testnet.addresses()) assert.equal(stored.get(address) ?? 0n, testnet.balance(address), `balance of ${address}`);
+      // The indexer's own check against the node agrees, and tells a difference with both figures.
+      assert.deepEqual(await checkSentinel(store, client, silent), { status: 'same', height: 40, balance: onNode });
+      await store.query('t', sql`UPDATE address_summary SET balance = balance - 3993810341 WHERE chain = 'pow' AND address = ${SENTINEL}`);
+      assert.deepEqual(await checkSentinel(store, client, silent), { status: 'differs', height: 40, stored: onNode - 3_993_810_341n, node: onNode });
     } finally {
       client.close();
       await testnet.stop();
