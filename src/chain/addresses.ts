@@ -3,10 +3,17 @@
  * a node) passes through here and leaves in its canonical form: `Q` + lowercase hex.
  */
 import { createHash } from 'node:crypto';
+import { bech32 } from '@scure/base';
 import { POW_COINBASE_SENTINEL, type ChainId } from './chains.ts';
 
 const POW_ADDRESS = /^[Qq]([0-9a-fA-F]{78})$/;
 const POW_SENTINEL = /^[Qq]0{64}$/;
+/** The hex form's shape, of any length: such an input is judged as hex, not as bech32. */
+const POW_HEX_SHAPE = /^[Qq][0-9a-fA-F]*$/;
+/** A bech32 string's shape: letters (the prefix), then the separator `1`. */
+const BECH32_SHAPE = /^[A-Za-z]+1/;
+/** BIP-173's alphabet: a bech32 string is printable ASCII, its data part of these characters. */
+const BECH32_DATA = /^[qpzry9x8gf2tvdw0s3jn54khce6mua7l]+$/;
 const POS_ADDRESS = /^(?:[QqZz]|0[xX])([0-9a-fA-F]{40})$/;
 
 export type AddressParseResult = { ok: true; address: string } | { ok: false; reason: string };
@@ -18,11 +25,36 @@ export function parseAddress(chain: ChainId, input: string): AddressParseResult 
 
 function parsePowAddress(input: string): AddressParseResult {
   if (POW_SENTINEL.test(input)) return { ok: true, address: POW_COINBASE_SENTINEL };
+  if (BECH32_SHAPE.test(input) && !POW_HEX_SHAPE.test(input)) return parsePowBech32(input);
   const match = POW_ADDRESS.exec(input);
-  if (!match) return { ok: false, reason: 'must be Q followed by 78 hex characters' };
+  if (!match) return { ok: false, reason: 'must be Q followed by 78 hex characters, or a bech32 q1… address' };
   const hex = match[1]!.toLowerCase();
   if (!powChecksumValid(hex)) return { ok: false, reason: 'checksum does not match' };
   return { ok: true, address: 'Q' + hex };
+}
+
+/**
+ * The bech32 form QRL's wallets and explorer show (theQRL/QRL `AddressHelper`, theQRL/explorer-helpers
+ * `b32Encode`): BIP-173 bech32 (not bech32m), prefix `q`, over the 35 bytes of descriptor + hash in
+ * 5-bit groups (56 of them, no padding); the 4-byte checksum of the hex form is left out and
+ * computed again here. The coinbase's zero address (32 or 35 zero bytes) is the sentinel.
+ */
+function parsePowBech32(input: string): AddressParseResult {
+  const fail = (why: string): AddressParseResult => ({ ok: false, reason: `bech32: ${why}` });
+  const lower = input.toLowerCase();
+  if (input !== lower && input !== input.toUpperCase()) return fail('mixes upper and lower case');
+  const separator = lower.lastIndexOf('1');
+  const prefix = lower.slice(0, separator);
+  if (prefix !== 'q') return fail(`the prefix must be q, not ${JSON.stringify(prefix.slice(0, 16))}`);
+  if (!BECH32_DATA.test(lower.slice(separator + 1))) return fail('a character outside the bech32 alphabet');
+  const decoded = bech32.decodeUnsafe(lower, false);
+  if (!decoded) return fail('checksum does not match');
+  const bytes = bech32.fromWordsUnsafe(decoded.words);
+  if (!bytes) return fail('the data is not a whole number of bytes');
+  if (bytes.every((b) => b === 0) && (bytes.length === 32 || bytes.length === 35)) return { ok: true, address: POW_COINBASE_SENTINEL };
+  if (bytes.length !== 35) return fail(`encodes ${bytes.length} bytes, a pow address 35 (descriptor and hash)`);
+  const body = Buffer.from(bytes);
+  return { ok: true, address: 'Q' + Buffer.concat([body, powChecksum(body)]).toString('hex') };
 }
 
 export function parsePosAddress(input: string): AddressParseResult {
@@ -35,15 +67,17 @@ export function parsePosAddress(input: string): AddressParseResult {
  * the checksum is the last 4 bytes of SHA-256 of the first 35 bytes. */
 function powChecksumValid(hex: string): boolean {
   const bytes = Buffer.from(hex, 'hex');
-  const digest = createHash('sha256').update(bytes.subarray(0, 35)).digest();
-  return digest.subarray(28, 32).equals(bytes.subarray(35, 39));
+  return powChecksum(bytes.subarray(0, 35)).equals(bytes.subarray(35, 39));
+}
+
+function powChecksum(body: Uint8Array): Buffer {
+  return createHash('sha256').update(body).digest().subarray(28, 32);
 }
 
 /** Builds the pow address of a 3-byte descriptor and a 32-byte key hash (used by generators). */
 export function powAddressFromParts(descriptor: Buffer, keyHash: Buffer): string {
   const body = Buffer.concat([descriptor, keyHash]);
-  const checksum = createHash('sha256').update(body).digest().subarray(28, 32);
-  return 'Q' + Buffer.concat([body, checksum]).toString('hex');
+  return 'Q' + Buffer.concat([body, powChecksum(body)]).toString('hex');
 }
 
 /** XMSS tree height encoded in a pow address descriptor (parameter P1 = height / 2). */

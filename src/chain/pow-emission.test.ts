@@ -38,8 +38,18 @@ describe('pow emission', () => {
   // formulas.block_reward(0) of the node (28-digit decimals): remaining(-1) - remaining(0).
   it('debits the zero address by the formula at genesis and by the block reward after', () => {
     assert.equal(POW_GENESIS_COINBASE_DEBIT_SHOR, 6_656_350_568n);
-    assert.equal(powCoinbaseDebit(0, 65_000_000n * 10n ** 9n), 6_656_350_568n);
-    assert.equal(powCoinbaseDebit(1, 6_656_349_462n), 6_656_349_462n);
+    const mainnet = Buffer.from('The sleeper must awaken').toString('hex');
+    assert.equal(powCoinbaseDebit({ height: 0, reward: 65_000_000n * 10n ** 9n, parentHash: mainnet }), 6_656_350_568n);
+    assert.equal(powCoinbaseDebit({ height: 1, reward: 6_656_349_462n, parentHash: 'ab'.repeat(32) }), 6_656_349_462n);
+  });
+
+  // QRL's testnet ("Final Testnet", qrl/network/testnet/config.yml) has its reward fork at height 0:
+  // block_reward(0) = floor(0.4 x 6,656,350,568) = floor(2,662,540,227.2).
+  it('debits by the testnet\'s factor at the genesis of the testnet', () => {
+    const testnet = Buffer.from('Final Testnet').toString('hex');
+    assert.equal(powCoinbaseDebit({ height: 0, reward: 65_000_000n * 10n ** 9n, parentHash: testnet }), 2_662_540_227n);
+    assert.equal(powCoinbaseDebit({ height: 0, reward: 65_000_000n * 10n ** 9n, parentHash: Buffer.from('Quarry demo network').toString('hex') }), 6_656_350_568n);
+    assert.equal(powCoinbaseDebit({ height: 1, reward: 2_662_539_784n, parentHash: 'ab'.repeat(32) }), 2_662_539_784n);
   });
 
   it('agrees with a float computation within float precision', () => {

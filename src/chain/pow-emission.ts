@@ -65,17 +65,31 @@ const DECAY_PER_BLOCK = (ONE * ONE) / expSmall(COEFF);
  * What the node debits the zero address (the coinbase sentinel) for the genesis block's coinbase:
  * its state charges every coinbase its reward formula's value at the block's height, and at height
  * 0 that is the curve's step before block 1, remaining(-1) - remaining(0) = 6,656,350,568 shor
- * (factor 1), not the premine the genesis coinbase pays (docs/indexing-pow.md, "Genesis").
+ * (factor 1 on mainnet), not the premine the genesis coinbase pays (docs/indexing-pow.md, "Genesis").
  */
 export const POW_GENESIS_COINBASE_DEBIT_SHOR = ((POW_EMISSION_SUPPLY_SHOR * expSmall(COEFF)) >> FRAC_BITS) - POW_EMISSION_SUPPLY_SHOR;
 
 /**
+ * QRL's testnet, by its network id (`genesis_prev_headerhash` in qrl/network/testnet/config.yml,
+ * which the genesis block carries as `hash_header_prev` and GetNodeState as `network_id`). A node
+ * started with `--network-type testnet` has every hard fork at height 0 (`testnet_hard_fork_heights`),
+ * so the 0.4 reward factor applies from genesis.
+ */
+export const POW_TESTNET_NETWORK_ID = 'Final Testnet';
+const POW_TESTNET_PARENT_HASH = Buffer.from(POW_TESTNET_NETWORK_ID, 'utf8').toString('hex');
+
+/** The testnet's genesis debit: 0.4 of mainnet's, rounded down (2,662,540,227 shor). */
+export const POW_TESTNET_GENESIS_COINBASE_DEBIT_SHOR = (2n * POW_GENESIS_COINBASE_DEBIT_SHOR) / 5n;
+
+/**
  * What a pow block's coinbase takes from the zero address, by the node's rule: the block's reward
  * (its header's `reward_block`, fees excluded: the senders pay those), and at height 0 the
- * formula's value above.
+ * formula's value above, by the network the genesis block names in its parent hash (the network
+ * id's bytes): the testnet's, or mainnet's for any other network.
  */
-export function powCoinbaseDebit(height: number, reward: bigint): bigint {
-  return height === 0 ? POW_GENESIS_COINBASE_DEBIT_SHOR : reward;
+export function powCoinbaseDebit(block: { height: number; reward: bigint; parentHash: string }): bigint {
+  if (block.height !== 0) return block.reward;
+  return block.parentHash === POW_TESTNET_PARENT_HASH ? POW_TESTNET_GENESIS_COINBASE_DEBIT_SHOR : POW_GENESIS_COINBASE_DEBIT_SHOR;
 }
 
 /** exp(-coeff * n) as a fixed-point number, by squaring and multiplying. */

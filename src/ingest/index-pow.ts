@@ -18,6 +18,10 @@ import { recordNodeTip } from './node-tip.ts';
 import { createQrlClient } from '../sources/qrl-grpc/client.ts';
 import { isRetryable } from '../sources/qrl-grpc/errors.ts';
 import { createQrlGrpcSource, nodeHead } from '../sources/qrl-grpc/source.ts';
+import { u64 } from '../sources/qrl-grpc/proto.ts';
+import type { QrlClient } from '../sources/qrl-grpc/client.ts';
+import { POW_COINBASE_SENTINEL } from '../chain/chains.ts';
+import type { Logger } from 'pino';
 import type { IngestResult } from './pipeline.ts';
 import { indexFromNode, startHeight, untilReachable, type IndexerDeps } from './indexer.ts';
 
@@ -66,10 +70,63 @@ export async function indexPow(store: Store, settings: IndexPowSettings, deps: I
     const source = finalized === undefined ? grpcSource : { ...grpcSource, finalizedHeight: async () => finalized };
     signal?.addEventListener('abort', () => source.close(), { once: true });
     logger.info({ node: settings.node, from, head: head.height, follow: settings.follow }, 'indexing pow');
-    return await indexFromNode(store, source, { from, fromHeight: settings.fromHeight, head: head.height, follow: settings.follow, maxReorgDepth: settings.maxReorgDepth }, deps);
+    const result = await indexFromNode(store, source, { from, fromHeight: settings.fromHeight, head: head.height, follow: settings.follow, maxReorgDepth: settings.maxReorgDepth }, deps);
+    if (!settings.follow && !signal?.aborted) await checkSentinel(store, client, logger);
+    return result;
   } finally {
     client.close();
   }
+}
+
+export type SentinelCheck =
+  | { status: 'same'; height: number; balance: bigint }
+  | { status: 'differs'; height: number; stored: bigint; node: bigint }
+  | { status: 'skipped'; why: string };
+
+/**
+ * The coinbase sentinel's stored balance against the node's answer for its zero address (32 zero
+ * bytes, which GetOptimizedAddressState lets through its address check), when the store holds the
+ * chain from genesis up to the node's head and the head does not move while asking. They differ only
+ * if the genesis coinbase was debited by another network's rule than the node's (docs/indexing-pow.md,
+ * "Genesis"): a difference is logged as an error with both figures.
+ */
+export async function checkSentinel(db: Db, client: QrlClient, logger: Logger): Promise<SentinelCheck> {
+  const check = await compareSentinel(db, client);
+  if (check.status === 'differs') {
+    logger.error(
+      { height: check.height, stored: check.stored.toString(), node: check.node.toString(), difference: (check.node - check.stored).toString() },
+      "the coinbase sentinel's balance differs from the node's for its zero address: the genesis coinbase was debited by another network's rule than the node's (docs/indexing-pow.md, \"Genesis\")",
+    );
+  } else if (check.status === 'same') {
+    logger.debug({ height: check.height, balance: check.balance.toString() }, "the coinbase sentinel's balance is the node's");
+  }
+  return check;
+}
+
+async function compareSentinel(db: Db, client: QrlClient): Promise<SentinelCheck> {
+  const [tip] = await db.query<{ height: number; hash: string; genesis: boolean }>(
+    'ingest.pow_sentinel.tip',
+    sql`SELECT height::int AS height, hash, EXISTS (SELECT 1 FROM blocks WHERE chain = 'pow' AND height = 0) AS genesis
+        FROM blocks WHERE chain = 'pow' ORDER BY height DESC LIMIT 1`,
+  );
+  if (!tip || !tip.genesis) return { status: 'skipped', why: 'the store does not hold the chain from genesis' };
+  const before = await nodeHead(client);
+  if (before.height !== tip.height || before.hash !== tip.hash) return { status: 'skipped', why: 'the node is not at the indexed tip' };
+  let answer;
+  try {
+    ({ message: answer } = await client.call('GetOptimizedAddressState', { address: Buffer.alloc(32) }));
+  } catch (error) {
+    return { status: 'skipped', why: `the node did not answer for its zero address: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  const after = await nodeHead(client);
+  if (after.hash !== before.hash) return { status: 'skipped', why: 'the node moved on while asked' };
+  const node = u64(answer.state?.balance);
+  const [row] = await db.query<{ balance: string }>(
+    'ingest.pow_sentinel.balance',
+    sql`SELECT balance::text AS balance FROM address_summary WHERE chain = 'pow' AND address = ${POW_COINBASE_SENTINEL}`,
+  );
+  const stored = BigInt(row?.balance ?? '0');
+  return stored === node ? { status: 'same', height: tip.height, balance: node } : { status: 'differs', height: tip.height, stored, node };
 }
 
 /** Where the pow chain ends, when an archive said so (chain_settings `pow`/`final`). */

@@ -10,7 +10,7 @@ import { pino } from 'pino';
 import sql from 'sql-template-tag';
 import type { SourceItem } from '../../src/chain/model.ts';
 import { resolveIndexPowSettings } from '../../src/cli/commands/index-pow.ts';
-import { indexPow } from '../../src/ingest/index-pow.ts';
+import { checkSentinel, indexPow } from '../../src/ingest/index-pow.ts';
 import { createQrlClient } from '../../src/sources/qrl-grpc/client.ts';
 import { u64 } from '../../src/sources/qrl-grpc/proto.ts';
 import { describeEachStore, openTestStore, storeKinds } from '../support/stores.ts';
@@ -18,7 +18,7 @@ import type { Store } from '../../src/store/store.ts';
 import type { FakeQrlNode } from '../fakes/qrl-node/server.ts';
 import { generatePowItems, referenceDigest, startNodeWithChain, storeDigest, feed } from '../fakes/qrl-node/world.ts';
 import { waitFor } from '../support/wait-for.ts';
-import { POW_GENESIS_COINBASE_DEBIT } from '../support/expected.ts';
+import { POW_GENESIS_COINBASE_DEBIT, POW_TESTNET_GENESIS_COINBASE_DEBIT } from '../support/expected.ts';
 import { POW_DEMO_NETWORK_ID } from '../../src/sources/synthetic/pow.ts';
 
 const silent = pino({ level: 'silent' });
@@ -201,6 +201,49 @@ describe(`quarry index pow following a fake QRL node through reorgs [${followKin
       assertSameStore(await storeDigest(getStore()), followExpected);
     } finally {
       await node.stop();
+    }
+  });
+});
+
+/**
+ * A node started with `--network-type testnet` (the fake's testnet mode): its reward fork is at
+ * height 0, so the genesis coinbase takes 0.4 of mainnet's 6,656,350,568 shor from the zero address.
+ * Quarry reads the network from the genesis block's network id; the sentinel must read what the node
+ * answers for the 32 zero bytes.
+ */
+describeEachStore('quarry index pow against a fake QRL testnet node', (getStore) => {
+  it('debits the genesis coinbase by the testnet\'s rule: the sentinel\'s balance is the node\'s', async () => {
+    const chain = await generatePowItems({ coinbaseOnlyShare: 0.8, days: 1, toHeight: 40 });
+    const { node: testnet, address: at } = await startNodeWithChain(chain, { network: 'testnet' });
+    const client = createQrlClient({ address: at });
+    try {
+      const { message: state } = await client.call('GetNodeState', {});
+      assert.equal(state.info.network_id, 'Final Testnet');
+      const result = await indexPow(getStore(), settings(at), { logger: silent });
+      assert.equal(result.height, 40);
+      const store = getStore();
+      const [genesis] = await store.query<{ parent_hash: string }>('t', sql`SELECT parent_hash FROM blocks WHERE chain = 'pow' AND height = 0`);
+      assert.equal(genesis!.parent_hash, Buffer.from('Final Testnet', 'utf8').toString('hex'));
+      // formulas.block_reward(1) is 6,656,349,462 on mainnet; the testnet pays floor(0.4 x that).
+      const [one] = await store.query<{ reward: string }>('t', sql`SELECT reward::text FROM blocks WHERE chain = 'pow' AND height = 1`);
+      assert.equal(one!.reward, '2662539784');
+      const { message: answer } = await client.call('GetOptimizedAddressState', { address: Buffer.alloc(32) });
+      const onNode = u64(answer.state.balance);
+      const [sentinel] = await store.query<{ balance: string }>('t', sql`SELECT balance::text AS balance FROM address_summary WHERE chain = 'pow' AND address = ${SENTINEL}`);
+      assert.equal(BigInt(sentinel!.balance), onNode);
+      const rewards = await store.query<{ total: string }>('t', sql`SELECT sum(reward)::text AS total FROM blocks WHERE chain = 'pow' AND height > 0`);
+      assert.equal(onNode, 105_000_000n * 10n ** 9n - POW_TESTNET_GENESIS_COINBASE_DEBIT - BigInt(rewards[0]!.total));
+      // Every other address too.
+      const rows = await store.query<{ address: string; balance: string }>('t', sql`SELECT address, balance::text AS balance FROM address_summary WHERE chain = 'pow'`);
+      const stored = new Map(rows.map((r) => [r.address, BigInt(r.balance)]));
+      for (const address of testnet.addresses()) assert.equal(stored.get(address) ?? 0n, testnet.balance(address), `balance of ${address}`);
+      // The indexer's own check against the node agrees, and tells a difference with both figures.
+      assert.deepEqual(await checkSentinel(store, client, silent), { status: 'same', height: 40, balance: onNode });
+      await store.query('t', sql`UPDATE address_summary SET balance = balance - 3993810341 WHERE chain = 'pow' AND address = ${SENTINEL}`);
+      assert.deepEqual(await checkSentinel(store, client, silent), { status: 'differs', height: 40, stored: onNode - 3_993_810_341n, node: onNode });
+    } finally {
+      client.close();
+      await testnet.stop();
     }
   });
 });

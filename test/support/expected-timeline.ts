@@ -7,7 +7,7 @@ import type { ChainId } from '../../src/chain/chains.ts';
 import type { CanonicalBlock } from '../../src/chain/model.ts';
 import { daysBetween } from './analytics-world.ts';
 import { utcDay } from './utc-day.ts';
-import { POW_GENESIS_COINBASE_DEBIT } from './expected.ts';
+import { powGenesisDebitOf } from './expected.ts';
 
 export type Metric =
   | 'transactions' | 'blocks' | 'gas' | 'wallets' | 'active-wallets' | 'active-wallets-100' | 'active-wallets-1000'
@@ -85,7 +85,7 @@ export function expectedChainTimeline(chain: ChainId, blocks: CanonicalBlock[]):
       tips += tx.fee - tx.burned;
       if (ok && !mint) credit(tx.from, -tx.value);
       // The pow coinbase sentinel pays the block's reward (at genesis the node's formula's).
-      if (chain === 'pow' && tx.type === 'coinbase') credit(tx.from, -(block.height === 0 ? POW_GENESIS_COINBASE_DEBIT : block.reward));
+      if (chain === 'pow' && tx.type === 'coinbase') credit(tx.from, -(block.height === 0 ? powGenesisDebitOf(block.parentHash) : block.reward));
       if (tx.recipients) for (const r of tx.recipients) credit(r.to, r.amount);
       else if (ok && (tx.to ?? tx.contractAddress)) credit((tx.to ?? tx.contractAddress)!, tx.value);
       if (mint && ok && tx.type !== 'coinbase') minted += tx.value;

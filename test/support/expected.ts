@@ -68,6 +68,20 @@ export interface Expected {
 export const POW_GENESIS_COINBASE_DEBIT = 6_656_350_568n;
 
 /**
+ * The same on QRL's testnet, whose reward fork is at height 0 (`testnet_hard_fork_heights`, applied by
+ * `--network-type testnet` in qrl/main.py): floor(0.4 x 6,656,350,568). Written out.
+ */
+export const POW_TESTNET_GENESIS_COINBASE_DEBIT = 2_662_540_227n;
+
+/** The testnet's network id (qrl/network/testnet/config.yml), which its genesis block carries as its parent hash. */
+export const POW_TESTNET_NETWORK_ID = 'Final Testnet';
+
+/** The genesis debit of the network whose genesis block has `parentHash` (the network id's bytes, hex). */
+export function powGenesisDebitOf(parentHash: string): bigint {
+  return parentHash === Buffer.from(POW_TESTNET_NETWORK_ID, 'utf8').toString('hex') ? POW_TESTNET_GENESIS_COINBASE_DEBIT : POW_GENESIS_COINBASE_DEBIT;
+}
+
+/**
  * The oracle's figures for `blocks`, computed once per process for each chain and blocks array:
  * the files of a test process ask again and again for the same seeded world. An array that has
  * grown or whose ends changed since (a test extending or reorganising its chain) is computed afresh.
@@ -170,7 +184,7 @@ function computeExpected(chain: ChainId, blocks: CanonicalBlock[]): Expected {
       dayOf(tx.from, ts).gasUsed += tx.gasUsed ?? 0;
       // The pow coinbase sentinel pays each block's reward out of its genesis reserve, as a QRL
       // node's zero address does (at genesis the node charges its formula's reward of height 0).
-      const reserve = chain === 'pow' && tx.type === 'coinbase' ? (block.height === 0 ? POW_GENESIS_COINBASE_DEBIT : block.reward) : 0n;
+      const reserve = chain === 'pow' && tx.type === 'coinbase' ? (block.height === 0 ? powGenesisDebitOf(block.parentHash) : block.reward) : 0n;
       debit(tx.from, tx.fee + (ok && !mints ? tx.value : 0n) + reserve, ts);
       if (tx.contractAddress) {
         sender.deployedCount++;

@@ -157,7 +157,7 @@ export class RollupDeltas {
     // The sender pays the fee always, and the value unless the transaction reverted; the pow
     // coinbase sentinel pays the block's reward.
     const sent = ok ? tx.value : 0n;
-    const debit = this.chain === 'pow' && tx.type === 'coinbase' ? powCoinbaseDebit(height, block.reward) : ok && !mints ? tx.value : 0n;
+    const debit = this.chain === 'pow' && tx.type === 'coinbase' ? powCoinbaseDebit(block) : ok && !mints ? tx.value : 0n;
     const legs = valueLegs(tx);
     if (ok) {
       legs.forEach((r, i) => {

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { Store } from '../../../src/store/store.ts';
 import { AUTH } from '../../support/app.ts';
+import { bech32Encode } from '../../support/bech32.ts';
 import { addr } from '../../support/chain-builder.ts';
 import { describeSeededApp } from '../../support/seeded-app.ts';
 import { ingestChain, posChain, powChain } from './fixtures.ts';
@@ -129,6 +130,25 @@ describeSeededApp('per-address endpoints: parameters', loadChains, (s) => {
       assert.equal(res.statusCode, 401);
     });
   }
+
+  // QRL's bech32 form: prefix q over the 35 bytes of descriptor and hash (docs/api-conventions.md).
+  const POW_BECH32 = bech32Encode('q', Buffer.from(POW_ADDRESS.slice(1, 71), 'hex'));
+  for (const path of ['', '/transactions', '/balance-history?window=all']) {
+    it(`pow ${path || 'detail'}: the bech32 form answers as the hex form does`, async () => {
+      const [hex, b32] = await Promise.all([inject(`/api/v1/pow/addresses/${POW_ADDRESS}${path}`), inject(`/api/v1/pow/addresses/${POW_BECH32}${path}`)]);
+      assert.equal(b32.statusCode, 200, b32.body);
+      assert.deepEqual(b32.json(), hex.json());
+      assert.equal(hex.statusCode, 200, hex.body);
+      if (!path) assert.equal(b32.json().address, POW_ADDRESS, 'the canonical hex form is echoed');
+    });
+  }
+  it('pow: a bech32 address with a changed character is a 400 naming address', () => {
+    const at = 30;
+    const corrupted = POW_BECH32.slice(0, at) + (POW_BECH32[at] === 'q' ? 'p' : 'q') + POW_BECH32.slice(at + 1);
+    return rejects(`/api/v1/pow/addresses/${corrupted}`, 'address', /bech32: checksum does not match/);
+  });
+  it('pow: a bech32 address in mixed case is a 400 naming address', () =>
+    rejects(`/api/v1/pow/addresses/${POW_BECH32.slice(0, 12)}${POW_BECH32.slice(12).toUpperCase()}`, 'address', /mixes upper and lower case/));
 
   it('every endpoint is in the OpenAPI document with its parameters, bounds and defaults', async () => {
     const doc = (await s.t().app.inject({ url: '/api/v1/openapi.json' })).json();

@@ -5,12 +5,21 @@
  * it (a reorg), as a node switching branch does. GetAddressState answers each address's balance
  * at the head, the zero address's included, kept per block (and undone by a branch switch) from the
  * node view of the blocks by the node's rules (`balanceDeltas`).
+ *
+ * It follows theQRL/QRL (master, 2026-03: qrl/core/qrlnode.py, ChainManager.py, StateContainer.py,
+ * txs/CoinBase.py, formulas.py, config.py, main.py). `network: 'testnet'` is a node started with
+ * `--network-type testnet`: network id "Final Testnet" (qrl/network/testnet/config.yml, the genesis
+ * block's `hash_header_prev` and GetNodeState's `network_id`) and every hard fork at height 0
+ * (`testnet_hard_fork_heights`), so blocks pay 0.4 of the decay curve's step from genesis on: the
+ * generated rewards (mainnet's factor 1, below its fork at 1,938,000) are cut to 0.4 of themselves,
+ * rounded down, and only the coinbase is kept above genesis (the generated spends assumed mainnet's
+ * rewards); the genesis coinbase debits the zero address by 0.4 of mainnet's figure.
  */
 import * as grpc from '@grpc/grpc-js';
 import { POW_COINBASE_SENTINEL } from '../../../src/chain/chains.ts';
 import type { CanonicalBlock, SourceItem } from '../../../src/chain/model.ts';
 import { CALL_TYPES, METHODS, methodPath, type Method } from '../../../src/sources/qrl-grpc/proto.ts';
-import { POW_GENESIS_COINBASE_DEBIT } from '../../support/expected.ts';
+import { POW_GENESIS_COINBASE_DEBIT, POW_TESTNET_GENESIS_COINBASE_DEBIT, POW_TESTNET_NETWORK_ID } from '../../support/expected.ts';
 import { encodeItem, KeyBook, type EncodedBlock, type EncodeOptions } from './encode.ts';
 
 interface Held extends EncodedBlock {
@@ -21,6 +30,27 @@ interface Held extends EncodedBlock {
 export interface FakeQrlNodeOptions extends EncodeOptions {
   /** Milliseconds each GetBlockByNumber waits before answering (a slow node). */
   delayMs?: number;
+  /** The network's rules (default: mainnet's, with the generator's network id in the genesis block). */
+  network?: 'mainnet' | 'testnet';
+}
+
+/** Mainnet's reward fork (`hard_fork_heights[1]`): below it mainnet pays the curve's whole step. */
+const MAINNET_REWARD_FORK = 1_938_000;
+
+/**
+ * A generated item as a testnet node holds it: its network id at genesis; above it 0.4 of the
+ * generated reward, and the coinbase alone (the generated spends assumed mainnet's rewards, so
+ * they are left out, and with them their fees).
+ */
+function asTestnet(item: SourceItem): SourceItem {
+  if (item.kind !== 'block') return item;
+  const block = item.block;
+  if (block.height === 0) return { kind: 'block', block: { ...block, parentHash: Buffer.from(POW_TESTNET_NETWORK_ID, 'utf8').toString('hex') } };
+  if (block.height >= MAINNET_REWARD_FORK) throw new Error('fake node: a testnet reward is derived from mainnet\'s below its fork only');
+  // formulas.block_reward: floor(0.4 x step), and mainnet's reward here is the step itself.
+  const reward = (2n * block.reward) / 5n;
+  const transactions = block.transactions.filter((tx) => tx.type === 'coinbase').map((tx) => ({ ...tx, value: reward, ...(tx.recipients ? { recipients: [{ ...tx.recipients[0]!, amount: reward }] } : {}) }));
+  return { kind: 'block', block: { ...block, reward, transactions, tokens: [] } };
 }
 
 export class FakeQrlNode {
@@ -52,8 +82,10 @@ export class FakeQrlNode {
     const height = item.kind === 'block' ? item.block.height : item.height;
     if (height > this.chain.length) throw new Error(`fake node: ${height} does not follow ${this.height}`);
     this.truncate(height);
-    const encoded = encodeItem(item, this.keys, this.options);
-    const deltas = encoded.view.kind === 'block' ? balanceDeltas(encoded.view.block) : new Map<string, bigint>();
+    const testnet = this.options.network === 'testnet';
+    const encoded = encodeItem(testnet ? asTestnet(item) : item, this.keys, this.options);
+    const genesisDebit = testnet ? POW_TESTNET_GENESIS_COINBASE_DEBIT : POW_GENESIS_COINBASE_DEBIT;
+    const deltas = encoded.view.kind === 'block' ? balanceDeltas(encoded.view.block, genesisDebit) : new Map<string, bigint>();
     for (const [address, d] of deltas) this.balances.set(address, (this.balances.get(address) ?? 0n) + d);
     this.chain.push({ ...encoded, deltas });
   }
@@ -148,7 +180,7 @@ export class FakeQrlNode {
   }
 
   private nodeInfo() {
-    return { version: 'fake-qrl-node', state: 3, block_height: String(Math.max(0, this.height)), block_last_hash: Buffer.from(this.headHash, 'hex'), network_id: 'quarry-test' };
+    return { version: 'fake-qrl-node', state: 3, block_height: String(Math.max(0, this.height)), block_last_hash: Buffer.from(this.headHash, 'hex'), network_id: this.options.network === 'testnet' ? POW_TESTNET_NETWORK_ID : 'quarry-test' };
   }
 
   private answer(method: Method, request: any): Buffer {
@@ -205,18 +237,18 @@ class NotFound extends Error {}
  * What one block does to balances, by a QRL node's rules: genesis_balance sets the listed balances
  * (the zero address's reserve); a coinbase credits its amount to its recipient and debits the zero
  * address by the block's reward, which the node computes with its formula: the header's
- * `reward_block` above genesis, remaining(-1) - remaining(0) at height 0 (CoinBase.apply,
- * StateContainer.block_reward); every other transaction debits its sender amount and fee. A token
- * creation's initial balances are token balances, not quanta.
+ * `reward_block` above genesis, `genesisDebit` (the network's block_reward(0): factor x (remaining(-1)
+ * - remaining(0))) at height 0 (CoinBase.apply, StateContainer.block_reward); every other transaction
+ * debits its sender amount and fee. A token creation's initial balances are token balances, not quanta.
  */
-function balanceDeltas(block: CanonicalBlock): Map<string, bigint> {
+function balanceDeltas(block: CanonicalBlock, genesisDebit: bigint): Map<string, bigint> {
   const deltas = new Map<string, bigint>();
   const add = (address: string, amount: bigint) => deltas.set(address, (deltas.get(address) ?? 0n) + amount);
   for (const a of block.allocations) add(a.address, a.amount);
   for (const tx of block.transactions) {
     if (tx.type === 'coinbase') {
       add(tx.to!, tx.value);
-      add(POW_COINBASE_SENTINEL, -(block.height === 0 ? POW_GENESIS_COINBASE_DEBIT : block.reward));
+      add(POW_COINBASE_SENTINEL, -(block.height === 0 ? genesisDebit : block.reward));
       continue;
     }
     add(tx.from, -(tx.value + tx.fee));
