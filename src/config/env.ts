@@ -82,7 +82,7 @@ export interface Config {
     maxStreamsPerKey: number;
   };
   /** The pos nodes `quarry index pos` reads when its options do not name them. */
-  posNode: { rpcUrl: string | undefined; rpcNamespace: 'qrl' | 'zond' | 'eth' | undefined; beaconUrl: string | undefined };
+  posNode: { rpcUrl: string | undefined; rpcNamespace: 'qrl' | 'zond' | 'eth' | undefined; beaconUrl: string | undefined; beaconApi: 'qrl' | 'zond' | 'eth' | undefined };
 }
 
 export class ConfigError extends Error {
@@ -159,6 +159,9 @@ export function loadConfig(env: Env = process.env): Config {
         raw === 'qrl' || raw === 'zond' || raw === 'eth' ? raw : '!must be one of qrl, zond, eth',
       ),
       beaconUrl: read<string | undefined>('QUARRY_POS_BEACON_URL', undefined, httpUrl),
+      beaconApi: read<'qrl' | 'zond' | 'eth' | undefined>('QUARRY_POS_BEACON_API', undefined, (raw) =>
+        raw === 'qrl' || raw === 'zond' || raw === 'eth' ? raw : '!must be one of qrl, zond, eth',
+      ),
     },
   };
   // Past the statement timeout: by default by a margin for the cancel's round trip.

@@ -11,7 +11,7 @@ import { isRetryable } from '../sources/evm-rpc/errors.ts';
 import { detectNamespace, latestHead, type EvmNode, type RpcNamespace } from '../sources/evm-rpc/methods.ts';
 import { createEvmRpcSource } from '../sources/evm-rpc/source.ts';
 import { readGenesisAlloc } from '../sources/evm-rpc/genesis.ts';
-import { createBeaconClient } from '../sources/beacon/client.ts';
+import { createBeaconClient, type BeaconApi } from '../sources/beacon/client.ts';
 import type { IngestResult } from './pipeline.ts';
 import { followStaking } from './staking-sync.ts';
 import { indexFromNode, startHeight, untilReachable, type IndexerDeps } from './indexer.ts';
@@ -20,6 +20,8 @@ export interface IndexPosSettings {
   rpcUrl: string;
   namespace: RpcNamespace | undefined;
   beaconUrl: string | undefined;
+  /** The beacon API's route prefix; detected when not given. */
+  beaconApi?: BeaconApi;
   fromHeight: number | undefined;
   follow: boolean;
   /** Deepest reorg rolled back (DEFAULT_MAX_REORG_DEPTH unless told). */
@@ -54,7 +56,7 @@ export async function indexPos(store: Store, settings: IndexPosSettings, deps: I
 
   const head = await untilReachable('reading the head', () => latestHead(node), isRetryable, deps);
   logger.info({ rpc: settings.rpcUrl, namespace, from, head: head.height, follow: settings.follow }, 'indexing pos');
-  const staking = settings.beaconUrl ? followStaking(store, createBeaconClient({ url: settings.beaconUrl }), { follow: settings.follow, logger, signal }) : undefined;
+  const staking = settings.beaconUrl ? followStaking(store, createBeaconClient({ url: settings.beaconUrl, api: settings.beaconApi }), { follow: settings.follow, logger, signal }) : undefined;
   try {
     return await indexFromNode(store, source, { from, fromHeight: settings.fromHeight, head: head.height, follow: settings.follow, maxReorgDepth: settings.maxReorgDepth, caughtUpFields: () => source.capabilities() }, deps);
   } finally {

@@ -2,8 +2,9 @@
  * GET /api/v1/analytics/network/health: how far behind the wall clock each chain's index is, and
  * whether its indexer is stalled at a height (docs/metrics.md, "Network status"). For display, not
  * alerting. Beyond the spec's fields: per chain, how long since its indexer last recorded the node's
- * tip; and `replica`, what the answering process reads from and, on a standby, how far its replay
- * is behind the primary (docs/deploy.md).
+ * tip; on pos, `staking_sync`, whether the staking sync gets through to its beacon node; and
+ * `replica`, what the answering process reads from and, on a standby, how far its replay is behind
+ * the primary (docs/deploy.md).
  */
 import sql from 'sql-template-tag';
 import { Type } from 'typebox';
@@ -11,11 +12,12 @@ import { CHAIN_INFO, CHAINS, type ChainId } from '../../../chain/chains.ts';
 import { DAY_SECONDS, formatGeneratedAt, formatTimestamp, nowMicros } from '../../../time.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { analyticsRoute, perSnapshot } from '../route.ts';
-import { NullableTimestamp, StringEnum } from '../../schemas/common.ts';
+import { NullableTimestamp, StringEnum, Timestamp } from '../../schemas/common.ts';
 import { readStalls } from '../../../ingest/stalls.ts';
 import { countWindow } from './tps.ts';
 import { windowEndingAt } from '../../../domain/window.ts';
 import { readReplication } from '../../../store/replication.ts';
+import { readStakingSyncStatus, type StakingSyncStatus } from '../../../ingest/staking-status.ts';
 
 /** A tip at most this many block times old is `ok` [HEALTH_OK_BLOCKS]. */
 export const HEALTH_OK_BLOCKS = 10;
@@ -32,6 +34,37 @@ export function healthStatus(chain: ChainId, lagSeconds: number | null): HealthS
   return lagSeconds <= HEALTH_STALLED_BLOCKS * blockTime ? 'degraded' : 'stalled';
 }
 
+const StakingSync = Type.Object(
+  {
+    status: StringEnum(['ok', 'stopped', 'unknown'] as const, {
+      description: 'ok: the last staking sync succeeded; stopped: the last one failed (see error); unknown: none has run against this store (no beacon node configured).',
+    }),
+    last_success_time: { ...NullableTimestamp, description: 'When a staking sync last succeeded; null when none did.' },
+    error: Type.Union(
+      [
+        Type.Object({
+          route: Type.Union([Type.String(), Type.Null()], { description: 'The request that failed, e.g. GET /qrl/v1/beacon/genesis; null when no request failed.' }),
+          node: Type.String({ description: 'The beacon node, its URL without credentials.' }),
+          message: Type.String(),
+          time: Timestamp,
+        }),
+        Type.Null(),
+      ],
+      { description: 'Why the last staking sync stopped; null once one succeeds.' },
+    ),
+  },
+  { description: 'pos: the staking sync from the beacon node (validators, staking_daily); null on pow.' },
+);
+
+function stakingSync(status: StakingSyncStatus) {
+  const { error, lastSuccessTs } = status;
+  return {
+    status: error ? ('stopped' as const) : lastSuccessTs !== null ? ('ok' as const) : ('unknown' as const),
+    last_success_time: lastSuccessTs === null ? null : formatTimestamp(lastSuccessTs),
+    error: error ? { route: error.route, node: error.node, message: error.message, time: formatTimestamp(error.at) } : null,
+  };
+}
+
 const ChainHealth = Type.Object({
   chain: Type.String(),
   network: Type.String(),
@@ -45,6 +78,7 @@ const ChainHealth = Type.Object({
   indexer_seen_seconds_ago: Type.Union([Type.Integer(), Type.Null()], {
     description: 'Seconds since the chain’s indexer last recorded the node’s tip (it does at every poll); null when it never did. Grows while no indexer runs.',
   }),
+  staking_sync: Type.Union([StakingSync, Type.Null()]),
 });
 
 const Replica = Type.Object(
@@ -121,6 +155,7 @@ async function chainHealth(ctx: ApiContext, now: number) {
         stalled_height: stall?.height ?? null,
         stall_reason: stall?.reason ?? null,
         indexer_seen_seconds_ago: row?.seen_ts == null ? null : Math.max(0, now - Number(row.seen_ts)),
+        staking_sync: chain === 'pos' ? stakingSync(await readStakingSyncStatus(ctx.store)) : null,
       };
       return [`${chain}:${network}`, health] as const;
     }),
