@@ -55,11 +55,9 @@ export async function syncStaking(db: Store, beacon: BeaconClient, options: Stak
 
 async function syncOnce(db: Store, beacon: BeaconClient, options: StakingSyncOptions, now: () => number): Promise<StakingSyncResult> {
   const api = await beacon.api();
-  const [{ genesisTime }, { secondsPerSlot, slotsPerEpoch, minSlashingPenaltyQuotient }, { finalizedEpoch }] = await Promise.all([
-    beacon.getGenesis(),
-    beacon.getSpec(),
-    beacon.getStateFinalityCheckpoints('head'),
-  ]);
+  // Genesis first: on a node without the routes, the first request is the one the failure names.
+  const { genesisTime } = await beacon.getGenesis();
+  const [{ secondsPerSlot, slotsPerEpoch, minSlashingPenaltyQuotient }, { finalizedEpoch }] = await Promise.all([beacon.getSpec(), beacon.getStateFinalityCheckpoints('head')]);
   options.logger?.debug({ node: beacon.node, api: `/${api}/v1`, secondsPerSlot, slotsPerEpoch }, 'beacon node');
   await writeChainNetwork(db, 'pos', { slotSeconds: secondsPerSlot, slotsPerEpoch, clockSource: 'beacon' });
   const epochSeconds = secondsPerSlot * slotsPerEpoch;

@@ -119,6 +119,16 @@ export function nodeName(url: string): string {
   }
 }
 
+/**
+ * Where requests go: the URL's origin and path, its query after each route (a provider's key), and
+ * its user and password as Basic authorization (fetch refuses a URL that carries them).
+ */
+function target(url: string): { base: string; query: string; authorization: string | undefined } {
+  const parsed = new URL(url);
+  const authorization = parsed.username || parsed.password ? `Basic ${Buffer.from(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`).toString('base64')}` : undefined;
+  return { base: `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`, query: parsed.search, authorization };
+}
+
 /** A 404 with the API's JSON error body is the node's answer; anything else came from its router. */
 function isApiAnswer(contentType: string | null, text: string): boolean {
   if (!contentType?.toLowerCase().includes('application/json')) return false;
@@ -131,7 +141,7 @@ function isApiAnswer(contentType: string | null, text: string): boolean {
 }
 
 export function createBeaconClient(options: BeaconClientOptions): BeaconClient {
-  const base = options.url.replace(/\/+$/, '');
+  const { base, query, authorization } = target(options.url);
   const node = nodeName(options.url);
   const doFetch = options.fetch ?? fetch;
   const concurrency = Math.max(1, options.concurrency ?? 8);
@@ -150,9 +160,9 @@ export function createBeaconClient(options: BeaconClientOptions): BeaconClient {
         let retryAfter: number | undefined;
         let failure: BeaconError;
         try {
-          const response = await doFetch(`${base}${path}`, {
+          const response = await doFetch(`${base}${path}${query}`, {
             method,
-            headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+            headers: { accept: 'application/json', ...(authorization ? { authorization } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
             body: body === undefined ? undefined : JSON.stringify(body),
             signal: AbortSignal.timeout(timeoutMs),
           });

@@ -105,7 +105,8 @@ export function createBeaconModel(config: FakeBeaconConfig) {
       const committee = [slot % config.validators, (slot + 1) % config.validators].filter((v) => active(v, epochOf(slot)));
       return new Map(committee.map((v) => [v, slashed(v, epochOf(slot)) ? -3n : 3n]));
     },
-    effectiveBalance: (v: number) => (v % 4 === 0 ? maxEffective - 1_000_000_000n : maxEffective),
+    // One in four a little under the maximum: 31 of 32 ether, 39,000 of 40,000 quanta.
+    effectiveBalance: (v: number) => (v % 4 === 0 ? maxEffective - maxEffective / (qrysm ? 40n : 32n) : maxEffective),
     validatorsAt(slot: number) {
       const epoch = epochOf(slot);
       return indexes.map((v) => {

@@ -46,8 +46,12 @@ function expectedEntry(chain: ChainId, blocks: CanonicalBlock[], now: number, se
     stalled_height: null,
     stall_reason: null,
     indexer_seen_seconds_ago: seenTs === null ? null : Math.max(0, now - seenTs),
+    staking_sync: chain === 'pos' ? NO_STAKING_SYNC : null,
   };
 }
+
+/** pos's staking sync where none has run against the store (no beacon node). */
+const NO_STAKING_SYNC = { status: 'unknown', last_success_time: null, error: null };
 
 /** What the route says of the store it reads: the embedded one, or the test server (a primary). */
 const replicaOf = (store: Store) => ({ role: store.kind === 'pglite' ? 'embedded' : 'primary', lag_seconds: null, lag_bytes: null });
@@ -131,6 +135,7 @@ describeSeededApp(
               stalled_height: chain === 'pow' ? null : 12,
               stall_reason: chain === 'pow' ? null : STALL_REASON,
               indexer_seen_seconds_ago: chain === 'pow' ? 1000 : null,
+              staking_sync: chain === 'pos' ? NO_STAKING_SYNC : null,
             },
           ]),
         ),
