@@ -96,12 +96,13 @@ export function createBeaconModel(config: FakeBeaconConfig) {
       const eligible = indexes.filter((v) => active(v, epochOf(slot)) && !slashed(v, epochOf(slot)));
       return eligible[slot % eligible.length]!;
     },
+    /** Null for a missed slot and for slot 0: the genesis block is not proposed (no proposer reward, no sync aggregate). */
     blockReward(slot: number): { proposer: number; total: bigint } | null {
-      if (missed(slot)) return null;
+      if (slot === 0 || missed(slot)) return null;
       return { proposer: this.proposer(slot), total: 40n + BigInt(slot % 5) };
     },
     syncRewards(slot: number): Map<number, bigint> | null {
-      if (missed(slot)) return null;
+      if (slot === 0 || missed(slot)) return null;
       const committee = [slot % config.validators, (slot + 1) % config.validators].filter((v) => active(v, epochOf(slot)));
       return new Map(committee.map((v) => [v, slashed(v, epochOf(slot)) ? -3n : 3n]));
     },
