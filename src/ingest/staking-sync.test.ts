@@ -252,3 +252,11 @@ it('follows once an epoch of the node, between a minute and three hours', () => 
   assert.equal(followIntervalMs(3 * 8), 60_000);
   assert.equal(followIntervalMs(600 * 128), 10_800_000);
 });
+
+it('reads a withdrawal_recipient written as a Q address, mixed case, into the canonical form', async () => {
+  const recipient = `Q${'aB'.repeat(64)}`;
+  const record = { index: '0', balance: '1', status: 'active_ongoing', validator: { pubkey: '0x00', withdrawal_recipient: recipient, effective_balance: '1', slashed: false, activation_eligibility_epoch: '0', activation_epoch: '0', exit_epoch: '18446744073709551615', withdrawable_epoch: '18446744073709551615' } };
+  const fetchStub = (async () => new Response(JSON.stringify({ data: [record] }), { headers: { 'content-type': 'application/json' } })) as typeof fetch;
+  const [validator] = await createBeaconClient({ url: 'http://beacon.invalid', api: 'qrl', fetch: fetchStub }).getStateValidators('head');
+  assert.equal(validator!.withdrawalAddress, `Q${'ab'.repeat(64)}`);
+});
