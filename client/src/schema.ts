@@ -3456,6 +3456,31 @@ export interface operations {
                                  * @enum {string}
                                  */
                                 internal_transfers: "indexed" | "not_indexed" | "not_applicable";
+                                staking_sync: {
+                                    /**
+                                     * @description ok: the last staking sync succeeded; stopped: the last one failed (see error); unknown: none has run against this store (no beacon node configured).
+                                     * @enum {string}
+                                     */
+                                    status: "ok" | "stopped" | "unknown";
+                                    /**
+                                     * @description When a staking sync last succeeded; null when none did.
+                                     * @example 2026-11-22T09:30:00
+                                     */
+                                    last_success_time: string | null;
+                                    /** @description Why the last staking sync stopped; null once one succeeds. */
+                                    error: {
+                                        /** @description The request that failed, e.g. GET /qrl/v1/beacon/genesis; null when no request failed. */
+                                        route: string | null;
+                                        /** @description The beacon node, its URL without credentials. */
+                                        node: string;
+                                        message: string;
+                                        /**
+                                         * @description UTC time, YYYY-MM-DDTHH:MM:SS.
+                                         * @example 2026-11-22T09:30:00
+                                         */
+                                        time: string;
+                                    } | null;
+                                } | null;
                             };
                         };
                         /** @description The clock the lags are measured against, YYYY-MM-DDTHH:MM:SS.ffffffZ. */

@@ -102,6 +102,7 @@ describe('loadConfig', () => {
     ['QUARRY_POS_RPC_NAMESPACE', 'web3'],
     ['QUARRY_POS_BEACON_URL', 'not a url'],
     ['QUARRY_POS_TRACES', 'no'],
+    ['QUARRY_POS_BEACON_API', 'v1'],
     ['QUARRY_CORS_ORIGINS', 'explorer.example.org'],
     ['QUARRY_CORS_ORIGINS', 'https://explorer.example.org/'],
     ['QUARRY_CORS_ORIGINS', 'https://explorer.example.org/app'],

@@ -82,7 +82,7 @@ export interface Config {
     maxStreamsPerKey: number;
   };
   /** The pos nodes `quarry index pos` reads when its options do not name them. */
-  posNode: { rpcUrl: string | undefined; rpcNamespace: 'qrl' | 'zond' | 'eth' | undefined; beaconUrl: string | undefined; traces: boolean };
+  posNode: { rpcUrl: string | undefined; rpcNamespace: 'qrl' | 'zond' | 'eth' | undefined; beaconUrl: string | undefined; beaconApi: 'qrl' | 'zond' | 'eth' | undefined; traces: boolean };
 }
 
 export class ConfigError extends Error {
@@ -159,6 +159,9 @@ export function loadConfig(env: Env = process.env): Config {
         raw === 'qrl' || raw === 'zond' || raw === 'eth' ? raw : '!must be one of qrl, zond, eth',
       ),
       beaconUrl: read<string | undefined>('QUARRY_POS_BEACON_URL', undefined, httpUrl),
+      beaconApi: read<'qrl' | 'zond' | 'eth' | undefined>('QUARRY_POS_BEACON_API', undefined, (raw) =>
+        raw === 'qrl' || raw === 'zond' || raw === 'eth' ? raw : '!must be one of qrl, zond, eth',
+      ),
       // off: index without internal transfers on a node without a tracer (`quarry index pos --no-traces`).
       traces: read('QUARRY_POS_TRACES', true, (raw) => (raw === 'on' ? true : raw === 'off' ? false : '!must be on or off')),
     },

@@ -13,7 +13,7 @@ import { createEvmRpcSource, type TracesMode } from '../sources/evm-rpc/source.t
 import { noTracerMessage, probeTraces } from '../sources/evm-rpc/traces-probe.ts';
 import { recordInternalTransfersIndexedFrom, recordInternalTransfersNotIndexed } from '../store/internal-transfers.ts';
 import { readGenesisAlloc } from '../sources/evm-rpc/genesis.ts';
-import { createBeaconClient } from '../sources/beacon/client.ts';
+import { createBeaconClient, type BeaconApi } from '../sources/beacon/client.ts';
 import type { IngestResult } from './pipeline.ts';
 import { followStaking } from './staking-sync.ts';
 import { followChainClock } from './chain-clock.ts';
@@ -23,6 +23,8 @@ export interface IndexPosSettings {
   rpcUrl: string;
   namespace: RpcNamespace | undefined;
   beaconUrl: string | undefined;
+  /** The beacon API's route prefix; detected when not given. */
+  beaconApi?: BeaconApi;
   fromHeight: number | undefined;
   follow: boolean;
   /** Deepest reorg rolled back (DEFAULT_MAX_REORG_DEPTH unless told). */
@@ -62,7 +64,7 @@ export async function indexPos(store: Store, settings: IndexPosSettings, deps: I
   signal?.addEventListener('abort', () => source.close(), { once: true });
 
   logger.info({ rpc: settings.rpcUrl, namespace, from, head: head.height, follow: settings.follow }, 'indexing pos');
-  const staking = settings.beaconUrl ? followStaking(store, createBeaconClient({ url: settings.beaconUrl }), { follow: settings.follow, logger, signal }) : undefined;
+  const staking = settings.beaconUrl ? followStaking(store, createBeaconClient({ url: settings.beaconUrl, api: settings.beaconApi }), { follow: settings.follow, logger, signal }) : undefined;
   // Without the beacon's spec, the slot time the stored blocks show (chain-clock.ts).
   const clock = followChainClock(store, 'pos', { follow: settings.follow, logger, signal });
   try {

@@ -1,11 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
 import sql from 'sql-template-tag';
 import { describeEachStore } from '../../test/support/stores.ts';
+import { beaconStakingDays } from '../../test/support/expected-staking.ts';
 import { MIN_SLASHING_PENALTY_QUOTIENT, startFakeBeacon, type FakeBeacon } from '../../test/fakes/beacon/server.ts';
-import { createBeaconClient } from '../sources/beacon/client.ts';
+import { BeaconRouteError, createBeaconClient, withdrawalAddress } from '../sources/beacon/client.ts';
 import { nakamoto33 } from '../sources/beacon/staking.ts';
-import { syncStaking } from './staking-sync.ts';
+import { readChainNetworks } from '../store/chain-network.ts';
+import { readStakingSyncStatus } from './staking-status.ts';
+import { followIntervalMs, syncStaking } from './staking-sync.ts';
 
 const GENESIS = Date.parse('2024-03-01T20:00:00Z') / 1000;
 // 20-minute slots, 3 slots per epoch: one epoch an hour, 24 a day.
@@ -105,4 +110,153 @@ it('nakamoto_33 counts the fewest largest stakes above a third', () => {
   assert.equal(nakamoto33([v(10n), v(10n), v(10n)]), 2);
   assert.equal(nakamoto33([v(50n), v(10n), v(10n)]), 1);
   assert.equal(nakamoto33([v(50n, 'pending_queued')]), null);
+});
+
+// QRL 2.0's consensus client: /qrl/v1 routes only, mainnet's clock and values, credentials that are the address.
+const QRYSM = {
+  flavour: 'qrysm' as const,
+  genesisTime: GENESIS,
+  secondsPerSlot: 60,
+  slotsPerEpoch: 128,
+  validators: 6,
+  headSlot: 128 * 16 + 1,
+  finalizedEpoch: 14,
+  activation: { 5: 4 },
+  slashedAt: { 2: 12 },
+  missed: (slot: number) => slot % 5 === 1,
+};
+
+describeEachStore('staking figures from a qrysm beacon node', (getStore) => {
+  let beacon: FakeBeacon;
+  before(async () => {
+    beacon = await startFakeBeacon(QRYSM);
+  });
+  after(() => beacon.close());
+
+  it('detects /qrl/v1 and writes the days of the model, every withdrawal address, and the network’s clock', async () => {
+    const client = createBeaconClient({ url: beacon.url, backoffMs: 1 });
+    const result = await syncStaking(getStore(), client, { now: () => 1_700_000_000 });
+    assert.equal(await client.api(), 'qrl');
+    assert.ok(beacon.requests.every((r) => r.includes(' /qrl/v1/')), 'asks only the routes qrysm has');
+    const expected = beaconStakingDays(beacon.model);
+    assert.deepEqual(result.days, expected.map((d) => d.day));
+    assert.deepEqual(result.days, ['2024-03-01', '2024-03-02']);
+    const rows = await getStore().query<any>('t', sql`SELECT day::text AS day, active_validators, total_staked::text AS staked, rewards::text AS rewards, rewarded_validators, slashings, nakamoto_33 FROM staking_daily WHERE chain = 'pos' ORDER BY day`);
+    assert.deepEqual(
+      rows.map((r) => ({ day: r.day, activeValidators: r.active_validators, totalStaked: BigInt(r.staked), nakamoto33: r.nakamoto_33, slashings: r.slashings, rewards: BigInt(r.rewards), rewardedValidators: r.rewarded_validators })),
+      expected,
+    );
+    assert.deepEqual(rows.map((r) => r.slashings), [0, 1]);
+
+    // Every validator's address: the credentials themselves (20 bytes), canonical.
+    const head = beacon.model.validatorsAt(QRYSM.headSlot);
+    const validators = await getStore().query<{ i: number; pubkey: string; withdrawal_address: string | null }>('t', sql`SELECT validator_index::int AS i, pubkey, withdrawal_address FROM validators WHERE chain = 'pos' ORDER BY validator_index`);
+    assert.deepEqual(validators.map((v) => v.withdrawal_address), head.map((v) => `Q${String(v.validator.withdrawal_credentials).slice(2)}`));
+    assert.ok(validators.every((v) => /^Q[0-9a-f]{40}$/.test(v.withdrawal_address ?? '')));
+    assert.ok(validators.every((v) => v.pubkey.length === 2 + 2 * 2592), 'ML-DSA-87 public keys');
+
+    assert.deepEqual((await readChainNetworks(getStore())).pos, { slotSeconds: 60, slotsPerEpoch: 128, addressBytes: 20, clockSource: 'beacon' });
+    assert.deepEqual(await readStakingSyncStatus(getStore()), { lastSuccessTs: 1_700_000_000, error: null });
+  });
+
+  it('stops at a route the node does not have, naming it and the node (never its credentials), and records why', async () => {
+    const url = beacon.url.replace('http://', 'http://operator:s3cret@') + '/?token=abc';
+    const client = createBeaconClient({ url, api: 'eth' });
+    const error = await syncStaking(getStore(), client, { now: () => 1_700_000_100 }).then(() => null, (e: unknown) => e as Error);
+    assert.ok(error instanceof BeaconRouteError, String(error));
+    assert.equal(error.message, `GET /eth/v1/beacon/genesis: the beacon node at ${beacon.url} has no such route (HTTP 404 "404 page not found")`);
+    assert.ok(!error.message.includes('s3cret') && !error.message.includes('abc'));
+    assert.deepEqual(await readStakingSyncStatus(getStore()), {
+      lastSuccessTs: 1_700_000_000,
+      error: { route: 'GET /eth/v1/beacon/genesis', node: beacon.url, message: error.message, at: 1_700_000_100 },
+    });
+  });
+});
+
+describe('the beacon client against qrysm', () => {
+  let beacon: FakeBeacon;
+  before(async () => {
+    beacon = await startFakeBeacon(QRYSM);
+  });
+  after(() => beacon.close());
+
+  it('tells an empty slot (the API’s JSON 404) from a missing route (the router’s 404)', async () => {
+    const client = createBeaconClient({ url: beacon.url });
+    assert.equal(await client.getBlockRewards(1), null);
+    assert.equal(await client.getSyncCommitteeRewards(6), null);
+    assert.deepEqual(await client.getBlockRewards(2), { proposerIndex: beacon.model.proposer(2), total: 42n });
+    const forced = createBeaconClient({ url: beacon.url, api: 'zond' });
+    await assert.rejects(forced.getBlockRewards(2), (e: unknown) => e instanceof BeaconRouteError && e.route === 'GET /zond/v1/beacon/rewards/blocks/2');
+    // Attestation rewards only up to the current epoch − 2, as qrysm serves them.
+    assert.equal((await client.getAttestationsRewards(14)).size, QRYSM.validators);
+    await assert.rejects(client.getAttestationsRewards(15), /not available/);
+  });
+
+  it('reads qrysm’s spec keys', async () => {
+    assert.deepEqual(await createBeaconClient({ url: beacon.url }).getSpec(), { secondsPerSlot: 60, slotsPerEpoch: 128, minSlashingPenaltyQuotient: 32, maxEffectiveBalance: 40_000_000_000_000n });
+  });
+
+  it('detects older qrysm’s /zond/v1 and Ethereum’s /eth/v1, and says when no prefix answers', async () => {
+    const zond = await startFakeBeacon({ ...QRYSM, qrysmPrefix: 'zond' });
+    const eth = await startFakeBeacon({ ...config, failFirst: undefined });
+    try {
+      assert.equal(await createBeaconClient({ url: zond.url }).api(), 'zond');
+      assert.deepEqual(zond.requests.slice(0, 2), ['GET /qrl/v1/beacon/genesis', 'GET /zond/v1/beacon/genesis']);
+      assert.equal(await createBeaconClient({ url: eth.url }).api(), 'eth');
+      assert.equal(await createBeaconClient({ url: zond.url, api: 'zond' }).getGenesis().then((g) => g.genesisTime), GENESIS);
+    } finally {
+      await Promise.all([zond.close(), eth.close()]);
+    }
+    const none = createServer((_req, res) => {
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end('404 page not found\n');
+    });
+    await new Promise<void>((resolve) => none.listen(0, '127.0.0.1', resolve));
+    const port = (none.address() as AddressInfo).port;
+    try {
+      await assert.rejects(createBeaconClient({ url: `http://127.0.0.1:${port}` }).api(), new RegExp(`no beacon API at http://127\\.0\\.0\\.1:${port}: tried GET /qrl/v1/beacon/genesis \\(no such route\\), /zond/v1/beacon/genesis \\(no such route\\), /eth/v1/beacon/genesis \\(no such route\\)`));
+    } finally {
+      await new Promise<void>((resolve) => none.close(() => resolve()));
+    }
+  });
+
+  it('reads 64-byte addresses, in withdrawal_credentials and in newer qrysm’s withdrawal_recipient', async () => {
+    for (const recipientField of ['withdrawal_credentials', 'withdrawal_recipient'] as const) {
+      const wide = await startFakeBeacon({ ...QRYSM, addressBytes: 64, recipientField });
+      try {
+        const validators = await createBeaconClient({ url: wide.url }).getStateValidators('head');
+        const records = wide.model.validatorsAt(QRYSM.headSlot);
+        assert.deepEqual(validators.map((v) => v.withdrawalAddress), records.map((r) => `Q${String(r.validator[recipientField]).slice(2)}`), recipientField);
+        assert.ok(validators.every((v) => /^Q[0-9a-f]{128}$/.test(v.withdrawalAddress ?? '')), recipientField);
+      } finally {
+        await wide.close();
+      }
+    }
+  });
+});
+
+it('reads withdrawal credentials in qrysm’s and Ethereum’s forms', () => {
+  const address20 = 'ab'.repeat(20);
+  const address64 = 'cd'.repeat(64);
+  assert.equal(withdrawalAddress(`0x${address20}`), `Q${address20}`);
+  assert.equal(withdrawalAddress(`0x${address64.toUpperCase()}`), `Q${address64}`);
+  assert.equal(withdrawalAddress(`0x01${'00'.repeat(11)}${address20}`), `Q${address20}`);
+  assert.equal(withdrawalAddress(`0x02${'00'.repeat(11)}${address20}`), `Q${address20}`);
+  assert.equal(withdrawalAddress(`0x00${'11'.repeat(31)}`), null);
+  assert.equal(withdrawalAddress(`0x${'ab'.repeat(48)}`), null);
+});
+
+it('follows once an epoch of the node, between a minute and three hours', () => {
+  assert.equal(followIntervalMs(60 * 128), 7_680_000);
+  assert.equal(followIntervalMs(12 * 32), 384_000);
+  assert.equal(followIntervalMs(3 * 8), 60_000);
+  assert.equal(followIntervalMs(600 * 128), 10_800_000);
+});
+
+it('reads a withdrawal_recipient written as a Q address, mixed case, into the canonical form', async () => {
+  const recipient = `Q${'aB'.repeat(64)}`;
+  const record = { index: '0', balance: '1', status: 'active_ongoing', validator: { pubkey: '0x00', withdrawal_recipient: recipient, effective_balance: '1', slashed: false, activation_eligibility_epoch: '0', activation_epoch: '0', exit_epoch: '18446744073709551615', withdrawable_epoch: '18446744073709551615' } };
+  const fetchStub = (async () => new Response(JSON.stringify({ data: [record] }), { headers: { 'content-type': 'application/json' } })) as typeof fetch;
+  const [validator] = await createBeaconClient({ url: 'http://beacon.invalid', api: 'qrl', fetch: fetchStub }).getStateValidators('head');
+  assert.equal(validator!.withdrawalAddress, `Q${'ab'.repeat(64)}`);
 });

@@ -3,16 +3,21 @@
  * `staking_daily` (per UTC day, over the finalized epochs that start in it; figures in
  * sources/beacon/staking.ts). A run resumes at the last day written (recomputing it: it may have been
  * partial) and never goes past the finalized checkpoint, so a beacon reorg cannot touch what it
- * wrote. Idempotent upserts.
+ * wrote. Idempotent upserts. Each run records the network's clock as the node's spec gives it (pos's
+ * slot time and slots per epoch, `clockSource: 'beacon'`), and how it ended (staking-status.ts): a
+ * failure, with the route and node it names, until a run succeeds.
  */
 import sql from 'sql-template-tag';
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.ts';
 import type { ValidatorRow } from '../chain/model.ts';
-import type { BeaconClient, BeaconValidator } from '../sources/beacon/client.ts';
+import { BeaconError, type BeaconClient, type BeaconValidator } from '../sources/beacon/client.ts';
 import { dayFigures, dayRewards, PLANCK_PER_GWEI, type DayFigures } from '../sources/beacon/staking.ts';
 import { DAY_SECONDS, dayStart, formatDay } from '../time.ts';
+import { epochSeconds as networkEpochSeconds } from '../chain/network.ts';
+import { readChainNetworks, writeChainNetwork } from '../store/chain-network.ts';
 import { writeStaking } from './curated.ts';
+import { recordStakingSyncError, recordStakingSyncSuccess } from './staking-status.ts';
 
 export interface StakingSyncOptions {
   logger?: Logger;
@@ -26,15 +31,35 @@ export interface StakingSyncResult {
   validators: number;
   days: string[];
   finalizedEpoch: number;
+  /** Seconds per epoch of the node's spec. */
+  epochSeconds: number;
 }
 
+/** One staking sync; its outcome is recorded in the store (staking-status.ts) before it returns or throws. */
 export async function syncStaking(db: Store, beacon: BeaconClient, options: StakingSyncOptions = {}): Promise<StakingSyncResult> {
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
-  const [{ genesisTime }, { secondsPerSlot, slotsPerEpoch, minSlashingPenaltyQuotient }, { finalizedEpoch }] = await Promise.all([
-    beacon.getGenesis(),
-    beacon.getSpec(),
-    beacon.getStateFinalityCheckpoints('head'),
-  ]);
+  let result: StakingSyncResult;
+  try {
+    result = await syncOnce(db, beacon, options, now);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const route = error instanceof BeaconError ? (error.route ?? null) : null;
+    await recordStakingSyncError(db, { route, node: beacon.node, message, at: now() }).catch((recording: unknown) =>
+      options.logger?.warn({ err: recording instanceof Error ? recording.message : String(recording) }, 'staking sync failure not recorded'),
+    );
+    throw error;
+  }
+  await recordStakingSyncSuccess(db, now());
+  return result;
+}
+
+async function syncOnce(db: Store, beacon: BeaconClient, options: StakingSyncOptions, now: () => number): Promise<StakingSyncResult> {
+  const api = await beacon.api();
+  // Genesis first: on a node without the routes, the first request is the one the failure names.
+  const { genesisTime } = await beacon.getGenesis();
+  const [{ secondsPerSlot, slotsPerEpoch, minSlashingPenaltyQuotient }, { finalizedEpoch }] = await Promise.all([beacon.getSpec(), beacon.getStateFinalityCheckpoints('head')]);
+  options.logger?.debug({ node: beacon.node, api: `/${api}/v1`, secondsPerSlot, slotsPerEpoch }, 'beacon node');
+  await writeChainNetwork(db, 'pos', { slotSeconds: secondsPerSlot, slotsPerEpoch, clockSource: 'beacon' });
   const epochSeconds = secondsPerSlot * slotsPerEpoch;
   const epochStart = (epoch: number) => genesisTime + epoch * epochSeconds;
 
@@ -66,7 +91,7 @@ export async function syncStaking(db: Store, beacon: BeaconClient, options: Stak
       epoch = epochs.at(-1)! + 1;
     }
   }
-  return { validators: head.length, days, finalizedEpoch };
+  return { validators: head.length, days, finalizedEpoch, epochSeconds };
 }
 
 async function upsertDay(db: Store, figures: DayFigures): Promise<void> {
@@ -90,24 +115,39 @@ async function upsertValidators(db: Store, validators: BeaconValidator[], stamp:
   await db.transaction('staking.validators', (tx) => writeStaking(tx, [], rows));
 }
 
-/** One beacon epoch of an Ethereum-style chain (32 slots of 12 s): how often a followed chain's staking is synced. */
-const FOLLOW_INTERVAL_MS = 384_000;
+/**
+ * How long a followed chain waits between staking syncs: one epoch of the node's spec (7,680 s on
+ * qrysm's mainnet, 60 s × 128), since finality, and so what a sync can write, moves once an epoch.
+ * At least a minute, so a devnet's epoch of seconds does not keep the beacon node busy replaying
+ * rewards; at most three hours, so a spec with absurd values still leaves a retry within the day.
+ */
+export function followIntervalMs(epochSeconds: number): number {
+  return Math.min(3 * 3600_000, Math.max(60_000, epochSeconds * 1000));
+}
 
 /**
- * Staking figures while an indexer runs: every epoch-ish while following, and once at the end of a
- * backfill. A failure is logged and retried next round; it never stops block indexing.
+ * Staking figures while an indexer runs: every epoch while following, and once at the end of a
+ * backfill. A failure is logged, recorded (the network health shows it) and retried next round; it
+ * never stops block indexing.
  */
 export function followStaking(store: Store, beacon: BeaconClient, options: { follow: boolean; logger: Logger; signal?: AbortSignal }) {
   const { follow, logger, signal } = options;
   let stopping = false;
   let wake: (() => void) | undefined;
+  // Until a sync reads the node's spec: the epoch the store knows (the default before any node was seen).
+  let epochSeconds: number | null = null;
   const run = async () => {
     try {
       const result = await syncStaking(store, beacon, { logger });
+      epochSeconds = result.epochSeconds;
       logger.info({ validators: result.validators, days: result.days, finalizedEpoch: result.finalizedEpoch }, 'staking figures updated');
     } catch (error) {
-      logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'staking figures not updated');
+      logger.warn({ err: error instanceof Error ? error.message : String(error), node: beacon.node }, 'staking figures not updated');
     }
+  };
+  const interval = async () => {
+    epochSeconds ??= await readChainNetworks(store).then((networks) => networkEpochSeconds(networks.pos), () => null);
+    return followIntervalMs(epochSeconds ?? 384);
   };
   const stop = () => {
     stopping = true;
@@ -119,8 +159,10 @@ export function followStaking(store: Store, beacon: BeaconClient, options: { fol
     while (!stopping) {
       await run();
       if (stopping) break;
+      const waitMs = await interval();
+      if (stopping) break;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, FOLLOW_INTERVAL_MS);
+        const timer = setTimeout(resolve, waitMs);
         wake = () => {
           clearTimeout(timer);
           resolve();

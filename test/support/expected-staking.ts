@@ -276,6 +276,25 @@ export const STAKING_BEACON: FakeBeaconConfig = {
   missed: (slot) => slot % 17 === 5,
 };
 
+/**
+ * A qrysm beacon node (test/fakes/beacon, flavour qrysm) with mainnet's clock: slots of 60 s, 128 a
+ * epoch (7,680 s), genesis 2024-03-01 20:00 UTC, 12 validators of 39,000 or 40,000 quanta effective,
+ * one joining at epoch 4, one slashed at epoch 14 (2024-03-03 01:52), a missed slot now and then;
+ * finalized up to epoch 16 (2024-03-03 06:08), so the staking days are 2024-03-01 to 2024-03-03.
+ */
+export const QRYSM_BEACON: FakeBeaconConfig = {
+  flavour: 'qrysm',
+  genesisTime: Date.parse('2024-03-01T20:00:00Z') / 1000,
+  secondsPerSlot: 60,
+  slotsPerEpoch: 128,
+  validators: 12,
+  headSlot: 128 * 18 + 5,
+  finalizedEpoch: 16,
+  activation: { 5: 4 },
+  slashedAt: { 3: 14 },
+  missed: (slot) => slot % 7 === 3,
+};
+
 /** The pos blocks beside it, every 4 hours over the same days: genesis coins, transfers (burning fees), withdrawals, a migration mint. */
 export function stakingPosChain(): ChainBuilder {
   const chain = new ChainBuilder('pos', STAKING_BEACON.genesisTime, 4 * 3600);
@@ -298,13 +317,22 @@ export function expectedBeaconDays(): ExpectedStakingDay[] {
 
 /** A store holding the pos blocks of `stakingPosChain` and the staking figures synced from a fake beacon node of STAKING_BEACON. */
 export async function seedStakingFromBeacon(store: Store): Promise<{ blocks: CanonicalBlock[]; days: ExpectedStakingDay[] }> {
+  return seedStaking(store, STAKING_BEACON);
+}
+
+/** The same from a fake qrysm node of QRYSM_BEACON; with the model, for the validators' oracles. */
+export async function seedStakingFromQrysm(store: Store): Promise<{ blocks: CanonicalBlock[]; days: ExpectedStakingDay[]; model: BeaconModel }> {
+  return { ...(await seedStaking(store, QRYSM_BEACON)), model: createBeaconModel(QRYSM_BEACON) };
+}
+
+async function seedStaking(store: Store, config: FakeBeaconConfig): Promise<{ blocks: CanonicalBlock[]; days: ExpectedStakingDay[] }> {
   const chain = stakingPosChain();
   await ingest(store, chain.source(), { batchBlocks: 8 });
-  const beacon = await startFakeBeacon(STAKING_BEACON);
+  const beacon = await startFakeBeacon(config);
   try {
     await syncStaking(store, createBeaconClient({ url: beacon.url, backoffMs: 1 }));
   } finally {
     await beacon.close();
   }
-  return { blocks: chain.blocks, days: expectedBeaconDays() };
+  return { blocks: chain.blocks, days: beaconStakingDays(createBeaconModel(config)) };
 }

@@ -2,12 +2,13 @@
  * `quarry index pos`: flags and environment into settings, signals into a stop, and a progress bar;
  * the indexer itself is ingest/index-pos.ts.
  *
- *   quarry index pos --rpc URL [--rpc-namespace qrl|zond|eth] [--beacon URL] [--from HEIGHT]
- *                    [--follow] [--genesis FILE] [--no-traces]
+ *   quarry index pos --rpc URL [--rpc-namespace qrl|zond|eth] [--beacon URL [--beacon-api qrl|zond|eth]]
+ *                    [--from HEIGHT] [--follow] [--genesis FILE] [--no-traces]
  */import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../../config/env.ts';
 import { indexPos, type IndexPosSettings } from '../../ingest/index-pos.ts';
 import { RPC_NAMESPACES, type RpcNamespace } from '../../sources/evm-rpc/methods.ts';
+import { BEACON_APIS, type BeaconApi } from '../../sources/beacon/client.ts';
 import { commonIndexSettings, indexGroup, maxReorgDepthOption, metricsPortOption, resolveMetricsPort, runIndexer, wholeNumberReader } from '../run-indexer.ts';
 
 /** The indexer's settings, and whether to show the backfill's progress bar. */
@@ -18,6 +19,7 @@ interface CliOptions {
   rpc?: string;
   rpcNamespace?: string;
   beacon?: string;
+  beaconApi?: string;
   from?: string;
   maxReorgDepth?: string;
   follow?: boolean;
@@ -31,7 +33,7 @@ interface CliOptions {
   traces?: boolean;
 }
 
-/** Options win over the configuration (QUARRY_POS_RPC_URL, QUARRY_POS_RPC_NAMESPACE, QUARRY_POS_BEACON_URL, QUARRY_POS_TRACES, read by config/env.ts). */
+/** Options win over the configuration (QUARRY_POS_RPC_URL, QUARRY_POS_RPC_NAMESPACE, QUARRY_POS_BEACON_URL, QUARRY_POS_BEACON_API, QUARRY_POS_TRACES, read by config/env.ts). */
 export function resolveIndexPosSettings(options: CliOptions, env: Record<string, string | undefined>): IndexPosCliSettings {
   const problems: string[] = [];
   const url = (value: string | undefined, name: string): string | undefined => {
@@ -54,9 +56,16 @@ export function resolveIndexPosSettings(options: CliOptions, env: Record<string,
     if ((RPC_NAMESPACES as readonly string[]).includes(rawNamespace)) namespace = rawNamespace as RpcNamespace;
     else problems.push(`${options.rpcNamespace !== undefined ? '--rpc-namespace' : 'QUARRY_POS_RPC_NAMESPACE'}: must be one of ${RPC_NAMESPACES.join(', ')}`);
   }
+  const rawBeaconApi = options.beaconApi ?? env.QUARRY_POS_BEACON_API;
+  let beaconApi: BeaconApi | undefined;
+  if (rawBeaconApi !== undefined && rawBeaconApi !== '') {
+    if ((BEACON_APIS as readonly string[]).includes(rawBeaconApi)) beaconApi = rawBeaconApi as BeaconApi;
+    else problems.push(`${options.beaconApi !== undefined ? '--beacon-api' : 'QUARRY_POS_BEACON_API'}: must be one of ${BEACON_APIS.join(', ')}`);
+  }
   const settings: IndexPosCliSettings = {
     rpcUrl: rpcUrl ?? '',
     namespace,
+    beaconApi,
     beaconUrl: url(options.beacon ?? env.QUARRY_POS_BEACON_URL, options.beacon !== undefined ? '--beacon' : 'QUARRY_POS_BEACON_URL'),
     ...commonIndexSettings(options, count, 'pos'),
     genesisFile: options.genesis,
@@ -75,6 +84,7 @@ export function registerIndex(program: Command): void {
     .option('--rpc <url>', 'execution node JSON-RPC URL (env QUARRY_POS_RPC_URL)')
     .option('--rpc-namespace <ns>', `method prefix: ${RPC_NAMESPACES.join('|')} (env QUARRY_POS_RPC_NAMESPACE; default: detected)`)
     .option('--beacon <url>', 'beacon node HTTP API URL for validators and staking figures (env QUARRY_POS_BEACON_URL)')
+    .option('--beacon-api <prefix>', `beacon route prefix: ${BEACON_APIS.join('|')} (env QUARRY_POS_BEACON_API; default: detected)`)
     .option('--from <height>', 'first height to index (default: after the last indexed block, or 0)')
     .option('--follow', 'keep following the head after catching up')
     .option('--genesis <file>', 'genesis.json whose alloc names the balances funded at genesis')
@@ -91,6 +101,7 @@ export function registerIndex(program: Command): void {
         QUARRY_POS_RPC_NAMESPACE: config.posNode.rpcNamespace,
         QUARRY_POS_BEACON_URL: config.posNode.beaconUrl,
         QUARRY_POS_TRACES: config.posNode.traces ? 'on' : 'off',
+        QUARRY_POS_BEACON_API: config.posNode.beaconApi,
       });
       await runIndexer({ chain: 'pos', config, migrate: Boolean(options.migrate), progress: settings.progress, metricsPort: resolveMetricsPort(options.metricsPort, config) }, (store, deps) => indexPos(store, settings, deps));
     });

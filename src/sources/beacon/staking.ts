@@ -34,7 +34,9 @@ export async function dayRewards(beacon: BeaconClient, epochs: number[], slotsPe
   const add = (validator: number, gwei: bigint) => totals.set(validator, (totals.get(validator) ?? 0n) + gwei);
   await Promise.all(
     epochs.map(async (epoch) => {
-      const slots = Array.from({ length: slotsPerEpoch }, (_, i) => epoch * slotsPerEpoch + i);
+      // Slot 0 holds the genesis block, which no one proposed: nothing to reward, and qrysm's block
+      // rewards replay the state from the slot before (slot − 1 of an unsigned 0).
+      const slots = Array.from({ length: slotsPerEpoch }, (_, i) => epoch * slotsPerEpoch + i).filter((slot) => slot > 0);
       const [attestations, blocks, sync] = await Promise.all([
         beacon.getAttestationsRewards(epoch),
         Promise.all(slots.map((slot) => beacon.getBlockRewards(slot))),

@@ -3,9 +3,9 @@
  * whether its indexer is stalled at a height (docs/metrics.md, "Network status"). For display, not
  * alerting. Beyond the spec's fields: per chain, the slot time its status is measured in and where
  * that comes from (chain/network.ts), how long since its indexer last recorded the node's tip, and
- * whether internal transfers are indexed; and `replica`, what the answering process reads from and,
- * on a standby, how far its replay
- * is behind the primary (docs/deploy.md).
+ * whether internal transfers are indexed; on pos, `staking_sync`, whether the staking sync gets
+ * through to its beacon node; and `replica`, what the answering process reads from and, on a
+ * standby, how far its replay is behind the primary (docs/deploy.md).
  */
 import sql from 'sql-template-tag';
 import { Type } from 'typebox';
@@ -14,12 +14,13 @@ import type { ChainNetwork } from '../../../chain/network.ts';
 import { DAY_SECONDS, formatGeneratedAt, formatTimestamp, nowMicros } from '../../../time.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { analyticsRoute, perSnapshot } from '../route.ts';
-import { NullableTimestamp, StringEnum } from '../../schemas/common.ts';
+import { NullableTimestamp, StringEnum, Timestamp } from '../../schemas/common.ts';
 import { readStalls } from '../../../ingest/stalls.ts';
 import { countWindow } from './tps.ts';
 import { windowEndingAt } from '../../../domain/window.ts';
 import { readReplication } from '../../../store/replication.ts';
 import { INTERNAL_TRANSFER_STATES, readInternalTransfers } from '../../../store/internal-transfers.ts';
+import { readStakingSyncStatus, type StakingSyncStatus } from '../../../ingest/staking-status.ts';
 
 /** A tip at most this many slot times old is `ok` [HEALTH_OK_BLOCKS]. */
 export const HEALTH_OK_BLOCKS = 10;
@@ -34,6 +35,37 @@ export function healthStatus(slotSeconds: number, lagSeconds: number | null): He
   if (lagSeconds === null) return 'unknown';
   if (lagSeconds <= HEALTH_OK_BLOCKS * slotSeconds) return 'ok';
   return lagSeconds <= HEALTH_STALLED_BLOCKS * slotSeconds ? 'degraded' : 'stalled';
+}
+
+const StakingSync = Type.Object(
+  {
+    status: StringEnum(['ok', 'stopped', 'unknown'] as const, {
+      description: 'ok: the last staking sync succeeded; stopped: the last one failed (see error); unknown: none has run against this store (no beacon node configured).',
+    }),
+    last_success_time: { ...NullableTimestamp, description: 'When a staking sync last succeeded; null when none did.' },
+    error: Type.Union(
+      [
+        Type.Object({
+          route: Type.Union([Type.String(), Type.Null()], { description: 'The request that failed, e.g. GET /qrl/v1/beacon/genesis; null when no request failed.' }),
+          node: Type.String({ description: 'The beacon node, its URL without credentials.' }),
+          message: Type.String(),
+          time: Timestamp,
+        }),
+        Type.Null(),
+      ],
+      { description: 'Why the last staking sync stopped; null once one succeeds.' },
+    ),
+  },
+  { description: 'pos: the staking sync from the beacon node (validators, staking_daily); null on pow.' },
+);
+
+function stakingSync(status: StakingSyncStatus) {
+  const { error, lastSuccessTs } = status;
+  return {
+    status: error ? ('stopped' as const) : lastSuccessTs !== null ? ('ok' as const) : ('unknown' as const),
+    last_success_time: lastSuccessTs === null ? null : formatTimestamp(lastSuccessTs),
+    error: error ? { route: error.route, node: error.node, message: error.message, time: formatTimestamp(error.at) } : null,
+  };
 }
 
 const ChainHealth = Type.Object({
@@ -54,6 +86,7 @@ const ChainHealth = Type.Object({
   internal_transfers: StringEnum(INTERNAL_TRANSFER_STATES, {
     description: 'pos: indexed, or not_indexed when the indexer runs without a tracer (--no-traces): internal transfers are then missing and balances of contracts that pass value on are wrong. not_applicable on pow.',
   }),
+  staking_sync: Type.Union([StakingSync, Type.Null()]),
 });
 
 const Replica = Type.Object(
@@ -135,6 +168,7 @@ async function chainHealth(ctx: ApiContext, networks: Readonly<Record<ChainId, C
         stall_reason: stall?.reason ?? null,
         indexer_seen_seconds_ago: row?.seen_ts == null ? null : Math.max(0, now - Number(row.seen_ts)),
         internal_transfers: (await readInternalTransfers(ctx.store, chain)).status,
+        staking_sync: chain === 'pos' ? stakingSync(await readStakingSyncStatus(ctx.store)) : null,
       };
       return [`${chain}:${network}`, health] as const;
     }),

@@ -60,8 +60,12 @@ function expectedEntry(chain: ChainId, blocks: CanonicalBlock[], now: number, se
     indexer_seen_seconds_ago: seenTs === null ? null : Math.max(0, now - seenTs),
     // No indexer ran without traces here: pos's are indexed; pow has none.
     internal_transfers: chain === 'pos' ? 'indexed' : 'not_applicable',
+    staking_sync: chain === 'pos' ? NO_STAKING_SYNC : null,
   };
 }
+
+/** pos's staking sync where none has run against the store (no beacon node). */
+const NO_STAKING_SYNC = { status: 'unknown', last_success_time: null, error: null };
 
 /** What the route says of the store it reads: the embedded one, or the test server (a primary). */
 const replicaOf = (store: Store) => ({ role: store.kind === 'pglite' ? 'embedded' : 'primary', lag_seconds: null, lag_bytes: null });
@@ -148,6 +152,7 @@ describeSeededApp(
               stall_reason: chain === 'pow' ? null : STALL_REASON,
               indexer_seen_seconds_ago: chain === 'pow' ? 1000 : null,
               internal_transfers: chain === 'pos' ? 'indexed' : 'not_applicable',
+              staking_sync: chain === 'pos' ? NO_STAKING_SYNC : null,
             },
           ]),
         ),
