@@ -11,11 +11,12 @@
  */
 import { Type, type Static, type TObject, type TProperties, type TSchema } from 'typebox';
 import type { ChainId } from '../../chain/chains.ts';
+import type { ChainNetwork } from '../../chain/network.ts';
 import type { AnyChartSeries, Chart, SeriesLive, SeriesParam, SeriesRequest, SeriesValue } from '../../rollups/engine/rollup.ts';
 import { withoutDeadline, type Db } from '../../store/store.ts';
 import type { ApiContext, RouteApp } from '../context.ts';
 import type { CsvExport } from '../plugins/csv.ts';
-import { storeStateOf } from '../plugins/freshness.ts';
+import { networkOf, storeStateOf } from '../plugins/freshness.ts';
 import { Amount, Day, Nullable, STANDARD_ERRORS, WindowQuery } from '../schemas/common.ts';
 import { AnalyticsChain, chainSpan, fillDays, spanDays, windowDaysOf, windowRange, type DaySpan, type MissingDay } from './series.ts';
 
@@ -26,6 +27,8 @@ export interface RouteInput<Q, Pm = Static<TObject>> {
   chain: ChainId;
   /** The database snapshot the request is answered from (plugins/freshness.ts). */
   snapshot: string | undefined;
+  /** Each chain's network facts as of that snapshot (plugins/freshness.ts `networkOf`). */
+  networks: Record<ChainId, ChainNetwork>;
 }
 
 export interface AnalyticsRoute<Q extends TObject, R extends TSchema, Pm extends TObject = TObject> {
@@ -63,7 +66,8 @@ export function analyticsRoute<Q extends TObject, R extends TSchema, Pm extends 
     },
     async (request) => {
       const query = (request.query ?? {}) as Static<Q> & { chain?: ChainId };
-      return route.handler({ query, params: (request.params ?? {}) as Static<Pm>, chain: query.chain ?? 'pos', snapshot: storeStateOf(request)?.snapshot });
+      const networks = { pow: networkOf(request, 'pow'), pos: networkOf(request, 'pos') };
+      return route.handler({ query, params: (request.params ?? {}) as Static<Pm>, chain: query.chain ?? 'pos', snapshot: storeStateOf(request)?.snapshot, networks });
     },
   );
 }

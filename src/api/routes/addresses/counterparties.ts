@@ -113,7 +113,7 @@ export function counterpartiesRoute(app: RouteApp, ctx: ApiContext): void {
       },
     },
     async (request) => {
-      const echo = addressEcho(ctx, request.params.chain, request.params.address);
+      const echo = addressEcho(ctx, request, request.params.chain, request.params.address);
       return loadCounterparties(ctx, echo, request.query.direction ?? 'both', request.query.limit, answerAmounts(request.log, echo.chain));
     },
   );

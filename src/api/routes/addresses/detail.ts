@@ -88,7 +88,7 @@ export function addressDetailRoute(app: RouteApp, ctx: ApiContext): void {
     },
     async (request) => {
       const { chain } = request.params;
-      const address = addressParam(chain, request.params.address);
+      const address = addressParam(request, chain, request.params.address);
       const facts = await loadAddressFacts(ctx, chain, address);
       return addressDetail(chain, ctx.network(chain), facts, isTrue(request.query.with_labels), answerAmounts(request.log, chain));
     },

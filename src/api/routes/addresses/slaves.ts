@@ -96,7 +96,7 @@ export function slavesRoute(app: RouteApp, ctx: ApiContext): void {
       },
     },
     async (request) => {
-      const echo = addressEcho(ctx, request.params.chain, request.params.address);
+      const echo = addressEcho(ctx, request, request.params.chain, request.params.address);
       return loadSlaves(ctx, echo, request.query.limit, request.query.offset);
     },
   );

@@ -90,7 +90,7 @@ export function tokenHoldingsRoute(app: RouteApp, ctx: ApiContext): void {
       },
     },
     async (request) => {
-      const echo = addressEcho(ctx, request.params.chain, request.params.address);
+      const echo = addressEcho(ctx, request, request.params.chain, request.params.address);
       return loadTokenHoldings(ctx, echo, request.query.limit, answerAmounts(request.log, echo.chain));
     },
   );
