@@ -236,6 +236,6 @@ function hex(value: unknown, path: string): string {
 /** 0x01 and 0x02 credentials end in the 20-byte execution address; 0x00 is a BLS key hash. */
 export function withdrawalAddress(credentials: string): string | null {
   if (credentials.length !== 66 || !(credentials.startsWith('0x01') || credentials.startsWith('0x02'))) return null;
-  const parsed = parsePosAddress(`0x${credentials.slice(26)}`);
+  const parsed = parsePosAddress(`0x${credentials.slice(26)}`, 20);
   return parsed.ok ? parsed.address : null;
 }
