@@ -17,7 +17,7 @@ import { IntegerQuery, Nullable, Timestamp } from '../../schemas/common.ts';
 const MAX_PAGE_SIZE = 200;
 
 const HistoryParams = Type.Object({
-  address: Type.String({ description: 'An address of either chain: pow (Q + 78 hex) or pos (Q, Z or 0x + 40 hex).' }),
+  address: Type.String({ description: 'An address of either chain: pow (Q + 78 hex) or pos (Q, Z or 0x + 40 hex; Q + 128 hex on a 64-byte network).' }),
 });
 
 const HistoryQuery = Type.Object({
