@@ -3903,7 +3903,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description An address of either chain: pow (Q + 78 hex) or pos (Q, Z or 0x + 40 hex). */
+                /** @description An address of either chain: pow (Q + 78 hex) or pos (Q, Z or 0x + 40 hex; Q + 128 hex on a 64-byte network). */
                 address: string;
             };
             cookie?: never;

@@ -4,7 +4,9 @@
  */
 import { createHash } from 'node:crypto';
 import { bech32 } from '@scure/base';
+import { keccak256 } from 'viem';
 import { POW_COINBASE_SENTINEL, type ChainId } from './chains.ts';
+import { POS_ADDRESS_WIDTHS, type ChainNetwork } from './network.ts';
 
 const POW_ADDRESS = /^[Qq]([0-9a-fA-F]{78})$/;
 const POW_SENTINEL = /^[Qq]0{64}$/;
@@ -14,13 +16,19 @@ const POW_HEX_SHAPE = /^[Qq][0-9a-fA-F]*$/;
 const BECH32_SHAPE = /^[A-Za-z]+1/;
 /** BIP-173's alphabet: a bech32 string is printable ASCII, its data part of these characters. */
 const BECH32_DATA = /^[qpzry9x8gf2tvdw0s3jn54khce6mua7l]+$/;
-const POS_ADDRESS = /^(?:[QqZz]|0[xX])([0-9a-fA-F]{40})$/;
+const POS_ADDRESS_20 = /^(?:[QqZz]|0[xX])([0-9a-fA-F]{40})$/;
+const POS_ADDRESS_64 = /^[Qq]([0-9a-fA-F]{128})$/;
 
 export type AddressParseResult = { ok: true; address: string } | { ok: false; reason: string };
 
-/** Parses an address of `chain` and returns its canonical form, or why it is malformed. */
-export function parseAddress(chain: ChainId, input: string): AddressParseResult {
-  return chain === 'pow' ? parsePowAddress(input) : parsePosAddress(input);
+/**
+ * Parses an address of `chain` and returns its canonical form, or why it is malformed. `network`
+ * gives the width of the chain's addresses (pos: 20 or 64 bytes, as the store learned it).
+ */
+export function parseAddress(chain: 'pow', input: string, network?: Pick<ChainNetwork, 'addressBytes'>): AddressParseResult;
+export function parseAddress(chain: ChainId, input: string, network: Pick<ChainNetwork, 'addressBytes'>): AddressParseResult;
+export function parseAddress(chain: ChainId, input: string, network?: Pick<ChainNetwork, 'addressBytes'>): AddressParseResult {
+  return chain === 'pow' ? parsePowAddress(input) : parsePosAddress(input, network!.addressBytes);
 }
 
 function parsePowAddress(input: string): AddressParseResult {
@@ -57,10 +65,54 @@ function parsePowBech32(input: string): AddressParseResult {
   return { ok: true, address: 'Q' + Buffer.concat([body, powChecksum(body)]).toString('hex') };
 }
 
-export function parsePosAddress(input: string): AddressParseResult {
-  const match = POS_ADDRESS.exec(input);
-  if (!match) return { ok: false, reason: 'must be Q, Z or 0x followed by 40 hex characters' };
-  return { ok: true, address: 'Q' + match[1]!.toLowerCase() };
+/**
+ * Parses a pos address of `width` bytes (POS_ADDRESS_WIDTHS) into `Q` + lowercase hex. Never pads
+ * or truncates: an address of another width is refused, naming the width the network uses.
+ * - 20 bytes (go-qrl `common.Address`): `Q`, `Z` or `0x` + 40 hex;
+ * - 64 bytes (go-qrllib `wallet/common`, the go-qrl fork's QIP-55): `Q` + 128 hex.
+ * All-lowercase and all-uppercase hex are accepted; mixed case must carry the network's checksum
+ * (see `checksummedPosHex`), as go-qrllib's `IsValidAddress` requires.
+ */
+export function parsePosAddress(input: string, width: number): AddressParseResult {
+  if (!isPosAddressWidth(width)) return { ok: false, reason: `this network's ${width}-byte addresses are not supported` };
+  const match = (width === 64 ? POS_ADDRESS_64 : POS_ADDRESS_20).exec(input);
+  if (!match) return { ok: false, reason: posFormReason(width) };
+  const body = match[1]!;
+  const lower = body.toLowerCase();
+  if (body !== lower && body !== body.toUpperCase() && body !== checksummedPosHex(lower)) {
+    return { ok: false, reason: `mixed-case checksum does not match (${width}-byte addresses on this network)` };
+  }
+  return { ok: true, address: 'Q' + lower };
+}
+
+function posFormReason(width: 20 | 64): string {
+  return width === 64
+    ? 'must be Q followed by 128 hex characters (64-byte addresses on this network)'
+    : 'must be Q, Z or 0x followed by 40 hex characters (20-byte addresses on this network)';
+}
+
+export function isPosAddressWidth(width: number): width is 20 | 64 {
+  return (POS_ADDRESS_WIDTHS as readonly number[]).includes(width);
+}
+
+/**
+ * The mixed-case checksummed form of a lowercase hex body (no prefix): each letter is upper-cased
+ * when the matching nibble of a hash of the lowercase hex is 8 or more.
+ * - 20 bytes: Keccak-256 (EIP-55; go-qrl `common.Address.checksumHex`);
+ * - 64 bytes: SHAKE-256 with 64 bytes of output, one nibble per hex character (go-qrllib
+ *   `wallet/common/address.go` `checksummedHex`; go-qrl fork `common.qip55AddressHex`).
+ */
+export function checksummedPosHex(lowerHex: string): string {
+  const digest =
+    lowerHex.length === 128
+      ? createHash('shake256', { outputLength: 64 }).update(lowerHex, 'utf8').digest('hex')
+      : keccak256(Buffer.from(lowerHex, 'utf8')).slice(2);
+  let out = '';
+  for (let i = 0; i < lowerHex.length; i++) {
+    const c = lowerHex[i]!;
+    out += c >= 'a' && c <= 'f' && parseInt(digest[i]!, 16) >= 8 ? c.toUpperCase() : c;
+  }
+  return out;
 }
 
 /** A pow address is descriptor (3) + SHA-256(descriptor + public key) (32) + checksum (4), where

@@ -2,6 +2,7 @@
  * The two chains Quarry indexes, and the facts about them every layer shares. What a chain's
  * network decides (its slot time, its address width) is not here: chain/network.ts.
  */
+import { POS_ADDRESS_WIDTHS } from './network.ts';
 
 export const CHAINS = ['pow', 'pos'] as const;
 export type ChainId = (typeof CHAINS)[number];
@@ -29,12 +30,18 @@ export const PLANCK_PER_SHOR = 10n ** 9n;
 
 /** The pow coinbase sender: a 32-byte zero sentinel, shown as `Q` + 64 zeros. */
 export const POW_COINBASE_SENTINEL = 'Q' + '0'.repeat(64);
-/** The pos zero address, sender of mints. */
-export const POS_ZERO_ADDRESS = 'Q' + '0'.repeat(40);
+/** The pos zero address of a network whose addresses have `width` bytes (`Q` + 2 × width zeros), sender of mints. */
+export function posZeroAddress(width: number): string {
+  return 'Q' + '0'.repeat(2 * width);
+}
 
+/** The zero address of 20-byte pos networks. */
+export const POS_ZERO_ADDRESS = posZeroAddress(20);
+
+/** The sentinels of each chain; on pos the zero address of every width (a store holds one width only). */
 export const SENTINELS: Record<ChainId, readonly string[]> = {
   pow: [POW_COINBASE_SENTINEL],
-  pos: [POS_ZERO_ADDRESS],
+  pos: POS_ADDRESS_WIDTHS.map(posZeroAddress),
 };
 
 export function isSentinel(chain: ChainId, address: string): boolean {

@@ -17,6 +17,7 @@ import { createBeaconClient, type BeaconApi } from '../sources/beacon/client.ts'
 import type { IngestResult } from './pipeline.ts';
 import { followStaking } from './staking-sync.ts';
 import { followChainClock } from './chain-clock.ts';
+import { settleAddressWidth } from './address-width.ts';
 import { indexFromNode, startHeight, untilReachable, type IndexerDeps } from './indexer.ts';
 
 export interface IndexPosSettings {
@@ -47,6 +48,7 @@ export async function indexPos(store: Store, settings: IndexPosSettings, deps: I
   });
   const namespace = settings.namespace ?? (await untilReachable('detecting the RPC namespace', () => detectNamespace(client), isRetryable, deps));
   const node: EvmNode = { client, namespace };
+  node.addressBytes = await untilReachable('reading the address width', () => settleAddressWidth(store, node, settings.rpcUrl), isRetryable, deps);
   const { from } = await startHeight(store, 'pos', 'evm-rpc', settings.fromHeight);
   const knownTokens = (await store.query<{ address: string }>('index-pos.tokens', sql`SELECT address FROM token_contracts WHERE chain = 'pos'`)).map((r) => r.address);
   const head = await untilReachable('reading the head', () => latestHead(node), isRetryable, deps);
@@ -55,7 +57,7 @@ export async function indexPos(store: Store, settings: IndexPosSettings, deps: I
     node,
     follow: settings.follow,
     pollIntervalMs: settings.pollIntervalMs,
-    genesisAlloc: settings.genesisFile ? await readGenesisAlloc(settings.genesisFile) : [],
+    genesisAlloc: settings.genesisFile ? await readGenesisAlloc(settings.genesisFile, node.addressBytes) : [],
     knownTokens,
     logger,
     traces,

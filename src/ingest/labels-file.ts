@@ -5,6 +5,7 @@
  */
 import { CHAINS, isChainId, type ChainId } from '../chain/chains.ts';
 import { parseAddress } from '../chain/addresses.ts';
+import { DEFAULT_NETWORK, type ChainNetwork } from '../chain/network.ts';
 
 export const LABEL_COLUMNS = ['chain', 'address', 'role', 'exchange', 'label', 'category', 'primary'] as const;
 export const WALLET_ROLES = ['hot', 'cold', 'deposit_relay'] as const;
@@ -79,8 +80,11 @@ function splitCsv(line: string): string[] | null {
   }
 }
 
-/** Parses and validates a labels file; throws LabelsFileInvalid listing every bad line. */
-export function parseLabelsFile(text: string): CuratedRecord[] {
+/**
+ * Parses and validates a labels file; throws LabelsFileInvalid listing every bad line. Addresses
+ * must have the width of their chain's (`networks`: the store's network facts, store/chain-network.ts).
+ */
+export function parseLabelsFile(text: string, networks: Readonly<Record<ChainId, Pick<ChainNetwork, 'addressBytes'>>> = DEFAULT_NETWORK): CuratedRecord[] {
   const errors: LabelsFileError[] = [];
   const records: CuratedRecord[] = [];
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
@@ -123,7 +127,7 @@ export function parseLabelsFile(text: string): CuratedRecord[] {
     if (!chain) bad('chain', `must be one of ${CHAINS.join(', ')} (got ${JSON.stringify(chainText)})`);
     let address = '';
     if (chain) {
-      const parsed = parseAddress(chain, get('address'));
+      const parsed = parseAddress(chain, get('address'), networks[chain]);
       if (parsed.ok) address = parsed.address;
       else bad('address', `not a ${chain} address: ${parsed.reason}`);
     }

@@ -47,7 +47,7 @@ describeEachStore('error responses', (getStore) => {
       async (request) => {
         const { chain, address } = request.params as { chain: 'pow' | 'pos'; address: string };
         const query = request.query as { window?: string; with_labels?: 'true' | 'false' | '1' | '0'; limit: number };
-        return { address: addressParam(chain, address), days: parseWindow(query.window, { fallback: '7d' }).days, labels: isTrue(query.with_labels), limit: query.limit };
+        return { address: addressParam(request, chain, address), days: parseWindow(query.window, { fallback: '7d' }).days, labels: isTrue(query.with_labels), limit: query.limit };
       },
     );
   });

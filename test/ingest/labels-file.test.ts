@@ -60,7 +60,7 @@ describe('labels file', () => {
     ].join('\n'));
     assert.deepEqual(errors, [
       'line 2, chain: must be one of pow, pos (got "btc")',
-      'line 3, address: not a pos address: must be Q, Z or 0x followed by 40 hex characters',
+      'line 3, address: not a pos address: must be Q, Z or 0x followed by 40 hex characters (20-byte addresses on this network)',
       'line 4, address: not a pow address: checksum does not match',
       'line 5, role: must be empty or one of hot, cold, deposit_relay (got "warm")',
       'line 6, exchange: required with role hot',
@@ -83,5 +83,14 @@ describe('labels file', () => {
     assert.deepEqual(errorsOf(`chain,address,label\npos,${POS},x`), [
       'line 1: the header must name the columns chain,address,role,exchange,label,category,primary once each (in any order); missing role, exchange, category, primary',
     ]);
+  });
+
+  it('reads pos addresses at the width of the store: 64 bytes on a 64-byte network', () => {
+    const networks = { pow: { addressBytes: 39 }, pos: { addressBytes: 64 } };
+    // go-qrllib's checksum parity vector (wallet/common/address_test.go), checksummed and lowercase.
+    const wide = 'Qd5812F6Cf4a0f645aa620cd57319a0Ed649dd8f5519A9dde7770ae5b0E49e547985f35eB972A2a07041561aa39c65A3991478f9B1e6749e05277dcf58A9A8B72';
+    const [record] = parseLabelsFile(`${HEADER}\npos,${wide},,,Treasury,treasury,\n`, networks);
+    assert.equal(record!.address, 'Qd5812f6cf4a0f645aa620cd57319a0ed649dd8f5519a9dde7770ae5b0e49e547985f35eb972a2a07041561aa39c65a3991478f9b1e6749e05277dcf58a9a8b72');
+    assert.throws(() => parseLabelsFile(`${HEADER}\npos,${POS},,,Treasury,treasury,\n`, networks), /line 2, address: not a pos address: must be Q followed by 128 hex characters \(64-byte addresses on this network\)/);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { emptyBlock, emptyTx, type BlockSource, type CanonicalBlock, type CanonicalTx, type SourceItem } from '../../src/chain/model.ts';
-import { CHAIN_INFO, POS_ZERO_ADDRESS, POW_COINBASE_SENTINEL, type ChainId } from '../../src/chain/chains.ts';
+import { CHAIN_INFO, posZeroAddress, POW_COINBASE_SENTINEL, type ChainId } from '../../src/chain/chains.ts';
 import { DEFAULT_NETWORK } from '../../src/chain/network.ts';
 import { powAddressFromParts } from '../../src/chain/addresses.ts';
 
@@ -12,9 +12,10 @@ export function hash(...parts: unknown[]): string {
   return createHash('sha256').update(parts.map(String).join('|')).digest('hex');
 }
 
-/** A deterministic valid address of `chain` named by `name`. */
-export function addr(chain: ChainId, name: string): string {
+/** A deterministic valid address of `chain` named by `name` (pos: of `width` bytes, 20 or 64). */
+export function addr(chain: ChainId, name: string, width = 20): string {
   const digest = createHash('sha256').update(name).digest();
+  if (chain === 'pos' && width === 64) return 'Q' + createHash('sha512').update(name).digest('hex');
   if (chain === 'pos') return 'Q' + digest.subarray(0, 20).toString('hex');
   return powAddressFromParts(Buffer.from('010500', 'hex'), digest);
 }
@@ -28,12 +29,17 @@ export class ChainBuilder {
   readonly blocks: CanonicalBlock[] = [];
   /** Items in yield order, including orphaned branches and undecodable blocks. */
   readonly items: SourceItem[] = [];
+  /** Bytes in the chain's addresses (pos: 20, or 64 for a 64-byte network; the miner and mints follow it). */
+  readonly addressBytes: number;
   constructor(
     readonly chain: ChainId,
     readonly startTs: number,
     /** Seconds between blocks (a `gap` of n skips n - 1 slots): the default network's slot time unless told. */
     readonly blockTime = DEFAULT_NETWORK[chain].slotSeconds,
-  ) {}
+    options: { addressBytes?: number } = {},
+  ) {
+    this.addressBytes = options.addressBytes ?? 20;
+  }
 
   get tip(): CanonicalBlock | undefined {
     return this.blocks.at(-1);
@@ -52,12 +58,12 @@ export class ChainBuilder {
       parentHash: parent ? parent.hash : prefix + '0'.repeat(64),
       timestamp,
       size: 500,
-      miner: addr(this.chain, 'miner'),
+      miner: addr(this.chain, 'miner', this.addressBytes),
       gasLimit: this.chain === 'pos' ? 30_000_000 : null,
       gasUsed: this.chain === 'pos' ? 0 : null,
       baseFeePerGas: this.chain === 'pos' ? 7n : null,
     });
-    const builder = new BlockBuilder(this.chain, block);
+    const builder = new BlockBuilder(this.chain, block, this.addressBytes);
     // A pow genesis gives the coinbase sentinel its reserve, as a QRL node's genesis_balance does:
     // every coinbase's reward is paid out of it (docs/indexing-pow.md, "Genesis").
     if (this.chain === 'pow' && height === 0) builder.genesis([{ address: POW_COINBASE_SENTINEL, amount: POW_RESERVE }]);
@@ -117,6 +123,7 @@ export class BlockBuilder {
   constructor(
     readonly chain: ChainId,
     readonly block: CanonicalBlock,
+    readonly addressBytes = 20,
   ) {}
 
   private tx(fields: Partial<CanonicalTx> & Pick<CanonicalTx, 'type' | 'from'>): CanonicalTx {
@@ -203,7 +210,7 @@ export class BlockBuilder {
 
   /** pos migration mint from the zero address. */
   mint(to: string, value: bigint, accountId: string): CanonicalTx {
-    return this.tx({ type: 'transfer', typeEvm: 2, from: POS_ZERO_ADDRESS, to, value, status: 1, migration: { accountId, role: 'mint' } });
+    return this.tx({ type: 'transfer', typeEvm: 2, from: posZeroAddress(this.addressBytes), to, value, status: 1, migration: { accountId, role: 'mint' } });
   }
 
   slave(master: string, slaves: string[], fee = 500n): CanonicalTx {

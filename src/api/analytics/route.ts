@@ -11,12 +11,12 @@
  */
 import { Type, type Static, type TObject, type TProperties, type TSchema } from 'typebox';
 import type { ChainId } from '../../chain/chains.ts';
-import { DEFAULT_NETWORK, type ChainNetwork } from '../../chain/network.ts';
+import type { ChainNetwork } from '../../chain/network.ts';
 import type { AnyChartSeries, Chart, SeriesLive, SeriesParam, SeriesRequest, SeriesValue } from '../../rollups/engine/rollup.ts';
 import { withoutDeadline, type Db } from '../../store/store.ts';
 import type { ApiContext, RouteApp } from '../context.ts';
 import type { CsvExport } from '../plugins/csv.ts';
-import { storeStateOf } from '../plugins/freshness.ts';
+import { networkOf, storeStateOf } from '../plugins/freshness.ts';
 import { Amount, Day, Nullable, STANDARD_ERRORS, WindowQuery } from '../schemas/common.ts';
 import { AnalyticsChain, chainSpan, fillDays, spanDays, windowDaysOf, windowRange, type DaySpan, type MissingDay } from './series.ts';
 
@@ -66,8 +66,8 @@ export function analyticsRoute<Q extends TObject, R extends TSchema, Pm extends 
     },
     async (request) => {
       const query = (request.query ?? {}) as Static<Q> & { chain?: ChainId };
-      const state = storeStateOf(request);
-      return route.handler({ query, params: (request.params ?? {}) as Static<Pm>, chain: query.chain ?? 'pos', snapshot: state?.snapshot, networks: state?.networks ?? DEFAULT_NETWORK });
+      const networks = { pow: networkOf(request, 'pow'), pos: networkOf(request, 'pos') };
+      return route.handler({ query, params: (request.params ?? {}) as Static<Pm>, chain: query.chain ?? 'pos', snapshot: storeStateOf(request)?.snapshot, networks });
     },
   );
 }

@@ -10,7 +10,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { problem, type ProblemBody, type ProblemStatus } from '../problem.ts';
 import { sendProblem } from './errors.ts';
 
-/** The longest path parameter the router takes (an address is at most 79 characters). */
+/** The longest path parameter the router takes (an address is at most 129 characters: a 64-byte pos one). */
 export const MAX_PARAM_LENGTH = 200;
 
 /**

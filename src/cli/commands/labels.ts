@@ -5,6 +5,7 @@ import { importCurated, listCurated } from '../../ingest/curated.ts';
 import { LabelsFileInvalid, parseLabelsFile } from '../../ingest/labels-file.ts';
 import { withMigratedStore } from '../with-store.ts';
 import { acquireWriterLock } from '../../store/writer-lock.ts';
+import { readChainNetworks } from '../../store/chain-network.ts';
 import { CHAINS } from '../../chain/chains.ts';
 
 /** Errors shown before the count of the rest, so a file of thousands of bad lines stays readable. */
@@ -19,18 +20,20 @@ export function registerLabels(program: Command): void {
     .argument('<file>', 'the labels file')
     .option('--replace', 'the file replaces every curated label and venue address of the chains it names')
     .action(async (file: string, options: { replace?: boolean }) => {
-      let records;
-      try {
-        records = parseLabelsFile(await readFile(file, 'utf8'));
-      } catch (error) {
-        if (!(error instanceof LabelsFileInvalid)) throw error;
-        for (const line of error.message.split('\n').slice(0, SHOWN_ERRORS)) console.error(`${file}: ${line}`);
-        if (error.errors.length > SHOWN_ERRORS) console.error(`… and ${error.errors.length - SHOWN_ERRORS} more errors`);
-        console.error(`nothing imported: ${error.errors.length} error${error.errors.length === 1 ? '' : 's'}`);
-        process.exitCode = 1;
-        return;
-      }
+      const text = await readFile(file, 'utf8');
       await withMigratedStore(async (store) => {
+        let records;
+        try {
+          // Addresses are read at the width the store's chains have (a 64-byte pos network's, say).
+          records = parseLabelsFile(text, await readChainNetworks(store));
+        } catch (error) {
+          if (!(error instanceof LabelsFileInvalid)) throw error;
+          for (const line of error.message.split('\n').slice(0, SHOWN_ERRORS)) console.error(`${file}: ${line}`);
+          if (error.errors.length > SHOWN_ERRORS) console.error(`… and ${error.errors.length - SHOWN_ERRORS} more errors`);
+          console.error(`nothing imported: ${error.errors.length} error${error.errors.length === 1 ? '' : 's'}`);
+          process.exitCode = 1;
+          return;
+        }
         // The import rebuilds the exchange figures of the chains the file names: their writer locks.
         const named = CHAINS.filter((chain) => records.some((record) => record.chain === chain));
         const lock = await acquireWriterLock(store, named.length > 0 ? named : CHAINS, { command: 'labels import' });

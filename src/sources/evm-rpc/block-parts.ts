@@ -11,7 +11,7 @@ import { decodeCallTraces, decodeParityTraces, decodeReceipt, type NodeBlock, ty
 import { InconsistentBlockError, isRetryable, NodeDataError, RpcError, RpcMethodNotFoundError } from './errors.ts';
 import { message } from '../node-errors.ts';
 import { array } from './format.ts';
-import { debugTraceBlockByNumber, getTransactionReceipt, traceBlock, type EvmNode } from './methods.ts';
+import { addressBytesOf, debugTraceBlockByNumber, getTransactionReceipt, traceBlock, type EvmNode } from './methods.ts';
 import { fromCallFrame, fromParityTraces, type TraceResult } from './normalise.ts';
 
 export type ReceiptsMode = 'block' | 'tx';
@@ -59,7 +59,7 @@ const rawReceipts = first;
   } else if (rawReceipts?.status === 'fulfilled') {
     modes.receipts ??= 'block';
     if (rawReceipts.value === null) throw new BlockGoneError(height);
-    array(rawReceipts.value, 'receipts').forEach((raw, i) => accept(decodeReceipt(raw, `receipts[${i}]`)));
+    array(rawReceipts.value, 'receipts').forEach((raw, i) => accept(decodeReceipt(raw, `receipts[${i}]`, addressBytesOf(node))));
   }
   // Per transaction: on nodes without block receipts, and for any receipt the block call lacked.
   const missing = block.transactions.filter((tx) => !receipts.has(tx.hash));
@@ -74,7 +74,7 @@ const rawReceipts = first;
         // A mined transaction without a receipt: the node's chain moved.
         throw new InconsistentBlockError(`no receipt for ${tx.hash} of block ${height}`);
       } else {
-        accept(decodeReceipt(answer.value, `receipt(${tx.hash})`));
+        accept(decodeReceipt(answer.value, `receipt(${tx.hash})`, addressBytesOf(node)));
       }
     });
   }
@@ -116,7 +116,7 @@ export async function readTraces(node: EvmNode, height: number, block: NodeBlock
   const status = (tx: NodeTx) => receipts.get(tx.hash)?.status ?? null;
   const results = new Map<string, TraceResult>();
   if (mode === 'debug') {
-    const traces = decodeCallTraces(value);
+    const traces = decodeCallTraces(value, addressBytesOf(node));
     const txCount = block.transactions.length;
     if (traces.length !== txCount) throw new InconsistentBlockError(`block ${height} has ${txCount} transactions but ${traces.length} traces`);
     for (const tx of block.transactions) {
@@ -127,7 +127,7 @@ export async function readTraces(node: EvmNode, height: number, block: NodeBlock
     }
   } else {
     const byTx = new Map<number, ParityTrace[]>();
-    for (const trace of decodeParityTraces(value)) {
+    for (const trace of decodeParityTraces(value, addressBytesOf(node))) {
       const position = trace.transactionPosition ?? block.transactions.find((tx) => tx.hash === trace.transactionHash)?.index;
       if (position === undefined) continue;
       const list = byTx.get(position) ?? [];

@@ -2,6 +2,8 @@
  * Decoders of the node's JSON objects (blocks, transactions, receipts, logs, withdrawals, call
  * traces) into typed records, built on the formatters in ./format.ts. They validate every field
  * they read and ignore the rest. Each throws `NodeDataError` on the first field that does not fit.
+ * `width` is the node's address width in bytes (20, or 64 on go-qrllib's 64-byte networks): every
+ * address read must have it, and log topics have the matching ABI word (format.ts `topicBytes`).
  */
 import { NodeDataError } from './errors.ts';
 import {
@@ -15,6 +17,8 @@ import {
   optionalSmallQuantity,
   quantity,
   smallQuantity,
+  topic,
+  topicBytes,
   type Json,
 } from './format.ts';
 
@@ -105,7 +109,7 @@ export interface ParityTrace {
   error: string | null;
 }
 
-function decodeHeader(raw: unknown): NodeBlockHeader {
+function decodeHeader(raw: unknown, width: number): NodeBlockHeader {
   const block = object(raw, 'block');
   return {
     number: smallQuantity(block.number, 'block.number'),
@@ -113,7 +117,7 @@ function decodeHeader(raw: unknown): NodeBlockHeader {
     parentHash: hash(block.parentHash, 'block.parentHash'),
     timestamp: smallQuantity(block.timestamp, 'block.timestamp'),
     size: optionalSmallQuantity(block.size, 'block.size') ?? 0,
-    miner: optionalAddress(block.miner ?? block.coinbase, 'block.miner'),
+    miner: optionalAddress(block.miner ?? block.coinbase, 'block.miner', width),
     gasUsed: optionalSmallQuantity(block.gasUsed, 'block.gasUsed'),
     gasLimit: optionalSmallQuantity(block.gasLimit, 'block.gasLimit'),
     baseFeePerGas: optionalQuantity(block.baseFeePerGas, 'block.baseFeePerGas'),
@@ -124,12 +128,12 @@ function decodeHeader(raw: unknown): NodeBlockHeader {
  * Decodes a block fetched with full transactions. A transaction or withdrawal that does not fit
  * makes the whole block bad (a NodeDataError naming the field): each moves value, so none is left out.
  */
-export function decodeBlock(raw: unknown): NodeBlock {
-  const header = decodeHeader(raw);
+export function decodeBlock(raw: unknown, width: number): NodeBlock {
+  const header = decodeHeader(raw, width);
   const block = raw as Json;
   const rawTxs = block.transactions === undefined ? [] : array(block.transactions, 'block.transactions');
   const transactions = rawTxs.map((rawTx, position) => {
-    const tx = decodeTx(rawTx, `transactions[${position}]`);
+    const tx = decodeTx(rawTx, `transactions[${position}]`, width);
     if (tx.index !== position) throw new NodeDataError(`transactions[${position}].transactionIndex`, `is ${tx.index}`, rawTx);
     return tx;
   });
@@ -139,14 +143,14 @@ export function decodeBlock(raw: unknown): NodeBlock {
     return {
       index: smallQuantity(w.index, `withdrawals[${position}].index`),
       validatorIndex: smallQuantity(w.validatorIndex, `withdrawals[${position}].validatorIndex`),
-      address: address(w.address, `withdrawals[${position}].address`),
+      address: address(w.address, `withdrawals[${position}].address`, width),
       amountGwei: quantity(w.amount, `withdrawals[${position}].amount`),
     };
   });
   return { header, transactions, withdrawals };
 }
 
-function decodeTx(raw: unknown, path: string): NodeTx {
+function decodeTx(raw: unknown, path: string, width: number): NodeTx {
   const tx = object(raw, path);
   let accessListAddresses = 0;
   let accessListKeys = 0;
@@ -160,8 +164,8 @@ function decodeTx(raw: unknown, path: string): NodeTx {
   return {
     hash: hash(tx.hash, `${path}.hash`),
     index: smallQuantity(tx.transactionIndex, `${path}.transactionIndex`),
-    from: address(tx.from, `${path}.from`),
-    to: optionalAddress(tx.to, `${path}.to`),
+    from: address(tx.from, `${path}.from`, width),
+    to: optionalAddress(tx.to, `${path}.to`, width),
     value: quantity(tx.value, `${path}.value`),
     nonce: smallQuantity(tx.nonce, `${path}.nonce`),
     gas: smallQuantity(tx.gas, `${path}.gas`),
@@ -175,7 +179,7 @@ function decodeTx(raw: unknown, path: string): NodeTx {
   };
 }
 
-export function decodeReceipt(raw: unknown, path: string): NodeReceipt {
+export function decodeReceipt(raw: unknown, path: string, width: number): NodeReceipt {
   const receipt = object(raw, path);
   // A receipt without a status is not a success: every block of the pos chain is post-Byzantium.
   if (receipt.status === undefined || receipt.status === null) throw new NodeDataError(`${path}.status`, 'missing', receipt.status);
@@ -188,16 +192,17 @@ export function decodeReceipt(raw: unknown, path: string): NodeReceipt {
     status,
     gasUsed: smallQuantity(receipt.gasUsed, `${path}.gasUsed`),
     effectiveGasPrice: optionalQuantity(receipt.effectiveGasPrice, `${path}.effectiveGasPrice`),
-    contractAddress: optionalAddress(receipt.contractAddress, `${path}.contractAddress`),
-    logs: array(receipt.logs ?? [], `${path}.logs`).map((rawLog, i) => decodeLog(rawLog, `${path}.logs[${i}]`)),
+    contractAddress: optionalAddress(receipt.contractAddress, `${path}.contractAddress`, width),
+    logs: array(receipt.logs ?? [], `${path}.logs`).map((rawLog, i) => decodeLog(rawLog, `${path}.logs[${i}]`, width)),
   };
 }
 
-function decodeLog(raw: unknown, path: string): NodeLog {
+function decodeLog(raw: unknown, path: string, width: number): NodeLog {
   const log = object(raw, path);
+  const bytes = topicBytes(width);
   return {
-    address: address(log.address, `${path}.address`),
-    topics: array(log.topics, `${path}.topics`).map((topic, i) => hash(topic, `${path}.topics[${i}]`)),
+    address: address(log.address, `${path}.address`, width),
+    topics: array(log.topics, `${path}.topics`).map((t, i) => topic(t, `${path}.topics[${i}]`, bytes)),
     data: data(log.data, `${path}.data`),
     logIndex: smallQuantity(log.logIndex, `${path}.logIndex`),
     removed: log.removed === true,
@@ -209,33 +214,33 @@ function decodeLog(raw: unknown, path: string): NodeLog {
  * transaction, in block order. An entry with `error` instead of `result` (the tracer failed on
  * that transaction) decodes to null.
  */
-export function decodeCallTraces(raw: unknown): { txHash: string | null; frame: CallFrame | null; error: string | null }[] {
+export function decodeCallTraces(raw: unknown, width: number): { txHash: string | null; frame: CallFrame | null; error: string | null }[] {
   return array(raw, 'traces').map((entry, i) => {
     const item = object(entry, `traces[${i}]`);
     const txHash = item.txHash === undefined || item.txHash === null ? null : hash(item.txHash, `traces[${i}].txHash`);
     if (item.result === undefined || item.result === null) {
       return { txHash, frame: null, error: typeof item.error === 'string' ? item.error : 'no result' };
     }
-    return { txHash, frame: decodeFrame(item.result, `traces[${i}].result`), error: null };
+    return { txHash, frame: decodeFrame(item.result, `traces[${i}].result`, width), error: null };
   });
 }
 
-function decodeFrame(raw: unknown, path: string): CallFrame {
+function decodeFrame(raw: unknown, path: string, width: number): CallFrame {
   const frame = object(raw, path);
   if (typeof frame.type !== 'string') throw new NodeDataError(`${path}.type`, 'expected a string', frame.type);
   return {
     type: frame.type.toUpperCase(),
-    from: optionalAddress(frame.from, `${path}.from`),
+    from: optionalAddress(frame.from, `${path}.from`, width),
     // A failed CREATE has no `to`; a frame to the zero address is still a frame.
-    to: optionalAddress(frame.to, `${path}.to`),
+    to: optionalAddress(frame.to, `${path}.to`, width),
     value: optionalQuantity(frame.value, `${path}.value`) ?? 0n,
     error: typeof frame.error === 'string' ? frame.error : null,
-    calls: frame.calls === undefined || frame.calls === null ? [] : array(frame.calls, `${path}.calls`).map((c, i) => decodeFrame(c, `${path}.calls[${i}]`)),
+    calls: frame.calls === undefined || frame.calls === null ? [] : array(frame.calls, `${path}.calls`).map((c, i) => decodeFrame(c, `${path}.calls[${i}]`, width)),
   };
 }
 
 /** Decodes `trace_block` (OpenEthereum/Erigon/Nethermind/reth/Anvil). Reward entries are skipped. */
-export function decodeParityTraces(raw: unknown): ParityTrace[] {
+export function decodeParityTraces(raw: unknown, width: number): ParityTrace[] {
   const traces: ParityTrace[] = [];
   for (const [i, entry] of array(raw, 'traces').entries()) {
     const path = `traces[${i}]`;
@@ -250,17 +255,17 @@ export function decodeParityTraces(raw: unknown): ParityTrace[] {
     let value: bigint;
     let callType: string | null = null;
     if (type === 'suicide' || type === 'selfdestruct') {
-      from = optionalAddress(action.address, `${path}.action.address`);
-      to = optionalAddress(action.refundAddress, `${path}.action.refundAddress`);
+      from = optionalAddress(action.address, `${path}.action.address`, width);
+      to = optionalAddress(action.refundAddress, `${path}.action.refundAddress`, width);
       value = optionalQuantity(action.balance, `${path}.action.balance`) ?? 0n;
     } else if (type === 'create') {
-      from = optionalAddress(action.from, `${path}.action.from`);
-      to = result ? optionalAddress(result.address, `${path}.result.address`) : null;
+      from = optionalAddress(action.from, `${path}.action.from`, width);
+      to = result ? optionalAddress(result.address, `${path}.result.address`, width) : null;
       value = optionalQuantity(action.value, `${path}.action.value`) ?? 0n;
       callType = typeof action.creationMethod === 'string' ? action.creationMethod.toLowerCase() : 'create';
     } else {
-      from = optionalAddress(action.from, `${path}.action.from`);
-      to = optionalAddress(action.to, `${path}.action.to`);
+      from = optionalAddress(action.from, `${path}.action.from`, width);
+      to = optionalAddress(action.to, `${path}.action.to`, width);
       value = optionalQuantity(action.value, `${path}.action.value`) ?? 0n;
       callType = typeof action.callType === 'string' ? action.callType.toLowerCase() : 'call';
     }

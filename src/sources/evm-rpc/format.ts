@@ -7,6 +7,11 @@
  * Tolerated deviations (seen on real nodes): quantities with leading zeros, quantities sent as
  * JSON numbers (trace_block's blockNumber), upper-case hex, and addresses with a `Z` or `Q`
  * prefix instead of `0x` (go-zond and QRL 2.0 nodes).
+ *
+ * Addresses have the node's width (`width`: 20 or 64 bytes, docs/indexing-pos.md "Address width"):
+ * an address of another width, or mixed case with a wrong checksum, is a NodeDataError, never
+ * padded or cut. Log topics are 32 bytes on 20-byte networks and 64 bytes on 64-byte ones (the
+ * go-qrl fork's VM64 `common.LogTopic`).
  */
 import { parsePosAddress } from '../../chain/addresses.ts';
 import { NodeDataError } from './errors.ts';
@@ -61,25 +66,43 @@ export function data(value: unknown, path: string): `0x${string}` {
   throw new NodeDataError(path, 'expected hex data', value);
 }
 
-/** An address in the canonical pos form (`Q` + 40 lowercase hex), whatever prefix the node used. */
-export function address(value: unknown, path: string): string {
+/** An address of `width` bytes in the canonical pos form (`Q` + lowercase hex), whatever prefix the node used. */
+export function address(value: unknown, path: string, width: number): string {
   if (typeof value === 'string') {
-    const parsed = parsePosAddress(value);
+    const parsed = parsePosAddress(value, width);
     if (parsed.ok) return parsed.address;
+    throw new NodeDataError(path, `expected a ${width}-byte address: ${parsed.reason}`, value);
   }
-  throw new NodeDataError(path, 'expected a 20-byte address', value);
+  throw new NodeDataError(path, `expected a ${width}-byte address`, value);
 }
 
-export function optionalAddress(value: unknown, path: string): string | null {
-  return value === undefined || value === null ? null : address(value, path);
+export function optionalAddress(value: unknown, path: string, width: number): string | null {
+  return value === undefined || value === null ? null : address(value, path, width);
+}
+
+/** Bytes in a log topic on a network whose addresses have `width` bytes: one ABI word (32, or VM64's 64). */
+export function topicBytes(width: number): 32 | 64 {
+  return width === 64 ? 64 : 32;
+}
+
+/** A log topic of `bytes` bytes, lowercase `0x…`. */
+export function topic(value: unknown, path: string, bytes: 32 | 64): string {
+  if (typeof value === 'string' && value.length === 2 + 2 * bytes && HEX_DATA.test(value)) return value.toLowerCase();
+  throw new NodeDataError(path, `expected a ${bytes}-byte topic`, value);
 }
 
 /** Gwei (as the node reports withdrawals and the beacon reports balances) to planck. */
 export const PLANCK_PER_GWEI = 10n ** 9n;
 
-/** The canonical address held in the low 20 bytes of a 32-byte word (log topics). */
-export function addressFromWord(word: string, path: string): string {
-  if (!HASH.test(word)) throw new NodeDataError(path, 'expected a 32-byte word', word);
+/**
+ * The canonical address an indexed `address` topic carries, or null when the topic is not one
+ * (never cut to fit): a 20-byte address sits in the low bytes of a 32-byte word whose high 12 bytes
+ * are zero (the Solidity ABI); a 64-byte address fills its 64-byte topic (go-qrl fork
+ * `common.AddressToLogTopic`).
+ */
+export function addressFromTopic(word: string, width: number): string | null {
+  if (width === 64) return word.length === 130 ? 'Q' + word.slice(2).toLowerCase() : null;
+  if (width !== 20 || word.length !== 66 || !/^0x0{24}/.test(word)) return null;
   return 'Q' + word.slice(26).toLowerCase();
 }
 

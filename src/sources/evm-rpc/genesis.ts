@@ -13,20 +13,23 @@ import { RpcError } from './errors.ts';
 import { NodeDataError } from './errors.ts';
 import { accounts, getBalance, type EvmNode } from './methods.ts';
 
-/** Reads the `alloc` of a geth-style genesis.json (keys with or without 0x/Z/Q, balances hex or decimal). */
-export async function readGenesisAlloc(file: string): Promise<GenesisAllocation[]> {
+/**
+ * Reads the `alloc` of a geth-style genesis.json (keys with or without 0x/Z/Q, balances hex or
+ * decimal); every key must be an address of `width` bytes, the node's.
+ */
+export async function readGenesisAlloc(file: string, width: number): Promise<GenesisAllocation[]> {
   const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));
-  return parseGenesisAlloc(parsed, file);
+  return parseGenesisAlloc(parsed, width, file);
 }
 
-function parseGenesisAlloc(genesis: unknown, where = 'genesis'): GenesisAllocation[] {
+export function parseGenesisAlloc(genesis: unknown, width: number, where = 'genesis'): GenesisAllocation[] {
   if (typeof genesis !== 'object' || genesis === null) throw new NodeDataError(where, 'expected a JSON object');
   const alloc = (genesis as Record<string, unknown>).alloc;
   if (alloc === undefined) return [];
   if (typeof alloc !== 'object' || alloc === null) throw new NodeDataError(`${where}.alloc`, 'expected an object');
   const allocations: GenesisAllocation[] = [];
   for (const [key, entry] of Object.entries(alloc)) {
-    const parsedAddress = parsePosAddress(/^[0-9a-fA-F]{40}$/.test(key) ? `0x${key}` : key);
+    const parsedAddress = parsePosAddress(/^(?:[0-9a-fA-F]{2})+$/.test(key) ? `Q${key}` : key, width);
     if (!parsedAddress.ok) throw new NodeDataError(`${where}.alloc.${key}`, `bad address: ${parsedAddress.reason}`);
     const balance = (entry as Record<string, unknown> | null)?.balance;
     if (typeof balance !== 'string' || !/^(0[xX][0-9a-fA-F]+|\d+)$/.test(balance)) {

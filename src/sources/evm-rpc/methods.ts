@@ -4,8 +4,8 @@
  * validated here; blocks, receipts and traces are returned raw, because the caller decodes them
  * part by part (a bad part makes the block undecodable, named by its path).
  */
-import { posAddressToHex } from '../../chain/addresses.ts';
-import { RpcError } from './errors.ts';
+import { isPosAddressWidth, posAddressToHex } from '../../chain/addresses.ts';
+import { NodeDataError, RpcError } from './errors.ts';
 import { address, array, data, hash, object, smallQuantity, quantity, toQuantity } from './format.ts';
 import type { RpcClient } from './transport.ts';
 
@@ -15,6 +15,16 @@ export type RpcNamespace = (typeof RPC_NAMESPACES)[number];
 export interface EvmNode {
   client: RpcClient;
   namespace: RpcNamespace;
+  /**
+   * Bytes in the node's addresses: 20 (go-qrl, Ethereum nodes) or 64 (go-qrllib's 64-byte
+   * networks). `detectAddressWidth` tells it; absent means 20.
+   */
+  addressBytes?: number;
+}
+
+/** The width of the node's addresses (20 unless told). */
+export function addressBytesOf(node: EvmNode): number {
+  return node.addressBytes ?? 20;
 }
 
 export type BlockTag = number | 'latest' | 'earliest' | 'finalized' | 'safe';
@@ -91,7 +101,23 @@ export async function call(node: EvmNode, to: string, input: `0x${string}`, bloc
 
 /** Accounts the node manages (development nodes list their funded accounts here). */
 export async function accounts(node: EvmNode): Promise<string[]> {
-  return array(await node.client.request(ns(node, 'accounts')), 'accounts').map((a, i) => address(a, `accounts[${i}]`));
+  return array(await node.client.request(ns(node, 'accounts')), 'accounts').map((a, i) => address(a, `accounts[${i}]`, addressBytesOf(node)));
+}
+
+/**
+ * The width of the node's addresses, in bytes: that of its genesis block's `miner` (the header's
+ * coinbase, written at full width even when it is the zero address; go-qrl `qrlapi.RPCMarshalHeader`).
+ * A width no pos network has is refused (a non-retryable RpcError naming it).
+ */
+export async function detectAddressWidth(node: EvmNode): Promise<number> {
+  const raw = await getBlockByNumber(node, 0, false);
+  if (raw === null) throw new RpcError('the node has no genesis block to tell the width of its addresses from', { retryable: false });
+  const miner = object(raw, 'genesis block').miner;
+  const match = typeof miner === 'string' ? /^(?:[QqZz]|0[xX])((?:[0-9a-fA-F]{2})+)$/.exec(miner) : null;
+  if (!match) throw new NodeDataError('genesis block.miner', 'expected an address', miner);
+  const width = match[1]!.length / 2;
+  if (!isPosAddressWidth(width)) throw new RpcError(`the node's addresses have ${width} bytes (genesis miner ${miner}); Quarry reads 20- and 64-byte addresses`, { retryable: false });
+  return width;
 }
 
 /** Height and hash of the node's head, in one call (a reorg at the tip changes the hash only). */

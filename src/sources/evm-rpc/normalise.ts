@@ -16,10 +16,20 @@ import {
   type TokenTransfer,
 } from '../../chain/model.ts';
 import type { CallFrame, NodeBlock, NodeLog, NodeReceipt, NodeTx, ParityTrace } from './decode.ts';
-import { addressFromWord, PLANCK_PER_GWEI } from './format.ts';
+import { addressFromTopic, PLANCK_PER_GWEI } from './format.ts';
 
 /** keccak256("Transfer(address,address,uint256)"). */
 export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+
+/**
+ * The same event's topic on a VM64 network (64-byte topics): the 32-byte hash in the high half
+ * (go-qrl fork `common.HashToLogTopic`, what its `abi.MakeTopics` filters and `bind.UnpackLog`
+ * expect), or in the low half (the fork's own log fixtures, and its `BytesToEventSignatureLogTopic`
+ * for a while). Both are taken: a 32-byte hash beside 32 zero bytes names this event either way.
+ */
+export const TRANSFER_TOPICS_VM64: readonly string[] = [TRANSFER_TOPIC + '0'.repeat(64), '0x' + '0'.repeat(64) + TRANSFER_TOPIC.slice(2)];
+
+const MAX_UINT256 = (1n << 256n) - 1n;
 
 /** Gas every transaction pays before any code runs, for a transaction with empty input. */
 function intrinsicGas(tx: NodeTx): number {
@@ -103,20 +113,26 @@ export function fromParityTraces(traces: ParityTrace[], status: 0 | 1 | null): T
 
 /**
  * ERC-20 transfers: `Transfer(address indexed, address indexed, uint256)` logs, which have exactly
- * three topics and a 32-byte data word. ERC-721 uses the same signature with the token id as a
- * fourth topic and is left out by that rule.
+ * three topics and one ABI word of data. ERC-721 uses the same signature with the token id as a
+ * fourth topic and is left out by that rule. `width` is the network's address width:
+ * - 20 bytes: 32-byte topics (the address in the low 20 bytes, the rest zero) and a 32-byte word;
+ * - 64 bytes (VM64): 64-byte topics that are the addresses themselves (go-qrl fork
+ *   `common.AddressToLogTopic`) and a 64-byte word holding the amount right-aligned.
+ * A log of that signature whose topics are not addresses of the width, or whose amount does not fit
+ * a uint256, is not an ERC-20 transfer and is left out (nothing is cut to fit).
  */
-export function tokenTransfersFromLogs(logs: NodeLog[]): TokenTransfer[] {
+export function tokenTransfersFromLogs(logs: NodeLog[], width: number): TokenTransfer[] {
+  const vm64 = width === 64;
+  const wordChars = 2 + (vm64 ? 128 : 64);
   const transfers: TokenTransfer[] = [];
   for (const log of logs) {
-    if (log.removed || log.topics.length !== 3 || log.topics[0] !== TRANSFER_TOPIC || log.data.length !== 66) continue;
-    transfers.push({
-      logIndex: log.logIndex,
-      contract: log.address,
-      from: addressFromWord(log.topics[1]!, 'log.topics[1]'),
-      to: addressFromWord(log.topics[2]!, 'log.topics[2]'),
-      amount: BigInt(log.data),
-    });
+    if (log.removed || log.topics.length !== 3 || log.data.length !== wordChars) continue;
+    if (vm64 ? !TRANSFER_TOPICS_VM64.includes(log.topics[0]!) : log.topics[0] !== TRANSFER_TOPIC) continue;
+    const from = addressFromTopic(log.topics[1]!, width);
+    const to = addressFromTopic(log.topics[2]!, width);
+    const amount = BigInt(log.data);
+    if (from === null || to === null || amount > MAX_UINT256) continue;
+    transfers.push({ logIndex: log.logIndex, contract: log.address, from, to, amount });
   }
   return transfers;
 }
@@ -142,6 +158,8 @@ export interface BlockInputs {
   tokens?: TokenInfo[];
   /** Dead letters found while fetching (receipts, traces). */
   deadLetters?: DeadLetterItem[];
+  /** Bytes in the network's addresses (20 unless told; token transfer logs follow it). */
+  addressBytes?: number;
 }
 
 /** Builds the canonical block. Fees: fee = gasUsed × effectiveGasPrice; burned = gasUsed × baseFee. */
@@ -178,7 +196,7 @@ export function normaliseBlock(inputs: BlockInputs): CanonicalBlock {
       input: tx.input,
       internal: trace?.internal ?? [],
       creations: trace?.creations ?? [],
-      tokenTransfers: receipt && status !== 0 ? tokenTransfersFromLogs(receipt.logs) : [],
+      tokenTransfers: receipt && status !== 0 ? tokenTransfersFromLogs(receipt.logs, inputs.addressBytes ?? 20) : [],
     });
   });
 

@@ -22,7 +22,7 @@ import { message } from '../node-errors.ts';
 import { createNodePacer, nodeBlocks } from '../node-stream.ts';
 import { object, smallQuantity } from './format.ts';
 import { genesisAllocations } from './genesis.ts';
-import { blockHashAt, debugTraceBlockByNumber, getBlockByNumber, getBalance, getBlockReceipts, latestHead, traceBlock, type EvmNode } from './methods.ts';
+import { addressBytesOf, blockHashAt, debugTraceBlockByNumber, getBlockByNumber, getBalance, getBlockReceipts, latestHead, traceBlock, type EvmNode } from './methods.ts';
 import { normaliseBlock, type TraceResult } from './normalise.ts';
 import { fetchTokenMetadata, type TokenMetadata } from './tokens.ts';
 
@@ -115,7 +115,7 @@ export function createEvmRpcSource(options: EvmRpcSourceOptions): EvmRpcSource {
     let receipts: Map<string, NodeReceipt>;
     let traces: Map<string, TraceResult> | null;
     try {
-      block = decodeBlock(rawBlock.value);
+      block = decodeBlock(rawBlock.value, addressBytesOf(node));
       if (block.header.number !== height) throw new NodeDataError('block.number', `asked for ${height}, got ${block.header.number}`);
       receipts = await readReceipts(node, height, block, receiptCall === null ? null : rawReceipts, modes, log);
       traces = await readTraces(node, height, block, receipts, traceCall === null ? null : rawTraces, modes, log);
@@ -125,7 +125,7 @@ export function createEvmRpcSource(options: EvmRpcSourceOptions): EvmRpcSource {
     }
     const contractTxs = await code.targets(node, height, block, receipts, traces);
     const allocations = height === 0 ? await genesisAllocations(node, options.genesisAlloc ?? []) : [];
-    const canonical = normaliseBlock({ block, receipts, traces, targetHasCode: (tx) => contractTxs.has(tx.hash), allocations });
+    const canonical = normaliseBlock({ block, receipts, traces, targetHasCode: (tx) => contractTxs.has(tx.hash), allocations, addressBytes: addressBytesOf(node) });
 
     const creations: Fetched['creations'] = [];
     for (const tx of canonical.transactions) {

@@ -5,10 +5,18 @@
  * - a bytes32 return (MKR, SAI and other early tokens): trailing zero bytes stripped, UTF-8;
  * - no such method, a revert, empty return data, or garbage: null for that field.
  * Strings lose NUL and other control characters (PostgreSQL TEXT cannot hold NUL) and are capped.
+ *
+ * On a 64-byte network the VM's words are 64 bytes (the go-qrl fork's VM64 ABI,
+ * `accounts/abi/pack.go`): a uint is right-aligned in a 64-byte word, a string is an offset word, a
+ * length word and its bytes padded to 64, and a bytes32 fills the high half of its word. Selectors
+ * stay the first 4 bytes of the signature's Keccak-256 (`accounts/abi/method.go`).
  */
 import { decodeAbiParameters, hexToString, size, trim } from 'viem';
 import { RpcError } from './errors.ts';
-import { call, type BlockTag, type EvmNode } from './methods.ts';
+import { addressBytesOf, call, type BlockTag, type EvmNode } from './methods.ts';
+
+/** Bytes in an ABI word: 32, or 64 on VM64 (64-byte address) networks. */
+export type AbiWord = 32 | 64;
 
 export interface TokenMetadata {
   name: string | null;
@@ -25,7 +33,8 @@ export async function fetchTokenMetadata(node: EvmNode, contract: string, block:
     tryCall(node, contract, SELECTOR.symbol, block),
     tryCall(node, contract, SELECTOR.decimals, block),
   ]);
-  return { name: decodeText(name), symbol: decodeText(symbol), decimals: decodeDecimals(decimals) };
+  const word: AbiWord = addressBytesOf(node) === 64 ? 64 : 32;
+  return { name: decodeText(name, word), symbol: decodeText(symbol, word), decimals: decodeDecimals(decimals, word) };
 }
 
 /** The call's return data, or null when the call reverted or the method is missing. */
@@ -40,8 +49,9 @@ async function tryCall(node: EvmNode, contract: string, input: `0x${string}`, bl
   }
 }
 
-export function decodeText(returned: `0x${string}` | null): string | null {
+export function decodeText(returned: `0x${string}` | null, word: AbiWord = 32): string | null {
   if (returned === null || returned === '0x') return null;
+  if (word === 64) return decodeVm64Text(returned);
   try {
     const [value] = decodeAbiParameters([{ type: 'string' }], returned);
     return clean(value);
@@ -58,14 +68,37 @@ export function decodeText(returned: `0x${string}` | null): string | null {
   return null;
 }
 
-export function decodeDecimals(returned: `0x${string}` | null): number | null {
-  if (returned === null || size(returned) < 32) return null;
+export function decodeDecimals(returned: `0x${string}` | null, word: AbiWord = 32): number | null {
+  if (returned === null || size(returned) < word) return null;
+  if (word === 64) {
+    const value = BigInt('0x' + returned.slice(2, 2 + 128));
+    return value <= 255n ? Number(value) : null;
+  }
   try {
     const [value] = decodeAbiParameters([{ type: 'uint256' }], returned);
     return value <= 255n ? Number(value) : null;
   } catch {
     return null;
   }
+}
+
+/** A VM64 `string` return (offset word, length word, bytes), else a bytes32 one (the high half of one word). */
+function decodeVm64Text(returned: `0x${string}`): string | null {
+  const bytes = Buffer.from(returned.slice(2), 'hex');
+  if (bytes.length >= 128 && bytes.length % 64 === 0) {
+    const offset = BigInt('0x' + bytes.subarray(0, 64).toString('hex'));
+    if (offset % 64n === 0n && offset + 64n <= BigInt(bytes.length)) {
+      const start = Number(offset) + 64;
+      const length = BigInt('0x' + bytes.subarray(start - 64, start).toString('hex'));
+      if (BigInt(start) + length <= BigInt(bytes.length)) return clean(new TextDecoder().decode(bytes.subarray(start, start + Number(length))));
+    }
+  }
+  if (bytes.length === 64 && bytes.subarray(32).every((b) => b === 0)) {
+    let end = 32;
+    while (end > 0 && bytes[end - 1] === 0) end--;
+    return clean(new TextDecoder().decode(bytes.subarray(0, end)));
+  }
+  return null;
 }
 
 function clean(text: string): string | null {

@@ -6,6 +6,7 @@ import sql from 'sql-template-tag';
 import { Type } from 'typebox';
 import { parseAddress } from '../../../chain/addresses.ts';
 import { CHAIN_INFO, type ChainId } from '../../../chain/chains.ts';
+import type { ChainNetwork } from '../../../chain/network.ts';
 import { formatTimestamp } from '../../../time.ts';
 import { formatUnits } from '../../amounts.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
@@ -16,7 +17,7 @@ import { IntegerQuery, Nullable, Timestamp } from '../../schemas/common.ts';
 const MAX_PAGE_SIZE = 200;
 
 const HistoryParams = Type.Object({
-  address: Type.String({ description: 'An address of either chain: pow (Q + 78 hex) or pos (Q, Z or 0x + 40 hex).' }),
+  address: Type.String({ description: 'An address of either chain: pow (Q + 78 hex) or pos (Q, Z or 0x + 40 hex; Q + 128 hex on a 64-byte network).' }),
 });
 
 const HistoryQuery = Type.Object({
@@ -52,10 +53,10 @@ const HistoryResponse = Type.Object({
 });
 
 /** The chain whose form the address has, and its canonical form, or a 400 naming `address`. */
-function eitherChainAddress(raw: string): { chain: ChainId; address: string } {
-  const pos = parseAddress('pos', raw);
+function eitherChainAddress(raw: string, networks: Record<ChainId, ChainNetwork>): { chain: ChainId; address: string } {
+  const pos = parseAddress('pos', raw, networks.pos);
   if (pos.ok) return { chain: 'pos', address: pos.address };
-  const pow = parseAddress('pow', raw);
+  const pow = parseAddress('pow', raw, networks.pow);
   if (pow.ok) return { chain: 'pow', address: pow.address };
   throw invalidParam('address', `is not an address of either chain (pow: ${pow.reason}; pos: ${pos.reason})`);
 }
@@ -68,8 +69,8 @@ export function crossChainHistoryRoute(app: RouteApp, ctx: ApiContext): void {
     params: HistoryParams,
     query: HistoryQuery,
     response: HistoryResponse,
-    handler: async ({ query, params }) => {
-      const { chain, address } = eitherChainAddress(params.address);
+    handler: async ({ query, params, networks }) => {
+      const { chain, address } = eitherChainAddress(params.address, networks);
       const { page, page_size: limit } = query;
       const offset = (page - 1) * limit;
       // An address is linked to the accounts it burned for (pow sender) or was minted to (pos recipient).

@@ -6,11 +6,11 @@ import { coinsNumber, compact, groupedCoins, shortHash, UNIT } from './units.js'
 
 const PAGE_SIZE = 25;
 
-/** The chain an address belongs to, by its form (docs: pow Q + 78 hex, pos Q/Z/0x + 40 hex); null if neither. */
+/** The chain an address belongs to, by its form (docs: pow Q + 78 hex, pos Q/Z/0x + 40 hex or Q + 128 hex); null if neither. */
 export function chainOfAddress(text) {
   const a = text.trim();
   if (/^Q[0-9a-fA-F]{78}$/.test(a)) return 'pow';
-  if (/^(Q|Z|0x)[0-9a-fA-F]{40}$/i.test(a)) return 'pos';
+  if (/^(Q|Z|0x)[0-9a-fA-F]{40}$/i.test(a) || /^Q[0-9a-fA-F]{128}$/i.test(a)) return 'pos';
   return null;
 }
 

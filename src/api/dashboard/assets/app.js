@@ -93,7 +93,7 @@ function search(event) {
   const text = new FormData(event.target).get('address').trim();
   if (!text) return;
   const chain = chainOfAddress(text);
-  if (!chain) return showMessage(`“${text}” is not an address of pow (Q + 78 hex) or pos (Q, Z or 0x + 40 hex).`);
+  if (!chain) return showMessage(`“${text}” is not an address of pow (Q + 78 hex) or pos (Q, Z or 0x + 40 hex; Q + 128 hex on a 64-byte network).`);
   showMessage(null);
   openAddress(chain, text);
 }

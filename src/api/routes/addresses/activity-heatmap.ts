@@ -51,6 +51,6 @@ export function activityHeatmapRoute(app: RouteApp, ctx: ApiContext): void {
         response: { 200: HeatmapResponse, ...STANDARD_ERRORS },
       },
     },
-    async (request) => loadHeatmap(ctx, addressEcho(ctx, request.params.chain, request.params.address)),
+    async (request) => loadHeatmap(ctx, addressEcho(ctx, request, request.params.chain, request.params.address)),
   );
 }

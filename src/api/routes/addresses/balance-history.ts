@@ -84,7 +84,7 @@ export function balanceHistoryRoute(app: RouteApp, ctx: ApiContext): void {
       },
     },
     async (request) => {
-      const echo = addressEcho(ctx, request.params.chain, request.params.address);
+      const echo = addressEcho(ctx, request, request.params.chain, request.params.address);
       return loadBalanceHistory(ctx, echo, request.query.window, answerAmounts(request.log, echo.chain));
     },
   );

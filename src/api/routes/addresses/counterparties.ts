@@ -40,7 +40,7 @@ export function counterpartiesRoute(app: RouteApp, ctx: ApiContext): void {
     order: 'By tx_count_with descending, then counterparty address.',
     echo: { direction: StringEnum(COUNTERPARTY_DIRECTIONS), ...AddressEchoFields },
     prepare: (ctx, { params, query, request }) => {
-      const address = addressEcho(ctx, params.chain, params.address);
+      const address = addressEcho(ctx, request, params.chain, params.address);
       return { echo: { direction: query.direction ?? 'both', ...address }, amount: answerAmounts(request.log, address.chain) };
     },
     async read(ctx, { echo, amount }, { limit }) {

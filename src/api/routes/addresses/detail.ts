@@ -93,7 +93,7 @@ export function addressDetailRoute(app: RouteApp, ctx: ApiContext): void {
     },
     async (request) => {
       const { chain } = request.params;
-      const address = addressParam(chain, request.params.address);
+      const address = addressParam(request, chain, request.params.address);
       const facts = await loadAddressFacts(ctx, chain, address);
       const internalTransfers = (await readInternalTransfers(ctx.store, chain)).status;
       return addressDetail(chain, ctx.network(chain), facts, isTrue(request.query.with_labels), answerAmounts(request.log, chain), internalTransfers);

@@ -92,7 +92,7 @@ export function insightsRoute(app: RouteApp, ctx: ApiContext): void {
     },
     async (request): Promise<Static<typeof InsightsResponse>> => {
       const { chain } = request.params;
-      const address = addressParam(chain, request.params.address);
+      const address = addressParam(request, chain, request.params.address);
       const facts = await loadAddressFacts(ctx, chain, address);
       const ranks = await loadRanks(ctx.store, chain, { balance: facts.balance, txCount: facts.txCount, appeared: facts.appeared });
       const walletClass = classifyWallet(facts);

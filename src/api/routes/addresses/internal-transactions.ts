@@ -137,7 +137,7 @@ export function internalTransactionsRoute(app: RouteApp, ctx: ApiContext): void 
       },
     },
     async (request) => {
-      const echo = addressEcho(ctx, request.params.chain, request.params.address);
+      const echo = addressEcho(ctx, request, request.params.chain, request.params.address);
       return loadInternalTxs(ctx, echo, request.query.page, request.query.page_size, answerAmounts(request.log, echo.chain));
     },
   );

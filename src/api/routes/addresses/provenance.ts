@@ -64,6 +64,6 @@ export function provenanceRoute(app: RouteApp, ctx: ApiContext): void {
         response: { 200: ProvenanceResponse, ...STANDARD_ERRORS },
       },
     },
-    async (request) => loadProvenance(ctx, addressEcho(ctx, request.params.chain, request.params.address)),
+    async (request) => loadProvenance(ctx, addressEcho(ctx, request, request.params.chain, request.params.address)),
   );
 }

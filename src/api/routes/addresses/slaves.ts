@@ -29,7 +29,7 @@ export function slavesRoute(app: RouteApp, ctx: ApiContext): void {
     order: 'Newest registration first.',
     totalDescription: 'Slave keys registered under this master.',
     echo: AddressEchoFields,
-    prepare: (ctx, { params }) => ({ echo: addressEcho(ctx, params.chain, params.address) }),
+    prepare: (ctx, { params, request }) => ({ echo: addressEcho(ctx, request, params.chain, params.address) }),
     async read(ctx, { echo }, { limit, offset }) {
       if (echo.chain !== 'pow') return { items: [], total: 0 };
       const { rows, total } = await readSlaves(ctx.store, echo.chain, echo.address, limit, offset ?? 0);

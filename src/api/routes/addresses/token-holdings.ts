@@ -37,7 +37,7 @@ export function tokenHoldingsRoute(app: RouteApp, ctx: ApiContext): void {
     order: 'Tokens with a positive balance, largest display balance first.',
     echo: AddressEchoFields,
     prepare: (ctx, { params, request }) => {
-      const echo = addressEcho(ctx, params.chain, params.address);
+      const echo = addressEcho(ctx, request, params.chain, params.address);
       return { echo, amount: answerAmounts(request.log, echo.chain) };
     },
     async read(ctx, { echo, amount }, { limit }) {

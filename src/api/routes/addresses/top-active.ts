@@ -6,9 +6,11 @@
  */
 import { Type, type Static } from 'typebox';
 import type { ChainId } from '../../../chain/chains.ts';
+import type { ChainNetwork } from '../../../chain/network.ts';
 import { isGramText } from '../../../rollups/addresses/address-ranks.ts';
 import { answerAmounts, type AnswerAmount } from '../../amounts.ts';
 import { invalidParam } from '../../problem.ts';
+import { networkOf } from '../../plugins/freshness.ts';
 import { PAGED_ROWS, type ApiContext, type RouteApp } from '../../context.ts';
 import { AddressSummaryRow } from '../../schemas/address-summary.ts';
 import { BooleanQuery, ChainPathParams, IntegerQuery, isTrue, Nullable, StringEnum, STANDARD_ERRORS } from '../../schemas/common.ts';
@@ -56,6 +58,7 @@ const TopActiveResponse = Type.Object({
 async function loadTopActive(
   ctx: ApiContext,
   chain: ChainId,
+  chainNetwork: ChainNetwork,
   query: Static<typeof TopActiveQuery>,
   amount: AnswerAmount,
 ): Promise<Static<typeof TopActiveResponse>> {
@@ -64,7 +67,7 @@ async function loadTopActive(
   const field = sortField(query.sort ?? '-tx_count');
   const network = ctx.network(chain);
   const echo = { sort_by: field, page: query.page, page_size: query.page_size, q: query.q ?? null, chain, network };
-  const filters = await filtersOf(db, chain, {
+  const filters = await filtersOf(db, chain, chainNetwork, {
     q: query.q,
     exclude: query.exclude,
     excludeSentinel: isTrue(query.exclude_sentinel),
@@ -109,6 +112,6 @@ export function topActiveRoute(app: RouteApp, ctx: ApiContext): void {
         response: { 200: TopActiveResponse, ...STANDARD_ERRORS },
       },
     },
-    async (request) => loadTopActive(ctx, request.params.chain, request.query, answerAmounts(request.log, request.params.chain)),
+    async (request) => loadTopActive(ctx, request.params.chain, networkOf(request, request.params.chain), request.query, answerAmounts(request.log, request.params.chain)),
   );
 }

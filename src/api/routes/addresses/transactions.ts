@@ -147,7 +147,7 @@ export function transactionsRoute(app: RouteApp, ctx: ApiContext): void {
       },
     },
     async (request) => {
-      const echo = addressEcho(ctx, request.params.chain, request.params.address);
+      const echo = addressEcho(ctx, request, request.params.chain, request.params.address);
       return loadTransactions(ctx, echo, request.query, answerAmounts(request.log, echo.chain));
     },
   );

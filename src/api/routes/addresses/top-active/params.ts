@@ -1,6 +1,7 @@
 /** The leaderboard's sort and filter parameters, parsed into the filters its queries take. */
 import { parseAddress } from '../../../../chain/addresses.ts';
 import { SENTINELS, type ChainId } from '../../../../chain/chains.ts';
+import type { ChainNetwork } from '../../../../chain/network.ts';
 import type { Db } from '../../../../store/store.ts';
 import { pctThreshold } from '../../../amounts.ts';
 import { invalidParam } from '../../../problem.ts';
@@ -39,13 +40,13 @@ function normaliseQ(chain: ChainId, q: string | undefined): string {
   return text;
 }
 
-function parseExclude(chain: ChainId, raw: string | undefined): string[] {
+function parseExclude(chain: ChainId, network: ChainNetwork, raw: string | undefined): string[] {
   if (!raw) return [];
   const out = new Set<string>();
   for (const part of raw.split(',')) {
     const text = part.trim();
     if (!text) continue;
-    const parsed = parseAddress(chain, text);
+    const parsed = parseAddress(chain, text, network);
     if (!parsed.ok) throw invalidParam('exclude', `contains ${JSON.stringify(text.slice(0, 90))}, which is not a ${chain} address: ${parsed.reason}`);
     out.add(parsed.address);
   }
@@ -62,8 +63,9 @@ interface FilterParams {
 }
 
 /** The filters of the parameters; a percent of the total supply (src/domain/supply.ts) is turned into a balance threshold. */
-export async function filtersOf(db: Db, chain: ChainId, p: FilterParams): Promise<Filters> {
-  const excluded = parseExclude(chain, p.exclude);
+/** `network`: the chain's facts as the request's store state has them (the address width of `exclude`). */
+export async function filtersOf(db: Db, chain: ChainId, network: ChainNetwork, p: FilterParams): Promise<Filters> {
+  const excluded = parseExclude(chain, network, p.exclude);
   if (p.excludeSentinel) excluded.push(...SENTINELS[chain].filter((s) => !excluded.includes(s)));
   let minBalance: bigint | null = null;
   if (p.whaleOnly) {
