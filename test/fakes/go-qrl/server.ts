@@ -10,12 +10,16 @@
  * - JSON-RPC batches (rpc/handler.go), answered in order; an empty batch is -32600 "empty batch".
  * The shapes of its answers and the reading of its address parameters are in ./shapes.ts.
  *
- * `addressBytes: 64` extends every Anvil address by a fixed 44-byte tail (reversibly), in every
- * address field of answers and parameters. Log topics and data are left as Anvil gives them: the
- * ABI word of a 64-byte address is not settled here.
+ * `addressBytes: 64` is the 64-byte go-qrl fork, rgeraldes24/go-qrl at commit 7f427122d (main,
+ * 2026-07-21): every Anvil address is extended by a fixed 44-byte tail (reversibly) in every
+ * address field of answers and parameters, and printed QIP-55 mixed case (common/types.go
+ * `Address.MarshalText`); logs (receipts, `qrl_getLogs`, call frames) have 64-byte topics and data
+ * words, `qrl_call` returns 64-byte ABI words, and a client's 64-byte calldata words and filter
+ * topics are narrowed back for Anvil (./vm64.ts says how, and where it is simpler than the node).
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { AddressBook, block, header, log, ParamError, receipt, traceResult, transaction, txpoolContent } from './shapes.ts';
+import { narrowCalldata, narrowTopic, widenReturn } from './vm64.ts';
 
 export interface GoQrlOptions {
   /** Anvil's URL. */
@@ -93,6 +97,7 @@ function upstreamParams(book: AddressBook, method: string, params: unknown[]): u
   if (TX_ARGS.has(method) && out[0] !== null && typeof out[0] === 'object') {
     const args = { ...(out[0] as Record<string, unknown>) };
     for (const field of ['from', 'to'] as const) if (args[field] !== undefined && args[field] !== null) args[field] = book.field(args[field], 0, 'TransactionArgs', field);
+    if (book.bytes === 64) for (const field of ['data', 'input'] as const) if (args[field] !== undefined) args[field] = narrowCalldata(book, args[field]);
     if (Array.isArray(args.accessList)) args.accessList = args.accessList.map((e: Record<string, unknown>) => ({ ...e, address: book.field(e.address, 0, 'TransactionArgs', 'accessList.address') }));
     out[0] = args;
   }
@@ -118,13 +123,16 @@ function upstreamParams(book: AddressBook, method: string, params: unknown[]): u
     } else if (a !== undefined && a !== null) {
       throw fail('invalid addresses in query');
     }
+    if (book.bytes === 64 && Array.isArray(filter.topics)) {
+      filter.topics = filter.topics.map((t: unknown) => (Array.isArray(t) ? t.map((u) => narrowTopic(book, u)) : narrowTopic(book, t)));
+    }
     out[0] = filter;
   }
   return out;
 }
 
 /** Anvil's answer in go-qrl's shape. */
-function answer(book: AddressBook, method: string, result: any): unknown {
+function answer(book: AddressBook, method: string, params: unknown[], result: any): unknown {
   const many = (f: (x: any) => unknown) => (Array.isArray(result) ? result.map(f) : result);
   switch (method) {
     case 'qrl_getBlockByNumber':
@@ -147,6 +155,10 @@ function answer(book: AddressBook, method: string, result: any): unknown {
     case 'qrl_getFilterLogs':
     case 'qrl_getFilterChanges':
       return many((l) => (typeof l === 'string' ? l : log(book, l)));
+    case 'qrl_call': {
+      const args = params[0] as Record<string, unknown> | undefined;
+      return book.bytes === 64 ? widenReturn(book, args?.data ?? args?.input, result) : result;
+    }
     case 'qrl_accounts':
       return many((a) => book.out(a));
     case 'debug_traceBlockByNumber':
@@ -171,7 +183,7 @@ export async function startGoQrl(options: GoQrlOptions): Promise<GoQrlNode> {
 
   async function handle(requests: Request[]): Promise<Response[]> {
     const responses: (Response | undefined)[] = new Array(requests.length);
-    const forwarded: { index: number; method: string; body: unknown }[] = [];
+    const forwarded: { index: number; method: string; params: unknown[]; body: unknown }[] = [];
     requests.forEach((request, index) => {
       const id = request?.id ?? null;
       try {
@@ -188,7 +200,7 @@ export async function startGoQrl(options: GoQrlOptions): Promise<GoQrlNode> {
           return;
         }
         const params = Array.isArray(request.params) ? request.params : [];
-        forwarded.push({ index, method, body: { jsonrpc: '2.0', id: index, method: upstream, params: upstreamParams(book, method, params) } });
+        forwarded.push({ index, method, params, body: { jsonrpc: '2.0', id: index, method: upstream, params: upstreamParams(book, method, params) } });
       } catch (error) {
         if (error instanceof RpcFailure) responses[index] = { jsonrpc: '2.0', id, error: { code: error.code, message: error.message } };
         else if (error instanceof ParamError) responses[index] = { jsonrpc: '2.0', id, error: { code: -32602, message: error.message } };
@@ -206,7 +218,7 @@ export async function startGoQrl(options: GoQrlOptions): Promise<GoQrlNode> {
         else if (body.error) responses[f.index] = { jsonrpc: '2.0', id, error: body.error };
         else {
           try {
-            responses[f.index] = { jsonrpc: '2.0', id, result: answer(book, f.method, body.result) };
+            responses[f.index] = { jsonrpc: '2.0', id, result: answer(book, f.method, f.params, body.result) };
           } catch (error) {
             // Something go-qrl could not have answered (a legacy transaction, a SELFDESTRUCT frame): loud.
             responses[f.index] = { jsonrpc: '2.0', id, error: { code: -32603, message: `go-qrl fake: ${(error as Error).message}` } };

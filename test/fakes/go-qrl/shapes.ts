@@ -17,11 +17,16 @@
  *   reach the caller through rpc/service.go `parsePositionalArguments` ("invalid argument N: …",
  *   -32602 in rpc/errors.go); the log filter's own `decodeAddress` in qrl/filters/api.go.
  *
+ * With 64-byte addresses it follows the fork rgeraldes24/go-qrl at commit 7f427122d: addresses
+ * printed by `Address.MarshalText` = `Hex()`, `qip55AddressHex` (QIP-55 mixed case over
+ * SHAKE-256), logs with VM64 topics and data (./vm64.ts).
+ *
  * The hashes stay Anvil's (nothing is re-encoded): the filler keys and signatures do not change a
  * block's or transaction's hash as they would on a real node.
  */
 import { createHash } from 'node:crypto';
 import { keccak256, toHex } from 'viem';
+import { widenLog } from './vm64.ts';
 
 export const PUBLIC_KEY_BYTES = 2592;
 export const SIGNATURE_BYTES = 4627;
@@ -44,20 +49,23 @@ export class AddressBook {
     return /^0+$/.test(hex40) ? '0'.repeat(88) : shake('go-qrl-proxy/address', hex40, 44);
   }
 
-  /** Anvil's `0x…` (20 bytes) as go-qrl prints it: `Q` + lowercase hex. */
+  /**
+   * Anvil's `0x…` (20 bytes) as go-qrl prints it: `Q` + lowercase hex (v0.3.0's `MarshalText`); on
+   * the 64-byte fork `MarshalText` is `Hex()`, QIP-55 mixed case.
+   */
   out(anvil: string): string {
     const hex = anvil.slice(2).toLowerCase();
-    return `Q${this.bytes === 20 ? hex : hex + this.tail(hex)}`;
+    return this.bytes === 20 ? `Q${hex}` : `Q${qip55(hex + this.tail(hex))}`;
   }
 
-  /** As `Address.Hex()` prints it (txpool keys): the checksummed form. */
+  /** As `Address.Hex()` prints it (txpool keys): the checksummed form, EIP-55's rule over Keccak-256 (20 bytes) or QIP-55 (64). */
   outChecksummed(anvil: string): string {
+    if (this.bytes === 64) return this.out(anvil);
     const lower = this.out(anvil).slice(1);
     const digest = keccak256(toHex(lower)).slice(2);
     let out = 'Q';
     for (let i = 0; i < lower.length; i++) {
-      // go-qrl takes nibble i of the 32-byte digest; a 64-byte address has more digits than that.
-      const byte = i < 64 ? parseInt(digest.slice(2 * (i >> 1), 2 * (i >> 1) + 2), 16) : 0;
+      const byte = parseInt(digest.slice(2 * (i >> 1), 2 * (i >> 1) + 2), 16);
       const half = i % 2 === 0 ? byte >> 4 : byte & 0xf;
       out += lower[i]! > '9' && half > 7 ? lower[i]!.toUpperCase() : lower[i]!;
     }
@@ -112,6 +120,22 @@ export class AddressBook {
     if (raw.length / 2 !== this.bytes) throw new Error(`hex has invalid length ${raw.length / 2} after decoding; expected ${this.bytes} for address`);
     return this.in(raw);
   }
+}
+
+/**
+ * The 64-byte fork's `qip55AddressHex` (rgeraldes24/go-qrl 7f427122d, common/types.go): a letter
+ * of the lowercase hex is upper-cased when the nibble of SHAKE-256 (64 bytes) of that hex text at
+ * its position is 8 or more (high nibble for even positions).
+ */
+export function qip55(lowerHex: string): string {
+  const checksum = createHash('shake256', { outputLength: 64 }).update(lowerHex, 'utf8').digest();
+  let out = '';
+  for (let i = 0; i < lowerHex.length; i++) {
+    const c = lowerHex[i]!;
+    const nibble = i % 2 === 0 ? checksum[i >> 1]! >> 4 : checksum[i >> 1]! & 0x0f;
+    out += c >= 'a' && c <= 'f' && nibble >= 8 ? c.toUpperCase() : c;
+  }
+  return out;
 }
 
 type Json = Record<string, any>;
@@ -189,7 +213,9 @@ export function block(book: AddressBook, raw: Json | null): Json | null {
   return out;
 }
 
-export function log(book: AddressBook, l: Json): Json {
+/** A log (core/types/gen_log_json.go); on the 64-byte fork with VM64 topics and data (./vm64.ts). */
+export function log(book: AddressBook, raw: Json): Json {
+  const l = book.bytes === 64 ? widenLog(book, raw) : raw;
   return {
     address: addr(book, l.address),
     topics: l.topics,
@@ -235,7 +261,10 @@ export function callFrame(book: AddressBook, frame: Json): Json {
   const out: Json = { ...frame, from: addr(book, frame.from) };
   if (frame.to !== undefined) out.to = addr(book, frame.to);
   if (frame.calls) out.calls = frame.calls.map((c: Json) => callFrame(book, c));
-  if (frame.logs) out.logs = frame.logs.map((l: Json) => ({ ...l, address: addr(book, l.address) }));
+  if (frame.logs) out.logs = frame.logs.map((raw: Json) => {
+    const l = book.bytes === 64 ? widenLog(book, raw) : raw;
+    return { ...l, address: addr(book, l.address) };
+  });
   return out;
 }
 
