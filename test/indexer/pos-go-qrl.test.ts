@@ -4,7 +4,8 @@
  * transactions with ML-DSA-87 keys and signatures, no `eth_`, no `trace_`), finding the namespace
  * itself. What it stores must equal what that node says, asked as a go-qrl client asks: every
  * balance (qrl_getBalance), token holding (balanceOf by qrl_call), internal transfer (derived here
- * from the node's callTracer frames, debug_traceBlockByNumber), the burned fees and the counts.
+ * from the node’s callTracer frames, debug_traceBlockByNumber; test/support/go-qrl-oracle.ts), the
+ * burned fees and the counts.
  * Then again after a reorg while following. The Ethereum twin is pos-anvil.test.ts.
  *
  * A node without the `debug` module (go-qrl's default HTTP modules are `net,web3`) is refused at
@@ -15,85 +16,18 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { pino } from 'pino';
 import sql from 'sql-template-tag';
-import { encodeFunctionData, parseAbi } from 'viem';
 import { resolveIndexPosSettings } from '../../src/cli/commands/index-pos.ts';
 import { indexPos } from '../../src/ingest/index-pos.ts';
-import type { Store } from '../../src/store/store.ts';
 import { startAnvil, type Anvil } from '../support/anvil.ts';
 import { describeEachStore, openTestStore } from '../support/stores.ts';
 import { driveTraffic, setUpTraffic, type Traffic } from '../fixtures/traffic.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { AUTH, buildTestApp } from '../support/app.ts';
 import { startGoQrl, type GoQrlNode } from '../fakes/go-qrl/server.ts';
+import { assertMatchesNode } from '../support/go-qrl-oracle.ts';
 
 const COINBASE = '0x00000000000000000000000000000000c0ffee03';
-const ZERO = 'Q' + '0'.repeat(40);
 const silent = pino({ level: 'silent' });
-const hex = (n: number) => `0x${n.toString(16)}`;
-
-interface Frame {
-  type: string;
-  from: string;
-  to?: string;
-  value?: string;
-  error?: string;
-  calls?: Frame[];
-}
-
-/** Value-moving frames below the top, outside any failed frame (the top one included), as `path/from/to/value`. */
-function internalMoves(frame: Frame, path: number[] = []): string[] {
-  if (frame.error) return [];
-  const own = path.length > 0 && frame.type !== 'DELEGATECALL' && frame.type !== 'STATICCALL' && BigInt(frame.value ?? '0x0') > 0n ? [`${path.join('.')}/${frame.from}/${frame.to}/${BigInt(frame.value!)}`] : [];
-  return [...own, ...(frame.calls ?? []).flatMap((call, i) => internalMoves(call, [...path, i]))];
-}
-
-/** Everything the store must agree with the node on, asked of the node as go-qrl answers. */
-async function assertMatchesNode(store: Store, node: GoQrlNode): Promise<void> {
-  const head = Number(await node.rpc<string>('qrl_blockNumber'));
-  const [tip] = await store.query<{ height: string; hash: string }>('t', sql`SELECT height, hash FROM blocks WHERE chain = 'pos' ORDER BY height DESC LIMIT 1`);
-  assert.equal(Number(tip!.height), head);
-  assert.equal(tip!.hash, (await node.rpc<{ hash: string }>('qrl_getBlockByNumber', ['latest', false])).hash);
-
-  const balances = await store.query<{ address: string; balance: string }>('t', sql`SELECT address, balance::text AS balance FROM address_summary WHERE chain = 'pos'`);
-  assert.ok(balances.length > 40, `only ${balances.length} addresses`);
-  for (const row of balances) {
-    assert.match(row.address, /^Q[0-9a-f]{40}$/);
-    assert.equal(BigInt(row.balance), BigInt(await node.rpc<string>('qrl_getBalance', [row.address, 'latest'])), `balance of ${row.address}`);
-  }
-
-  const abi = parseAbi(['function balanceOf(address) view returns (uint256)']);
-  const holdings = await store.query<{ address: string; contract: string; balance: string }>('t', sql`SELECT address, contract, balance::text AS balance FROM token_balances WHERE chain = 'pos' AND address <> ${ZERO}`);
-  assert.ok(holdings.length > 30);
-  for (const row of holdings) {
-    const data = encodeFunctionData({ abi, functionName: 'balanceOf', args: [`0x${row.address.slice(1)}`] });
-    assert.equal(BigInt(row.balance), BigInt(await node.rpc<string>('qrl_call', [{ to: row.contract, data }, 'latest'])), `${row.contract} held by ${row.address}`);
-  }
-
-  const expected: string[] = [];
-  let txCount = 0;
-  let burned = 0n;
-  for (let height = 0; height <= head; height++) {
-    const block = await node.rpc<{ gasUsed: string; baseFeePerGas: string; transactions: string[] }>('qrl_getBlockByNumber', [hex(height), false]);
-    txCount += block.transactions.length;
-    burned += BigInt(block.gasUsed) * BigInt(block.baseFeePerGas);
-    if (block.transactions.length === 0) continue;
-    const traces = await node.rpc<{ txHash: string; result: Frame }[]>('debug_traceBlockByNumber', [hex(height), { tracer: 'callTracer' }]);
-    for (const { txHash, result } of traces) expected.push(...internalMoves(result).map((move) => `${txHash}/${move}`));
-  }
-  const stored = await store.query<{ key: string }>('t', sql`SELECT tx_hash || '/' || trace_address || '/' || from_addr || '/' || to_addr || '/' || value::text AS key FROM internal_txs WHERE chain = 'pos'`);
-  assert.ok(expected.length > 20);
-  assert.deepEqual(stored.map((r) => r.key).sort(), expected.sort());
-
-  const [totals] = await store.query<{ burned: string; txs: string }>('t', sql`SELECT sum(burned)::text AS burned, sum(tx_count)::text AS txs FROM blocks WHERE chain = 'pos'`);
-  assert.equal(BigInt(totals!.burned), burned);
-  assert.equal(Number(totals!.txs), txCount);
-  const [counted] = await store.query<{ n: string }>('t', sql`SELECT count(*)::text AS n FROM transactions WHERE chain = 'pos'`);
-  assert.equal(Number(counted!.n), txCount);
-  const senders = await store.query<{ from_addr: string; n: string }>('t', sql`SELECT from_addr, count(*)::text AS n FROM transactions WHERE chain = 'pos' GROUP BY from_addr`);
-  for (const row of senders) {
-    assert.equal(Number(row.n), Number(await node.rpc<string>('qrl_getTransactionCount', [row.from_addr, 'latest'])), `nonce of ${row.from_addr}`);
-  }
-}
 
 describeEachStore('quarry index pos against go-qrl (its JSON-RPC before Anvil)', (getStore) => {
   let anvil: Anvil;
