@@ -21,6 +21,7 @@ import { indexPos } from '../../src/ingest/index-pos.ts';
 import { startAnvil, type Anvil } from '../support/anvil.ts';
 import { describeEachStore, openTestStore } from '../support/stores.ts';
 import { driveTraffic, setUpTraffic, type Traffic } from '../fixtures/traffic.ts';
+import { followThroughReorg } from '../support/pos-follow-reorg.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { AUTH, buildTestApp } from '../support/app.ts';
 import { startGoQrl, type GoQrlNode } from '../fakes/go-qrl/server.ts';
@@ -76,31 +77,7 @@ describeEachStore('quarry index pos against go-qrl (its JSON-RPC before Anvil)',
   });
 
   it('resumes where it stopped, then follows the head through a reorg, recording it once', async () => {
-    await driveTraffic(anvil, traffic, { blocks: 2, perBlock: 10, seed: 5 });
-    const controller = new AbortController();
-    const running = indexPos(getStore(), settings({ follow: true, pollIntervalMs: 50 }), { logger: silent, signal: controller.signal });
-    running.catch(() => undefined);
-    const synced = async () => {
-      const head = await node.rpc<{ hash: string }>('qrl_getBlockByNumber', ['latest', false]);
-      const [tip] = await getStore().query<{ hash: string }>('t', sql`SELECT hash FROM blocks WHERE chain = 'pos' ORDER BY height DESC LIMIT 1`);
-      return tip?.hash === head.hash;
-    };
-    try {
-      await waitFor(synced, 'resume');
-      // The reorg is made on Anvil itself: go-qrl has no evm_ methods.
-      const snapshot = await anvil.rpc<string>('evm_snapshot');
-      await driveTraffic(anvil, traffic, { blocks: 3, perBlock: 10, seed: 6 });
-      await waitFor(synced, 'branch A');
-      assert.equal(await anvil.rpc('evm_revert', [snapshot]), true);
-      await driveTraffic(anvil, traffic, { blocks: 5, perBlock: 10, seed: 7 });
-      await waitFor(synced, 'branch B');
-    } finally {
-      controller.abort();
-    }
-    const result = await running;
-    assert.equal(result.reorgs, 1);
-    const reorgs = await getStore().query<{ depth: number }>('t', sql`SELECT depth FROM reorgs WHERE chain = 'pos'`);
-    assert.equal(reorgs.length, 1);
+    await followThroughReorg({ store: getStore(), anvil, traffic, settings: settings(), logger: silent, headHash: async () => (await node.rpc<{ hash: string }>('qrl_getBlockByNumber', ['latest', false])).hash });
     await assertMatchesNode(getStore(), node);
   });
 });
