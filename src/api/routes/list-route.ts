@@ -51,6 +51,9 @@ export interface ListRouteInput<Pm, Q> {
   request: FastifyRequest;
 }
 
+/** What `prepare` returns: the read's own context and the echoed fields. */
+export type Prepared<C, E extends TProperties> = C & { echo: Static<TObject<E>> };
+
 export interface ListRoute<Pm extends TObject, Q extends TProperties, I extends TSchema, E extends TProperties, C> {
   /** Relative to the group's prefix, Fastify style (`/:address/slaves`). */
   path: string;
@@ -70,9 +73,11 @@ export interface ListRoute<Pm extends TObject, Q extends TProperties, I extends 
   echo: E;
   /**
    * From the request to what the read needs and the echoed fields: parses what the schema cannot
-   * (addresses, enumerations per chain) into values, or throws a 400 naming the parameter.
+   * (addresses, enumerations per chain) into values, or throws a 400 naming the parameter. It may
+   * read the store (a promise): a list of one thing (a block's transactions) finds that thing here,
+   * throws a 404 when it does not exist, and binds cursors to it through `cursorScope`.
    */
-  prepare(ctx: ApiContext, input: ListRouteInput<Static<Pm>, Static<TObject<Q>>>): C & { echo: Static<TObject<E>> };
+  prepare(ctx: ApiContext, input: ListRouteInput<Static<Pm>, Static<TObject<Q>>>): Prepared<C, E> | Promise<Prepared<C, E>>;
   /** Cursor lists: everything that selects the rows, so that a cursor cannot be replayed against other filters. */
   cursorScope?(prepared: C): string;
   read(ctx: ApiContext, prepared: C, page: PageRequest): Promise<ListPage<Static<I>>>;
@@ -176,7 +181,7 @@ export function listRoute<Pm extends TObject, Q extends TProperties, I extends T
     },
     async (request) => {
       const query = request.query as Record<string, unknown>;
-      const prepared = route.prepare(ctx, { params: request.params as Static<Pm>, query: query as Static<TObject<Q>>, request });
+      const prepared = await route.prepare(ctx, { params: request.params as Static<Pm>, query: query as Static<TObject<Q>>, request });
       const { echo } = prepared;
       switch (paging.style) {
         case 'offset': {
