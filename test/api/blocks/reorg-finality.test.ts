@@ -30,7 +30,7 @@ describeEachStore('block routes across a reorg, and finality', (_getStore, kind)
           assert.equal(res.statusCode, 200, `${url}: ${res.body}`);
           return res.json();
         };
-        const [alice, bob, carol] = ['alice', 'bob', 'carol'].map((n) => addr(chain, `reorg ${n}`));
+        const [alice, bob, carol] = [addr(chain, 'reorg alice'), addr(chain, 'reorg bob'), addr(chain, 'reorg carol')] as const;
         const builder = new ChainBuilder(chain, Date.UTC(2026, 2, 1, 12) / 1000, 12);
         const miner = addr(chain, 'reorg miner');
         builder.block((b) => b.genesis([{ address: alice, amount: coins(chain, 1000) }]));
