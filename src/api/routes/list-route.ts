@@ -22,7 +22,7 @@ import { Type, type Static, type TObject, type TProperties, type TSchema } from 
 import type { FastifyRequest } from 'fastify';
 import type { ApiContext, RouteApp } from '../context.ts';
 import { invalidParam } from '../problem.ts';
-import { IntegerQuery, Nullable, STANDARD_ERRORS } from '../schemas/common.ts';
+import { IntegerQuery, Nullable, problemResponse, STANDARD_ERRORS } from '../schemas/common.ts';
 
 /** A keyset position: what a cursor holds. */
 export type CursorKey = readonly (string | number)[];
@@ -81,6 +81,8 @@ export interface ListRoute<Pm extends TObject, Q extends TProperties, I extends 
   /** Cursor lists: everything that selects the rows, so that a cursor cannot be replayed against other filters. */
   cursorScope?(prepared: C): string;
   read(ctx: ApiContext, prepared: C, page: PageRequest): Promise<ListPage<Static<I>>>;
+  /** When the 404 answers more than an unknown chain (a list of one block: no such block), what it says. */
+  notFound?: string;
   /** Route config beside `csv` (documentedDefaults, snapshotCache). */
   config?: Record<string, unknown>;
 }
@@ -176,7 +178,7 @@ export function listRoute<Pm extends TObject, Q extends TProperties, I extends T
         summary: route.summary,
         params: route.params,
         querystring,
-        response: { 200: listResponse(route), ...STANDARD_ERRORS },
+        response: { 200: listResponse(route), ...STANDARD_ERRORS, ...(route.notFound ? { 404: problemResponse(route.notFound) } : {}) },
       },
     },
     async (request) => {

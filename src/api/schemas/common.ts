@@ -97,7 +97,7 @@ export const ProblemSchema = Type.Object(
 );
 
 /** An error answer: a problem body, sent as application/problem+json. */
-function problemResponse(description: string) {
+export function problemResponse(description: string) {
   return { description, content: { 'application/problem+json': { schema: Type.Ref('Problem') } } };
 }
 

@@ -6,7 +6,7 @@ import type { ApiContext, RouteApp } from '../../context.ts';
 import { blockIdParam, describeBlockId } from '../../params/block-id.ts';
 import { notFound } from '../../problem.ts';
 import { BlockDetail, type BlockDetailType } from '../../schemas/block.ts';
-import { STANDARD_ERRORS } from '../../schemas/common.ts';
+import { problemResponse, STANDARD_ERRORS } from '../../schemas/common.ts';
 import { readBlockDetail, type BlockDetailRow } from './detail.read.ts';
 import { BlockPathParams } from './params.ts';
 import { blockSummary } from './summary.ts';
@@ -50,7 +50,7 @@ export function blockDetailRoute(app: RouteApp, ctx: ApiContext): void {
         operationId: 'getBlock',
         summary: 'A block by height or hash',
         params: BlockPathParams,
-        response: { 200: BlockDetail, ...STANDARD_ERRORS },
+        response: { 200: BlockDetail, ...STANDARD_ERRORS, 404: problemResponse('Unknown chain, or no stored block with this id.') },
       },
     },
     async (request) => {

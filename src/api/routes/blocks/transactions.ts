@@ -22,6 +22,7 @@ export function blockTransactionsRoute(app: RouteApp, ctx: ApiContext): void {
     order: 'Block order: by position in the block, then recipient index (a multi-recipient pow transfer has a row per recipient, as in the address feed).',
     totalDescription: 'Rows of the block: one per transaction, or per recipient of a transaction with a recipient list.',
     echo: BlockEchoFields,
+    notFound: 'Unknown chain, or no stored block with this id.',
     prepare: async (ctx, { params, request }) => {
       const { chain } = params;
       const id = blockIdParam(chain, params.id);

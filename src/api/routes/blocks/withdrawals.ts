@@ -21,6 +21,7 @@ export function blockWithdrawalsRoute(app: RouteApp, ctx: ApiContext): void {
     order: 'Block order (the order of the payload\'s withdrawals list).',
     totalDescription: 'Withdrawals of the block.',
     echo: BlockEchoFields,
+    notFound: 'Unknown chain, or no stored block with this id.',
     prepare: async (ctx, { params, request }) => {
       const id = blockIdParam('pos', params.id);
       const block = await findBlock(ctx.store, 'pos', id);
