@@ -68,6 +68,11 @@ export const ROUTES = {
   stakingDaily: '/api/v1/analytics/staking/daily',
   slashings: '/api/v1/analytics/staking/slashings-daily',
   crossChain: '/api/v1/analytics/cross-chain/history/{address}',
+  // Beyond the spec (docs/api-blocks.md).
+  blocks: '/api/v1/{chain}/blocks',
+  block: '/api/v1/{chain}/blocks/{id}',
+  blockTransactions: '/api/v1/{chain}/blocks/{id}/transactions',
+  blockWithdrawals: '/api/v1/pos/blocks/{id}/withdrawals',
 } as const;
 
 /** Analytics routes that take the chain as a query parameter, and those that describe pos (or both chains) alone. */
@@ -143,6 +148,15 @@ export interface ApiCase {
   shownQuery?: Query;
   /** The timeline's path parameter. */
   metric?: string;
+  /** The block routes' path parameter: a height or a hash. */
+  blockId?: string;
+}
+
+/** A chain's latest block as the served API lists it: where the block cases point. */
+export interface TipBlock {
+  height: number;
+  hash: string;
+  producer: string | null;
 }
 
 export interface CaseInputs {
@@ -153,6 +167,8 @@ export interface CaseInputs {
   end: number;
   /** For the hostile cases; without it, none. */
   bounds?: HostileBounds;
+  /** Each chain's latest block (from GET /{chain}/blocks); without it, no block cases. */
+  tips?: Record<ChainId, TipBlock | null>;
 }
 
 const DAY = 86_400;
@@ -274,6 +290,25 @@ export function buildCases(inputs: CaseInputs): ApiCase[] {
       if (pow) hostile('transactions', 'coinbase', { offset: bounds.feedOffset, tx_type: 'coinbase' }, { shownQuery: { offset: 'largest', tx_type: 'coinbase' }, note: `offset ${bounds.feedOffset.toLocaleString('en')}` });
     }
 
+    // Blocks: the list (newest, a producer's, a day, a year back), a block by height and by hash,
+    // its transactions and (pos) withdrawals, at the tip and deep in the chain.
+    const tip = inputs.tips?.[chain];
+    if (tip) {
+      const blocks = (route: RouteName, query: Query, extra: Partial<ApiCase> = {}) => add(route, undefined, query, { target: TARGETS.endpoint, ...extra });
+      blocks('blocks', {}, { hot: true });
+      blocks('blocks', { limit: 100 });
+      const producer = (pow ? n.miningPool : null) ?? tip.producer;
+      if (producer) blocks('blocks', { producer }, { shownQuery: { producer: pow ? 'the largest pool' : 'the tip\'s fee recipient' } });
+      blocks('blocks', { time_from: inputs.end - DAY, time_to: inputs.end }, { shownQuery: { time_from: 'end-1d', time_to: 'end' } });
+      blocks('blocks', { time_to: inputs.end - 365 * DAY }, { shownQuery: { time_to: 'end-365d' }, note: 'a page a year below the tip' });
+      const deep = String(Math.max(0, tip.height - 100_000));
+      for (const [id, shown] of [[String(tip.height), 'tip'], [deep, 'tip-100000'], [tip.hash, 'tip hash']] as const) {
+        blocks('block', {}, { blockId: id, shownQuery: { id: shown } });
+        blocks('blockTransactions', { limit: 100 }, { blockId: id, shownQuery: { id: shown, limit: 100 } });
+        if (!pow) blocks('blockWithdrawals', {}, { blockId: id, shownQuery: { id: shown } });
+      }
+    }
+
     const burners = (query: Query) => add('topBurners', undefined, query, { target: pow ? undefined : TARGETS.endpoint, ...(pow ? { note: 'pos only: an empty list on pow' } : {}) });
     burners({});
     burners({ window: '30d' });
@@ -331,7 +366,7 @@ function subjectAddress(chain: ChainId, n: NotableAccounts, subject: string): st
 
 /** The request path of a case (a cursor case gets its cursor later). */
 export function casePath(c: ApiCase, query: Query = c.query): string {
-  const path = ROUTES[c.route].replace('{chain}', c.chain).replace('{address}', c.address ?? '').replace('{metric}', c.metric ?? '');
+  const path = ROUTES[c.route].replace('{chain}', c.chain).replace('{address}', c.address ?? '').replace('{metric}', c.metric ?? '').replace('{id}', c.blockId ?? '');
   const params = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
   const search = params.toString();
   return search ? `${path}?${search}` : path;

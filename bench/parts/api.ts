@@ -12,7 +12,7 @@ import type { NotableAccounts } from '../../src/sources/synthetic/index.ts';
 import { runLoad, runSequential, STATIC_PREFIX, type LoadResult } from '../load.ts';
 import { CLI_NODE_FLAGS, freePort, loadAverage, log, memoryOf, ROOT, round, startNode, waitFor, type Child } from '../proc.ts';
 import type { TierStore } from '../stores.ts';
-import { buildCases, casePath, DEFAULT_DEEPEST_OFFSET, ROUTES, type ApiCase, type CaseInputs, type HostileBounds, type RouteName, type Target } from './api-cases.ts';
+import { buildCases, casePath, DEFAULT_DEEPEST_OFFSET, ROUTES, type ApiCase, type CaseInputs, type HostileBounds, type RouteName, type Target, type TipBlock } from './api-cases.ts';
 import type { BuildRecord } from './generate.ts';
 
 export interface CaseResult {
@@ -163,6 +163,7 @@ export async function measureApi(target: TierStore, build: BuildRecord, notable:
     const bounds = hostileBounds(openapi);
     const inputs: CaseInputs = {
       bounds,
+      tips: { pow: await tipBlock(base, headers, 'pow'), pos: await tipBlock(base, headers, 'pos') },
       notable,
       txCounts: {
         pow: { busiest: build.facts.notable.pow.busiestHotWallet.txCount, ordinary: build.facts.notable.pow.ordinary.txCount },
@@ -360,6 +361,13 @@ async function cursorAt(base: string, headers: Record<string, string>, c: ApiCas
     if (!cursor) return null;
   }
   return cursor;
+}
+
+/** A chain's latest block, from the served block list (null where the route is not served yet). */
+async function tipBlock(base: string, headers: Record<string, string>, chain: ChainId): Promise<TipBlock | null> {
+  const page = await getJson(`${base}/api/v1/${chain}/blocks?limit=1`, headers);
+  const item = (page?.items as TipBlock[] | undefined)?.[0];
+  return item ? { height: item.height, hash: item.hash, producer: item.producer } : null;
 }
 
 async function getJson(url: string, headers: Record<string, string>): Promise<Record<string, unknown> | null> {

@@ -260,6 +260,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{chain}/blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The chain's blocks, newest first */
+        get: operations["getBlocks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{chain}/blocks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A block by height or hash */
+        get: operations["getBlock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{chain}/blocks/{id}/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The transactions of a block, in block order */
+        get: operations["getBlockTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pos/blocks/{id}/withdrawals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The withdrawals credited in a pos block, in block order */
+        get: operations["getBlockWithdrawals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/analytics/transactions-normalised": {
         parameters: {
             query?: never;
@@ -2829,6 +2897,576 @@ export interface operations {
                 };
             };
             /** @description Unknown chain. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBlocks: {
+        parameters: {
+            query?: {
+                /** @description Only blocks of this producer (pow: the coinbase recipient; pos: the fee recipient), an address of the chain in any accepted form. */
+                producer?: string;
+                /** @description Keep blocks with timestamp >= this (Unix seconds). */
+                time_from?: number;
+                /** @description Keep blocks with timestamp < this (Unix seconds). */
+                time_to?: number;
+                /** @description Opaque token from a previous next_cursor, passed back unchanged; omitted = the first page. */
+                cursor?: string;
+                /** @description Items per page (1 to 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0). */
+                chain: "pow" | "pos";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: `<URL of the next page>; rel="next"`, absent on the last page (docs/exports.md). */
+                    Link?: string;
+                    /** @description CSV answers: the next page’s cursor (the JSON next_cursor), absent on the last page. */
+                    "Quarry-Next-Cursor"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first: by height, descending. */
+                        items: {
+                            /** @description Block height. */
+                            height: number;
+                            /** @description Block hash: pos 0x + 64 hex, pow 64 hex (lowercase). */
+                            hash: string;
+                            /**
+                             * @description UTC time, YYYY-MM-DDTHH:MM:SS.
+                             * @example 2026-11-22T09:30:00
+                             */
+                            timestamp: string;
+                            /** @description Transactions in the block (pow: the coinbase included). */
+                            tx_count: number;
+                            /** @description pow: the coinbase recipient (the miner); pos: the fee recipient. Canonical Q form. */
+                            producer: string | null;
+                            /** @description Serialized size in bytes. */
+                            size: number;
+                            /**
+                             * @description Newly minted by the block: the pow block reward without fees; 0 on pos (consensus rewards are not in execution blocks).
+                             * @example 1000000000
+                             */
+                            reward: string | null;
+                            /**
+                             * @description Fees paid by the block's transactions (pos: burned and priority parts together).
+                             * @example 1000000000
+                             */
+                            fees: string | null;
+                            /** @description Gas used by the block's transactions. Null on pow. */
+                            gas_used: number | null;
+                            /** @description Gas limit of the block. Null on pow. */
+                            gas_limit: number | null;
+                            /**
+                             * @description Base fee per gas (planck). Null on pow.
+                             * @example 1000000000
+                             */
+                            base_fee_per_gas: string | null;
+                            /**
+                             * @description Base fee x gas used: destroyed (planck). Null on pow.
+                             * @example 1000000000
+                             */
+                            burned: string | null;
+                        }[];
+                        /** @description Number of items in this page. */
+                        count: number;
+                        limit: number;
+                        /** @description Pass back as cursor for the next page; null on the last page. */
+                        next_cursor: string | null;
+                        /** @description Whether items follow this page. */
+                        has_more: boolean;
+                        /** @description Blocks of the chain when no filter is given (the chain's block count); null with producer, time_from or time_to, which are not counted. */
+                        total: number | null;
+                        chain: string;
+                        network: string;
+                        /** @description The producer filter, in canonical form; null without one. */
+                        producer: string | null;
+                        time_from: number | null;
+                        time_to: number | null;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown chain. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBlock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0). */
+                chain: "pow" | "pos";
+                /**
+                 * @description A block height (decimal, no sign or leading zeros) or a block hash (64 hex digits, any case, with or without 0x).
+                 * @example 12345
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A block header with what a block page shows. */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        chain: string;
+                        network: string;
+                        /** @description Block height. */
+                        height: number;
+                        /** @description Block hash: pos 0x + 64 hex, pow 64 hex (lowercase). */
+                        hash: string;
+                        /**
+                         * @description UTC time, YYYY-MM-DDTHH:MM:SS.
+                         * @example 2026-11-22T09:30:00
+                         */
+                        timestamp: string;
+                        /** @description Transactions in the block (pow: the coinbase included). */
+                        tx_count: number;
+                        /** @description pow: the coinbase recipient (the miner); pos: the fee recipient. Canonical Q form. */
+                        producer: string | null;
+                        /** @description Serialized size in bytes. */
+                        size: number;
+                        /**
+                         * @description Newly minted by the block: the pow block reward without fees; 0 on pos (consensus rewards are not in execution blocks).
+                         * @example 1000000000
+                         */
+                        reward: string | null;
+                        /**
+                         * @description Fees paid by the block's transactions (pos: burned and priority parts together).
+                         * @example 1000000000
+                         */
+                        fees: string | null;
+                        /** @description Gas used by the block's transactions. Null on pow. */
+                        gas_used: number | null;
+                        /** @description Gas limit of the block. Null on pow. */
+                        gas_limit: number | null;
+                        /**
+                         * @description Base fee per gas (planck). Null on pow.
+                         * @example 1000000000
+                         */
+                        base_fee_per_gas: string | null;
+                        /**
+                         * @description Base fee x gas used: destroyed (planck). Null on pow.
+                         * @example 1000000000
+                         */
+                        burned: string | null;
+                        /** @description Hash of the parent block. */
+                        parent_hash: string;
+                        /**
+                         * @description Tips paid to the fee recipient: fees minus burned. Null on pow.
+                         * @example 1000000000
+                         */
+                        priority_fees: string | null;
+                        /** @description Consensus-layer withdrawals credited in the block. Null on pow. */
+                        withdrawals_count: number | null;
+                        /**
+                         * @description Sum of those withdrawals (planck). Null on pow.
+                         * @example 1000000000
+                         */
+                        withdrawals_total: string | null;
+                        /** @description Blocks stored above this one: the latest stored height minus this height (0 for the tip). */
+                        confirmations: number;
+                        /** @description Whether the block can no longer change. pow: deeper than the reorg limit (confirmations >= 10080, a week of blocks) or at or below a recorded finalized height (the end of an archive's chain). pos: at or below the node's finalized block as the indexer last recorded it. Null on pos when nothing recorded one (a generated chain, a node without the finalized tag). */
+                        finalized: boolean | null;
+                    };
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown chain, or no stored block with this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBlockTransactions: {
+        parameters: {
+            query?: {
+                /** @description Opaque token from a previous next_cursor, passed back unchanged; omitted = the first page. */
+                cursor?: string;
+                /** @description Items per page (1 to 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0). */
+                chain: "pow" | "pos";
+                /**
+                 * @description A block height (decimal, no sign or leading zeros) or a block hash (64 hex digits, any case, with or without 0x).
+                 * @example 12345
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: `<URL of the next page>; rel="next"`, absent on the last page (docs/exports.md). */
+                    Link?: string;
+                    /** @description CSV answers: the next page’s cursor (the JSON next_cursor), absent on the last page. */
+                    "Quarry-Next-Cursor"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Block order: by position in the block, then recipient index (a multi-recipient pow transfer has a row per recipient, as in the address feed). */
+                        items: {
+                            chain: string;
+                            network: string;
+                            tx_hash: string;
+                            /** @description Block height. */
+                            height: number | null;
+                            /**
+                             * @description UTC time, YYYY-MM-DDTHH:MM:SS.
+                             * @example 2026-11-22T09:30:00
+                             */
+                            timestamp: string | null;
+                            /** @description Sender: whose balance pays the value and the fee (on pow also when a slave key signed). */
+                            from_addr: string | null;
+                            /** @description Recipient of this row: the single recipient, or on a multi-recipient pow transfer the recipient at recipient_index. Null for a contract creation (see contract_address) and for transactions without a recipient. */
+                            to_addr: string | null;
+                            /** @description Hash of the block. */
+                            block_hash: string | null;
+                            /** @description Position of the transaction in its block. */
+                            tx_index: number | null;
+                            /** @description Position of this row's recipient in the transaction's recipient list (pow transfers); null when the transaction has no list. */
+                            recipient_index: number | null;
+                            /**
+                             * @description Native value of this row: the amount sent to this row's recipient (the whole value when the transaction has one recipient).
+                             * @example 1000000000
+                             */
+                            value: string | null;
+                            /**
+                             * @description Fee of the whole transaction, paid once by the sender; the same on every row of a multi-recipient transaction.
+                             * @example 1000000000
+                             */
+                            fee: string | null;
+                            /** @description Sender nonce (pos). */
+                            nonce: number | null;
+                            /** @description pow subtype (transfer, coinbase, message, slave, ...) or pos transfer, contract_call, contract_create. */
+                            tx_type: string | null;
+                            /** @description pos: EIP-2718 envelope type. */
+                            tx_type_evm: number | null;
+                            /** @description pos: gas limit. */
+                            gas: number | null;
+                            /** @description pos: gas used. */
+                            gas_used: number | null;
+                            /**
+                             * @description pos: gas price (planck).
+                             * @example 1000000000
+                             */
+                            gas_price: string | null;
+                            /**
+                             * @description pos: effective gas price paid (planck).
+                             * @example 1000000000
+                             */
+                            effective_gas_price: string | null;
+                            /** @description pos: the contract this transaction created. */
+                            contract_address: string | null;
+                            /** @description pos: 1 success, 0 reverted (a reverted transaction moves no value but pays its fee). */
+                            status: number | null;
+                            /** @description pow: the master address when a slave key signed. */
+                            master_addr: string | null;
+                            /** @description pow: the slave address whose key signed, when it is not from_addr. */
+                            signer_addr: string | null;
+                            /** @description Hex data: pos call input, pow message payload. */
+                            input_data: string | null;
+                        }[];
+                        /** @description Number of items in this page. */
+                        count: number;
+                        limit: number;
+                        /** @description Pass back as cursor for the next page; null on the last page. */
+                        next_cursor: string | null;
+                        /** @description Whether items follow this page. */
+                        has_more: boolean;
+                        /** @description Rows of the block: one per transaction, or per recipient of a transaction with a recipient list. */
+                        total: number | null;
+                        chain: string;
+                        network: string;
+                        /** @description Height of the block. */
+                        height: number;
+                        /** @description Hash of the block. */
+                        hash: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown chain, or no stored block with this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBlockWithdrawals: {
+        parameters: {
+            query?: {
+                /** @description Opaque token from a previous next_cursor, passed back unchanged; omitted = the first page. */
+                cursor?: string;
+                /** @description Items per page (1 to 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A block height (decimal, no sign or leading zeros) or a block hash (64 hex digits, any case, with or without 0x).
+                 * @example 12345
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: `<URL of the next page>; rel="next"`, absent on the last page (docs/exports.md). */
+                    Link?: string;
+                    /** @description CSV answers: the next page’s cursor (the JSON next_cursor), absent on the last page. */
+                    "Quarry-Next-Cursor"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Block order (the order of the payload's withdrawals list). */
+                        items: {
+                            /** @description Global withdrawal index (the consensus layer's). */
+                            index: number;
+                            /** @description Index of the validator withdrawn from. */
+                            validator_index: number;
+                            /** @description Credited address (Q form). */
+                            address: string;
+                            /**
+                             * @description Credited amount (planck).
+                             * @example 1000000000
+                             */
+                            amount: string | null;
+                        }[];
+                        /** @description Number of items in this page. */
+                        count: number;
+                        limit: number;
+                        /** @description Pass back as cursor for the next page; null on the last page. */
+                        next_cursor: string | null;
+                        /** @description Whether items follow this page. */
+                        has_more: boolean;
+                        /** @description Withdrawals of the block. */
+                        total: number | null;
+                        chain: string;
+                        network: string;
+                        /** @description Height of the block. */
+                        height: number;
+                        /** @description Hash of the block. */
+                        hash: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown chain, or no stored block with this id. */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -30,6 +30,7 @@ import { registerCsv } from './plugins/csv.ts';
 import { registerFreshness, sharedStoreStateReader } from './plugins/freshness.ts';
 import { healthRoutes } from './routes/health.ts';
 import { addressRoutes } from './routes/addresses/index.ts';
+import { blockRoutes, posBlockRoutes } from './routes/blocks/index.ts';
 import { analyticsRoutes } from './analytics/index.ts';
 import { registerDashboard } from './dashboard/index.ts';
 import { eventRoutes } from './routes/events/index.ts';
@@ -128,6 +129,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       registerFreshness(api, readState);
       registerCsv(api);
       await api.register(addressRoutes(ctx), { prefix: '/:chain/addresses' });
+      await api.register(blockRoutes(ctx), { prefix: '/:chain/blocks' });
+      await api.register(posBlockRoutes(ctx), { prefix: '/pos/blocks' });
       await api.register(analyticsRoutes(ctx));
       await api.register(eventRoutes(ctx));
     },

@@ -14,7 +14,7 @@ import type { Db, Store } from '../store/store.ts';
 import { ArchiveCheckError, readArchiveIndex, type ArchiveIndex } from '../sources/qrl-archive/format.ts';
 import { ARCHIVE_SOURCE_NAME, createQrlArchiveSource, type ArchiveReadStats } from '../sources/qrl-archive/source.ts';
 import { readCheckpoint, storedHashes } from './checkpoint.ts';
-import { recordNodeTip } from './node-tip.ts';
+import { recordFinalizedHeight, recordNodeTip } from './node-tip.ts';
 import { createQrlClient } from '../sources/qrl-grpc/client.ts';
 import { isRetryable } from '../sources/qrl-grpc/errors.ts';
 import { createQrlGrpcSource, nodeHead } from '../sources/qrl-grpc/source.ts';
@@ -219,6 +219,7 @@ export async function indexPowArchive(store: Store, settings: IndexPowArchiveSet
   }
   await writePowFinal(store, { height: terminal, hash: index.terminalHash, runId: index.runId, networkId: index.networkId });
   await recordNodeTip(store, 'pow', terminal);
+  await recordFinalizedHeight(store, 'pow', terminal);
   logger.info({ height: terminal, hash: index.terminalHash }, 'the archive ends the pow chain: marked final at its terminal block');
   return { ...done, final: true };
 }

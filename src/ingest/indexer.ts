@@ -15,7 +15,7 @@ import { waitForStore, StoreWaitAbortedError } from '../store/availability.ts';
 import { StoreError } from '../store/errors.ts';
 import type { Store } from '../store/store.ts';
 import { readCheckpoint } from './checkpoint.ts';
-import { recordNodeTip } from './node-tip.ts';
+import { recordFinalizedHeight, recordNodeTip } from './node-tip.ts';
 import { sleep } from './sleep.ts';
 import { beginBulkLoad, bulkLoadInProgress, storeIsEmpty } from './bulk.ts';
 import { ChainStalledError, ingest, type IngestOptions, type IngestProgress, type IngestResult, type RefetchPolicy } from './pipeline.ts';
@@ -92,6 +92,7 @@ export function watchBackfill(source: BlockSource, total: number, deps: IndexerD
       name: source.name,
       hashAt: source.hashAt?.bind(source),
       blockAt: source.blockAt?.bind(source),
+      finalizedHeight: source.finalizedHeight?.bind(source),
       openingBalances: source.openingBalances?.bind(source),
       async *blocks(fromHeight: number): AsyncIterable<SourceItem> {
         for await (const item of source.blocks(fromHeight)) {
@@ -157,8 +158,18 @@ async function backfillsInBulk(store: Store, run: NodeRun): Promise<boolean> {
 export async function indexFromNode(store: Store, source: BlockSource & { close(): void }, run: NodeRun, deps: IndexerDeps): Promise<IngestResult> {
   const { logger, signal } = deps;
   const chain = source.chain;
+  // The node's finalized block, beside its tip: at start, when caught up, then at most once a minute while following.
+  let finalizedSeenAt = 0;
+  const recordFinalized = () => {
+    finalizedSeenAt = Date.now();
+    return recordNodeFinalized(store, source, logger);
+  };
   const watched = watchBackfill(source, Math.max(0, run.head - run.from + 1), deps, (height) => {
-    if (height >= 0) void recordNodeTip(store, chain, height).catch((err: Error) => logger.warn({ err: err.message }, 'node tip not recorded'));
+    if (height >= 0) {
+      void recordNodeTip(store, chain, height)
+        .then(recordFinalized)
+        .catch((err: Error) => logger.warn({ err: err.message }, 'node tip not recorded'));
+    }
     logger.info({ height, ...run.caughtUpFields?.() }, run.follow ? 'caught up with the node; following its head' : 'caught up with the node');
   });
   const options: IngestOptions = {
@@ -168,6 +179,7 @@ export async function indexFromNode(store: Store, source: BlockSource & { close(
     logger,
     signal,
     onProgress: (p: IngestProgress) => {
+      if (watched.following() && Date.now() - finalizedSeenAt >= FINALIZED_EVERY_MS) void recordFinalized();
       if (watched.following()) logger.info({ height: p.height, blocks: p.blocks, transactions: p.transactions, reorgs: p.reorgs, deadLetters: p.deadLetters }, `${chain} blocks written`);
     },
   };
@@ -175,6 +187,7 @@ export async function indexFromNode(store: Store, source: BlockSource & { close(
   /** One run of the pipeline: in bulk for a first sync (then block by block when following), else block by block. */
   async function runOnce(add: (result: IngestResult) => void): Promise<IngestResult> {
     await recordNodeTip(store, chain, run.head);
+    await recordFinalized();
     if (!(await backfillsInBulk(store, run))) return ingest(store, watched.source, options);
     // A first sync from genesis into an empty store (or one a killed first sync left): the bulk
     // path up to the head, then the indexes back and the days closed, then block by block.
@@ -200,6 +213,23 @@ export async function indexFromNode(store: Store, source: BlockSource & { close(
   } finally {
     watched.stop();
     source.close();
+  }
+}
+
+/** How often a following indexer asks the node for its finalized block. */
+const FINALIZED_EVERY_MS = 60_000;
+
+/**
+ * Records the source's finalized height (chain_node_tips.finalized_height) when the source names
+ * one. It only informs the block pages' `finalized`: a failure is logged, never the run's end.
+ */
+async function recordNodeFinalized(store: Store, source: BlockSource, logger: Logger): Promise<void> {
+  if (!source.finalizedHeight) return;
+  try {
+    const finalized = await source.finalizedHeight();
+    if (finalized !== null) await recordFinalizedHeight(store, source.chain, finalized);
+  } catch (error) {
+    logger.warn({ chain: source.chain, err: message(error) }, 'finalized height not recorded');
   }
 }
 

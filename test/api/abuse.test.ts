@@ -116,6 +116,7 @@ function busiestAndQuietest(world: AnalyticsWorld, chain: ChainId): string[] {
 function hostilePath(parameter: Parameter): string[] {
   if (parameter.schema.enum) return ['eth', 'POS', 'x'.repeat(300)];
   if (parameter.name === 'address') return ['nope', 'Q' + 'zz'.repeat(39), '0x' + 'AB'.repeat(20) + '00', 'Q'.repeat(200), '%00', "Q' OR 1=1"];
+  if (parameter.name === 'id') return ['-1', '01', '1e3', '9'.repeat(40), '0x' + 'g'.repeat(64), 'a'.repeat(65), "1' OR 1=1", '%00'];
   return HOSTILE_TEXT.slice(0, 4);
 }
 
@@ -126,6 +127,12 @@ function validPaths(path: Parameter[], world: AnalyticsWorld): Record<string, st
   for (const p of path) {
     combos = combos.flatMap((values) => {
       if (p.schema.enum) return p.schema.enum.map((value) => ({ ...values, [p.name]: value }));
+      if (p.name === 'id') {
+        // Blocks: genesis, the tip by height and its hash in capitals; pos-only routes have no chain parameter.
+        const chain = (values.chain ?? 'pos') as ChainId;
+        const tip = world.blocks[chain].at(-1)!;
+        return ['0', String(tip.height), tip.hash.toUpperCase().replace(/^0X/, '0x')].map((id) => ({ ...values, id }));
+      }
       if (p.name !== 'address') throw new Error(`no values for the path parameter ${p.name}`);
       const chains: ChainId[] = values.chain ? [values.chain as ChainId] : ['pow', 'pos'];
       return chains.flatMap(addresses).map((address) => ({ ...values, address }));

@@ -1,8 +1,11 @@
-/** The OpenAPI document against the spec: every Addresses parameter, its default and bounds, and the error media type. */
+/**
+ * The OpenAPI document against the spec: every Addresses parameter, its default and bounds, and the
+ * error media type; and the same for the routes beyond the spec, against their docs (EXPLORER_PARAMETERS).
+ */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { buildTestApp, type TestApp } from '../support/app.ts';
-import { SPEC_ADDRESS_PARAMETERS, type SpecParameter } from '../support/spec-parameters.ts';
+import { EXPLORER_PARAMETERS, EXPLORER_PATH_PARAMETERS, SPEC_ADDRESS_PARAMETERS, type SpecParameter } from '../support/spec-parameters.ts';
 import { describeEachStore } from '../support/stores.ts';
 
 interface Parameter {
@@ -35,6 +38,42 @@ describeEachStore('OpenAPI document against the spec', (getStore) => {
     assert.deepEqual(documented.map((path) => path.slice('/api/v1/{chain}/addresses'.length)).sort(), Object.keys(SPEC_ADDRESS_PARAMETERS).sort());
     assert.equal(documented.length, 13);
   });
+
+  /** The query parameters of `op` against `spec`: the same names, each optional, with the table's type, default, bounds and values. */
+  const checkQuery = (label: string, parameters: Parameter[] | undefined, spec: Record<string, SpecParameter>) => {
+    const query = (parameters ?? []).filter((p) => p.in === 'query');
+    assert.deepEqual(query.map((p) => p.name).sort(), Object.keys(spec).sort(), `${label}: the documented parameters are the table's`);
+    for (const p of query) {
+      const want: SpecParameter = spec[p.name]!;
+      const name = `${label} ${p.name}`;
+      assert.notEqual(p.required, true, `${name} is not required`);
+      assert.equal(p.schema.type, want.type, `${name} type`);
+      assert.equal(p.schema.default, want.default, `${name} default`);
+      if (want.minimum !== undefined) assert.equal(p.schema.minimum, want.minimum, `${name} minimum`);
+      if (want.maximum !== undefined) assert.equal(p.schema.maximum, want.maximum, `${name} maximum`);
+      if (want.enum !== undefined) assert.deepEqual([...(p.schema.enum ?? [])].sort(), [...want.enum].sort(), `${name} values`);
+    }
+  };
+
+  it('documents the block routes and no other under /blocks', () => {
+    const documented = Object.keys(doc.paths).filter((path) => /^\/api\/v1\/(\{chain\}|pow|pos)\/blocks/.test(path));
+    assert.deepEqual(documented.sort(), Object.keys(EXPLORER_PARAMETERS).filter((path) => path.includes('/blocks')).sort());
+  });
+
+  for (const [path, spec] of Object.entries(EXPLORER_PARAMETERS)) {
+    it(`${path}: its documented parameters, defaults and bounds; errors as problem bodies`, () => {
+      const op = doc.paths[path]?.get;
+      assert.ok(op, `${path} is documented`);
+      checkQuery(path, op.parameters, spec);
+      const pathParams = (op.parameters ?? []).filter((p) => p.in === 'path');
+      assert.deepEqual(pathParams.map((p) => p.name).sort(), [...EXPLORER_PATH_PARAMETERS[path]!].sort(), `${path} path parameters`);
+      for (const p of pathParams) assert.equal(p.required, true, `${path} ${p.name} is required`);
+      assert.ok(op.responses['200']?.content?.['application/json'], `${path} 200 is JSON`);
+      for (const status of ERROR_STATUSES) {
+        assert.deepEqual(op.responses[status]?.content, { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } }, `${path} ${status}`);
+      }
+    });
+  }
 
   for (const [path, spec] of Object.entries(SPEC_ADDRESS_PARAMETERS)) {
     it(`${path}: every spec parameter documented, with the spec's default, bounds and values; nothing else; nothing required`, () => {

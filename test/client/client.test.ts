@@ -122,6 +122,23 @@ describeSeededApp('the typed client against a listening server', loadAnalyticsWo
     });
   }
 
+  it('blocks: paginate walks a producer\'s blocks newest first; a block and its page by hash', async () => {
+    const blocks = w().blocks.pos;
+    const producer = blocks.at(-1)!.miner!;
+    const want = blocks.filter((b) => b.miner === producer).slice(-60).reverse();
+    const since = want.at(-1)!.timestamp;
+    const heights: number[] = [];
+    for await (const block of client.paginate('/{chain}/blocks', { params: { path: { chain: 'pos' }, query: { producer, time_from: since, limit: 25 } } })) {
+      heights.push(block.height);
+    }
+    assert.deepEqual(heights, want.map((b) => b.height));
+    const tip = blocks.at(-1)!;
+    const detail = unwrap(await client.GET('/{chain}/blocks/{id}', { params: { path: { chain: 'pos', id: tip.hash } } }));
+    assert.deepEqual([detail.height, detail.parent_hash, detail.confirmations, detail.finalized], [tip.height, tip.parentHash, 0, null]);
+    const notFound = await client.GET('/{chain}/blocks/{id}', { params: { path: { chain: 'pos', id: String(tip.height + 1) } } });
+    assert.equal(notFound.error?.status, 404);
+  });
+
   it('addresses: paginate keeps the filters on every page', async () => {
     const { address, rows } = pagedAddress(w(), 'pos');
     const incoming = expectedFeed(w().blocks.pos, address, { direction: 'in' }).rows;

@@ -105,6 +105,10 @@ describeEachStore('quarry index pos against Anvil', (getStore) => {
     await assertMatchesNode(getStore(), anvil);
     const tokens = await getStore().query<{ name: string | null }>('t', sql`SELECT name FROM token_contracts WHERE chain = 'pos' ORDER BY name`);
     assert.deepEqual(tokens.map((t) => t.name), ['Maker-ish', 'Quarry Test Token', null]);
+    // The node's finalized block, recorded beside its tip for the block pages (docs/api-blocks.md).
+    const finalized = await anvil.rpc<{ number: string } | null>('eth_getBlockByNumber', ['finalized', false]);
+    const [tip] = await getStore().query<{ finalized_height: number | null }>('t', sql`SELECT finalized_height FROM chain_node_tips WHERE chain = 'pos'`);
+    assert.equal(tip?.finalized_height, finalized === null ? null : Number(finalized.number));
   });
 
   it('resumes where it stopped, then follows the head through a reorg, recording it once', async () => {

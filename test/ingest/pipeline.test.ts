@@ -161,6 +161,7 @@ describeEachStore('ingest pipeline', (getStore, kind) => {
         const indexes = sql`SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY indexname`;
         const expected = await fresh.query<{ indexname: string }>('test.indexes', indexes);
         assert.ok(expected.some((index) => index.indexname === 'address_counterparties_by_sent'));
+        assert.ok(expected.some((index) => index.indexname === 'blocks_miner'), 'the block list\'s producer index, rebuilt like the others');
         assert.deepEqual(await store.query('test.indexes', indexes), expected);
       } finally {
         await fresh.close();

@@ -1,7 +1,7 @@
 /**
  * Every /api/v1 GET operation of the app's OpenAPI document, and concrete requests for each: its
  * path parameters filled from the seed (both chains, addresses that take part in what the Addresses
- * routes list, every timeline metric), its query at the defaults, with each chain where it takes one.
+ * routes list, blocks with transactions and withdrawals, every timeline metric), its query at the defaults, with each chain where it takes one.
  * The suites that must cover every route (CSV exports, freshness headers) iterate these, so a new
  * route is covered when it is registered; a path parameter this file cannot fill fails the suite.
  */
@@ -52,10 +52,24 @@ export function resolved(doc: OpenApiDoc, schema: Record<string, any>): Record<s
   return resolved(doc, target);
 }
 
-/** Addresses of each chain that appear in what the Addresses routes list, busiest first. */
+/** Addresses of each chain that appear in what the Addresses routes list, busiest first; and blocks whose pages list something. */
 export interface Candidates {
   pow: string[];
   pos: string[];
+  /** Block ids per chain (`{id}` of the block routes): the block with most transactions by height, the one with most withdrawals by hash. */
+  blocks?: Record<ChainId, string[]>;
+}
+
+/** Per chain: the height of the block with most transactions and the hash of the one with most withdrawals. */
+function candidateBlocks(blocks: Record<ChainId, CanonicalBlock[]>): Record<ChainId, string[]> {
+  const most = (list: CanonicalBlock[], n: (b: CanonicalBlock) => number) => list.reduce<CanonicalBlock | undefined>((best, b) => (!best || n(b) > n(best) ? b : best), undefined);
+  const out = { pow: [] as string[], pos: [] as string[] };
+  for (const chain of CHAIN_IDS) {
+    const busy = most(blocks[chain], (b) => b.transactions.length);
+    const paid = most(blocks[chain], (b) => b.withdrawals.length);
+    out[chain] = [...new Set([busy ? String(busy.height) : null, paid && paid.withdrawals.length > 0 ? paid.hash : null].filter((id): id is string => id !== null))];
+  }
+  return out;
 }
 
 /**
@@ -65,7 +79,7 @@ export interface Candidates {
  */
 export function candidateAddresses(blocks: Record<ChainId, CanonicalBlock[]>): Candidates {
   const top = (counts: Map<string, number>) => [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
-  const out: Candidates = { pow: [], pos: [] };
+  const out: Candidates = { pow: [], pos: [], blocks: candidateBlocks(blocks) };
   for (const chain of CHAIN_IDS) {
     const kinds = { txs: new Map<string, number>(), masters: new Map<string, number>(), internal: new Map<string, number>(), tokens: new Map<string, number>(), migration: new Map<string, number>() };
     const bump = (m: Map<string, number>, a: string | null | undefined) => a && m.set(a, (m.get(a) ?? 0) + 1);
@@ -114,6 +128,12 @@ export function requestsOf(op: Operation, candidates: Candidates, extraQuery: Re
         case 'address':
           // Without a chain parameter (cross-chain history) the address is of either chain.
           return (v.chain && hasChainParam ? candidates[v.chain] : [...candidates.pow, ...candidates.pos]).map((a) => fill(a));
+        case 'id': {
+          // A block id of the request's chain.
+          const ids = v.chain ? candidates.blocks?.[v.chain] : undefined;
+          if (!ids || ids.length === 0) throw new Error(`${op.path}: no block ids for the path parameter id`);
+          return ids.map((id) => fill(id));
+        }
         default:
           if (param.schema.enum) return param.schema.enum.map((value) => fill(value));
           throw new Error(`${op.path}: no values for the path parameter ${param.name}`);

@@ -73,3 +73,36 @@ export const SPEC_ADDRESS_PARAMETERS: Record<string, Record<string, SpecParamete
     window: { type: 'string', default: '7d' },
   },
 };
+
+/**
+ * The routes beyond the spec (/work/shared/ARCHITECTURE.md, "Routes beyond the spec"), with their
+ * query parameters as their pages in docs/ state them: full OpenAPI path → parameters. The contract
+ * test holds the document to it, so a route added beside these is added here too.
+ */
+export const EXPLORER_PARAMETERS: Record<string, Record<string, SpecParameter>> = {
+  // docs/api-blocks.md
+  '/api/v1/{chain}/blocks': {
+    cursor: { type: 'string' },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+    producer: { type: 'string' },
+    time_from: { type: 'integer', minimum: 0 },
+    time_to: { type: 'integer', minimum: 0 },
+  },
+  '/api/v1/{chain}/blocks/{id}': {},
+  '/api/v1/{chain}/blocks/{id}/transactions': {
+    cursor: { type: 'string' },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+  },
+  '/api/v1/pos/blocks/{id}/withdrawals': {
+    cursor: { type: 'string' },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+  },
+};
+
+/** The path parameters of the routes beyond the spec, besides `chain`: name → where it is documented. */
+export const EXPLORER_PATH_PARAMETERS: Record<string, readonly string[]> = {
+  '/api/v1/{chain}/blocks': ['chain'],
+  '/api/v1/{chain}/blocks/{id}': ['chain', 'id'],
+  '/api/v1/{chain}/blocks/{id}/transactions': ['chain', 'id'],
+  '/api/v1/pos/blocks/{id}/withdrawals': ['id'],
+};

@@ -22,7 +22,7 @@ import { Type, type Static, type TObject, type TProperties, type TSchema } from 
 import type { FastifyRequest } from 'fastify';
 import type { ApiContext, RouteApp } from '../context.ts';
 import { invalidParam } from '../problem.ts';
-import { IntegerQuery, Nullable, STANDARD_ERRORS } from '../schemas/common.ts';
+import { IntegerQuery, Nullable, problemResponse, STANDARD_ERRORS } from '../schemas/common.ts';
 
 /** A keyset position: what a cursor holds. */
 export type CursorKey = readonly (string | number)[];
@@ -51,6 +51,9 @@ export interface ListRouteInput<Pm, Q> {
   request: FastifyRequest;
 }
 
+/** What `prepare` returns: the read's own context and the echoed fields. */
+export type Prepared<C, E extends TProperties> = C & { echo: Static<TObject<E>> };
+
 export interface ListRoute<Pm extends TObject, Q extends TProperties, I extends TSchema, E extends TProperties, C> {
   /** Relative to the group's prefix, Fastify style (`/:address/slaves`). */
   path: string;
@@ -70,12 +73,16 @@ export interface ListRoute<Pm extends TObject, Q extends TProperties, I extends 
   echo: E;
   /**
    * From the request to what the read needs and the echoed fields: parses what the schema cannot
-   * (addresses, enumerations per chain) into values, or throws a 400 naming the parameter.
+   * (addresses, enumerations per chain) into values, or throws a 400 naming the parameter. It may
+   * read the store (a promise): a list of one thing (a block's transactions) finds that thing here,
+   * throws a 404 when it does not exist, and binds cursors to it through `cursorScope`.
    */
-  prepare(ctx: ApiContext, input: ListRouteInput<Static<Pm>, Static<TObject<Q>>>): C & { echo: Static<TObject<E>> };
+  prepare(ctx: ApiContext, input: ListRouteInput<Static<Pm>, Static<TObject<Q>>>): Prepared<C, E> | Promise<Prepared<C, E>>;
   /** Cursor lists: everything that selects the rows, so that a cursor cannot be replayed against other filters. */
   cursorScope?(prepared: C): string;
   read(ctx: ApiContext, prepared: C, page: PageRequest): Promise<ListPage<Static<I>>>;
+  /** When the 404 answers more than an unknown chain (a list of one block: no such block), what it says. */
+  notFound?: string;
   /** Route config beside `csv` (documentedDefaults, snapshotCache). */
   config?: Record<string, unknown>;
 }
@@ -171,12 +178,12 @@ export function listRoute<Pm extends TObject, Q extends TProperties, I extends T
         summary: route.summary,
         params: route.params,
         querystring,
-        response: { 200: listResponse(route), ...STANDARD_ERRORS },
+        response: { 200: listResponse(route), ...STANDARD_ERRORS, ...(route.notFound ? { 404: problemResponse(route.notFound) } : {}) },
       },
     },
     async (request) => {
       const query = request.query as Record<string, unknown>;
-      const prepared = route.prepare(ctx, { params: request.params as Static<Pm>, query: query as Static<TObject<Q>>, request });
+      const prepared = await route.prepare(ctx, { params: request.params as Static<Pm>, query: query as Static<TObject<Q>>, request });
       const { echo } = prepared;
       switch (paging.style) {
         case 'offset': {

@@ -69,6 +69,17 @@ export function IntegerQuery(options: { minimum: number; maximum?: number; defau
   return Type.Integer({ maximum: Number.MAX_SAFE_INTEGER, ...options });
 }
 
+/** Unix seconds up to the end of year 9999. */
+const MAX_UNIX = 253_402_300_799;
+
+/** `time_from` and `time_to` of a list filtered by time (Unix seconds; `rows` names what is kept). */
+export function TimeRangeQuery(rows: string) {
+  return {
+    time_from: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_UNIX, description: `Keep ${rows} with timestamp >= this (Unix seconds).` })),
+    time_to: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_UNIX, description: `Keep ${rows} with timestamp < this (Unix seconds).` })),
+  };
+}
+
 /** A `window` parameter; `allowAll`: it also takes `all` (the whole history), as the spec allows on some endpoints. */
 export function WindowQuery(fallback: string, description = 'Window length: a positive integer with m, h, d, w or y', { allowAll = false } = {}) {
   return Type.Optional(Type.String({ pattern: allowAll ? WINDOW_OR_ALL_PATTERN : WINDOW_PATTERN, default: fallback, description: `${description}; default ${fallback}.`, examples: [fallback] }));
@@ -86,7 +97,7 @@ export const ProblemSchema = Type.Object(
 );
 
 /** An error answer: a problem body, sent as application/problem+json. */
-function problemResponse(description: string) {
+export function problemResponse(description: string) {
   return { description, content: { 'application/problem+json': { schema: Type.Ref('Problem') } } };
 }
 

@@ -8,15 +8,12 @@ import { TX_TYPES } from '../../../chain/model.ts';
 import { answerAmounts, type AnswerAmount } from '../../amounts.ts';
 import { PAGED_ROWS, type ApiContext, type RouteApp } from '../../context.ts';
 import { invalidParam } from '../../problem.ts';
-import { AddressPathParams, IntegerQuery, Nullable, StringEnum, STANDARD_ERRORS, AddressEchoFields } from '../../schemas/common.ts';
+import { AddressPathParams, IntegerQuery, Nullable, StringEnum, STANDARD_ERRORS, AddressEchoFields, TimeRangeQuery } from '../../schemas/common.ts';
 import { TransactionDetail } from '../../schemas/transaction.ts';
 import { addressEcho, type AddressEcho } from '../../params/address.ts';
 import { feedQueryFor, loadFeed, type TimeRange } from './feed/feed.ts';
 import { DIRECTIONS, type Direction, type RowKey } from './feed/keys.ts';
 import { toTransactionDetail } from './feed/rows.ts';
-
-/** Unix seconds up to the end of year 9999. */
-const MAX_UNIX = 253_402_300_799;
 
 const TransactionsQuery = Type.Object({
   cursor: Type.Optional(
@@ -45,8 +42,7 @@ const TransactionsQuery = Type.Object({
       description: 'Only transactions of this type: pow transfer, coinbase, latticePK, message, token, transfer_token, slave, multi_sig_create, multi_sig_spend, multi_sig_vote; pos transfer, contract_call, contract_create.',
     }),
   ),
-  time_from: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_UNIX, description: 'Keep rows with timestamp >= this (Unix seconds).' })),
-  time_to: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_UNIX, description: 'Keep rows with timestamp < this (Unix seconds).' })),
+  ...TimeRangeQuery('rows'),
 });
 
 const TransactionsResponse = Type.Object({

@@ -15,54 +15,25 @@
  */
 import sql, { empty, join, raw, type Sql } from 'sql-template-tag';
 import type { Db, Store } from '../../../../store/store.ts';
-import type { ChainId } from '../../../../chain/chains.ts';
 import { TX_TYPES } from '../../../../chain/model.ts';
 import { branches, HAS_RECIPIENT_LISTS, rowStream, txStream, type Direction, type FeedQuery, type RowKey } from './keys.ts';
 import { loadFeedRows, type FeedRow } from './rows.ts';
 import { DAY_SECONDS, formatDay } from '../../../../time.ts';
+import { heightRangeOf, heightsAtOrAfter, type TimeRange } from '../../height-range.read.ts';
 import type { ApiTuning } from '../../../context.ts';
 
 type FeedTuning = ApiTuning['feed'];
 
-export interface TimeRange {
-  /** Unix seconds, inclusive; null = unbounded. */
-  from: number | null;
-  /** Unix seconds, exclusive; null = unbounded. */
-  to: number | null;
-}
+export type { TimeRange } from '../../height-range.read.ts';
 
-
-/** The first height whose block time is at or after each time (null: no such block yet). */
-async function heightsAtOrAfter(db: Db, chain: ChainId, times: readonly number[]): Promise<(number | null)[]> {
-  if (times.length === 0) return [];
-  const [row] = await db.query<Record<string, number | null>>(
-    'addresses.transactions.heights',
-    sql`SELECT ${join(
-      times.map((t, i) => sql`(SELECT height FROM blocks WHERE chain = ${chain} AND ts >= ${t} ORDER BY ts, height LIMIT 1) AS ${raw(`h${i}`)}`),
-      ', ',
-    )}`,
-    { reusePlan: true }, // the first entry of an index range each
-  );
-  return times.map((_, i) => row?.[`h${i}`] ?? null);
-}
-
-/** The feed query for a time range (block times rise with height); null when the range holds no block. */
+/** The feed query for a time range; null when the range holds no block. */
 export async function feedQueryFor(
   db: Db,
   base: Omit<FeedQuery, 'fromHeight' | 'toHeight'>,
   range: TimeRange,
 ): Promise<FeedQuery | null> {
-  const times = [range.from, range.to].filter((t): t is number => t !== null);
-  const heights = await heightsAtOrAfter(db, base.chain, times);
-  let fromHeight: number | null = null;
-  let toHeight: number | null = null;
-  if (range.from !== null) {
-    fromHeight = heights[0] ?? null;
-    if (fromHeight === null) return null; // nothing at or after time_from yet
-  }
-  if (range.to !== null) toHeight = heights[range.from !== null ? 1 : 0] ?? null; // null: every block is before time_to
-  if (fromHeight !== null && toHeight !== null && toHeight <= fromHeight) return null;
-  return { ...base, fromHeight, toHeight };
+  const heights = await heightRangeOf(db, base.chain, range);
+  return heights === null ? null : { ...base, ...heights };
 }
 
 // ---- pages ----

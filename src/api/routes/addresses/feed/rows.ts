@@ -1,5 +1,5 @@
 /** Full rows of the transaction feed for a page of row keys, and their API shape. */
-import sql, { type Sql } from 'sql-template-tag';
+import sql, { raw, type Sql } from 'sql-template-tag';
 import type { Db } from '../../../../store/store.ts';
 import type { ChainId } from '../../../../chain/chains.ts';
 import { formatTimestamp } from '../../../../time.ts';
@@ -32,12 +32,28 @@ export interface FeedRow {
   input_data: string | null;
 }
 
+/** How rows come out: newest first (the address feed) or in chain order (a block's transactions). */
+export type RowOrder = 'newest' | 'oldest';
+
+const ORDER_BY: Record<RowOrder, string> = {
+  newest: 'rows.height DESC, rows.tx_index DESC, rows.ri DESC',
+  oldest: 'rows.height, rows.tx_index, rows.ri',
+};
+
 /**
- * The rows of `page` (a subquery of keys height, tx_index, ri, in feed order), and `total` (a
- * scalar subquery, or null) in the same statement. A row of a transaction with a recipient list
- * shows that recipient and its amount; the fee is always the whole transaction's.
+ * The rows of `page` (a subquery of keys height, tx_index, ri), and `total` (a scalar subquery, or
+ * null) in the same statement, in `order`. A row of a transaction with a recipient list shows that
+ * recipient and its amount; the fee is always the whole transaction's. The address feed and a
+ * block's transaction list (routes/blocks/transactions.read.ts) both read their rows here.
  */
-export async function loadFeedRows(db: Db, label: string, chain: ChainId, page: Sql, total: Sql | null = null): Promise<{ rows: FeedRow[]; total: number | null }> {
+export async function loadFeedRows(
+  db: Db,
+  label: string,
+  chain: ChainId,
+  page: Sql,
+  total: Sql | null = null,
+  order: RowOrder = 'newest',
+): Promise<{ rows: FeedRow[]; total: number | null }> {
   const found = await db.query<FeedRow & { total: number | null }>(
     label,
     sql`WITH page AS ${page},
@@ -55,14 +71,14 @@ export async function loadFeedRows(db: Db, label: string, chain: ChainId, page: 
         )
         SELECT rows.*, ${total ?? sql`NULL::integer`} AS total
         FROM (SELECT 1) AS one LEFT JOIN rows ON true
-        ORDER BY rows.height DESC, rows.tx_index DESC, rows.ri DESC`,
+        ORDER BY ${raw(ORDER_BY[order])}`,
     // Ordered index scans under a limit and key joins, whatever the address: planned once.
     { reusePlan: true },
   );
   return { rows: found.filter((row) => row.tx_hash !== null), total: found[0]?.total ?? null };
 }
 
-/** A feed row as TransactionDetail; `address` is the address whose feed it is (named when an amount is logged). */
+/** A feed row as TransactionDetail; `address` is the address whose feed it is, or the sender (named when an amount is logged). */
 export function toTransactionDetail(row: FeedRow, chain: ChainId, network: string, address: string, amount: AnswerAmount): TransactionDetailType {
   const tx = { tx_hash: row.tx_hash };
   return {

@@ -1,0 +1,48 @@
+/** GET /api/v1/pos/blocks/{id}/withdrawals: the consensus-layer withdrawals a pos block credits (pos only). */
+import { answerAmounts } from '../../amounts.ts';
+import type { ApiContext, RouteApp } from '../../context.ts';
+import { blockIdParam, describeBlockId } from '../../params/block-id.ts';
+import { notFound } from '../../problem.ts';
+import { Withdrawal } from '../../schemas/block.ts';
+import { listRoute } from '../list-route.ts';
+import { findBlock } from './detail.read.ts';
+import { BlockEchoFields, OneChainBlockPathParams } from './params.ts';
+import { readWithdrawals } from './withdrawals.read.ts';
+
+export function blockWithdrawalsRoute(app: RouteApp, ctx: ApiContext): void {
+  listRoute(app, ctx, {
+    path: '/:id/withdrawals',
+    tags: ['blocks'],
+    operationId: 'getBlockWithdrawals',
+    summary: 'The withdrawals credited in a pos block, in block order',
+    params: OneChainBlockPathParams,
+    paging: { style: 'cursor', maxLimit: 100, defaultLimit: 25, keyLength: 1 },
+    item: Withdrawal,
+    order: 'Block order (the order of the payload\'s withdrawals list).',
+    totalDescription: 'Withdrawals of the block.',
+    echo: BlockEchoFields,
+    notFound: 'Unknown chain, or no stored block with this id.',
+    prepare: async (ctx, { params, request }) => {
+      const id = blockIdParam('pos', params.id);
+      const block = await findBlock(ctx.store, 'pos', id);
+      if (block === null) throw notFound(`no pos block with ${describeBlockId(id)} is stored`);
+      return { echo: { chain: 'pos', network: ctx.network('pos'), height: block.height, hash: block.hash }, amount: answerAmounts(request.log, 'pos') };
+    },
+    cursorScope: ({ echo }) => echo.hash,
+    async read(ctx, { echo, amount }, { limit, after }) {
+      const { rows, total } = await readWithdrawals(ctx.store, 'pos', echo.height, after ? Number(after[0]) : null, limit + 1);
+      const page = rows.slice(0, limit);
+      return {
+        items: page.map((w) => ({
+          index: w.withdrawal_index,
+          validator_index: w.validator_index,
+          address: w.address,
+          amount: amount(w.amount, w.address, 'amount', { block_hash: echo.hash }),
+        })),
+        total,
+        hasMore: rows.length > limit,
+        lastKey: page.length > 0 ? [page.at(-1)!.position] : null,
+      };
+    },
+  });
+}
