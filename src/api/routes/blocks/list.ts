@@ -38,7 +38,7 @@ export function blockListRoute(app: RouteApp, ctx: ApiContext): void {
     },
     prepare: (ctx, { params, query, request }) => {
       const { chain } = params;
-      const producer = query.producer === undefined || query.producer === '' ? null : addressParam(chain, query.producer, 'producer');
+      const producer = query.producer === undefined || query.producer === '' ? null : addressParam(request, chain, query.producer, 'producer');
       return {
         echo: { chain, network: ctx.network(chain), producer, time_from: query.time_from ?? null, time_to: query.time_to ?? null },
         amount: answerAmounts(request.log, chain),
