@@ -33,6 +33,7 @@ import { addressRoutes } from './routes/addresses/index.ts';
 import { analyticsRoutes } from './analytics/index.ts';
 import { registerDashboard } from './dashboard/index.ts';
 import { eventRoutes } from './routes/events/index.ts';
+import { transactionRoutes } from './routes/transactions/index.ts';
 import { DEFAULT_TUNING, type ApiContext, type ApiTuning } from './context.ts';
 import { registerMetrics } from './metrics/api.ts';
 import { sharedSchemaCompilers } from './schema-compilers.ts';
@@ -128,6 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       registerFreshness(api, readState);
       registerCsv(api);
       await api.register(addressRoutes(ctx), { prefix: '/:chain/addresses' });
+      await api.register(transactionRoutes(ctx), { prefix: '/:chain/transactions' });
       await api.register(analyticsRoutes(ctx));
       await api.register(eventRoutes(ctx));
     },
