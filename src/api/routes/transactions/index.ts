@@ -1,6 +1,7 @@
 /** Transactions of a chain, mounted at /api/v1/{chain}/transactions (docs/api-transactions.md). */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ApiContext } from '../../context.ts';
+import { transactionDetailRoute } from './detail.ts';
 import { chainTransactionsRoute } from './list.ts';
 
 export function transactionRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
