@@ -52,10 +52,12 @@ export function resolved(doc: OpenApiDoc, schema: Record<string, any>): Record<s
   return resolved(doc, target);
 }
 
-/** Addresses of each chain that appear in what the Addresses routes list, busiest first. */
+/** Addresses of each chain that appear in what the Addresses routes list, busiest first; transaction hashes of each chain. */
 export interface Candidates {
   pow: string[];
   pos: string[];
+  /** For a `{hash}` of /{chain}/transactions/{hash}. */
+  transactions?: Record<ChainId, string[]>;
 }
 
 /**
@@ -65,8 +67,12 @@ export interface Candidates {
  */
 export function candidateAddresses(blocks: Record<ChainId, CanonicalBlock[]>): Candidates {
   const top = (counts: Map<string, number>) => [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
-  const out: Candidates = { pow: [], pos: [] };
+  const out: Candidates = { pow: [], pos: [], transactions: { pow: [], pos: [] } };
   for (const chain of CHAIN_IDS) {
+    // The newest transaction, and the one with the most token transfers.
+    const txs = blocks[chain].flatMap((block) => block.transactions);
+    const busiest = [...txs].sort((a, b) => b.tokenTransfers.length - a.tokenTransfers.length)[0];
+    out.transactions![chain] = [...new Set([txs.at(-1)?.hash, busiest?.hash].filter((h): h is string => h !== undefined))];
     const kinds = { txs: new Map<string, number>(), masters: new Map<string, number>(), internal: new Map<string, number>(), tokens: new Map<string, number>(), migration: new Map<string, number>() };
     const bump = (m: Map<string, number>, a: string | null | undefined) => a && m.set(a, (m.get(a) ?? 0) + 1);
     for (const block of blocks[chain]) {
@@ -114,6 +120,9 @@ export function requestsOf(op: Operation, candidates: Candidates, extraQuery: Re
         case 'address':
           // Without a chain parameter (cross-chain history) the address is of either chain.
           return (v.chain && hasChainParam ? candidates[v.chain] : [...candidates.pow, ...candidates.pos]).map((a) => fill(a));
+        case 'hash':
+          if (!v.chain || !candidates.transactions) throw new Error(`${op.path}: no transaction hashes to fill {hash} with`);
+          return candidates.transactions[v.chain].map((h) => fill(h));
         default:
           if (param.schema.enum) return param.schema.enum.map((value) => fill(value));
           throw new Error(`${op.path}: no values for the path parameter ${param.name}`);

@@ -73,3 +73,17 @@ export const SPEC_ADDRESS_PARAMETERS: Record<string, Record<string, SpecParamete
     window: { type: 'string', default: '7d' },
   },
 };
+
+/**
+ * The routes beyond the spec (ARCHITECTURE.md, "Routes beyond the spec"): path after
+ * /api/v1/{chain} → query parameters, as their docs page states them (docs/api-transactions.md …).
+ * The contract test holds the document to this table as to the spec's.
+ */
+export const EXPLORER_PARAMETERS: Record<string, Record<string, SpecParameter>> = {
+  '/transactions': {
+    cursor: { type: 'string' },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+    tx_type: { type: 'string' },
+  },
+  '/transactions/{hash}': {},
+};
