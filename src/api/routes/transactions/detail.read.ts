@@ -125,7 +125,6 @@ export async function readTransactionPage(db: Db, chain: ChainId, hash: string):
                     WHERE o.account_id = m.account_id AND o.chain <> m.chain ORDER BY o.height, o.tx_index LIMIT 1))::text
              FROM migration_legs m WHERE m.chain = t.chain AND m.height = t.height AND m.tx_index = t.tx_index) AS migration
         FROM transactions t
-        JOIN blocks b ON b.chain = t.chain AND b.height = t.height
         WHERE t.chain = ${chain} AND t.tx_hash = ${hash}`,
     { reusePlan: true }, // key lookups only
   );

@@ -9,8 +9,12 @@ export interface ChainTxRow extends Omit<FeedRow, 'ri' | 'recipient_index'> {
   recipient_count: number;
 }
 
-/** The columns of a transaction row with its block's hash (`t` transactions, `b` blocks). */
-export const TX_COLUMNS = sql`t.height, t.tx_index, t.tx_hash, t.ts, b.hash AS block_hash, t.tx_type, t.tx_type_evm, t.from_addr, t.to_addr,
+/**
+ * The columns of a transaction row (`t`) with its block's hash, looked up per row: a join would let
+ * the planner merge the whole blocks index from the tip down to a deep cursor.
+ */
+export const TX_COLUMNS = sql`t.height, t.tx_index, t.tx_hash, t.ts,
+  (SELECT b.hash FROM blocks b WHERE b.chain = t.chain AND b.height = t.height) AS block_hash, t.tx_type, t.tx_type_evm, t.from_addr, t.to_addr,
   t.value, t.fee, t.recipient_count, t.nonce, t.gas, t.gas_used, t.gas_price, t.effective_gas_price, t.contract_address,
   t.status, t.master_addr, t.signer_addr, t.input_data`;
 
@@ -38,7 +42,6 @@ export async function readChainTransactions(
         LEFT JOIN LATERAL (
           SELECT ${TX_COLUMNS}
           FROM transactions t
-          JOIN blocks b ON b.chain = t.chain AND b.height = t.height
           WHERE t.chain = ${chain} ${txType === null ? empty : sql`AND t.tx_type = ${txType}`}
             ${after === null ? empty : sql`AND (t.height, t.tx_index) < (${after[0]}, ${after[1]})`}
           ORDER BY t.height DESC, t.tx_index DESC
