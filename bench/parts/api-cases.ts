@@ -73,6 +73,9 @@ export const ROUTES = {
   block: '/api/v1/{chain}/blocks/{id}',
   blockTransactions: '/api/v1/{chain}/blocks/{id}/transactions',
   blockWithdrawals: '/api/v1/pos/blocks/{id}/withdrawals',
+  // docs/api-transactions.md
+  chainTransactions: '/api/v1/{chain}/transactions',
+  chainTransaction: '/api/v1/{chain}/transactions/{hash}',
 } as const;
 
 /** Analytics routes that take the chain as a query parameter, and those that describe pos (or both chains) alone. */
@@ -150,6 +153,13 @@ export interface ApiCase {
   metric?: string;
   /** The block routes' path parameter: a height or a hash. */
   blockId?: string;
+  /**
+   * A transaction page's hash, or `@latest` (`@latest:<tx_type>`): the newest transaction (of that
+   * type), read from the chain's list when the case is measured.
+   */
+  hash?: string;
+  /** The hash as shown in the id, where it depends on the world. */
+  shownHash?: string;
 }
 
 /** A chain's latest block as the served API lists it: where the block cases point. */
@@ -181,7 +191,7 @@ export function buildCases(inputs: CaseInputs): ApiCase[] {
       const address = subject ? (subjectAddress(chain, n, subject) ?? undefined) : undefined;
       if (subject && !address) return;
       const params = Object.entries(extra.shownQuery ?? query).map(([k, v]) => `${k}=${v}`).join('&');
-      const id = [chain, route, extra.metric, subject, params].filter(Boolean).join(' ');
+      const id = [chain, route, extra.metric, subject, extra.shownHash ?? extra.hash, params].filter(Boolean).join(' ');
       const target = extra.target !== undefined ? extra.target : subject === 'ordinary' || subject === 'busiest' ? TARGETS.address : undefined;
       cases.push({ id, route, chain, subject, address, query, target, ...extra });
     };
@@ -249,6 +259,19 @@ export function buildCases(inputs: CaseInputs): ApiCase[] {
     }
 
     add('summary', undefined, {}, { hot: true, target: TARGETS.endpoint });
+
+    // The chain's transactions (docs/api-transactions.md): the newest page, the largest, deep
+    // cursors, a rare type and a common one; transaction pages of each shape the world has.
+    const latest = (query: Query, extra: Partial<ApiCase> = {}) => add('chainTransactions', undefined, query, { target: TARGETS.endpoint, ...extra });
+    latest({}, { hot: true });
+    latest({ limit: 100 });
+    for (const depth of [10_000, 100_000]) latest({ cursor: `@${depth}` }, { cursorDepth: depth, note: `cursor page at position ${depth.toLocaleString('en')}` });
+    latest({ tx_type: pow ? 'slave' : 'contract_create' }, { note: 'a rare type' });
+    latest({ tx_type: pow ? 'transfer' : 'contract_call', cursor: '@10000' }, { cursorDepth: 10_000, note: 'a common type, cursor page at position 10,000' });
+    const page = (hash: string, note: string, shownHash?: string) => add('chainTransaction', undefined, {}, { target: TARGETS.endpoint, hash, shownHash, note });
+    page('@latest', 'the newest transaction');
+    page(pow ? '@latest:transfer' : '@latest:contract_call', pow ? 'the newest transfer (payouts have up to 100 recipients)' : 'the newest contract call (token and internal transfers)');
+    if (pow) page(n.token, 'the system token\'s creation: every initial balance', 'token-creation');
 
     const top = (query: Query, extra: Partial<ApiCase> = {}) => add('topActive', undefined, query, { target: TARGETS['top-active'], ...extra });
     top({}, { hot: true });
@@ -366,7 +389,7 @@ function subjectAddress(chain: ChainId, n: NotableAccounts, subject: string): st
 
 /** The request path of a case (a cursor case gets its cursor later). */
 export function casePath(c: ApiCase, query: Query = c.query): string {
-  const path = ROUTES[c.route].replace('{chain}', c.chain).replace('{address}', c.address ?? '').replace('{metric}', c.metric ?? '').replace('{id}', c.blockId ?? '');
+  const path = ROUTES[c.route].replace('{chain}', c.chain).replace('{address}', c.address ?? '').replace('{metric}', c.metric ?? '').replace('{id}', c.blockId ?? '').replace('{hash}', c.hash ?? '');
   const params = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
   const search = params.toString();
   return search ? `${path}?${search}` : path;

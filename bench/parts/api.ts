@@ -295,6 +295,16 @@ export const worstP99 = (c: CaseResult): number => (c.single ? Math.max(c.single
 const AS_A_BROWSER = { 'accept-encoding': 'gzip, deflate, br' };
 
 async function measureCase(base: string, headers: Record<string, string>, c: ApiCase, result: CaseResult, options: ApiOptions): Promise<void> {
+  if (c.hash?.startsWith('@')) {
+    const hash = await newestHash(base, headers, c);
+    if (!hash) {
+      result.status = 'skipped';
+      result.problem = `no transaction for ${c.hash}`;
+      return;
+    }
+    c = { ...c, hash };
+    result.path = casePath(c);
+  }
   let query = c.query;
   if (c.cursorDepth !== undefined) {
     const cursor = await cursorAt(base, headers, c, c.cursorDepth);
@@ -353,7 +363,8 @@ async function cursorAt(base: string, headers: Record<string, string>, c: ApiCas
   const { cursor: _placeholder, ...query } = c.query;
   const limit = Number(query.limit ?? 25);
   const viaOffset = await getJson(base + casePath(c, { ...query, offset: depth - limit, limit }), headers);
-  if (typeof viaOffset?.next_cursor === 'string') return viaOffset.next_cursor;
+  // Only a route that pages by offset too (it echoes the offset) gives the cursor at that depth.
+  if (typeof viaOffset?.next_cursor === 'string' && viaOffset.offset === depth - limit) return viaOffset.next_cursor;
   let cursor: string | null = null;
   for (let position = 0; position < depth; position += 100) {
     const page = await getJson(base + casePath(c, { ...query, limit: Math.min(100, depth - position), ...(cursor ? { cursor } : {}) }), headers);
@@ -368,6 +379,14 @@ async function tipBlock(base: string, headers: Record<string, string>, chain: Ch
   const page = await getJson(`${base}/api/v1/${chain}/blocks?limit=1`, headers);
   const item = (page?.items as TipBlock[] | undefined)?.[0];
   return item ? { height: item.height, hash: item.hash, producer: item.producer } : null;
+}
+
+/** The hash a case's `@latest` (`@latest:<tx_type>`) stands for: the newest of the chain's list. */
+async function newestHash(base: string, headers: Record<string, string>, c: ApiCase): Promise<string | null> {
+  const type = c.hash!.split(':')[1];
+  const list = await getJson(`${base}/api/v1/${c.chain}/transactions?limit=1${type ? `&tx_type=${type}` : ''}`, headers);
+  const first = (list?.items as { tx_hash?: string }[] | undefined)?.[0];
+  return first?.tx_hash ?? null;
 }
 
 async function getJson(url: string, headers: Record<string, string>): Promise<Record<string, unknown> | null> {

@@ -328,6 +328,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{chain}/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The chain's latest transactions, newest first, by cursor */
+        get: operations["getChainTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{chain}/transactions/{hash}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One transaction with its recipients, token and internal transfers, receipt, migration leg and subtype */
+        get: operations["getChainTransaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/analytics/transactions-normalised": {
         parameters: {
             query?: never;
@@ -3467,6 +3501,419 @@ export interface operations {
                 };
             };
             /** @description Unknown chain, or no stored block with this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getChainTransactions: {
+        parameters: {
+            query?: {
+                /** @description Only transactions of this type: pow transfer, coinbase, latticePK, message, token, transfer_token, slave, multi_sig_create, multi_sig_spend, multi_sig_vote, proposal_create, proposal_vote, unknown; pos transfer, contract_call, contract_create. */
+                tx_type?: string;
+                /** @description Opaque token from a previous next_cursor, passed back unchanged; omitted = the first page. */
+                cursor?: string;
+                /** @description Items per page (1 to 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0). */
+                chain: "pow" | "pos";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: `<URL of the next page>; rel="next"`, absent on the last page (docs/exports.md). */
+                    Link?: string;
+                    /** @description CSV answers: the next page’s cursor (the JSON next_cursor), absent on the last page. */
+                    "Quarry-Next-Cursor"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first: by height, then position in the block, descending. One item per transaction. */
+                        items: {
+                            chain: string;
+                            network: string;
+                            tx_hash: string;
+                            /** @description Block height. */
+                            height: number | null;
+                            /**
+                             * @description UTC time, YYYY-MM-DDTHH:MM:SS.
+                             * @example 2026-11-22T09:30:00
+                             */
+                            timestamp: string | null;
+                            /** @description Sender: whose balance pays the value and the fee (on pow also when a slave key signed). */
+                            from_addr: string | null;
+                            /** @description Recipient of this row: the single recipient, or on a multi-recipient pow transfer the recipient at recipient_index. Null for a contract creation (see contract_address) and for transactions without a recipient. */
+                            to_addr: string | null;
+                            /** @description Hash of the block. */
+                            block_hash: string | null;
+                            /** @description Position of the transaction in its block. */
+                            tx_index: number | null;
+                            /** @description Position of this row's recipient in the transaction's recipient list (pow transfers); null when the transaction has no list. */
+                            recipient_index: number | null;
+                            /**
+                             * @description Native value of this row: the amount sent to this row's recipient (the whole value when the transaction has one recipient).
+                             * @example 1000000000
+                             */
+                            value: string | null;
+                            /**
+                             * @description Fee of the whole transaction, paid once by the sender; the same on every row of a multi-recipient transaction.
+                             * @example 1000000000
+                             */
+                            fee: string | null;
+                            /** @description Sender nonce (pos). */
+                            nonce: number | null;
+                            /** @description pow subtype (transfer, coinbase, message, slave, ...) or pos transfer, contract_call, contract_create. */
+                            tx_type: string | null;
+                            /** @description pos: EIP-2718 envelope type. */
+                            tx_type_evm: number | null;
+                            /** @description pos: gas limit. */
+                            gas: number | null;
+                            /** @description pos: gas used. */
+                            gas_used: number | null;
+                            /**
+                             * @description pos: gas price (planck).
+                             * @example 1000000000
+                             */
+                            gas_price: string | null;
+                            /**
+                             * @description pos: effective gas price paid (planck).
+                             * @example 1000000000
+                             */
+                            effective_gas_price: string | null;
+                            /** @description pos: the contract this transaction created. */
+                            contract_address: string | null;
+                            /** @description pos: 1 success, 0 reverted (a reverted transaction moves no value but pays its fee). */
+                            status: number | null;
+                            /** @description pow: the master address when a slave key signed. */
+                            master_addr: string | null;
+                            /** @description pow: the slave address whose key signed, when it is not from_addr. */
+                            signer_addr: string | null;
+                            /** @description Hex data: pos call input, pow message payload. */
+                            input_data: string | null;
+                            /** @description Recipients of the transaction: more than 1 on a multi-recipient pow transfer, whose to_addr is then null and value the total sent (GET …/transactions/{hash} lists them). */
+                            recipient_count: number;
+                        }[];
+                        /** @description Number of items in this page. */
+                        count: number;
+                        limit: number;
+                        /** @description Pass back as cursor for the next page; null on the last page. */
+                        next_cursor: string | null;
+                        /** @description Whether items follow this page. */
+                        has_more: boolean;
+                        /** @description Transactions of the chain (of tx_type, when given), from the rollups: exact. */
+                        total: number | null;
+                        chain: string;
+                        network: string;
+                        tx_type: string | null;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown chain. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getChainTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0). */
+                chain: "pow" | "pos";
+                /** @description Transaction hash: pos 0x + 64 hex, pow 64 hex; any case. */
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A transaction as one object (not per recipient), with what a transaction page shows. */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        chain: string;
+                        network: string;
+                        tx_hash: string;
+                        /** @description Block height. */
+                        height: number | null;
+                        /**
+                         * @description UTC time, YYYY-MM-DDTHH:MM:SS.
+                         * @example 2026-11-22T09:30:00
+                         */
+                        timestamp: string | null;
+                        /** @description Sender: whose balance pays the value and the fee (on pow also when a slave key signed). */
+                        from_addr: string | null;
+                        /** @description Recipient of this row: the single recipient, or on a multi-recipient pow transfer the recipient at recipient_index. Null for a contract creation (see contract_address) and for transactions without a recipient. */
+                        to_addr: string | null;
+                        /** @description Hash of the block. */
+                        block_hash: string | null;
+                        /** @description Position of the transaction in its block. */
+                        tx_index: number | null;
+                        /** @description Position of this row's recipient in the transaction's recipient list (pow transfers); null when the transaction has no list. */
+                        recipient_index: number | null;
+                        /**
+                         * @description Native value of this row: the amount sent to this row's recipient (the whole value when the transaction has one recipient).
+                         * @example 1000000000
+                         */
+                        value: string | null;
+                        /**
+                         * @description Fee of the whole transaction, paid once by the sender; the same on every row of a multi-recipient transaction.
+                         * @example 1000000000
+                         */
+                        fee: string | null;
+                        /** @description Sender nonce (pos). */
+                        nonce: number | null;
+                        /** @description pow subtype (transfer, coinbase, message, slave, ...) or pos transfer, contract_call, contract_create. */
+                        tx_type: string | null;
+                        /** @description pos: EIP-2718 envelope type. */
+                        tx_type_evm: number | null;
+                        /** @description pos: gas limit. */
+                        gas: number | null;
+                        /** @description pos: gas used. */
+                        gas_used: number | null;
+                        /**
+                         * @description pos: gas price (planck).
+                         * @example 1000000000
+                         */
+                        gas_price: string | null;
+                        /**
+                         * @description pos: effective gas price paid (planck).
+                         * @example 1000000000
+                         */
+                        effective_gas_price: string | null;
+                        /** @description pos: the contract this transaction created. */
+                        contract_address: string | null;
+                        /** @description pos: 1 success, 0 reverted (a reverted transaction moves no value but pays its fee). */
+                        status: number | null;
+                        /** @description pow: the master address when a slave key signed. */
+                        master_addr: string | null;
+                        /** @description pow: the slave address whose key signed, when it is not from_addr. */
+                        signer_addr: string | null;
+                        /** @description Hex data: pos call input, pow message payload. */
+                        input_data: string | null;
+                        /** @description Recipients of the transaction: more than 1 on a multi-recipient pow transfer, whose to_addr is then null and value the total sent (GET …/transactions/{hash} lists them). */
+                        recipient_count: number;
+                        /** @description Every entry of the recipient list in order (pow transfer and transfer_token); empty without a list. */
+                        recipients: {
+                            /** @description Position in the transaction's recipient list. */
+                            recipient_index: number;
+                            to_addr: string;
+                            /**
+                             * @description Native amount to this recipient (0 on a transfer_token entry: its tokens are in token_transfers).
+                             * @example 1000000000
+                             */
+                            amount: string;
+                        }[];
+                        /** @description Token movements the transaction caused, in log order (pow: transfer_token legs, a token's initial balances). */
+                        token_transfers: {
+                            /** @description pos: the log's index in the block; pow: the entry's position in the transaction. */
+                            log_index: number;
+                            /** @description The token: pos contract address, pow hash of the token's creating transaction. */
+                            contract: string;
+                            from_addr: string;
+                            to_addr: string;
+                            /**
+                             * @description In the token's smallest unit.
+                             * @example 1000000000
+                             */
+                            amount: string;
+                            token_name: string | null;
+                            token_symbol: string | null;
+                            token_decimals: number | null;
+                        }[];
+                        /** @description pos: value moved by nested call frames, in trace order; empty on pow. */
+                        internal_transfers: {
+                            /** @description Path of the call frame below the top level, e.g. 0.1. */
+                            trace_address: string;
+                            /** @description call, create, create2, selfdestruct, … */
+                            call_type: string;
+                            from_addr: string;
+                            to_addr: string;
+                            /**
+                             * @description Amount string: unsigned integer in the chain's smallest unit (pow: shor, pos: planck), as a decimal string.
+                             * @example 1000000000
+                             */
+                            value: string;
+                        }[];
+                        /**
+                         * @description pos: the base-fee part of the fee, destroyed; null on pow.
+                         * @example 1000000000
+                         */
+                        burned: string | null;
+                        /**
+                         * @description pos: the sender's fee cap (EIP-1559), null for legacy transactions.
+                         * @example 1000000000
+                         */
+                        max_fee_per_gas: string | null;
+                        /**
+                         * @description pos: the sender's tip cap (EIP-1559), null for legacy transactions.
+                         * @example 1000000000
+                         */
+                        max_priority_fee_per_gas: string | null;
+                        /** @description Stored tip height minus the transaction's height (0 in the tip block). */
+                        confirmations: number;
+                        /** @description pow: the XMSS one-time key index of the signature. */
+                        ots_index: number | null;
+                        migration: {
+                            account_id: string;
+                            /**
+                             * @description This transaction's part: the pow burn or the pos mint.
+                             * @enum {string}
+                             */
+                            role: "burn" | "mint";
+                            /**
+                             * @description Burned (shor) or minted (planck) by this transaction.
+                             * @example 1000000000
+                             */
+                            amount: string;
+                            counterpart: {
+                                chain: string;
+                                /** @enum {string} */
+                                role: "burn" | "mint";
+                                tx_hash: string;
+                                height: number;
+                                /**
+                                 * @description UTC time, YYYY-MM-DDTHH:MM:SS.
+                                 * @example 2026-11-22T09:30:00
+                                 */
+                                timestamp: string;
+                                from_addr: string;
+                                to_addr: string;
+                                /**
+                                 * @description In the leg's chain's smallest unit.
+                                 * @example 1000000000
+                                 */
+                                amount: string;
+                            } | null;
+                        } | null;
+                        slave_keys: {
+                            /** @description Address of the registered slave key. */
+                            slave_address: string;
+                            /** @description Access type granted (0 = all). */
+                            access_type: number;
+                        }[] | null;
+                        token: {
+                            /** @description The token: pow the creating transaction's hash (this one), pos the deployed contract. */
+                            address: string;
+                            name: string | null;
+                            symbol: string | null;
+                            decimals: number | null;
+                            creator: string | null;
+                            /**
+                             * @description pow: the sum of the initial balances, a QRL token's whole supply; null on pos.
+                             * @example 1000000000
+                             */
+                            total_supply: string | null;
+                        } | null;
+                    };
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown chain, or no stored transaction has this hash (the detail says when a reorg removed it). */
             404: {
                 headers: {
                     [name: string]: unknown;

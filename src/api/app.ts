@@ -34,6 +34,7 @@ import { blockRoutes, posBlockRoutes } from './routes/blocks/index.ts';
 import { analyticsRoutes } from './analytics/index.ts';
 import { registerDashboard } from './dashboard/index.ts';
 import { eventRoutes } from './routes/events/index.ts';
+import { transactionRoutes } from './routes/transactions/index.ts';
 import { DEFAULT_TUNING, type ApiContext, type ApiTuning } from './context.ts';
 import { registerMetrics } from './metrics/api.ts';
 import { sharedSchemaCompilers } from './schema-compilers.ts';
@@ -131,6 +132,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await api.register(addressRoutes(ctx), { prefix: '/:chain/addresses' });
       await api.register(blockRoutes(ctx), { prefix: '/:chain/blocks' });
       await api.register(posBlockRoutes(ctx), { prefix: '/pos/blocks' });
+      await api.register(transactionRoutes(ctx), { prefix: '/:chain/transactions' });
       await api.register(analyticsRoutes(ctx));
       await api.register(eventRoutes(ctx));
     },

@@ -15,10 +15,50 @@ export async function writeRawRows(db: Db, rows: RawRows): Promise<void> {
   for (const table of COPIED) {
     if (rows[table].length > 0) await db.copyRows(`ingest.copy.${table}`, table, RAW_COLUMNS[table], rows[table]);
   }
+  await forgetOrphans(db, rows.transactions);
   // Genesis allocations and token metadata can be reported again (a replayed genesis, a token seen
   // again after a reorg): keep the first report.
   await upsertRows(db, 'genesis_allocations', rows.genesis_allocations);
   await upsertRows(db, 'token_contracts', rows.token_contracts);
+}
+
+/**
+ * A transaction a reorg removed that is stored again (on the new branch) is no longer orphaned.
+ * One statement over the orphans of the chain, which are few: each is looked up among the batch's
+ * heights (by hash, or in the batch's primary-key range while a bulk load has dropped the hash index).
+ */
+async function forgetOrphans(db: Db, transactions: readonly CopyValue[][]): Promise<void> {
+  if (transactions.length === 0) return;
+  const chain = transactions[0]![0] as ChainId;
+  let low = Infinity;
+  let high = -Infinity;
+  for (const row of transactions) {
+    const height = Number(row[1]);
+    if (height < low) low = height;
+    if (height > high) high = height;
+  }
+  await db.query(
+    'ingest.orphans.forget',
+    sql`DELETE FROM orphaned_txs o
+        WHERE o.chain = ${chain}
+          AND EXISTS (SELECT 1 FROM transactions t WHERE t.chain = o.chain AND t.tx_hash = o.tx_hash AND t.height BETWEEN ${low} AND ${high})`,
+  );
+}
+
+/**
+ * Remembers the transactions of `chain` above `height` as orphaned by a reorg that replaced the
+ * blocks from `reorgHeight` on (before their rows are deleted; docs/api-transactions.md).
+ */
+export async function recordOrphans(db: Db, chain: ChainId, height: number, reorgHeight: number, stamp: number): Promise<void> {
+  await db.query(
+    'ingest.orphans.record',
+    sql`INSERT INTO orphaned_txs (chain, tx_hash, height, block_hash, reorg_height, removed_ts)
+        SELECT t.chain, t.tx_hash, t.height, b.hash, ${reorgHeight}, ${stamp}
+        FROM transactions t JOIN blocks b ON b.chain = t.chain AND b.height = t.height
+        WHERE t.chain = ${chain} AND t.height > ${height}
+        ON CONFLICT (chain, tx_hash) DO UPDATE SET height = excluded.height, block_hash = excluded.block_hash,
+          reorg_height = excluded.reorg_height, removed_ts = excluded.removed_ts`,
+  );
 }
 
 /** COPY into a scratch table, then insert what is not there yet. */

@@ -12,7 +12,7 @@ import type { Db, Store } from '../store/store.ts';
 import { clearRollups, revertRollups, RollupDeltas } from '../rollups/index.ts';
 import { storedHashes, writeCheckpoint, type StoredCheckpoint } from './checkpoint.ts';
 import { loadBlocks } from './load-blocks.ts';
-import { deleteRawAbove } from './raw-store.ts';
+import { deleteRawAbove, recordOrphans } from './raw-store.ts';
 import { appendEvents, reorgEvent } from './events.ts';
 import type { Logger } from 'pino';
 
@@ -33,9 +33,20 @@ export const REWIND_CHUNK_BLOCKS = 2000;
 
 /**
  * Reverts the written blocks bottom+1..top of `chain` in one transaction and moves `source`'s
- * checkpoint to `bottom`; records `reorg` with it when given. Returns the new checkpoint.
+ * checkpoint to `bottom`; records `reorg` with it when given. When the blocks are removed by a
+ * reorg (`orphanedBy`, every chunk of it), their transactions are remembered as orphaned by it.
+ * Returns the new checkpoint.
  */
-export async function revertAbove(store: Store, chain: ChainId, source: string, bottom: number, top: number, reorg: Reorg | null, stamp: number): Promise<StoredCheckpoint> {
+export async function revertAbove(
+  store: Store,
+  chain: ChainId,
+  source: string,
+  bottom: number,
+  top: number,
+  reorg: Reorg | null,
+  stamp: number,
+  orphanedBy: Reorg | null = reorg,
+): Promise<StoredCheckpoint> {
   // The first block stored above `bottom` (bottom + 1, unless a gap left by a skipped block is healed).
   const [firstReverted] = await store.query<{ ts: number }>('ingest.reorg.first_ts', sql`SELECT ts FROM blocks WHERE chain = ${chain} AND height > ${bottom} ORDER BY height LIMIT 1`);
   const [bottomBlock] = await store.query<{ ts: number }>('ingest.previous_ts', sql`SELECT ts FROM blocks WHERE chain = ${chain} AND height = ${bottom}`);
@@ -46,6 +57,7 @@ export async function revertAbove(store: Store, chain: ChainId, source: string, 
     // The first reverted block's interval (from the block below) was added with it: subtract it too.
     const deltas = new RollupDeltas(chain, bottomBlock?.ts ?? null);
     for (const block of reverted) deltas.addBlock(block);
+    if (orphanedBy) await recordOrphans(tx, chain, bottom, orphanedBy.height, stamp);
     await revertRollups(tx, deltas, bottom, firstReverted?.ts ?? 0, () => deleteRawAbove(tx, chain, bottom));
     if (reorg) {
       await recordReorg(tx, chain, reorg, stamp);
@@ -69,7 +81,8 @@ export async function rewindTo(
   const now = options.now ?? (() => Math.floor(Date.now() / 1000));
   for (let upper = top; upper > height; ) {
     const bottom = Math.max(height, upper - chunk);
-    const checkpoint = await revertAbove(store, chain, source, bottom, upper, bottom === height ? (options.reorg ?? null) : null, now());
+    const reorg = options.reorg ?? null;
+    const checkpoint = await revertAbove(store, chain, source, bottom, upper, bottom === height ? reorg : null, now(), reorg);
     options.onChunk?.(checkpoint);
     upper = bottom;
   }

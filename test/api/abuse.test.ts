@@ -117,10 +117,19 @@ function hostilePath(parameter: Parameter): string[] {
   if (parameter.schema.enum) return ['eth', 'POS', 'x'.repeat(300)];
   if (parameter.name === 'address') return ['nope', 'Q' + 'zz'.repeat(39), '0x' + 'AB'.repeat(20) + '00', 'Q'.repeat(200), '%00', "Q' OR 1=1"];
   if (parameter.name === 'id') return ['-1', '01', '1e3', '9'.repeat(40), '0x' + 'g'.repeat(64), 'a'.repeat(65), "1' OR 1=1", '%00'];
+  if (parameter.name === 'hash') return ['nope', '0x' + 'g'.repeat(64), 'ab'.repeat(33), '0x' + 'ab'.repeat(31), 'f'.repeat(300), '%00', "' OR 1=1"];
   return HOSTILE_TEXT.slice(0, 4);
 }
 
-/** Valid path values: each chain, with its busiest and its quietest address; every metric. */
+/** A chain's newest transaction and the one with the most recipients and transfers: the largest pages. */
+function largestAndNewest(world: AnalyticsWorld, chain: ChainId): string[] {
+  const txs = world.blocks[chain].flatMap((block) => block.transactions);
+  const size = (tx: (typeof txs)[number]) => (tx.recipients?.length ?? 0) + tx.tokenTransfers.length + tx.internal.length;
+  const largest = [...txs].sort((a, b) => size(b) - size(a))[0];
+  return [...new Set([txs.at(-1)!.hash, largest!.hash])];
+}
+
+/** Valid path values: each chain, with its busiest and its quietest address, its largest and newest transaction; every metric. */
 function validPaths(path: Parameter[], world: AnalyticsWorld): Record<string, string>[] {
   const addresses = (chain: ChainId) => busiestAndQuietest(world, chain);
   let combos: Record<string, string>[] = [{}];
@@ -133,6 +142,7 @@ function validPaths(path: Parameter[], world: AnalyticsWorld): Record<string, st
         const tip = world.blocks[chain].at(-1)!;
         return ['0', String(tip.height), tip.hash.toUpperCase().replace(/^0X/, '0x')].map((id) => ({ ...values, id }));
       }
+      if (p.name === 'hash') return largestAndNewest(world, values.chain as ChainId).map((hash) => ({ ...values, hash }));
       if (p.name !== 'address') throw new Error(`no values for the path parameter ${p.name}`);
       const chains: ChainId[] = values.chain ? [values.chain as ChainId] : ['pow', 'pos'];
       return chains.flatMap(addresses).map((address) => ({ ...values, address }));

@@ -27,10 +27,41 @@ describeEachStore('OpenAPI document against the spec', (getStore) => {
   });
   after(() => t.close());
 
-  const operation = (path: string) => {
-    const op = doc.paths[`/api/v1/{chain}/addresses${path}`]?.get;
+  const operation = (path: string, prefix = '/api/v1/{chain}/addresses') => {
+    const op = doc.paths[`${prefix}${path}`]?.get;
     assert.ok(op, `${path} is documented`);
     return op;
+  };
+
+  /** The query parameters of `op` against `spec`: the same names, defaults, bounds and values, none required. */
+  const assertQueryParameters = (path: string, op: { parameters?: Parameter[] }, spec: Record<string, SpecParameter>) => {
+    const query = (op.parameters ?? []).filter((p) => p.in === 'query');
+    assert.deepEqual(query.map((p) => p.name).sort(), Object.keys(spec).sort(), 'the documented parameters are the spec\'s');
+    for (const p of query) {
+      const want: SpecParameter = spec[p.name]!;
+      const label = `${path} ${p.name}`;
+      // Every query parameter of the spec is optional; one with a default certainly is.
+      assert.notEqual(p.required, true, `${label} is not required`);
+      if (want.type === 'boolean') {
+        assert.equal(p.schema.type, 'string', label);
+        assert.deepEqual(p.schema.enum, BOOLEAN_TEXT, `${label} takes true/false/1/0`);
+        assert.equal(p.schema.default, want.default === undefined ? undefined : String(want.default), `${label} default`);
+        continue;
+      }
+      assert.equal(p.schema.type, want.type, `${label} type`);
+      assert.equal(p.schema.default, want.default, `${label} default`);
+      if (want.minimum !== undefined) assert.equal(p.schema.minimum, want.minimum, `${label} minimum`);
+      if (want.maximum !== undefined) assert.equal(p.schema.maximum, want.maximum, `${label} maximum`);
+      if (want.enum !== undefined) assert.deepEqual([...(p.schema.enum ?? [])].sort(), [...want.enum].sort(), `${label} values`);
+    }
+  };
+
+  /** 200 as JSON, every error as a problem body. */
+  const assertResponses = (path: string, op: { responses: Record<string, { content?: Record<string, unknown> }> }) => {
+    assert.ok(op.responses['200']?.content?.['application/json'], `${path} 200 is JSON`);
+    for (const status of ERROR_STATUSES) {
+      assert.deepEqual(op.responses[status]?.content, { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } }, `${path} ${status}`);
+    }
   };
 
   it('documents the 13 Addresses endpoints and no other under /addresses', () => {
@@ -77,33 +108,11 @@ describeEachStore('OpenAPI document against the spec', (getStore) => {
 
   for (const [path, spec] of Object.entries(SPEC_ADDRESS_PARAMETERS)) {
     it(`${path}: every spec parameter documented, with the spec's default, bounds and values; nothing else; nothing required`, () => {
-      const query = (operation(path).parameters ?? []).filter((p) => p.in === 'query');
-      assert.deepEqual(query.map((p) => p.name).sort(), Object.keys(spec).sort(), 'the documented parameters are the spec\'s');
-      for (const p of query) {
-        const want: SpecParameter = spec[p.name]!;
-        const label = `${path} ${p.name}`;
-        // Every query parameter of the spec is optional; one with a default certainly is.
-        assert.notEqual(p.required, true, `${label} is not required`);
-        if (want.type === 'boolean') {
-          assert.equal(p.schema.type, 'string', label);
-          assert.deepEqual(p.schema.enum, BOOLEAN_TEXT, `${label} takes true/false/1/0`);
-          assert.equal(p.schema.default, want.default === undefined ? undefined : String(want.default), `${label} default`);
-          continue;
-        }
-        assert.equal(p.schema.type, want.type, `${label} type`);
-        assert.equal(p.schema.default, want.default, `${label} default`);
-        if (want.minimum !== undefined) assert.equal(p.schema.minimum, want.minimum, `${label} minimum`);
-        if (want.maximum !== undefined) assert.equal(p.schema.maximum, want.maximum, `${label} maximum`);
-        if (want.enum !== undefined) assert.deepEqual([...(p.schema.enum ?? [])].sort(), [...want.enum].sort(), `${label} values`);
-      }
+      assertQueryParameters(path, operation(path), spec);
     });
 
     it(`${path}: errors are application/problem+json problem bodies`, () => {
-      const { responses } = operation(path);
-      assert.ok(responses['200']?.content?.['application/json'], `${path} 200 is JSON`);
-      for (const status of ERROR_STATUSES) {
-        assert.deepEqual(responses[status]?.content, { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } }, `${path} ${status}`);
-      }
+      assertResponses(path, operation(path));
     });
   }
 });

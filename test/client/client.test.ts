@@ -148,6 +148,19 @@ describeSeededApp('the typed client against a listening server', loadAnalyticsWo
     assert.deepEqual(items.map(comparable), incoming.map(expectedComparable));
   });
 
+  it('transactions: paginate a chain\'s list with a type filter; a transaction page and an unknown hash, typed', async () => {
+    const txs = w().blocks.pow.flatMap((block) => block.transactions.map((tx) => ({ height: block.height, tx })));
+    const slaves = txs.filter(({ tx }) => tx.type === 'slave').sort((a, b) => b.height - a.height || b.tx.index - a.tx.index);
+    assert.ok(slaves.length > 3);
+    const hashes: string[] = [];
+    for await (const tx of client.paginate('/{chain}/transactions', { params: { path: { chain: 'pow' }, query: { limit: 2, tx_type: 'slave' } } })) hashes.push(tx.tx_hash);
+    assert.deepEqual(hashes, slaves.map(({ tx }) => tx.hash));
+    const page = unwrap(await client.GET('/{chain}/transactions/{hash}', { params: { path: { chain: 'pow', hash: slaves[0]!.tx.hash } } }));
+    assert.deepEqual(page.slave_keys?.map((k) => k.slave_address).sort(), slaves[0]!.tx.slaves.map((k) => k.slave).sort());
+    const missing = await client.GET('/{chain}/transactions/{hash}', { params: { path: { chain: 'pos', hash: '0x' + '0'.repeat(64) } } });
+    assert.equal(missing.error?.status, 404);
+  });
+
   it('network: transactions per second of both chains', async () => {
     const tps = unwrap(await client.GET('/analytics/network/tps'));
     assert.deepEqual(

@@ -52,12 +52,14 @@ export function resolved(doc: OpenApiDoc, schema: Record<string, any>): Record<s
   return resolved(doc, target);
 }
 
-/** Addresses of each chain that appear in what the Addresses routes list, busiest first; and blocks whose pages list something. */
+/** Addresses of each chain that appear in what the Addresses routes list, busiest first; blocks whose pages list something; transaction hashes of each chain. */
 export interface Candidates {
   pow: string[];
   pos: string[];
   /** Block ids per chain (`{id}` of the block routes): the block with most transactions by height, the one with most withdrawals by hash. */
   blocks?: Record<ChainId, string[]>;
+  /** For a `{hash}` of /{chain}/transactions/{hash}. */
+  transactions?: Record<ChainId, string[]>;
 }
 
 /** Per chain: the height of the block with most transactions and the hash of the one with most withdrawals. */
@@ -79,8 +81,12 @@ function candidateBlocks(blocks: Record<ChainId, CanonicalBlock[]>): Record<Chai
  */
 export function candidateAddresses(blocks: Record<ChainId, CanonicalBlock[]>): Candidates {
   const top = (counts: Map<string, number>) => [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
-  const out: Candidates = { pow: [], pos: [], blocks: candidateBlocks(blocks) };
+  const out: Candidates = { pow: [], pos: [], blocks: candidateBlocks(blocks), transactions: { pow: [], pos: [] } };
   for (const chain of CHAIN_IDS) {
+    // The newest transaction, and the one with the most token transfers.
+    const txs = blocks[chain].flatMap((block) => block.transactions);
+    const busiest = [...txs].sort((a, b) => b.tokenTransfers.length - a.tokenTransfers.length)[0];
+    out.transactions![chain] = [...new Set([txs.at(-1)?.hash, busiest?.hash].filter((h): h is string => h !== undefined))];
     const kinds = { txs: new Map<string, number>(), masters: new Map<string, number>(), internal: new Map<string, number>(), tokens: new Map<string, number>(), migration: new Map<string, number>() };
     const bump = (m: Map<string, number>, a: string | null | undefined) => a && m.set(a, (m.get(a) ?? 0) + 1);
     for (const block of blocks[chain]) {
@@ -134,6 +140,9 @@ export function requestsOf(op: Operation, candidates: Candidates, extraQuery: Re
           if (!ids || ids.length === 0) throw new Error(`${op.path}: no block ids for the path parameter id`);
           return ids.map((id) => fill(id));
         }
+        case 'hash':
+          if (!v.chain || !candidates.transactions) throw new Error(`${op.path}: no transaction hashes to fill {hash} with`);
+          return candidates.transactions[v.chain].map((h) => fill(h));
         default:
           if (param.schema.enum) return param.schema.enum.map((value) => fill(value));
           throw new Error(`${op.path}: no values for the path parameter ${param.name}`);

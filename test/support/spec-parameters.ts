@@ -97,6 +97,13 @@ export const EXPLORER_PARAMETERS: Record<string, Record<string, SpecParameter>> 
     cursor: { type: 'string' },
     limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
   },
+  // docs/api-transactions.md
+  '/api/v1/{chain}/transactions': {
+    cursor: { type: 'string' },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+    tx_type: { type: 'string' },
+  },
+  '/api/v1/{chain}/transactions/{hash}': {},
 };
 
 /** The path parameters of the routes beyond the spec, besides `chain`: name → where it is documented. */
@@ -105,4 +112,6 @@ export const EXPLORER_PATH_PARAMETERS: Record<string, readonly string[]> = {
   '/api/v1/{chain}/blocks/{id}': ['chain', 'id'],
   '/api/v1/{chain}/blocks/{id}/transactions': ['chain', 'id'],
   '/api/v1/pos/blocks/{id}/withdrawals': ['id'],
+  '/api/v1/{chain}/transactions': ['chain'],
+  '/api/v1/{chain}/transactions/{hash}': ['chain', 'hash'],
 };

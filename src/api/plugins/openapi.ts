@@ -31,6 +31,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       security: [{ bearerAuth: [] }],
       tags: [
         { name: 'addresses', description: 'Per-address data and address leaderboards' },
+        { name: 'transactions', description: 'A chain\'s latest transactions and transaction pages' },
         { name: 'service', description: 'Health and readiness' },
       ],
     },

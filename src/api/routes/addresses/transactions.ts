@@ -3,14 +3,13 @@
  * newest first, one row per recipient (see feed/keys.ts), by cursor or by offset.
  */
 import { Type, type Static } from 'typebox';
-import type { ChainId } from '../../../chain/chains.ts';
-import { TX_TYPES } from '../../../chain/model.ts';
 import { answerAmounts, type AnswerAmount } from '../../amounts.ts';
 import { PAGED_ROWS, type ApiContext, type RouteApp } from '../../context.ts';
 import { invalidParam } from '../../problem.ts';
 import { AddressPathParams, IntegerQuery, Nullable, StringEnum, STANDARD_ERRORS, AddressEchoFields, TimeRangeQuery } from '../../schemas/common.ts';
 import { TransactionDetail } from '../../schemas/transaction.ts';
 import { addressEcho, type AddressEcho } from '../../params/address.ts';
+import { txTypeParam } from '../../params/tx-type.ts';
 import { feedQueryFor, loadFeed, type TimeRange } from './feed/feed.ts';
 import { DIRECTIONS, type Direction, type RowKey } from './feed/keys.ts';
 import { toTransactionDetail } from './feed/rows.ts';
@@ -71,13 +70,6 @@ interface Filters {
 /** Binds a cursor to everything that selects the rows. */
 function cursorScope(echo: AddressEcho, f: Filters): string {
   return ['address-transactions', echo.chain, echo.address, f.direction, f.txType ?? '', f.range.from ?? '', f.range.to ?? ''].join('|');
-}
-
-function txTypeParam(chain: ChainId, raw: string | undefined): string | null {
-  if (raw === undefined || raw === '') return null;
-  const allowed = TX_TYPES[chain];
-  if (!allowed.includes(raw as never)) throw invalidParam('tx_type', `must be one of: ${allowed.join(', ')}`);
-  return raw;
 }
 
 function decodeCursor(ctx: ApiContext, scope: string, token: string): RowKey {

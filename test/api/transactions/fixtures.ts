@@ -1,0 +1,119 @@
+/**
+ * The chains of the transactions suites: the address fixtures' chains plus what only a transaction
+ * page shows (a pow token creation and its transfers, a 100-recipient payout, a migration burn whose
+ * pos mint is stored), and the oracle of a transaction computed from the canonical blocks.
+ */
+import assert from 'node:assert/strict';
+import { POW_COINBASE_SENTINEL, type ChainId } from '../../../src/chain/chains.ts';
+import { emptyTx, type CanonicalBlock, type CanonicalTx } from '../../../src/chain/model.ts';
+import { AUTH, type TestApp } from '../../support/app.ts';
+import { addr, hash, type ChainBuilder } from '../../support/chain-builder.ts';
+import { snapshotSeed } from '../../support/snapshots.ts';
+import { ingestChain, POW, posChain, powChain } from '../addresses/fixtures.ts';
+
+export const TOKEN_HASH = hash('pow-token-creation');
+export const PAYEES = Array.from({ length: 100 }, (_, i) => addr('pow', `payee-${i}`));
+export const MIGRATION_ADDRESS = addr('pow', 'migration');
+
+function transactionChains(): { pow: ChainBuilder; pos: ChainBuilder } {
+  const pow = powChain(20);
+  pow.block((b) => {
+    // A token created with three initial balances (one holder twice), then moved.
+    const creation = emptyTx({ hash: TOKEN_HASH, index: 0, type: 'token', from: POW.exchange, fee: 800n, otsIndex: 7 });
+    creation.tokenTransfers = [POW.user, POW.buyer, POW.user].map((to, i) => ({ logIndex: i, contract: TOKEN_HASH, from: POW_COINBASE_SENTINEL, to, amount: 1000n * BigInt(i + 1) }));
+    b.block.transactions.push(creation);
+    b.block.tokens.push({ contract: TOKEN_HASH, name: 'Quarry Token', symbol: 'QRY', decimals: 3, creator: POW.exchange, createdTx: TOKEN_HASH });
+    const move = emptyTx({
+      hash: hash('pow-token-move'), index: 1, type: 'transfer_token', from: POW.user, fee: 300n, otsIndex: 8,
+      recipients: [{ to: POW.m1, amount: 0n }, { to: POW.m2, amount: 0n }],
+    });
+    move.tokenTransfers = [{ logIndex: 0, contract: TOKEN_HASH, from: POW.user, to: POW.m1, amount: 40n }, { logIndex: 1, contract: TOKEN_HASH, from: POW.user, to: POW.m2, amount: 2n }];
+    b.block.transactions.push(move);
+    b.multiTransfer(POW.exchange, PAYEES.map((to, i) => ({ to, amount: 10n + BigInt(i) })), 5000n, { otsIndex: 9 });
+    const burn = b.transfer(POW.exchange, MIGRATION_ADDRESS, 777_000n, { ots: 10 });
+    burn.migration = { accountId: 'acct-1', role: 'burn' };
+    b.coinbase(POW.pool, 6_000_000_000n);
+  });
+  return { pow, pos: posChain(20) };
+}
+
+/** The transactions chains loaded, a seed shared by the test files of a run; the tests get the chains. */
+export const loadTransactionChains = snapshotSeed(
+  'transaction-chains',
+  async (store) => {
+    const { pow, pos } = transactionChains();
+    await ingestChain(store, pow);
+    await ingestChain(store, pos);
+  },
+  async () => transactionChains(),
+);
+
+export const iso = (ts: number) => new Date(ts * 1000).toISOString().slice(0, 19);
+
+/** Every transaction of `blocks` with its block, newest first (height, then position, descending). */
+export function newestFirst(blocks: CanonicalBlock[]): { block: CanonicalBlock; tx: CanonicalTx }[] {
+  return blocks.flatMap((block) => block.transactions.map((tx) => ({ block, tx }))).sort((a, b) => b.block.height - a.block.height || b.tx.index - a.tx.index);
+}
+
+const text = (n: bigint | null) => (n === null ? null : n.toString());
+
+/** A transaction as the list shows it, from the block alone. */
+export function expectedItem(chain: ChainId, network: string, block: CanonicalBlock, tx: CanonicalTx): Record<string, unknown> {
+  return {
+    chain,
+    network,
+    tx_hash: tx.hash,
+    height: block.height,
+    timestamp: iso(block.timestamp),
+    from_addr: tx.from,
+    to_addr: tx.to,
+    block_hash: block.hash,
+    tx_index: tx.index,
+    recipient_index: null,
+    value: tx.value.toString(),
+    fee: tx.fee.toString(),
+    nonce: tx.nonce,
+    tx_type: tx.type,
+    tx_type_evm: tx.typeEvm,
+    gas: tx.gas,
+    gas_used: tx.gasUsed,
+    gas_price: text(tx.gasPrice),
+    effective_gas_price: text(tx.effectiveGasPrice),
+    contract_address: tx.contractAddress,
+    status: tx.status,
+    master_addr: tx.masterAddr,
+    signer_addr: tx.signer,
+    input_data: tx.input,
+    recipient_count: tx.recipients?.length ?? 1,
+  };
+}
+
+/** GET `path` under /api/v1 on a suite's app, asserting `status`, answering the JSON body. */
+export function getter(app: () => TestApp) {
+  return async (path: string, status = 200) => {
+    const res = await app().app.inject({ url: `/api/v1/${path}`, headers: AUTH });
+    assert.equal(res.statusCode, status, res.body);
+    return res.json();
+  };
+}
+
+/** Every item of a cursor list, page by page. */
+export async function walk(get: ReturnType<typeof getter>, path: string, limit: number): Promise<{ items: unknown[]; pages: number; totals: unknown[] }> {
+  const items: unknown[] = [];
+  const totals: unknown[] = [];
+  let pages = 0;
+  let cursor: string | null = null;
+  const sep = path.includes('?') ? '&' : '?';
+  do {
+    const body = await get(`${path}${sep}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    assert.equal(body.count, body.items.length);
+    assert.equal(body.limit, limit);
+    assert.ok(body.items.length <= limit);
+    assert.equal(body.has_more, body.next_cursor !== null);
+    items.push(...body.items);
+    totals.push(body.total);
+    cursor = body.next_cursor;
+    pages++;
+  } while (cursor !== null);
+  return { items, pages, totals };
+}
