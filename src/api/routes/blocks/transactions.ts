@@ -1,12 +1,9 @@
 /** GET /api/v1/{chain}/blocks/{id}/transactions: a block's transactions in block order, one row per recipient. */
-import { answerAmounts } from '../../amounts.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
-import { blockIdParam, describeBlockId } from '../../params/block-id.ts';
-import { notFound } from '../../problem.ts';
 import { TransactionDetail } from '../../schemas/transaction.ts';
 import { toTransactionDetail } from '../addresses/feed/rows.ts';
 import { listRoute } from '../list-route.ts';
-import { findBlock } from './detail.read.ts';
+import { prepareBlockList } from './block-list.ts';
 import { BlockEchoFields, BlockPathParams } from './params.ts';
 import { readBlockTransactions } from './transactions.read.ts';
 
@@ -23,13 +20,7 @@ export function blockTransactionsRoute(app: RouteApp, ctx: ApiContext): void {
     totalDescription: 'Rows of the block: one per transaction, or per recipient of a transaction with a recipient list.',
     echo: BlockEchoFields,
     notFound: 'Unknown chain, or no stored block with this id.',
-    prepare: async (ctx, { params, request }) => {
-      const { chain } = params;
-      const id = blockIdParam(chain, params.id);
-      const block = await findBlock(ctx.store, chain, id);
-      if (block === null) throw notFound(`no ${chain} block with ${describeBlockId(id)} is stored`);
-      return { echo: { chain, network: ctx.network(chain), height: block.height, hash: block.hash }, amount: answerAmounts(request.log, chain) };
-    },
+    prepare: (ctx, { params, request }) => prepareBlockList(ctx, request, params.chain, params.id),
     // The block's hash: a cursor of a block that a reorg replaced is not one of its successor's.
     cursorScope: ({ echo }) => `${echo.chain}|${echo.hash}`,
     async read(ctx, { echo, amount }, { limit, after }) {

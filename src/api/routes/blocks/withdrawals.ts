@@ -1,11 +1,8 @@
 /** GET /api/v1/pos/blocks/{id}/withdrawals: the consensus-layer withdrawals a pos block credits (pos only). */
-import { answerAmounts } from '../../amounts.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
-import { blockIdParam, describeBlockId } from '../../params/block-id.ts';
-import { notFound } from '../../problem.ts';
 import { Withdrawal } from '../../schemas/block.ts';
 import { listRoute } from '../list-route.ts';
-import { findBlock } from './detail.read.ts';
+import { prepareBlockList } from './block-list.ts';
 import { BlockEchoFields, OneChainBlockPathParams } from './params.ts';
 import { readWithdrawals } from './withdrawals.read.ts';
 
@@ -22,12 +19,7 @@ export function blockWithdrawalsRoute(app: RouteApp, ctx: ApiContext): void {
     totalDescription: 'Withdrawals of the block.',
     echo: BlockEchoFields,
     notFound: 'Unknown chain, or no stored block with this id.',
-    prepare: async (ctx, { params, request }) => {
-      const id = blockIdParam('pos', params.id);
-      const block = await findBlock(ctx.store, 'pos', id);
-      if (block === null) throw notFound(`no pos block with ${describeBlockId(id)} is stored`);
-      return { echo: { chain: 'pos', network: ctx.network('pos'), height: block.height, hash: block.hash }, amount: answerAmounts(request.log, 'pos') };
-    },
+    prepare: (ctx, { params, request }) => prepareBlockList(ctx, request, 'pos', params.id),
     cursorScope: ({ echo }) => echo.hash,
     async read(ctx, { echo, amount }, { limit, after }) {
       const { rows, total } = await readWithdrawals(ctx.store, 'pos', echo.height, after ? Number(after[0]) : null, limit + 1);

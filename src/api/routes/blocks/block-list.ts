@@ -1,0 +1,21 @@
+/** What the lists of one block's items share: the block the path names, found or a 404, echoed with the answer's amounts. */
+import type { FastifyRequest } from 'fastify';
+import type { ChainId } from '../../../chain/chains.ts';
+import { answerAmounts, type AnswerAmount } from '../../amounts.ts';
+import type { ApiContext } from '../../context.ts';
+import { blockIdParam, describeBlockId } from '../../params/block-id.ts';
+import { notFound } from '../../problem.ts';
+import { findBlock } from './detail.read.ts';
+
+export interface BlockListContext {
+  echo: { chain: ChainId; network: string; height: number; hash: string };
+  amount: AnswerAmount;
+}
+
+/** The stored block `rawId` names on `chain` (a 400 naming `id` when malformed, a 404 when not stored). */
+export async function prepareBlockList(ctx: ApiContext, request: FastifyRequest, chain: ChainId, rawId: string): Promise<BlockListContext> {
+  const id = blockIdParam(chain, rawId);
+  const block = await findBlock(ctx.store, chain, id);
+  if (block === null) throw notFound(`no ${chain} block with ${describeBlockId(id)} is stored`);
+  return { echo: { chain, network: ctx.network(chain), height: block.height, hash: block.hash }, amount: answerAmounts(request.log, chain) };
+}
