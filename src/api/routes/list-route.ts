@@ -16,7 +16,9 @@
  *   `limit`, `next_cursor`, `has_more` and `total` (null where counting would cost more than the
  *   page). The read returns the key of its last item, which the factory seals into `next_cursor`;
  * - `top`: `limit` only, the first items of a ranking; the envelope has `count` (unless the spec's
- *   answer has none).
+ *   answer has none);
+ * - `all`: no paging parameter, a list bounded by what it is (a window's days); the envelope has
+ *   `count`.
  */
 import { Type, type Static, type TObject, type TProperties, type TSchema } from 'typebox';
 import type { FastifyRequest } from 'fastify';
@@ -31,7 +33,8 @@ export type Paging =
   | { style: 'offset'; maxLimit: number; defaultLimit: number }
   | { style: 'page'; maxSize: number; defaultSize: number }
   | { style: 'cursor'; maxLimit: number; defaultLimit: number; keyLength: number }
-  | { style: 'top'; maxLimit: number; defaultLimit: number; noun: string; count?: boolean };
+  | { style: 'top'; maxLimit: number; defaultLimit: number; noun: string; count?: boolean }
+  | { style: 'all' };
 
 /** What a read is asked for: a window of rows by offset, or the rows after a key. */
 export type PageRequest = { limit: number; offset: number; after?: undefined } | { limit: number; offset?: undefined; after: CursorKey | null };
@@ -106,6 +109,8 @@ function pagingQuery(paging: Paging): TProperties {
         cursor: Type.Optional(CURSOR_PARAM),
         limit: IntegerQuery({ minimum: 1, maximum: paging.maxLimit, default: paging.defaultLimit, description: `Items per page (1 to ${paging.maxLimit}).` }),
       };
+    case 'all':
+      return {};
     case 'top':
       return { limit: IntegerQuery({ minimum: 1, maximum: paging.maxLimit, default: paging.defaultLimit, description: `Most ${paging.noun} returned (1 to ${paging.maxLimit}).` }) };
   }
@@ -142,6 +147,8 @@ function pagingEnvelope(paging: Paging, totalDescription = 'Items of the whole l
       };
     case 'top':
       return paging.count === false ? {} : { count: Type.Integer({ description: 'Number of items.' }) };
+    case 'all':
+      return { count: Type.Integer({ description: 'Number of items.' }) };
   }
 }
 
@@ -208,6 +215,10 @@ export function listRoute<Pm extends TObject, Q extends TProperties, I extends T
           const hasMore = page.hasMore ?? false;
           const next = hasMore && page.lastKey ? ctx.cursors.encode(scope, page.lastKey) : null;
           return { items: page.items, count: page.items.length, limit, next_cursor: next, has_more: hasMore, total: page.total, ...echo };
+        }
+        case 'all': {
+          const page = await route.read(ctx, prepared, { limit: Number.MAX_SAFE_INTEGER, offset: 0 });
+          return { items: page.items, count: page.items.length, ...echo };
         }
         case 'top': {
           const page = await route.read(ctx, prepared, { limit: query.limit as number, offset: 0 });
