@@ -47,6 +47,8 @@ const filters = process.argv.slice(2);
  */
 const SLOW_FIRST = [
   'test/indexer/pow-grpc.test.ts',
+  'test/indexer/pos-go-qrl.test.ts',
+  'test/indexer/pos-go-qrl-64.test.ts',
   'test/api/analytics/timeline/timeline.test.ts',
   'test/api/analytics/network/active-addresses-daily.test.ts',
   'test/ingest/properties.test.ts',
