@@ -5,8 +5,8 @@
  */
 import type { ChainId } from '../../../src/chain/chains.ts';
 import type { CanonicalBlock } from '../../../src/chain/model.ts';
+import { expectedTransactionRow, isoSeconds as iso } from '../../support/expected-transaction.ts';
 
-const iso = (ts: number) => new Date(ts * 1000).toISOString().slice(0, 19);
 const text = (v: bigint | null) => (v === null ? null : v.toString());
 const sum = (values: bigint[]) => values.reduce((a, b) => a + b, 0n);
 
@@ -49,32 +49,7 @@ export function expectedBlockRows(chain: ChainId, network: string, b: CanonicalB
     const lines = tx.recipients && tx.recipients.length > 0
       ? tx.recipients.map((r, i) => ({ to: r.to as string | null, value: r.amount, index: i as number | null }))
       : [{ to: tx.to, value: tx.value, index: null }];
-    return lines.map((line) => ({
-      chain,
-      network,
-      tx_hash: tx.hash,
-      height: b.height,
-      timestamp: iso(b.timestamp),
-      from_addr: tx.from,
-      to_addr: line.to,
-      block_hash: b.hash,
-      tx_index: tx.index,
-      recipient_index: line.index,
-      value: line.value.toString(),
-      fee: tx.fee.toString(),
-      nonce: tx.nonce,
-      tx_type: tx.type,
-      tx_type_evm: tx.typeEvm,
-      gas: tx.gas,
-      gas_used: tx.gasUsed,
-      gas_price: text(tx.gasPrice),
-      effective_gas_price: text(tx.effectiveGasPrice),
-      contract_address: tx.contractAddress,
-      status: tx.status,
-      master_addr: tx.masterAddr,
-      signer_addr: tx.signer,
-      input_data: tx.input,
-    }));
+    return lines.map((line) => expectedTransactionRow(chain, network, b, tx, line));
   });
 }
 

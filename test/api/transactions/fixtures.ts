@@ -9,6 +9,7 @@ import { emptyTx, type CanonicalBlock, type CanonicalTx } from '../../../src/cha
 import { AUTH, type TestApp } from '../../support/app.ts';
 import { addr, hash, type ChainBuilder } from '../../support/chain-builder.ts';
 import { snapshotSeed } from '../../support/snapshots.ts';
+import { expectedTransactionRow } from '../../support/expected-transaction.ts';
 import { ingestChain, POW, posChain, powChain } from '../addresses/fixtures.ts';
 
 export const TOKEN_HASH = hash('pow-token-creation');
@@ -48,44 +49,16 @@ export const loadTransactionChains = snapshotSeed(
   async () => transactionChains(),
 );
 
-export const iso = (ts: number) => new Date(ts * 1000).toISOString().slice(0, 19);
+export { isoSeconds as iso } from '../../support/expected-transaction.ts';
 
 /** Every transaction of `blocks` with its block, newest first (height, then position, descending). */
 export function newestFirst(blocks: CanonicalBlock[]): { block: CanonicalBlock; tx: CanonicalTx }[] {
   return blocks.flatMap((block) => block.transactions.map((tx) => ({ block, tx }))).sort((a, b) => b.block.height - a.block.height || b.tx.index - a.tx.index);
 }
 
-const text = (n: bigint | null) => (n === null ? null : n.toString());
-
 /** A transaction as the list shows it, from the block alone. */
 export function expectedItem(chain: ChainId, network: string, block: CanonicalBlock, tx: CanonicalTx): Record<string, unknown> {
-  return {
-    chain,
-    network,
-    tx_hash: tx.hash,
-    height: block.height,
-    timestamp: iso(block.timestamp),
-    from_addr: tx.from,
-    to_addr: tx.to,
-    block_hash: block.hash,
-    tx_index: tx.index,
-    recipient_index: null,
-    value: tx.value.toString(),
-    fee: tx.fee.toString(),
-    nonce: tx.nonce,
-    tx_type: tx.type,
-    tx_type_evm: tx.typeEvm,
-    gas: tx.gas,
-    gas_used: tx.gasUsed,
-    gas_price: text(tx.gasPrice),
-    effective_gas_price: text(tx.effectiveGasPrice),
-    contract_address: tx.contractAddress,
-    status: tx.status,
-    master_addr: tx.masterAddr,
-    signer_addr: tx.signer,
-    input_data: tx.input,
-    recipient_count: tx.recipients?.length ?? 1,
-  };
+  return { ...expectedTransactionRow(chain, network, block, tx, { to: tx.to, value: tx.value, index: null }), recipient_count: tx.recipients?.length ?? 1 };
 }
 
 /** GET `path` under /api/v1 on a suite's app, asserting `status`, answering the JSON body. */
