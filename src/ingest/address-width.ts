@@ -7,13 +7,13 @@
  */
 import sql from 'sql-template-tag';
 import { detectAddressWidth, type EvmNode } from '../sources/evm-rpc/methods.ts';
-import { writeChainNetwork } from '../store/chain-network.ts';
+import { storedAddressBytes, writeChainNetwork } from '../store/chain-network.ts';
 import type { Store } from '../store/store.ts';
 
 /** The width the store's pos chain is bound to, or null when nothing binds it yet. */
 export async function storedAddressWidth(store: Store): Promise<number | null> {
-  const [row] = await store.query<{ value: string }>('address-width.row', sql`SELECT value FROM chain_settings WHERE chain = 'pos' AND key = 'address_bytes'`);
-  if (row) return Number(row.value);
+  const recorded = await storedAddressBytes(store, 'pos');
+  if (recorded !== null) return recorded;
   const [block] = await store.query<{ one: number }>('address-width.blocks', sql`SELECT 1 AS one FROM blocks WHERE chain = 'pos' LIMIT 1`);
   return block ? 20 : null;
 }

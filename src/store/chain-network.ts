@@ -88,3 +88,9 @@ export async function writeBlocksClock(db: Db, chain: ChainId, slotSeconds: numb
   );
   return rows.length > 0;
 }
+
+/** The address width recorded for `chain`, or null when none is (readChainNetworks then answers the default). */
+export async function storedAddressBytes(db: Db, chain: ChainId): Promise<number | null> {
+  const [row] = await db.query<{ value: string }>('store.chain_network.address_bytes', sql`SELECT value FROM chain_settings WHERE chain = ${chain} AND key = ${KEYS.addressBytes}`);
+  return row ? Number(row.value) : null;
+}

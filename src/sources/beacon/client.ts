@@ -14,6 +14,7 @@
  * HTTP router answers a route it does not have with a plain-text `404 page not found`, which is a
  * `BeaconRouteError` naming the route and the node.
  */
+import { POS_ADDRESS_WIDTHS } from '../../chain/network.ts';
 
 export const BEACON_APIS = ['qrl', 'zond', 'eth'] as const;
 /** The route prefix of a beacon API: `/qrl/v1` (qrysm), `/zond/v1` (older qrysm), `/eth/v1` (Ethereum). */
@@ -343,8 +344,6 @@ function hex(value: unknown, path: string): string {
   throw new BeaconDataError(path, 'expected hex');
 }
 
-/** Bytes of the execution addresses a pos network may have: go-qrl's 20, go-qrllib's 64. */
-const ADDRESS_BYTES = [20, 64];
 
 /**
  * The withdrawal address of a validator record: newer qrysm's `withdrawal_recipient`, else
@@ -372,7 +371,7 @@ export function withdrawalAddress(credentials: string): string | null {
   if (!/^0x[0-9a-fA-F]*$/.test(credentials)) return null;
   const body = credentials.slice(2).toLowerCase();
   const bytes = body.length / 2;
-  if (ADDRESS_BYTES.includes(bytes)) return `Q${body}`;
+  if ((POS_ADDRESS_WIDTHS as readonly number[]).includes(bytes)) return `Q${body}`;
   if (bytes === 32 && (body.startsWith('01') || body.startsWith('02'))) return `Q${body.slice(24)}`;
   return null;
 }
