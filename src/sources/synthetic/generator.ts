@@ -40,6 +40,8 @@ export abstract class ChainRun implements ChainGenerator {
   /** Set while producing a block that must carry one dead-lettered transaction. */
   protected deadLetterDue = false;
   private readonly reorgs: EventSchedule;
+  /** The reorgs of a live world's future (options.live), drawn after its history's end. */
+  private readonly liveReorgs: EventSchedule | null;
   private readonly malformedBlocks: EventSchedule;
   private readonly malformedItems: EventSchedule;
 
@@ -51,6 +53,7 @@ export abstract class ChainRun implements ChainGenerator {
   ) {
     const { seed, reorgEvery, malformedEvery } = options;
     this.reorgs = new EventSchedule(seed, [chain, 'reorg'], reorgEvery, 2);
+    this.liveReorgs = options.live && new EventSchedule(seed, [chain, 'reorg', 'live'], options.live.reorgEvery, 2);
     this.malformedBlocks = new EventSchedule(seed, [chain, 'undecodable-block'], malformedEvery / WHOLE_BLOCK_SHARE, 2);
     this.malformedItems = new EventSchedule(seed, [chain, 'undecodable-tx'], malformedEvery / (1 - WHOLE_BLOCK_SHARE), 2);
   }
@@ -76,8 +79,9 @@ export abstract class ChainRun implements ChainGenerator {
     const h = this.height;
     if (h > this.lastHeight) return null;
     const items: SourceItem[] = [];
-    if (this.reorgs.at(h)) {
-      const depth = this.reorgs.draw(1, 3);
+    const reorgs = this.liveReorgs && h > 0 && this.parentTs >= this.options.live!.from ? this.liveReorgs : this.reorgs;
+    if (reorgs.at(h)) {
+      const depth = reorgs.draw(1, 3);
       if (h + depth - 1 <= this.lastHeight) {
         if (emit) items.push(...this.orphanBranch(h, depth));
       }

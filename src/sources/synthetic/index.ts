@@ -7,7 +7,7 @@
 import type { ChainId } from '../../chain/chains.ts';
 import type { BlockSource } from '../../chain/model.ts';
 import type { ChainPlan } from './actors.ts';
-import { resolveOptions, type ResolvedOptions, type SyntheticOptions } from './options.ts';
+import { POW_BLOCK_SECONDS, resolveOptions, type ResolvedOptions, type SyntheticOptions } from './options.ts';
 import { createPosGenerator } from './pos.ts';
 import { createPowGenerator } from './pow.ts';
 import { createGeneratedSource } from './source.ts';
@@ -71,7 +71,10 @@ export interface SyntheticWorld {
   pow: BlockSource;
   pos: BlockSource;
   curated: { labels: CuratedLabel[]; exchangeWallets: CuratedExchangeWallet[]; settings: CuratedSetting[] };
-  staking: { daily: StakingDay[]; validators: ValidatorState[] };
+  /** `validatorsByDay`: a live world's validators at the end of each day of its live part (options.live). */
+  staking: { daily: StakingDay[]; validators: ValidatorState[]; validatorsByDay: ReadonlyMap<string, ValidatorState[]> };
+  /** The last canonical height of `chain` whose block time is at most `ts` whatever its jitter (Unix seconds); -1 before genesis. */
+  heightAt(chain: ChainId, ts: number): number;
   describe(): Record<ChainId, NotableAccounts>;
 }
 
@@ -97,7 +100,8 @@ export function createSyntheticWorld(options: SyntheticOptions): SyntheticWorld 
       exchangeWallets: chains.flatMap((plan) => exchangeWallets(plan)),
       settings,
     },
-    staking: { daily: world.staking.daily, validators: world.staking.validators },
+    staking: { daily: world.staking.daily, validators: world.staking.validators, validatorsByDay: world.staking.validatorsByDay },
+    heightAt: (chain, ts) => (chain === 'pow' ? powHeightAt(resolved, ts) : posHeightAt(resolved, world.posSlots, ts)),
     describe: () => ({ pow: notable(world.pow), pos: notable(world.pos) }),
   };
 }
@@ -128,4 +132,22 @@ function notable(plan: ChainPlan): NotableAccounts {
     miningPool: pow ? address(plan.pools[0]!.id) : null,
     treasury: address(plan.treasury[0]!),
   };
+}
+
+function powHeightAt(options: ResolvedOptions, ts: number): number {
+  // Block h is due at powStart + 60 h, give or take 29 s (pow.ts).
+  return Math.min(options.powLastHeight, Math.floor((ts - options.powStart - 29) / POW_BLOCK_SECONDS));
+}
+
+/** Binary search of the slots (ascending): the last height whose slot's time is at most `ts`. */
+function posHeightAt(options: ResolvedOptions, slots: Int32Array, ts: number): number {
+  let low = 0;
+  let high = slots.length - 1;
+  if (options.posStart + slots[0]! * options.posSlotSeconds > ts) return -1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (options.posStart + slots[mid]! * options.posSlotSeconds <= ts) low = mid;
+    else high = mid - 1;
+  }
+  return low;
 }

@@ -36,6 +36,19 @@ export interface SyntheticOptions {
    * the system token (height 3) always carries it.
    */
   powCoinbaseOnlyShare?: number;
+  /**
+   * The pos network's clock (default: the spec's 12 s slots, 32 an epoch; the demo runs qrysm
+   * mainnet's 60 s and 128). Recorded in the store at load, as a node would give it.
+   */
+  posSlotSeconds?: number;
+  posSlotsPerEpoch?: number;
+  /**
+   * A world that goes on after its history (the living demo): the history ends at `from`, and
+   * the blocks after it up to `end` are the chains' future, released as their time comes. From
+   * `from` on, reorgs come every `reorgEvery` blocks on average instead (a world's canonical
+   * branch never depends on its reorgs).
+   */
+  live?: { from: Date; reorgEvery: number };
 }
 
 export interface ResolvedOptions {
@@ -58,10 +71,14 @@ export interface ResolvedOptions {
   reorgEvery: number;
   malformedEvery: number;
   powCoinbaseOnlyShare: number;
+  posSlotSeconds: number;
+  posSlotsPerEpoch: number;
+  /** Unix seconds where the history ends and the live part begins; null: all history. */
+  live: { from: number; reorgEvery: number } | null;
 }
 
 export const POW_BLOCK_SECONDS = 60;
-/** The generated pos network's clock: the spec's 12 s slots, Ethereum's 32 slots an epoch (recorded in the store at load). */
+/** The generated pos network's default clock: the spec's 12 s slots, 32 slots an epoch (SyntheticOptions.posSlotSeconds). */
 export const POS_SLOT_SECONDS = 12;
 export const POS_SLOTS_PER_EPOCH = 32;
 /** The timestamp of mainnet's pow block 0 (1530004179). */
@@ -79,8 +96,12 @@ export function resolveOptions(options: SyntheticOptions): ResolvedOptions {
     options.powGenesis !== undefined
       ? Math.floor(options.powGenesis.getTime() / 1000) + powLastHeight * POW_BLOCK_SECONDS
       : Math.floor((options.end ?? new Date()).getTime() / 1000 / POW_BLOCK_SECONDS) * POW_BLOCK_SECONDS;
-  const posLastSlot = Math.max(2, Math.round((posDays * DAY_SECONDS) / POS_SLOT_SECONDS));
-  const posStart = end - posLastSlot * POS_SLOT_SECONDS;
+  const posSlotSeconds = options.posSlotSeconds ?? POS_SLOT_SECONDS;
+  const posSlotsPerEpoch = options.posSlotsPerEpoch ?? POS_SLOTS_PER_EPOCH;
+  if (!Number.isInteger(posSlotSeconds) || posSlotSeconds <= 0 || DAY_SECONDS % posSlotSeconds !== 0) throw new RangeError(`posSlotSeconds must divide a day, got ${posSlotSeconds}`);
+  if (!Number.isInteger(posSlotsPerEpoch) || posSlotsPerEpoch <= 0) throw new RangeError(`posSlotsPerEpoch must be a positive integer, got ${posSlotsPerEpoch}`);
+  const posLastSlot = Math.max(2, Math.round((posDays * DAY_SECONDS) / posSlotSeconds));
+  const posStart = end - posLastSlot * posSlotSeconds;
   let migrationCutover: number | null;
   if (options.migrationCutover === null) migrationCutover = null;
   else if (options.migrationCutover === undefined) migrationCutover = posStart + Math.floor(((end - posStart) * 2) / 3);
@@ -88,6 +109,13 @@ export function resolveOptions(options: SyntheticOptions): ResolvedOptions {
   const reorgEvery = options.reorgEvery ?? 2000;
   const malformedEvery = options.malformedEvery ?? 0;
   if (!(reorgEvery >= 0) || !(malformedEvery >= 0)) throw new RangeError('reorgEvery and malformedEvery must be >= 0');
+  let live: ResolvedOptions['live'] = null;
+  if (options.live) {
+    const from = Math.floor(options.live.from.getTime() / 1000);
+    if (!(from > end - powLastHeight * POW_BLOCK_SECONDS && from <= end)) throw new RangeError('live.from must fall inside the pow history');
+    if (!(options.live.reorgEvery >= 0)) throw new RangeError('live.reorgEvery must be >= 0');
+    live = { from, reorgEvery: options.live.reorgEvery };
+  }
   const powCoinbaseOnlyShare = options.powCoinbaseOnlyShare ?? 0;
   if (!(powCoinbaseOnlyShare >= 0 && powCoinbaseOnlyShare < 1)) throw new RangeError(`powCoinbaseOnlyShare must be at least 0 and below 1, got ${powCoinbaseOnlyShare}`);
   return {
@@ -104,5 +132,8 @@ export function resolveOptions(options: SyntheticOptions): ResolvedOptions {
     reorgEvery,
     malformedEvery,
     powCoinbaseOnlyShare,
+    posSlotSeconds,
+    posSlotsPerEpoch,
+    live,
   };
 }

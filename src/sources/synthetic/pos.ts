@@ -1,5 +1,5 @@
 /**
- * The pos chain: slots of POS_SLOT_SECONDS (12 s; 1-3% missed), type-2 transactions with EIP-1559 fees (base fee
+ * The pos chain: slots of the world's slot time (options.posSlotSeconds; 1-3% missed), type-2 transactions with EIP-1559 fees (base fee
  * from the parent's gas, burned; the tip to the block's fee recipient), sequential nonces, EOAs,
  * exchanges, ERC-20 tokens, contracts with internal value transfers, reverted transactions,
  * validator withdrawals, congestion episodes that move the base fee, and the mint leg of
@@ -14,8 +14,8 @@ import { ChainRun, NONE, addDeadLetter, newTx, own } from './generator.ts';
 import { hex32, posAddress, posHash, randomHex } from './hex.ts';
 import { Ledger, Role, Tier } from './ledger.ts';
 import { mintedPlanck, type MigrationPlanItem } from './migration.ts';
-import { POS_SLOT_SECONDS } from './options.ts';
 import { DAY_SECONDS } from '../../time.ts';
+import { POS_SLOT_SECONDS as POS_SPEC_SLOT_SECONDS } from './options.ts';
 import { newUserTier } from './population.ts';
 import { Rng, coinsMilli, cumulative, fractionOf, minBig, splitInto } from './rng.ts';
 import type { WorldPlan } from './world-plan.ts';
@@ -149,7 +149,7 @@ export class PosRun extends ChainRun {
   }
 
   private timestamp(height: number): number {
-    return this.options.posStart + this.world.posSlots[height]! * POS_SLOT_SECONDS;
+    return this.options.posStart + this.world.posSlots[height]! * this.options.posSlotSeconds;
   }
 
   protected produce(height: number): CanonicalBlock {
@@ -198,7 +198,7 @@ export class PosRun extends ChainRun {
     this.economy.forwards(height);
     if (height % 150 === 0) this.economy.rebalanceExchanges();
     const slotsPerBlock = (this.options.posLastSlot + 1) / this.world.posSlots.length;
-    const mean = (this.options.scale * this.economy.activity.factor(ts) * POS_SLOT_SECONDS * slotsPerBlock) / DAY_SECONDS;
+    const mean = (this.options.scale * this.economy.activity.factor(ts) * this.options.posSlotSeconds * slotsPerBlock) / DAY_SECONDS;
     const count = this.economy.randomActions(mean, this.txs.length - scheduledBefore);
     for (let i = 0; i < count && this.gasUsed < POS_GAS_LIMIT - 2_000_000; i++) {
       const action = ACTIONS[this.rng.weighted(ACTION_CUMULATIVE)]!;
@@ -260,7 +260,7 @@ export class PosRun extends ChainRun {
       height,
       hash: posHash(rng),
       parentHash,
-      timestamp: parentTs + POS_SLOT_SECONDS * (1 + (rng.chance(0.2) ? 1 : 0)),
+      timestamp: parentTs + this.options.posSlotSeconds * (1 + (rng.chance(0.2) ? 1 : 0)),
       size: BLOCK_HEADER_SIZE + txs.length * TX_BASE_SIZE,
       miner: this.ledger.address[miner]!,
       reward: 0n,
@@ -415,8 +415,9 @@ export class PosRun extends ChainRun {
    */
   private congestion(height: number): void {
     if (height >= this.busyUntil) {
-      if (!this.rng.chance(1 / (DAY_SECONDS / POS_SLOT_SECONDS))) return;
-      this.busyUntil = height + 120 + Math.floor(this.rng.exponential(600));
+      if (!this.rng.chance(1 / (DAY_SECONDS / this.options.posSlotSeconds))) return;
+      // Episodes last the same time (in 12 s slots: 120 + about 600) whatever the slot time.
+      this.busyUntil = height + Math.round(((120 + Math.floor(this.rng.exponential(600))) * POS_SPEC_SLOT_SECONDS) / this.options.posSlotSeconds);
       this.busyLevel = coinsMilli(this.rng.logUniform(2, 40) * 1000, GWEI);
     }
     if (!this.rng.chance(this.baseFee < this.busyLevel ? 0.9 : 0.35)) return;

@@ -11,6 +11,8 @@ import type { ChainGenerator } from './generator.ts';
 
 /** Canonical heights remembered per source for `hashAt`/`blockAt` (reorgs are at most 3 deep). */
 const REMEMBERED = 256;
+/** Heights fast-forwarded between two turns of the event loop. */
+const FAST_FORWARD_SLICE = 1000;
 
 function canonicalHash(item: SourceItem): string | null {
   if (item.kind === 'block') return item.block.hash;
@@ -39,11 +41,15 @@ export function createGeneratedSource(chain: ChainId, start: () => ChainGenerato
     name: 'synthetic',
     async *blocks(fromHeight: number) {
       const generator = start();
-      for (;;) {
+      for (let skipped = 0; ; ) {
         const emit = generator.nextHeight >= fromHeight;
         const segment = generator.next(emit);
         if (!segment) break;
-        if (!emit) continue;
+        if (!emit) {
+          // A long fast-forward (a resumed live demo) lets the process's other work (serving) run between heights.
+          if (++skipped % FAST_FORWARD_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+          continue;
+        }
         remember(segment.height, segment.items.at(-1)!);
         for (const item of segment.items) yield item;
       }

@@ -12,7 +12,7 @@ import { PLANCK_PER_SHOR } from '../../chain/chains.ts';
 import type { ChainPlan } from './actors.ts';
 import { randomHex } from './hex.ts';
 import { DAY_SECONDS, formatDay } from '../../time.ts';
-import { POS_SLOT_SECONDS, POS_SLOTS_PER_EPOCH, type ResolvedOptions } from './options.ts';
+import type { ResolvedOptions } from './options.ts';
 import { Rng } from './rng.ts';
 import type { StakingDayRow, ValidatorRow } from '../../chain/model.ts';
 
@@ -42,11 +42,15 @@ export interface StakingModel {
   feeRecipient: number[];
   /** Unix seconds of the start of day index 0. */
   firstDayStart: number;
+  /**
+   * A live world's validators as the beacon shows them at the end of each day from the day its
+   * history ends on (options.live), by day (`YYYY-MM-DD`); empty for a world without a live part.
+   */
+  validatorsByDay: Map<string, ValidatorState[]>;
 }
 
 /** The stake of one validator (QRL 2.0: 40,000 quanta), in gwei. */
 const VALIDATOR_STAKE_GWEI = 40_000n * 10n ** 9n;
-const EPOCH_SECONDS = POS_SLOTS_PER_EPOCH * POS_SLOT_SECONDS;
 const GENESIS_VALIDATORS = 256;
 /** The effective balance moves in whole steps of 1,000 quanta (in gwei). */
 const EFFECTIVE_STEP_GWEI = 1_000n * 10n ** 9n;
@@ -74,6 +78,7 @@ export function modelStaking(options: ResolvedOptions, plan: ChainPlan): Staking
   const rng = new Rng(options.seed, 'pos', 'staking');
   const start = options.posStart;
   const end = options.end;
+  const epochSeconds = options.posSlotsPerEpoch * options.posSlotSeconds;
   const firstDayStart = Math.floor(start / DAY_SECONDS) * DAY_SECONDS;
   const dayCount = Math.floor((end - firstDayStart) / DAY_SECONDS) + 1;
   const services = plan.stakingServices;
@@ -134,6 +139,23 @@ export function modelStaking(options: ResolvedOptions, plan: ChainPlan): Staking
     v.slashPenalty = v.effective / 32n;
   }
 
+  const epoch = (ts: number) => Math.max(0, Math.floor((ts - start) / epochSeconds));
+  /** What the beacon shows of `v` at `ts`, with the balances it holds as the day loop stands. */
+  const stateOf = (v: Validator, ts: number): ValidatorState => ({
+    chain: 'pos',
+    validatorIndex: v.index,
+    pubkey: v.pubkey,
+    withdrawalAddress: plan.accounts[v.account]!.address,
+    status: statusAt(v, ts),
+    balance: (v.effective + v.excess) * PLANCK_PER_SHOR,
+    effectiveBalance: v.effective * PLANCK_PER_SHOR,
+    slashed: v.slashedTs !== null && v.slashedTs <= ts,
+    activationEpoch: v.activeTs <= ts ? epoch(v.activeTs) : null,
+    exitEpoch: v.exitTs === null ? null : epoch(v.exitTs),
+    updatedTs: ts,
+  });
+  const liveFromDay = options.live ? Math.floor(options.live.from / DAY_SECONDS) * DAY_SECONDS - DAY_SECONDS : null;
+  const validatorsByDay = new Map<string, ValidatorState[]>();
   const daily: StakingDay[] = [];
   const activeByDay: number[][] = [];
   const events: WithdrawalEvent[] = [];
@@ -193,6 +215,7 @@ export function modelStaking(options: ResolvedOptions, plan: ChainPlan): Staking
       if (reward > 0n) rewarded++;
     }
     activeByDay.push(active.length > 0 ? active : [0]);
+    if (liveFromDay !== null && dayStart >= liveFromDay) validatorsByDay.set(formatDay(dayStart), validators.filter((v) => v.depositTs <= dayEnd).map((v) => stateOf(v, dayEnd)));
     const staked = validators.filter((v) => isActive(v, dayEnd - 1)).map((v) => v.effective);
     daily.push({
       chain: 'pos',
@@ -207,28 +230,15 @@ export function modelStaking(options: ResolvedOptions, plan: ChainPlan): Staking
   }
   events.sort((a, b) => a.ts - b.ts || a.validatorIndex - b.validatorIndex);
 
-  const epoch = (ts: number) => Math.max(0, Math.floor((ts - start) / EPOCH_SECONDS));
-  const states: ValidatorState[] = validators.map((v) => ({
-    chain: 'pos',
-    validatorIndex: v.index,
-    pubkey: v.pubkey,
-    withdrawalAddress: plan.accounts[v.account]!.address,
-    status: statusAt(v, end),
-    balance: (v.effective + v.excess) * PLANCK_PER_SHOR,
-    effectiveBalance: v.effective * PLANCK_PER_SHOR,
-    slashed: v.slashedTs !== null,
-    activationEpoch: v.activeTs <= end ? epoch(v.activeTs) : null,
-    exitEpoch: v.exitTs === null ? null : epoch(v.exitTs),
-    updatedTs: end,
-  }));
-  return { daily, validators: states, withdrawals: events, activeByDay, feeRecipient: validators.map((v) => v.account), firstDayStart };
+  const states = validators.map((v) => stateOf(v, end));
+  return { daily, validators: states, withdrawals: events, activeByDay, feeRecipient: validators.map((v) => v.account), firstDayStart, validatorsByDay };
 }
 
 function statusAt(v: Validator, ts: number): string {
   if (v.activeTs > ts) return 'pending_queued';
   if (v.withdrawn) return 'withdrawal_done';
   if (v.exitTs !== null && v.exitTs <= ts) return v.slashedTs !== null ? 'exited_slashed' : 'exited_unslashed';
-  if (v.slashedTs !== null) return 'active_slashed';
+  if (v.slashedTs !== null && v.slashedTs <= ts) return 'active_slashed';
   if (v.exitTs !== null) return 'active_exiting';
   return 'active_ongoing';
 }

@@ -1,7 +1,7 @@
 /** Everything a world decides up front, shared (read-only) by every generator run of both chains. */
 import { planPosChain, planPowChain, type ChainPlan } from './actors.ts';
 import { planMigrations, type MigrationPlanItem } from './migration.ts';
-import { POS_SLOT_SECONDS, type ResolvedOptions } from './options.ts';
+import type { ResolvedOptions } from './options.ts';
 import { DAY_SECONDS } from '../../time.ts';
 import { Rng } from './rng.ts';
 import { modelStaking, type StakingModel } from './staking.ts';
@@ -24,7 +24,7 @@ export function planWorld(options: ResolvedOptions): WorldPlan {
 
 function planPosSlots(options: ResolvedOptions): Int32Array {
   const rng = new Rng(options.seed, 'pos', 'slots');
-  const slotsPerDay = DAY_SECONDS / POS_SLOT_SECONDS;
+  const slotsPerDay = DAY_SECONDS / options.posSlotSeconds;
   const slots = new Int32Array(options.posLastSlot + 1);
   let count = 1;
   let missRate = 0.02;
