@@ -6,13 +6,14 @@ import type { Logger } from 'pino';
 import type { ChainId } from '../chain/chains.ts';
 import type { BlockSource } from '../chain/model.ts';
 import type { Store } from '../store/store.ts';
-import { createSyntheticWorld, POS_SLOT_SECONDS, POS_SLOTS_PER_EPOCH, type SyntheticOptions, type SyntheticWorld } from '../sources/synthetic/index.ts';
+import { createSyntheticWorld, type SyntheticOptions, type SyntheticWorld } from '../sources/synthetic/index.ts';
 import { writeChainNetwork } from '../store/chain-network.ts';
 import { beginBulkLoad, type FinishStep, type StepHooks } from './bulk.ts';
 import { importCurated, writeCurated, writeStaking } from './curated.ts';
 import { formatLabelsFile, parseLabelsFile, type CuratedRecord } from './labels-file.ts';
 import { ingest, type IngestProgress } from './pipeline.ts';
 import { recordNodeTip } from './node-tip.ts';
+import { DAY_SECONDS, formatDay } from '../time.ts';
 
 export interface LoadReport {
   world: SyntheticWorld;
@@ -38,14 +39,18 @@ export interface LoadHooks extends StepHooks<LoadStep> {
   source?: (world: SyntheticWorld, chain: ChainId) => BlockSource;
 }
 
-/** Loads the world of `options` (or a world already created) into an empty store. */
+/**
+ * Loads the world of `options` (or a world already created) into an empty store: a live world
+ * (SyntheticOptions.live) up to the end of its history, with the staking days closed by then.
+ */
 export async function loadSyntheticWorld(store: Store, options: SyntheticOptions | SyntheticWorld, hooks: LoadHooks = {}): Promise<LoadReport> {
   const started = performance.now();
   const world = 'lastHeight' in options ? options : createSyntheticWorld(options);
   const bulk = await beginBulkLoad(store, hooks.logger);
   const chains = {} as Record<ChainId, IngestProgress>;
   const seconds = { pow: 0, pos: 0, finish: 0, total: 0 };
-  const last: Record<ChainId, number> = world.lastHeight;
+  const liveFrom = world.options.live?.from ?? null;
+  const last: Record<ChainId, number> = liveFrom === null ? world.lastHeight : { pow: world.heightAt('pow', liveFrom), pos: world.heightAt('pos', liveFrom) };
   for (const chain of ['pow', 'pos'] as const) {
     hooks.onPhase?.(chain);
     hooks.onStep?.(chain, last[chain] + 1, 'blocks');
@@ -56,6 +61,7 @@ export async function loadSyntheticWorld(store: Store, options: SyntheticOptions
       // The default step (3 million delta keys) takes the demo's pow chain in one application:
       // each application has a large fixed cost on the embedded store, even a small second one.
       logger: hooks.logger,
+      toHeight: liveFrom === null ? undefined : last[chain],
       onProgress: (progress) => hooks.onProgress?.(progress, last[chain]),
     });
     seconds[chain] = (performance.now() - t) / 1000;
@@ -65,12 +71,13 @@ export async function loadSyntheticWorld(store: Store, options: SyntheticOptions
   const t = performance.now();
   await store.transaction('synthetic.curated', async (tx) => {
     await writeCurated(tx, { labels: [], exchangeWallets: [], settings: world.curated.settings });
-    await writeStaking(tx, world.staking.daily, world.staking.validators);
+    const staking = liveFrom === null ? world.staking : closedStaking(world, liveFrom, null);
+    await writeStaking(tx, staking.daily, staking.validators);
     // The generator is the chains' node: its tip is the last height it generates, and its pos
     // clock the slot time its blocks are spaced by ('blocks': what they show, as the pos indexer
     // would derive it; pow keeps its 60 s target, the default).
-    for (const chain of ['pow', 'pos'] as const) await recordNodeTip(tx, chain, world.lastHeight[chain]);
-    await writeChainNetwork(tx, 'pos', { slotSeconds: POS_SLOT_SECONDS, slotsPerEpoch: POS_SLOTS_PER_EPOCH, clockSource: 'blocks' });
+    for (const chain of ['pow', 'pos'] as const) await recordNodeTip(tx, chain, last[chain]);
+    await writeChainNetwork(tx, 'pos', { slotSeconds: world.options.posSlotSeconds, slotsPerEpoch: world.options.posSlotsPerEpoch, clockSource: 'blocks' });
   });
   await bulk.finish(hooks);
   // The generated venues and labels go through the operator's path: a labels file, parsed and
@@ -80,6 +87,16 @@ export async function loadSyntheticWorld(store: Store, options: SyntheticOptions
   seconds.finish = (performance.now() - t) / 1000;
   seconds.total = (performance.now() - started) / 1000;
   return { world, chains, seconds };
+}
+
+/**
+ * A live world's staking figures of the days its clock has closed at `now` (after `afterDay`, when
+ * given), and its validators as they stand at the end of the last of those days.
+ */
+export function closedStaking(world: SyntheticWorld, now: number, afterDay: string | null): { daily: SyntheticWorld['staking']['daily']; validators: SyntheticWorld['staking']['validators'] } {
+  const lastClosed = formatDay(Math.floor(now / DAY_SECONDS) * DAY_SECONDS - DAY_SECONDS);
+  const daily = world.staking.daily.filter((d) => (afterDay === null || d.day > afterDay) && d.day <= lastClosed);
+  return { daily, validators: daily.length === 0 ? [] : (world.staking.validatorsByDay.get(daily.at(-1)!.day) ?? []) };
 }
 
 /** The generator's labels and venue addresses as labels-file records: one per label, with the venue role of its address. */
