@@ -46,6 +46,7 @@ const filters = process.argv.slice(2);
  * scripts/test-runner.ts keeps this order (node's `--test` would sort the files by path).
  */
 const SLOW_FIRST = [
+  'test/cli/demo.test.ts',
   'test/indexer/pow-grpc.test.ts',
   'test/indexer/pos-go-qrl.test.ts',
   'test/indexer/pos-go-qrl-64.test.ts',

@@ -27,7 +27,8 @@ export interface DemoFigures {
 const QUARRY = path.join(ROOT, 'src', 'cli', 'main.ts');
 /** The node flags of the CLI's shebang, so the demo is measured as a newcomer starts it. */
 const START_FLAGS = CLI_NODE_FLAGS;
-const TARGETS = { firstSeconds: 180, secondSeconds: 5 };
+/** The issue's: a first answer in about a minute on the developers' 2-core machine (a third of the earlier demo's), a second start within 3 s. */
+const TARGETS = { firstSeconds: 60, secondSeconds: 3 };
 
 export async function measureDemo(): Promise<DemoFigures> {
   const before = loadAverage();
