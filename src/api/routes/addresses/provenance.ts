@@ -1,10 +1,10 @@
 /** GET /api/v1/{chain}/addresses/{address}/provenance: who funded an address first, and its first and last transactions. */
-import sql from 'sql-template-tag';
 import { Type, type Static } from 'typebox';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { formatTimestampOrNull } from '../../../time.ts';
 import { AddressPathParams, Nullable, NullableTimestamp, STANDARD_ERRORS, AddressEchoFields } from '../../schemas/common.ts';
 import { addressEcho, type AddressEcho } from '../../params/address.ts';
+import { readProvenance } from './provenance.read.ts';
 
 const ProvenanceResponse = Type.Object({
   funded_by: Nullable(
@@ -23,23 +23,8 @@ const ProvenanceResponse = Type.Object({
   ...AddressEchoFields,
 });
 
-interface ProvenanceRow {
-  funded_by: string | null;
-  funded_at: number | null;
-  funded_tx: string | null;
-  first_tx: string | null;
-  first_seen: number | null;
-  last_tx: string | null;
-  last_seen: number | null;
-}
-
 async function loadProvenance(ctx: ApiContext, echo: AddressEcho): Promise<Static<typeof ProvenanceResponse>> {
-  const [row] = await ctx.store.query<ProvenanceRow>(
-    'addresses.provenance',
-    sql`SELECT funded_by, funded_at, funded_tx, first_tx, first_seen, last_tx, last_seen
-        FROM address_summary WHERE chain = ${echo.chain} AND address = ${echo.address}`,
-    { reusePlan: true }, // a key lookup
-  );
+  const row = await readProvenance(ctx.store, echo.chain, echo.address);
   return {
     funded_by: row?.funded_by ?? null,
     funded_at: formatTimestampOrNull(row?.funded_at),
