@@ -54,9 +54,13 @@ export function accept(queue: Queue, block: CanonicalBlock, chain: ChainId, log:
   queue.tip = { height: block.height, hash: block.hash };
 }
 
-/** Drops the queued blocks at `height` and above (a rollback, a stall); the dead letters queued stay queued. */
+/**
+ * Drops the queued blocks at `height` and above (a rollback, a stall), with their dead letters: a
+ * set-aside item of an orphaned block is no part of the chain, and its height now holds another block.
+ */
 export function dropBlocksFrom(queue: Queue, height: number): void {
   queue.blocks = queue.blocks.filter((block) => block.height < height);
+  queue.letters = queue.letters.filter((letter) => letter.height === null || letter.height < height);
   queue.txs = queue.blocks.reduce((n, b) => n + b.transactions.length, 0);
 }
 

@@ -101,6 +101,23 @@ describeEachStore('the recover step', (_getStore, kind) => {
     }
   });
 
+  it('drops the dead letters of the queued blocks it orphans, and keeps those below the fork', async () => {
+    const { old, fresh, ctx, state, find, store } = await world(kind, 10);
+    try {
+      // Set-aside items in queued blocks 12 (kept) and 18 (orphaned by the fork at 16).
+      state.queue.letters.push(
+        { chain: 'pos', height: 12, item: old[12]!.transactions[0]!.hash, error: 'set aside', payload: null },
+        { chain: 'pos', height: 18, item: old[18]!.transactions[0]!.hash, error: 'set aside', payload: null },
+      );
+      const fork = await find(fresh.at(-1)!);
+      if (fork.kind !== 'fork') return assert.fail(`expected a fork, got ${fork.kind}`);
+      await rollBack(ctx, state, fork.ancestor, fork.branch[0]!, fresh.at(-1)!);
+      assert.deepEqual(state.queue.letters.map((l) => l.height), [12]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('needs no walk back when the block’s parent is held', async () => {
     const { fresh, store, find } = await world(kind, 19, {}, ({ hashAt: _hashAt, ...s }) => s);
     try {
