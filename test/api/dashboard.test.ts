@@ -224,6 +224,36 @@ if (!executablePath) {
         assert.deepEqual(errors, []);
       });
 
+      it('lists the latest blocks and transactions, and opens block and transaction pages from them', async () => {
+        const blocks = world.blocks.pos;
+        await page.goto(`${demo!.url}/#/chain/pos`);
+        await page.waitForSelector('body[data-charts="ready"]');
+        const heights = await page.locator('[data-part="latest-blocks"] tr[data-height]').evaluateAll((rows) => rows.map((row: any) => Number(row.dataset.height)));
+        assert.deepEqual(heights, blocks.slice(-10).map((b) => b.height).reverse(), 'the ten newest blocks');
+        const newest = blocks.flatMap((b) => b.transactions.map((tx) => ({ tx, height: b.height }))).sort((a, b) => b.height - a.height || b.tx.index - a.tx.index).slice(0, 10);
+        const hashes = await page.locator('[data-part="latest-transactions"] tr[data-tx]').evaluateAll((rows) => rows.map((row: any) => row.dataset.tx));
+        assert.deepEqual(hashes, newest.map((n) => n.tx.hash), 'the ten newest transactions');
+        // The busiest block of the world, by its link from a page that lists it: its header and transactions.
+        const busiest = blocks.reduce((a, b) => (b.transactions.length > a.transactions.length ? b : a));
+        await page.goto(`${demo!.url}/#/block/pos/${busiest.height}`);
+        await page.waitForSelector('[data-part="block"][data-state="ready"]');
+        assert.equal(await page.locator('[data-field="hash"]').textContent(), busiest.hash);
+        assert.equal(await page.locator('[data-field="tx_count"]').textContent(), String(busiest.transactions.length));
+        await page.waitForSelector('[data-page="block"] [data-state="ready"][data-count]');
+        const rows = await page.locator('[data-page="block"] tr[data-tx]').evaluateAll((r) => r.map((row: any) => row.dataset.tx));
+        assert.deepEqual(rows, busiest.transactions.slice(0, 25).map((tx) => tx.hash), 'in block order');
+        const tx = busiest.transactions.find((t) => t.value > 0n)!;
+        await page.click(`[data-page="block"] a[data-tx-link="${tx.hash}"]`);
+        await page.waitForSelector('[data-part="transaction"][data-state="ready"]');
+        assert.equal(await page.locator('[data-field="value"]').getAttribute('data-raw'), String(tx.value));
+        assert.equal(await page.locator('[data-field="height"]').textContent(), `#${busiest.height.toLocaleString('en')}`);
+        // A hash that is not stored says so.
+        await page.goto(`${demo!.url}/#/tx/pos/0x${'ab'.repeat(32)}`);
+        await page.waitForSelector('[data-part="error"]');
+        assert.match((await page.locator('[data-part="error"]').textContent())!, /no pos transaction/i);
+        assert.deepEqual(errors, []);
+      });
+
       it('moves the tip and the charts when a block arrives on the event stream', async () => {
         await page.goto(`${demo!.url}/#/chain/pos`);
         await page.waitForSelector('body[data-charts="ready"]');
@@ -236,6 +266,7 @@ if (!executablePath) {
         next.block();
         await ingest(getStore(), next.source());
         await page.waitForSelector(`[data-tip="pos"][data-height="${tip.height + 1}"]`, { timeout: 10_000 });
+        await page.waitForSelector(`[data-part="latest-blocks"][data-tip="${tip.height + 1}"]`, { timeout: 10_000 });
         await page.waitForFunction(
           (count) => {
             const { document, echarts } = globalThis as any;

@@ -1,7 +1,7 @@
 // The address page: its detail, its balance per day, and its transactions page by page (by the
 // spec's cursor: `next_cursor` leads to older transactions; the cursors already used lead back).
 
-import { fill, h } from './dom.js';
+import { field, fill, h } from './dom.js';
 import { coinsNumber, compact, groupedCoins, shortHash, UNIT } from './units.js';
 
 const PAGE_SIZE = 25;
@@ -12,10 +12,6 @@ export function chainOfAddress(text) {
   if (/^Q[0-9a-fA-F]{78}$/.test(a)) return 'pow';
   if (/^(Q|Z|0x)[0-9a-fA-F]{40}$/i.test(a) || /^Q[0-9a-fA-F]{128}$/i.test(a)) return 'pos';
   return null;
-}
-
-function field(label, value, attrs = {}) {
-  return h('div', { class: 'field' }, h('dt', {}, label), h('dd', attrs, value ?? '–'));
 }
 
 export function renderAddress(root, { api, chain, address, echarts, openAddress, track }) {
@@ -100,7 +96,7 @@ export function renderAddress(root, { api, chain, address, echarts, openAddress,
               'tr',
               { 'data-tx': tx.tx_hash },
               h('td', { class: 'nowrap' }, tx.timestamp ?? '–'),
-              h('td', {}, h('code', { title: tx.tx_hash }, shortHash(tx.tx_hash, 6))),
+              h('td', {}, h('a', { href: `#/tx/${chain}/${encodeURIComponent(tx.tx_hash)}`, title: tx.tx_hash }, h('code', {}, shortHash(tx.tx_hash, 6)))),
               h('td', {}, tx.tx_type ?? '–'),
               h('td', {}, linkTo(tx.from_addr)),
               h('td', {}, linkTo(tx.to_addr)),

@@ -1,10 +1,12 @@
-// The dashboard: both chains' tips, the charts of the chosen chain, an address search, and live
-// updates from each chain's event stream (GET /api/v1/{chain}/events).
+// The dashboard: both chains' tips, the latest blocks and transactions and the charts of the chosen
+// chain, block, transaction and address pages, a search, and live updates from each chain's event
+// stream (GET /api/v1/{chain}/events).
 
 import { createApi, storedKey, storeKey, apiUrl } from './api.js';
 import { CHARTS, SECTIONS } from './charts.js';
 import { chainOfAddress, renderAddress } from './address.js';
 import { fill, h } from './dom.js';
+import { renderBlock, renderLatest, renderTransaction } from './explorer.js';
 import { followEvents } from './sse.js';
 import { ago } from './units.js';
 
@@ -143,6 +145,8 @@ function disposeView() {
 function route() {
   const [, kind, a, b] = location.hash.split('/');
   if (kind === 'address' && CHAINS.includes(a) && b) return { kind: 'address', chain: a, address: decodeURIComponent(b) };
+  if (kind === 'block' && CHAINS.includes(a) && b) return { kind: 'block', chain: a, id: decodeURIComponent(b) };
+  if (kind === 'tx' && CHAINS.includes(a) && b) return { kind: 'tx', chain: a, hash: decodeURIComponent(b) };
   return { kind: 'charts', chain: CHAINS.includes(a) && kind === 'chain' ? a : rememberedChain() };
 }
 
@@ -167,8 +171,16 @@ function render() {
     askForKey();
     return;
   }
-  if (r.kind === 'address') {
-    view = renderAddress(main, { api, chain: r.chain, address: r.address, echarts, openAddress, track: (instance) => (isCurrent() ? track(instance) : instance) });
+  const page =
+    r.kind === 'address'
+      ? renderAddress(main, { api, chain: r.chain, address: r.address, echarts, openAddress, track: (instance) => (isCurrent() ? track(instance) : instance) })
+      : r.kind === 'block'
+        ? renderBlock(main, { api, chain: r.chain, id: r.id })
+        : r.kind === 'tx'
+          ? renderTransaction(main, { api, chain: r.chain, hash: r.hash })
+          : null;
+  if (page) {
+    view = page;
     view.ready.then(() => isCurrent() && (document.body.dataset.charts = 'ready'));
     return;
   }
@@ -186,8 +198,9 @@ function renderCharts(chain, isCurrent) {
   // One grid for every chart, each card labelled with its section, so that a wide screen fills its rows.
   const sectionTitle = new Map(SECTIONS.map((section) => [section.id, section.title]));
   const ordered = SECTIONS.flatMap((section) => charts.filter((c) => c.section === section.id));
-  fill(
-    main,
+  fill(main);
+  const latest = renderLatest(main, { api, chain });
+  main.append(
     h(
       'div',
       { class: 'grid' },
@@ -238,8 +251,9 @@ function renderCharts(chain, isCurrent) {
     }
   }
   const drawAll = () => Promise.all(charts.map(draw));
-  const ready = drawAll().then(() => isCurrent() && (document.body.dataset.charts = 'ready'));
-  return { ready, refresh: drawAll };
+  const latestShown = latest.ready.catch((error) => error.status !== 401 && showMessage(`Could not load the latest blocks: ${error.message}`));
+  const ready = Promise.all([drawAll(), latestShown]).then(() => isCurrent() && (document.body.dataset.charts = 'ready'));
+  return { ready, refresh: () => Promise.all([drawAll(), latest.refresh().catch(() => {})]) };
 }
 
 window.addEventListener('hashchange', render);

@@ -22,3 +22,8 @@ export function fill(el, ...children) {
   for (const child of children.flat()) if (child !== undefined && child !== null && child !== false) el.append(child instanceof Node ? child : String(child));
   return el;
 }
+
+/** One labelled figure of a page's `dl.fields`. */
+export function field(label, value, attrs = {}) {
+  return h('div', { class: 'field' }, h('dt', {}, label), h('dd', attrs, value ?? '–'));
+}

@@ -1,0 +1,193 @@
+// The explorer's pages: the latest blocks and transactions of a chain (above its charts, moving
+// as blocks arrive), a block page with its transactions and withdrawals, and a transaction page
+// with its recipients, token and internal transfers, receipt, fee and migration leg.
+
+import { field, fill, h } from './dom.js';
+import { ago, groupedCoins, shortHash, UNIT } from './units.js';
+
+const LATEST = 10;
+const PAGE_SIZE = 25;
+
+const blockHref = (chain, id) => `#/block/${chain}/${encodeURIComponent(id)}`;
+const txHref = (chain, hash) => `#/tx/${chain}/${encodeURIComponent(hash)}`;
+const addressHref = (chain, address) => `#/address/${chain}/${encodeURIComponent(address)}`;
+
+const blockLink = (chain, id, text = `#${Number(id).toLocaleString('en')}`) => h('a', { href: blockHref(chain, id), 'data-block': String(id) }, text);
+const txLink = (chain, hash) => h('a', { href: txHref(chain, hash), title: hash, 'data-tx-link': hash }, h('code', {}, shortHash(hash, 6)));
+const addressLink = (chain, address) => (address ? h('a', { href: addressHref(chain, address), title: address }, shortHash(address, 7)) : '–');
+const coins = (raw, chain) => (raw === null || raw === undefined ? '–' : `${groupedCoins(raw, chain)} ${UNIT}`);
+
+function table(columns, rows, empty) {
+  return h(
+    'div',
+    { class: 'table-wrap' },
+    h('table', { class: 'txs' }, h('thead', {}, h('tr', {}, columns.map((c) => h('th', {}, c)))), h('tbody', {}, rows.length ? rows : h('tr', {}, h('td', { colspan: columns.length, class: 'muted' }, empty)))),
+  );
+}
+
+/** The latest blocks and transactions of `chain`, in two cards: `refresh` reads them again (a block arrived). */
+export function renderLatest(root, { api, chain }) {
+  const blocks = h('div', { 'data-part': 'latest-blocks', 'data-state': 'loading' });
+  const txs = h('div', { 'data-part': 'latest-transactions', 'data-state': 'loading' });
+  root.append(
+    h(
+      'div',
+      { class: 'latest' },
+      h('article', { class: 'card' }, h('h3', {}, 'Latest blocks'), blocks),
+      h('article', { class: 'card' }, h('h3', {}, 'Latest transactions'), txs),
+    ),
+  );
+  async function load() {
+    const [b, t] = await Promise.all([api.get(`/${chain}/blocks`, { limit: LATEST }), api.get(`/${chain}/transactions`, { limit: LATEST })]);
+    fill(
+      blocks,
+      table(
+        ['block', 'age', 'txs', 'producer', `fees (${UNIT})`],
+        b.items.map((block) =>
+          h('tr', { 'data-height': String(block.height) }, h('td', {}, blockLink(chain, block.height)), h('td', { class: 'nowrap' }, ago(block.timestamp)), h('td', { class: 'num' }, block.tx_count), h('td', {}, addressLink(chain, block.producer)), h('td', { class: 'num' }, groupedCoins(block.fees, chain))),
+        ),
+        'no blocks yet',
+      ),
+    );
+    blocks.dataset.state = 'ready';
+    blocks.dataset.tip = b.items[0] ? String(b.items[0].height) : '';
+    fill(
+      txs,
+      table(
+        ['hash', 'type', 'from', 'to', `value (${UNIT})`],
+        t.items.map((tx) => h('tr', { 'data-tx': tx.tx_hash }, h('td', {}, txLink(chain, tx.tx_hash)), h('td', {}, tx.tx_type ?? '–'), h('td', {}, addressLink(chain, tx.from_addr)), h('td', {}, addressLink(chain, tx.to_addr)), h('td', { class: 'num' }, groupedCoins(tx.value, chain)))),
+        'no transactions yet',
+      ),
+    );
+    txs.dataset.state = 'ready';
+  }
+  return { ready: load(), refresh: load };
+}
+
+/** A page that reads `path` pages by cursor into a table; `row` makes a table row of an item. */
+function pagedTable(api, path, columns, row, empty) {
+  const wrap = h('div', { 'data-state': 'loading' });
+  const pager = h('div', { class: 'pager' });
+  const previous = [];
+  let cursor;
+  async function load() {
+    const body = await api.get(path, { limit: PAGE_SIZE, cursor });
+    fill(wrap, table(columns, body.items.map(row), empty));
+    fill(
+      pager,
+      h('button', { type: 'button', disabled: previous.length === 0, onclick: () => ((cursor = previous.pop()), load()) }, '← previous'),
+      h('button', { type: 'button', disabled: !body.next_cursor, onclick: () => (previous.push(cursor), (cursor = body.next_cursor), load()) }, 'next →'),
+    );
+    wrap.dataset.state = 'ready';
+    wrap.dataset.count = String(body.items.length);
+  }
+  return { el: h('div', {}, wrap, pager), load };
+}
+
+/** A block page: `id` is a height or a hash. */
+export function renderBlock(root, { api, chain, id }) {
+  const detail = h('dl', { class: 'fields', 'data-part': 'block' }, h('p', { class: 'muted' }, 'loading…'));
+  const title = h('h2', {}, h('span', { class: `chain-tag ${chain}` }, chain), ' block ', h('code', {}, id));
+  const base = `/${chain}/blocks/${encodeURIComponent(id)}`;
+  const txs = pagedTable(
+    api,
+    `${base}/transactions`,
+    ['#', 'hash', 'type', 'from', 'to', `value (${UNIT})`, `fee (${UNIT})`],
+    (tx) => h('tr', { 'data-tx': tx.tx_hash }, h('td', { class: 'num' }, tx.tx_index), h('td', {}, txLink(chain, tx.tx_hash)), h('td', {}, tx.tx_type ?? '–'), h('td', {}, addressLink(chain, tx.from_addr)), h('td', {}, addressLink(chain, tx.to_addr)), h('td', { class: 'num' }, groupedCoins(tx.value, chain)), h('td', { class: 'num' }, groupedCoins(tx.fee, chain))),
+    'no transactions',
+  );
+  const withdrawals =
+    chain === 'pos'
+      ? pagedTable(
+          api,
+          `${base}/withdrawals`,
+          ['index', 'validator', 'address', `amount (${UNIT})`],
+          (w) => h('tr', {}, h('td', { class: 'num' }, w.index), h('td', { class: 'num' }, w.validator_index), h('td', {}, addressLink(chain, w.address)), h('td', { class: 'num' }, groupedCoins(w.amount, chain))),
+          'no withdrawals',
+        )
+      : null;
+  fill(
+    root,
+    h(
+      'section',
+      { class: 'explorer-page', 'data-page': 'block', 'data-chain': chain },
+      h('a', { href: `#/chain/${chain}`, class: 'back' }, `← ${chain}`),
+      title,
+      h('div', { class: 'card' }, detail),
+      h('div', { class: 'card' }, h('h3', {}, 'Transactions'), txs.el),
+      withdrawals ? h('div', { class: 'card' }, h('h3', {}, 'Withdrawals'), withdrawals.el) : null,
+    ),
+  );
+  async function loadDetail() {
+    const b = await api.get(base);
+    fill(title, h('span', { class: `chain-tag ${chain}` }, chain), ' block ', h('strong', { 'data-field': 'height' }, `#${b.height.toLocaleString('en')}`));
+    fill(
+      detail,
+      field('hash', h('code', { 'data-field': 'hash' }, b.hash)),
+      field('parent', b.height > 0 ? blockLink(chain, b.parent_hash, shortHash(b.parent_hash, 10)) : h('code', {}, b.parent_hash)),
+      field('time', `${b.timestamp} (${ago(b.timestamp)})`),
+      field('transactions', String(b.tx_count), { 'data-field': 'tx_count' }),
+      field(chain === 'pow' ? 'miner' : 'fee recipient', addressLink(chain, b.producer)),
+      field('size', `${b.size.toLocaleString('en')} bytes`),
+      chain === 'pow' ? field('reward', coins(b.reward, chain)) : null,
+      field('fees', coins(b.fees, chain)),
+      chain === 'pos' ? field('burned', coins(b.burned, chain)) : null,
+      chain === 'pos' ? field('gas used', `${(b.gas_used ?? 0).toLocaleString('en')} of ${(b.gas_limit ?? 0).toLocaleString('en')}`) : null,
+      chain === 'pos' ? field('base fee per gas', b.base_fee_per_gas === null ? '–' : `${b.base_fee_per_gas} planck`) : null,
+      chain === 'pos' ? field('withdrawals', `${b.withdrawals_count ?? 0} (${coins(b.withdrawals_total, chain)})`) : null,
+      field('confirmations', String(b.confirmations), { 'data-field': 'confirmations' }),
+      field('final', b.finalized === null ? 'unknown' : b.finalized ? 'yes' : 'not yet', { 'data-field': 'finalized' }),
+    );
+    detail.dataset.state = 'ready';
+  }
+  const report = (error) => root.querySelector('.explorer-page')?.prepend(h('p', { class: 'error', 'data-part': 'error' }, `Could not load this block: ${error.message}`));
+  const ready = Promise.all([loadDetail(), txs.load(), withdrawals?.load()]).catch(report);
+  return { ready, refresh: () => loadDetail().catch(report) };
+}
+
+/** A transaction page. */
+export function renderTransaction(root, { api, chain, hash }) {
+  const detail = h('dl', { class: 'fields', 'data-part': 'transaction' }, h('p', { class: 'muted' }, 'loading…'));
+  const parts = h('div');
+  fill(
+    root,
+    h(
+      'section',
+      { class: 'explorer-page', 'data-page': 'transaction', 'data-chain': chain },
+      h('a', { href: `#/chain/${chain}`, class: 'back' }, `← ${chain}`),
+      h('h2', {}, h('span', { class: `chain-tag ${chain}` }, chain), ' transaction ', h('code', { class: 'address' }, hash)),
+      h('div', { class: 'card' }, detail),
+      parts,
+    ),
+  );
+  async function load() {
+    const t = await api.get(`/${chain}/transactions/${encodeURIComponent(hash)}`);
+    fill(
+      detail,
+      field('block', blockLink(chain, t.height), { 'data-field': 'height' }),
+      field('time', `${t.timestamp} (${ago(t.timestamp)})`),
+      field('type', t.tx_type, { 'data-field': 'tx_type' }),
+      field('from', addressLink(chain, t.from_addr)),
+      field('to', addressLink(chain, t.to_addr)),
+      field('value', coins(t.value, chain), { 'data-field': 'value', 'data-raw': t.value ?? '' }),
+      field('fee', coins(t.fee, chain), { 'data-field': 'fee' }),
+      chain === 'pos' ? field('burned', coins(t.burned, chain)) : null,
+      chain === 'pos' ? field('status', t.status === null ? '–' : t.status === 1 ? 'success' : 'reverted', { 'data-field': 'status' }) : null,
+      chain === 'pos' ? field('gas used', t.gas_used === null ? '–' : `${t.gas_used.toLocaleString('en')} of ${(t.gas ?? 0).toLocaleString('en')}`) : null,
+      chain === 'pow' && t.ots_index !== null && t.ots_index !== undefined ? field('OTS key index', String(t.ots_index)) : null,
+      field('confirmations', String(t.confirmations), { 'data-field': 'confirmations' }),
+      t.migration ? field('migration', `${t.migration.role} of ${coins(t.migration.amount, chain)}`) : null,
+    );
+    detail.dataset.state = 'ready';
+    const list = (title, columns, rows, part) => (rows.length ? h('div', { class: 'card', 'data-part': part }, h('h3', {}, title), table(columns, rows, '')) : null);
+    fill(
+      parts,
+      list('Recipients', ['#', 'to', `amount (${UNIT})`], (t.recipients ?? []).map((r) => h('tr', {}, h('td', { class: 'num' }, r.recipient_index), h('td', {}, addressLink(chain, r.to_addr)), h('td', { class: 'num' }, groupedCoins(r.amount, chain)))), 'recipients'),
+      list('Token transfers', ['token', 'from', 'to', 'amount'], (t.token_transfers ?? []).map((x) => h('tr', {}, h('td', {}, h('code', { title: x.contract }, shortHash(x.contract, 6))), h('td', {}, addressLink(chain, x.from_addr)), h('td', {}, addressLink(chain, x.to_addr)), h('td', { class: 'num' }, x.amount))), 'token-transfers'),
+      list('Internal transfers', ['trace', 'from', 'to', `value (${UNIT})`], (t.internal_transfers ?? []).map((x) => h('tr', {}, h('td', {}, x.trace_address), h('td', {}, addressLink(chain, x.from_addr)), h('td', {}, addressLink(chain, x.to_addr)), h('td', { class: 'num' }, groupedCoins(x.value, chain)))), 'internal-transfers'),
+    );
+  }
+  const report = (error) => root.querySelector('.explorer-page')?.prepend(h('p', { class: 'error', 'data-part': 'error' }, error.status === 404 ? error.message : `Could not load this transaction: ${error.message}`));
+  const ready = load().catch(report);
+  return { ready, refresh: () => load().catch(report) };
+}
