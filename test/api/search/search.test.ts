@@ -185,8 +185,8 @@ describeSeededApp('GET /search', loadAnalyticsWorld, (s) => {
     }
   });
 
-  it('no q, an empty or blank one, or one over 200 characters: a 400 naming q', async () => {
-    for (const url of ['/api/v1/search', '/api/v1/search?q=', `/api/v1/search?q=${encodeURIComponent('  \t ')}`, `/api/v1/search?q=${'a'.repeat(201)}`]) {
+  it('no q, an empty or blank one, one over 200 characters or with a NUL: a 400 naming q', async () => {
+    for (const url of ['/api/v1/search', '/api/v1/search?q=', `/api/v1/search?q=${encodeURIComponent('  \t ')}`, `/api/v1/search?q=${'a'.repeat(201)}`, '/api/v1/search?q=a%00b', '/api/v1/search?q=%00']) {
       const res = await s.t().app.inject({ url, headers: AUTH });
       assert.equal(res.statusCode, 400, url);
       assert.match(String(res.headers['content-type']), /^application\/problem\+json/);

@@ -23,10 +23,12 @@ export interface SearchTerms {
   addresses: Partial<Record<ChainId, string>>;
 }
 
-/** The terms of `q`, or a 400 naming `q` when nothing but white space is left of it. */
+/** The terms of `q`, or a 400 naming `q` when nothing but white space is left of it or it holds a NUL. */
 export function searchTerms(request: FastifyRequest, q: string): SearchTerms {
   const text = q.trim();
   if (text === '') throw invalidParam('q', 'must contain a character other than white space');
+  // The store's text cannot hold it, so nothing stored contains it.
+  if (text.includes('\u0000')) throw invalidParam('q', 'must not contain the NUL character (U+0000)');
   const pow = storedHash('pow', text);
   const addresses: Partial<Record<ChainId, string>> = {};
   for (const chain of CHAINS) {
