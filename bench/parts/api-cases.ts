@@ -76,6 +76,8 @@ export const ROUTES = {
   // docs/api-transactions.md
   chainTransactions: '/api/v1/{chain}/transactions',
   chainTransaction: '/api/v1/{chain}/transactions/{hash}',
+  // docs/api-search.md
+  search: '/api/v1/search',
 } as const;
 
 /** Analytics routes that take the chain as a query parameter, and those that describe pos (or both chains) alone. */
@@ -330,6 +332,26 @@ export function buildCases(inputs: CaseInputs): ApiCase[] {
         blocks('blockTransactions', { limit: 100 }, { blockId: id, shownQuery: { id: shown, limit: 100 } });
         if (!pow) blocks('blockWithdrawals', {}, { blockId: id, shownQuery: { id: shown } });
       }
+    }
+
+    // The search (both chains in one answer: measured once, under pos): each kind of identifier,
+    // the widest prefixes (one letter: every label and token of the letter), whole texts, nothing.
+    if (!pow) {
+      const search = (q: string, shown: string, note?: string) => add('search', undefined, { q }, { target: TARGETS.endpoint, shownQuery: { q: shown }, ...(note ? { note } : {}) });
+      const tips = inputs.tips;
+      if (tips?.pos) {
+        search(tips.pos.hash, 'pos tip hash');
+        search(String(tips.pos.height), 'pos tip height', 'a height: the block of each chain');
+      }
+      if (tips?.pow) search(tips.pow.hash.toUpperCase(), 'pow tip hash, upper case');
+      search(inputs.notable.pos.busiestHotWallet, 'busiest pos address');
+      search(inputs.notable.pow.busiestHotWallet, 'busiest pow address');
+      search(inputs.notable.pow.token, 'pow token creation', 'a transaction and a token');
+      search(inputs.notable.pos.exchange.slice(0, 1), 'first letter of the largest exchange', 'the widest label prefix: its deposit addresses share a label');
+      search(inputs.notable.pos.exchange, 'the largest exchange');
+      search('QUSD', 'QUSD', 'a token symbol, whole');
+      search('q', 'q', 'one letter: labels and tokens');
+      search('zzzzzz', 'zzzzzz', 'names nothing');
     }
 
     const burners = (query: Query) => add('topBurners', undefined, query, { target: pow ? undefined : TARGETS.endpoint, ...(pow ? { note: 'pos only: an empty list on pow' } : {}) });

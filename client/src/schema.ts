@@ -362,6 +362,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Blocks, transactions, addresses, tokens and labels of both chains that q names */
+        get: operations["search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/analytics/transactions-normalised": {
         parameters: {
             query?: never;
@@ -3914,6 +3931,126 @@ export interface operations {
                 };
             };
             /** @description Unknown chain, or no stored transaction has this hash (the detail says when a reorg removed it). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    search: {
+        parameters: {
+            query: {
+                /** @description What to look for: a block height, a block or transaction hash (64 hex digits, with or without 0x), an address of either chain in any form the address routes accept, or the start of a token symbol or name or of a label (case-insensitive). 1 to 200 characters; surrounding white space is ignored. */
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of pow in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Pow-Block-Height"?: string;
+                    /** @description Hash of that block of pow. */
+                    "Quarry-Pow-Block-Hash"?: string;
+                    /** @description Height of the latest block of pos in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Pos-Block-Height"?: string;
+                    /** @description Hash of that block of pos. */
+                    "Quarry-Pos-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Most relevant first: what q names exactly (a hash, an address, a token's id), then a height, then whole symbols, names and labels, then their starts; at most 10 hits of each kind. */
+                        items: {
+                            /**
+                             * @description What the hit is: a block, a transaction, an address, a token, or a labelled address.
+                             * @enum {string}
+                             */
+                            kind: "block" | "transaction" | "address" | "token" | "label";
+                            /** @enum {string} */
+                            chain: "pow" | "pos";
+                            /** @description The thing itself: a block's hash, a transaction's hash, an address (Q form), a token's id (pos: its contract address; pow: its creating transaction's hash), a labelled address. */
+                            id: string;
+                            /** @description What to show: an address's primary label, a token's name (its symbol without one), the label that matched; null for blocks and transactions. */
+                            label: string | null;
+                            /** @description The GET that resolves the hit, under the same base URL (e.g. /api/v1/pos/blocks/0x…). */
+                            path: string;
+                            /**
+                             * @description What q matched: the hash, the height, the address, the token's id, or the start of a symbol, a name or a label.
+                             * @enum {string}
+                             */
+                            match: "hash" | "height" | "address" | "token_id" | "symbol" | "name" | "label";
+                            /** @description q is the whole identifier or text (case-insensitive), not only its start. */
+                            exact: boolean;
+                            /** @description Blocks and transactions: the block's height; tokens: the height of the creating block. */
+                            height: number | null;
+                            /**
+                             * @description Blocks and transactions: the block's time; tokens: the creating block's time.
+                             * @example 2026-11-22T09:30:00
+                             */
+                            timestamp: string | null;
+                            /** @description Blocks: transactions in the block; addresses and labels: transactions touching the address, null when the store has never seen it. */
+                            tx_count: number | null;
+                            /** @description Tokens: the symbol. */
+                            symbol: string | null;
+                            /** @description Labels, and addresses with a primary label: the label's category. */
+                            category: string | null;
+                        }[];
+                        /** @description Number of items. */
+                        count: number;
+                        /** @description q as searched: without surrounding white space. */
+                        q: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Only an unknown route: a query that names nothing answers 200 with no items. */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -161,6 +161,18 @@ describeSeededApp('the typed client against a listening server', loadAnalyticsWo
     assert.equal(missing.error?.status, 404);
   });
 
+  it('search: a block hash across both chains, typed, and a blank q as a typed problem', async () => {
+    const tip = w().blocks.pos.at(-1)!;
+    const body = unwrap(await client.GET('/search', { params: { query: { q: tip.hash.slice(2).toUpperCase() } } }));
+    const hit = body.items[0]!;
+    assert.deepEqual([hit.kind, hit.chain, hit.id, hit.height, hit.path], ['block', 'pos', tip.hash, tip.height, `/api/v1/pos/blocks/${tip.hash}`]);
+    const blank = await client.GET('/search', { params: { query: { q: ' ' } } });
+    assert.equal(blank.error?.status, 400);
+    assert.deepEqual(blank.error?.errors?.map((e) => e.param), ['q']);
+    // @ts-expect-error q is required
+    await client.GET('/search', { params: { query: {} } });
+  });
+
   it('network: transactions per second of both chains', async () => {
     const tps = unwrap(await client.GET('/analytics/network/tps'));
     assert.deepEqual(

@@ -1,7 +1,8 @@
 /**
  * Every /api/v1 GET operation of the app's OpenAPI document, and concrete requests for each: its
  * path parameters filled from the seed (both chains, addresses that take part in what the Addresses
- * routes list, blocks with transactions and withdrawals, every timeline metric), its query at the defaults, with each chain where it takes one.
+ * routes list, blocks with transactions and withdrawals, every timeline metric), its required query parameters from the seed
+ * too (the search's q), the rest at the defaults, with each chain where it takes one.
  * The suites that must cover every route (CSV exports, freshness headers) iterate these, so a new
  * route is covered when it is registered; a path parameter this file cannot fill fails the suite.
  */
@@ -14,6 +15,7 @@ const CHAIN_IDS: readonly ChainId[] = ['pow', 'pos'];
 export interface OpenApiParameter {
   name: string;
   in: 'path' | 'query';
+  required?: boolean;
   schema: { enum?: string[]; default?: unknown; type?: string };
 }
 
@@ -60,6 +62,8 @@ export interface Candidates {
   blocks?: Record<ChainId, string[]>;
   /** For a `{hash}` of /{chain}/transactions/{hash}. */
   transactions?: Record<ChainId, string[]>;
+  /** For the search's required `q`: queries that find something of several kinds. */
+  search?: string[];
 }
 
 /** Per chain: the height of the block with most transactions and the hash of the one with most withdrawals. */
@@ -81,7 +85,7 @@ function candidateBlocks(blocks: Record<ChainId, CanonicalBlock[]>): Record<Chai
  */
 export function candidateAddresses(blocks: Record<ChainId, CanonicalBlock[]>): Candidates {
   const top = (counts: Map<string, number>) => [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
-  const out: Candidates = { pow: [], pos: [], blocks: candidateBlocks(blocks), transactions: { pow: [], pos: [] } };
+  const out: Candidates = { pow: [], pos: [], blocks: candidateBlocks(blocks), transactions: { pow: [], pos: [] }, search: [] };
   for (const chain of CHAIN_IDS) {
     // The newest transaction, and the one with the most token transfers.
     const txs = blocks[chain].flatMap((block) => block.transactions);
@@ -107,6 +111,8 @@ export function candidateAddresses(blocks: Record<ChainId, CanonicalBlock[]>): C
     const picked = Object.values(kinds).map(top).filter((a): a is string => a !== undefined);
     out[chain] = [...new Set(picked)];
   }
+  // A height both chains have, a transaction's hash, an address, and a letter labels start with.
+  out.search = ['1', out.transactions!.pos[0]!, out.pow[0]!, 'b'];
   return out;
 }
 
@@ -117,7 +123,7 @@ export interface ApiRequest {
   chain: ChainId | null;
 }
 
-/** Concrete requests of an operation: every combination of its path parameters and its `chain` query parameter. */
+/** Concrete requests of an operation: every combination of its path parameters, its required query parameters and its `chain` query parameter. */
 export function requestsOf(op: Operation, candidates: Candidates, extraQuery: Record<string, string> = {}): ApiRequest[] {
   const pathParams = op.parameters.filter((p) => p.in === 'path');
   const query = new Set(op.parameters.filter((p) => p.in === 'query').map((p) => p.name));
@@ -149,11 +155,18 @@ export function requestsOf(op: Operation, candidates: Candidates, extraQuery: Re
       }
     });
   }
+  // A required query parameter (the search's q): each candidate value.
+  const required = op.parameters.filter((p) => p.in === 'query' && p.required);
+  let fills: Record<string, string>[] = [{}];
+  for (const param of required) {
+    if (param.name !== 'q' || !candidates.search) throw new Error(`${op.path}: no values for the required query parameter ${param.name}`);
+    fills = fills.flatMap((f) => candidates.search!.map((value) => ({ ...f, [param.name]: value })));
+  }
   const out: ApiRequest[] = [];
   for (const v of variants) {
     const chains: (ChainId | null)[] = query.has('chain') ? [...CHAIN_IDS] : [v.chain];
-    for (const chain of chains) {
-      const params = new URLSearchParams();
+    for (const [chain, fill] of chains.flatMap((c) => fills.map((f) => [c, f] as const))) {
+      const params = new URLSearchParams(fill);
       if (query.has('chain')) params.set('chain', chain!);
       for (const [name, value] of Object.entries(extraQuery)) if (query.has(name)) params.set(name, value);
       const qs = params.toString();

@@ -13,6 +13,8 @@ export interface SpecParameter {
   maximum?: number;
   /** The allowed values, where the spec lists them. */
   enum?: readonly string[];
+  /** Required (the spec's parameters never are; a route beyond it may have one, as the search's q). */
+  required?: true;
 }
 
 /** The fields `sort` takes on top/active; each also with a leading `-`. */
@@ -104,6 +106,10 @@ export const EXPLORER_PARAMETERS: Record<string, Record<string, SpecParameter>> 
     tx_type: { type: 'string' },
   },
   '/api/v1/{chain}/transactions/{hash}': {},
+  // docs/api-search.md
+  '/api/v1/search': {
+    q: { type: 'string', required: true },
+  },
 };
 
 /** The path parameters of the routes beyond the spec, besides `chain`: name → where it is documented. */
@@ -114,4 +120,5 @@ export const EXPLORER_PATH_PARAMETERS: Record<string, readonly string[]> = {
   '/api/v1/pos/blocks/{id}/withdrawals': ['id'],
   '/api/v1/{chain}/transactions': ['chain'],
   '/api/v1/{chain}/transactions/{hash}': ['chain', 'hash'],
+  '/api/v1/search': [],
 };

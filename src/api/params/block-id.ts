@@ -13,14 +13,25 @@ export type BlockId = { height: number; hash?: undefined } | { hash: string; hei
 const HEIGHT = /^(0|[1-9][0-9]{0,15})$/;
 const HASH = /^(0x)?([0-9a-fA-F]{64})$/;
 
+/** `raw` as a hash in the stored form of `chain`'s hashes (any case, with or without 0x), or null. */
+export function storedHash(chain: ChainId, raw: string): string | null {
+  const hash = HASH.exec(raw);
+  return hash ? (chain === 'pos' ? '0x' : '') + hash[2]!.toLowerCase() : null;
+}
+
+/** `raw` as a block height (decimal digits, no sign or leading zeros, at most 2^53 - 1), or null. */
+export function parseHeight(raw: string): number | null {
+  if (!HEIGHT.test(raw)) return null;
+  const height = Number(raw);
+  return Number.isSafeInteger(height) ? height : null;
+}
+
 /** The block `raw` names, in the stored form of `chain`'s hashes, or a 400 naming `param`. */
 export function blockIdParam(chain: ChainId, raw: string, param = 'id'): BlockId {
-  const hash = HASH.exec(raw);
-  if (hash) return { hash: (chain === 'pos' ? '0x' : '') + hash[2]!.toLowerCase() };
-  if (HEIGHT.test(raw)) {
-    const height = Number(raw);
-    if (Number.isSafeInteger(height)) return { height };
-  }
+  const hash = storedHash(chain, raw);
+  if (hash !== null) return { hash };
+  const height = parseHeight(raw);
+  if (height !== null) return { height };
   throw invalidParam(param, 'is neither a block height (decimal digits, no sign or leading zeros) nor a block hash (64 hex digits, optionally 0x-prefixed)');
 }
 

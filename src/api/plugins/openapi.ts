@@ -32,6 +32,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       tags: [
         { name: 'addresses', description: 'Per-address data and address leaderboards' },
         { name: 'transactions', description: 'A chain\'s latest transactions and transaction pages' },
+        { name: 'search', description: 'Blocks, transactions, addresses, tokens and labels of both chains by what a search box is given' },
         { name: 'service', description: 'Health and readiness' },
       ],
     },
