@@ -185,8 +185,8 @@ if (!executablePath) {
           const o = whaleOracle(world, chain);
           const [whale] = whalesOf(o, thresholdOf(o));
           await page.goto(`${demo!.url}/#/chain/${chain}`);
-          await page.fill('input[name="address"]', whale!.address);
-          await page.press('input[name="address"]', 'Enter');
+          await page.fill('input[name="q"]', whale!.address);
+          await page.press('input[name="q"]', 'Enter');
           await page.waitForSelector(`.address-page[data-address="${whale!.address}"] [data-field="balance"]`);
           const balance = page.locator('[data-field="balance"]');
           assert.equal(await balance.getAttribute('data-raw'), String(whale!.balance));
@@ -217,10 +217,22 @@ if (!executablePath) {
           assert.deepEqual(await rowsOf(), await pageAt(offset), `${step ?? 'first'} page`);
           assert.match((await page.locator('[data-part="page"]').textContent())!, new RegExp(`^${offset + 1}–`));
         }
-        // A string that is no address says so and stays put.
-        await page.fill('input[name="address"]', 'Qnothex');
-        await page.press('input[name="address"]', 'Enter');
-        await page.waitForSelector('.message:not([hidden])');
+        // The search box: a transaction hash goes to its page; a height both chains have lists both blocks; a text naming nothing says so.
+        const tx = world.blocks.pow.at(-1)!.transactions[0]!;
+        await page.fill('input[name="q"]', tx.hash);
+        await page.press('input[name="q"]', 'Enter');
+        await page.waitForSelector(`[data-page="transaction"] [data-part="transaction"][data-state="ready"]`);
+        assert.equal(await page.locator('[data-field="height"]').textContent(), `#${world.blocks.pow.at(-1)!.height.toLocaleString('en')}`);
+        const height = Math.min(world.blocks.pow.at(-1)!.height, world.blocks.pos.at(-1)!.height);
+        await page.fill('input[name="q"]', String(height));
+        await page.press('input[name="q"]', 'Enter');
+        await page.waitForSelector('[data-part="hits"][data-state="ready"]');
+        const hits = await page.locator('[data-part="hits"] li[data-hit] a').evaluateAll((links) => links.map((a: any) => a.getAttribute('href')));
+        assert.deepEqual(hits.sort(), ['pos', 'pow'].map((chain) => `#/block/${chain}/${encodeURIComponent(world.blocks[chain as ChainId].find((b) => b.height === height)!.hash)}`).sort());
+        await page.fill('input[name="q"]', 'Qnothex');
+        await page.press('input[name="q"]', 'Enter');
+        await page.waitForSelector('[data-part="hits"][data-state="ready"]');
+        assert.match((await page.locator('[data-part="hits"]').textContent())!, /nothing found/);
         assert.deepEqual(errors, []);
       });
 

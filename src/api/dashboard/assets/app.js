@@ -6,7 +6,7 @@ import { createApi, storedKey, storeKey, apiUrl } from './api.js';
 import { CHARTS, SECTIONS } from './charts.js';
 import { chainOfAddress, renderAddress } from './address.js';
 import { fill, h } from './dom.js';
-import { renderBlock, renderLatest, renderTransaction } from './explorer.js';
+import { renderBlock, renderLatest, renderSearch, renderTransaction, searchTarget } from './explorer.js';
 import { followEvents } from './sse.js';
 import { ago } from './units.js';
 
@@ -47,7 +47,7 @@ const header = h(
   h(
     'form',
     { class: 'search', role: 'search', onsubmit: search },
-    h('input', { type: 'search', name: 'address', placeholder: 'Address (Q…, 0x…)', 'aria-label': 'address', autocomplete: 'off', spellcheck: 'false' }),
+    h('input', { type: 'search', name: 'q', placeholder: 'Address, transaction or block hash, height, token, label', 'aria-label': 'search', autocomplete: 'off', spellcheck: 'false' }),
     h('button', { type: 'submit' }, 'Go'),
   ),
   h('button', { type: 'button', class: 'key-button', onclick: () => askForKey() }, 'API key'),
@@ -90,14 +90,16 @@ function showMessage(text) {
   message.hidden = !text;
 }
 
-function search(event) {
+async function search(event) {
   event.preventDefault();
-  const text = new FormData(event.target).get('address').trim();
+  const text = new FormData(event.target).get('q').trim();
   if (!text) return;
-  const chain = chainOfAddress(text);
-  if (!chain) return showMessage(`“${text}” is not an address of pow (Q + 78 hex) or pos (Q, Z or 0x + 40 hex; Q + 128 hex on a 64-byte network).`);
   showMessage(null);
-  openAddress(chain, text);
+  try {
+    location.hash = await searchTarget(api, text, chainOfAddress);
+  } catch (error) {
+    if (error.status !== 401) showMessage(`Could not search: ${error.message}`);
+  }
 }
 
 function openAddress(chain, address) {
@@ -147,6 +149,7 @@ function route() {
   if (kind === 'address' && CHAINS.includes(a) && b) return { kind: 'address', chain: a, address: decodeURIComponent(b) };
   if (kind === 'block' && CHAINS.includes(a) && b) return { kind: 'block', chain: a, id: decodeURIComponent(b) };
   if (kind === 'tx' && CHAINS.includes(a) && b) return { kind: 'tx', chain: a, hash: decodeURIComponent(b) };
+  if (kind === 'search' && a) return { kind: 'search', q: decodeURIComponent(a) };
   return { kind: 'charts', chain: CHAINS.includes(a) && kind === 'chain' ? a : rememberedChain() };
 }
 
@@ -178,7 +181,9 @@ function render() {
         ? renderBlock(main, { api, chain: r.chain, id: r.id })
         : r.kind === 'tx'
           ? renderTransaction(main, { api, chain: r.chain, hash: r.hash })
-          : null;
+          : r.kind === 'search'
+            ? renderSearch(main, { api, q: r.q })
+            : null;
   if (page) {
     view = page;
     view.ready.then(() => isCurrent() && (document.body.dataset.charts = 'ready'));

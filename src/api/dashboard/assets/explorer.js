@@ -191,3 +191,48 @@ export function renderTransaction(root, { api, chain, hash }) {
   const ready = load().catch(report);
   return { ready, refresh: () => load().catch(report) };
 }
+
+/** The dashboard page of an API path a search hit resolves with (`/api/v1/pos/blocks/0x…`), or null when the page has none. */
+export function pageOfPath(path) {
+  const [, chain, kind, id] = path.replace(/^\/api\/v1/, '').split('/');
+  if (!chain || !id) return null;
+  const decoded = decodeURIComponent(id);
+  if (kind === 'blocks') return blockHref(chain, decoded);
+  if (kind === 'transactions') return txHref(chain, decoded);
+  if (kind === 'addresses') return addressHref(chain, decoded);
+  return null;
+}
+
+/** The hits of a search (GET /search?q=): each a link to its page. */
+export function renderSearch(root, { api, q }) {
+  const list = h('ul', { class: 'hits', 'data-part': 'hits', 'data-state': 'loading' });
+  fill(root, h('section', { class: 'explorer-page', 'data-page': 'search' }, h('h2', {}, 'Search ', h('code', {}, q)), h('div', { class: 'card' }, list)));
+  async function load() {
+    const body = await api.get('/search', { q });
+    fill(
+      list,
+      body.items.length === 0
+        ? h('li', { class: 'muted' }, 'nothing found')
+        : body.items.map((hit) => {
+            const href = pageOfPath(hit.path);
+            const text = hit.label ? `${hit.label} · ${shortHash(hit.id, 10)}` : hit.kind === 'block' && hit.height !== null ? `block #${hit.height.toLocaleString('en')} · ${shortHash(hit.id, 10)}` : hit.id;
+            return h('li', { 'data-hit': hit.kind }, h('span', { class: 'kind' }, hit.kind), h('span', { class: `chain-tag ${hit.chain}` }, hit.chain), href ? h('a', { href, title: hit.id }, text) : h('code', {}, text));
+          }),
+    );
+    list.dataset.state = 'ready';
+  }
+  const report = (error) => fill(list, h('li', { class: 'error', 'data-part': 'error' }, error.message));
+  return { ready: load().catch(report), refresh: () => load().catch(report) };
+}
+
+/**
+ * Where the search box goes for `q`: the page of its only hit, else the page of its hits. An
+ * address is recognised without asking (its page answers for every well-formed address).
+ */
+export async function searchTarget(api, q, chainOfAddress) {
+  const chain = chainOfAddress(q);
+  if (chain) return addressHref(chain, q);
+  const body = await api.get('/search', { q });
+  const only = body.items.length === 1 ? pageOfPath(body.items[0].path) : null;
+  return only ?? `#/search/${encodeURIComponent(q)}`;
+}
