@@ -178,6 +178,8 @@ describe('quarry demo', () => {
     const migrator = burns.find((b) => b.from_addr !== notable.pow.migrationAddress)?.from_addr;
     assert.ok(migrator, 'a migration burn in the history');
     candidates.pow.push(migrator);
+    // The search: a height both chains have, a transaction's hash, an address, the start of an exchange's label.
+    candidates.search = ['1', candidates.transactions!.pos[0]!, notable.pos.whale, notable.pow.exchange.slice(0, 3)];
     const empty: string[] = [];
     let requests = 0;
     for (const op of apiOperations(doc)) {
