@@ -32,14 +32,14 @@ const numeric = (values: (bigint | null)[]) => values.map((v) => (v === null ? n
  * Writes one complete or partial read of `chain`'s pool at `now` (Unix seconds), in one
  * transaction: mined rows deleted, and with a complete read the rows the pool no longer holds
  * (dropped); rows still in the pool keep their first_seen and take the pool state the node gives;
- * newcomers that no block holds are stored in the node's order up to PENDING_CAP rows. Returns
- * how many rows the chain holds after it.
+ * newcomers that no block holds are stored in the node's order up to PENDING_CAP rows. The
+ * differences are taken against the chain's stored hashes (at most PENDING_CAP) here, so that every
+ * statement reads rows by key whatever the planner knows of a table that changes by the second.
  */
 export async function writePending(store: Store, chain: ChainId, read: PoolRead, now: number): Promise<{ stored: number; added: number; removed: number }> {
   return store.transaction('ingest.pending.write', async (tx) => {
     await lockPending(tx, chain);
-    const hashes = read.txs.map((t) => t.hash);
-    const mined = await tx.query<{ n: number }>(
+    const [mined] = await tx.query<{ n: number }>(
       'ingest.pending.mined',
       sql`WITH gone AS (
             DELETE FROM pending_txs p WHERE p.chain = ${chain}
@@ -47,45 +47,48 @@ export async function writePending(store: Store, chain: ChainId, read: PoolRead,
             RETURNING 1)
           SELECT count(*)::int AS n FROM gone`,
     );
-    let removed = mined[0]?.n ?? 0;
-    if (read.complete) {
-      const dropped = await tx.query<{ n: number }>(
-        'ingest.pending.dropped',
-        sql`WITH gone AS (DELETE FROM pending_txs WHERE chain = ${chain} AND NOT (tx_hash = ANY(${hashes}::text[])) RETURNING 1)
-            SELECT count(*)::int AS n FROM gone`,
+    const kept = await tx.query<{ tx_hash: string; pool: string }>('ingest.pending.kept', sql`SELECT tx_hash, pool FROM pending_txs WHERE chain = ${chain}`);
+    const inPool = new Map(read.txs.map((t) => [t.hash, t]));
+    const dropped = read.complete ? kept.filter((row) => !inPool.has(row.tx_hash)).map((row) => row.tx_hash) : [];
+    if (dropped.length > 0) await tx.query('ingest.pending.dropped', sql`DELETE FROM pending_txs WHERE chain = ${chain} AND tx_hash = ANY(${dropped}::text[])`);
+    const moved = kept.filter((row) => inPool.has(row.tx_hash) && inPool.get(row.tx_hash)!.pool !== row.pool).map((row) => inPool.get(row.tx_hash)!);
+    if (moved.length > 0) {
+      await tx.query(
+        'ingest.pending.pool_state',
+        sql`UPDATE pending_txs p SET pool = u.pool
+            FROM unnest(${moved.map((t) => t.hash)}::text[], ${moved.map((t) => t.pool)}::text[]) AS u(tx_hash, pool)
+            WHERE p.chain = ${chain} AND p.tx_hash = u.tx_hash`,
       );
-      removed += dropped[0]?.n ?? 0;
     }
-    await tx.query(
-      'ingest.pending.pool_state',
-      sql`UPDATE pending_txs p SET pool = u.pool
-          FROM unnest(${hashes}::text[], ${read.txs.map((t) => t.pool)}::text[]) AS u(tx_hash, pool)
-          WHERE p.chain = ${chain} AND p.tx_hash = u.tx_hash AND p.pool <> u.pool`,
-    );
-    const t = read.txs;
-    const inserted = await tx.query<{ n: number }>(
-      'ingest.pending.add',
-      sql`WITH added AS (
-            INSERT INTO pending_txs (chain, tx_hash, first_seen, pool, tx_type, tx_type_evm, from_addr, to_addr, value, recipient_count,
-                                     fee, nonce, gas, gas_price, max_fee_per_gas, max_priority_fee_per_gas)
-            SELECT ${chain}, u.tx_hash, ${now}, u.pool, u.tx_type, u.tx_type_evm, u.from_addr, u.to_addr, u.value, u.recipient_count,
-                   u.fee, u.nonce, u.gas, u.gas_price, u.max_fee_per_gas, u.max_priority_fee_per_gas
-            FROM unnest(${hashes}::text[], ${t.map((x) => x.pool)}::text[], ${t.map((x) => x.type)}::text[], ${t.map((x) => x.typeEvm)}::int[],
-                        ${t.map((x) => x.from)}::text[], ${t.map((x) => x.to)}::text[], ${numeric(t.map((x) => x.value))}::numeric[],
-                        ${t.map((x) => x.recipientCount)}::int[], ${numeric(t.map((x) => x.fee))}::numeric[], ${t.map((x) => x.nonce)}::bigint[],
-                        ${t.map((x) => x.gas)}::bigint[], ${numeric(t.map((x) => x.gasPrice))}::numeric[], ${numeric(t.map((x) => x.maxFeePerGas))}::numeric[],
-                        ${numeric(t.map((x) => x.maxPriorityFeePerGas))}::numeric[])
-                 WITH ORDINALITY AS u(tx_hash, pool, tx_type, tx_type_evm, from_addr, to_addr, value, recipient_count, fee, nonce, gas, gas_price,
-                                      max_fee_per_gas, max_priority_fee_per_gas, position)
-            WHERE NOT EXISTS (SELECT 1 FROM pending_txs p WHERE p.chain = ${chain} AND p.tx_hash = u.tx_hash)
-              AND NOT EXISTS (SELECT 1 FROM transactions m WHERE m.chain = ${chain} AND m.tx_hash = u.tx_hash)
-            ORDER BY u.position
-            LIMIT greatest(0, ${PENDING_CAP} - (SELECT count(*) FROM pending_txs WHERE chain = ${chain}))
-            RETURNING 1)
-          SELECT count(*)::int AS n FROM added`,
-    );
-    const [count] = await tx.query<{ n: number }>('ingest.pending.count', sql`SELECT count(*)::int AS n FROM pending_txs WHERE chain = ${chain}`);
-    return { stored: count?.n ?? 0, added: inserted[0]?.n ?? 0, removed };
+    const known = new Set(kept.map((row) => row.tx_hash));
+    const t = read.txs.filter((x) => !known.has(x.hash));
+    const room = PENDING_CAP - (kept.length - dropped.length);
+    const [inserted] =
+      t.length === 0 || room <= 0
+        ? [{ n: 0 }]
+        : await tx.query<{ n: number }>(
+            'ingest.pending.add',
+            sql`WITH added AS (
+                  INSERT INTO pending_txs (chain, tx_hash, first_seen, pool, tx_type, tx_type_evm, from_addr, to_addr, value, recipient_count,
+                                           fee, nonce, gas, gas_price, max_fee_per_gas, max_priority_fee_per_gas)
+                  SELECT ${chain}, u.tx_hash, ${now}, u.pool, u.tx_type, u.tx_type_evm, u.from_addr, u.to_addr, u.value, u.recipient_count,
+                         u.fee, u.nonce, u.gas, u.gas_price, u.max_fee_per_gas, u.max_priority_fee_per_gas
+                  FROM unnest(${t.map((x) => x.hash)}::text[], ${t.map((x) => x.pool)}::text[], ${t.map((x) => x.type)}::text[], ${t.map((x) => x.typeEvm)}::int[],
+                              ${t.map((x) => x.from)}::text[], ${t.map((x) => x.to)}::text[], ${numeric(t.map((x) => x.value))}::numeric[],
+                              ${t.map((x) => x.recipientCount)}::int[], ${numeric(t.map((x) => x.fee))}::numeric[], ${t.map((x) => x.nonce)}::bigint[],
+                              ${t.map((x) => x.gas)}::bigint[], ${numeric(t.map((x) => x.gasPrice))}::numeric[], ${numeric(t.map((x) => x.maxFeePerGas))}::numeric[],
+                              ${numeric(t.map((x) => x.maxPriorityFeePerGas))}::numeric[])
+                       WITH ORDINALITY AS u(tx_hash, pool, tx_type, tx_type_evm, from_addr, to_addr, value, recipient_count, fee, nonce, gas, gas_price,
+                                            max_fee_per_gas, max_priority_fee_per_gas, position)
+                  WHERE NOT EXISTS (SELECT 1 FROM transactions m WHERE m.chain = ${chain} AND m.tx_hash = u.tx_hash)
+                  ORDER BY u.position
+                  LIMIT ${room}
+                  ON CONFLICT DO NOTHING
+                  RETURNING 1)
+                SELECT count(*)::int AS n FROM added`,
+          );
+    const added = inserted?.n ?? 0;
+    return { stored: kept.length - dropped.length + added, added, removed: (mined?.n ?? 0) + dropped.length };
   });
 }
 
