@@ -145,6 +145,20 @@ export async function recordPollFailure(db: Db, chain: ChainId, method: string, 
   );
 }
 
+/**
+ * Records that an indexer starts polling `chain` at `now`: what an earlier run read no longer
+ * counts (its rows stay, hidden, until this run's first read keeps or drops each).
+ */
+export async function recordPollStarted(db: Db, chain: ChainId, method: string, intervalMs: number, now: number): Promise<void> {
+  await db.query(
+    'ingest.pending.poll_started',
+    sql`INSERT INTO pending_polls (chain, method, interval_ms, polled_ts)
+        VALUES (${chain}, ${method}, ${intervalMs}, ${now})
+        ON CONFLICT (chain) DO UPDATE SET method = excluded.method, interval_ms = excluded.interval_ms, polled_ts = excluded.polled_ts,
+          ok_ts = NULL, pool_size = NULL, error = NULL, stopped_ts = NULL`,
+  );
+}
+
 /** Records that the indexer stopped following `chain` at `now`. */
 export async function recordPollStopped(db: Db, chain: ChainId, now: number): Promise<void> {
   await db.query('ingest.pending.stopped', sql`UPDATE pending_polls SET stopped_ts = ${now} WHERE chain = ${chain}`);
@@ -194,9 +208,11 @@ export function pendingState(poll: PendingPoll | null, now: number): PendingStat
   if (now - poll.polledTs > stale) {
     return { following: false, current: false, reason: `no indexer has polled the node's pool since ${formatTimestamp(poll.polledTs)} UTC (more than ${stale} s ago)` };
   }
-  if (poll.okTs === null || now - poll.okTs > stale) {
-    const since = poll.okTs === null ? 'never read' : `not read since ${formatTimestamp(poll.okTs)} UTC`;
-    return { following: true, current: false, reason: `the node's pool is ${since}: ${poll.error ?? 'no answer'}` };
+  if (poll.okTs === null) {
+    return { following: true, current: false, reason: poll.error === null ? 'the node\'s pool is not read yet' : `the node's pool could not be read: ${poll.error}` };
+  }
+  if (now - poll.okTs > stale) {
+    return { following: true, current: false, reason: `the node's pool is not read since ${formatTimestamp(poll.okTs)} UTC: ${poll.error ?? 'no answer'}` };
   }
   return { following: true, current: true, reason: null };
 }

@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import { message } from '../sources/node-errors.ts';
 import type { Store } from '../store/store.ts';
 import type { PoolRead, PoolReader } from '../chain/model.ts';
-import { PENDING_CAP, recordPollFailure, recordPollStopped, recordPollSuccess, writePending } from './pending-store.ts';
+import { PENDING_CAP, recordPollFailure, recordPollStarted, recordPollStopped, recordPollSuccess, writePending } from './pending-store.ts';
 import { sleep } from './sleep.ts';
 
 /** How often a following indexer reads its node's pool, unless told [PENDING_INTERVAL]. */
@@ -27,9 +27,11 @@ export interface PendingOptions {
   now?: () => number;
 }
 
+const clock = (options: PendingOptions) => options.now ?? (() => Math.floor(Date.now() / 1000));
+
 /** One poll: the pool read and written, or the failure recorded. Never throws for the node's sake. */
 export async function pollPending(store: Store, reader: PoolReader, options: PendingOptions): Promise<{ ok: boolean; stored?: number }> {
-  const now = options.now ?? (() => Math.floor(Date.now() / 1000));
+  const now = clock(options);
   const { chain, method } = reader;
   let read: PoolRead;
   try {
@@ -37,7 +39,9 @@ export async function pollPending(store: Store, reader: PoolReader, options: Pen
   } catch (error) {
     if (options.signal?.aborted) return { ok: false };
     options.logger.warn({ chain, method, err: message(error) }, `${chain} pending transactions not read from the node's pool`);
-    await recordPollFailure(store, chain, method, options.intervalMs, now(), `${method}: ${message(error)}`);
+    const text = message(error);
+    // Node errors name their call already; others (a field that does not decode) get it here.
+    await recordPollFailure(store, chain, method, options.intervalMs, now(), text.startsWith(`${method}`) ? text : `${method}: ${text}`);
     return { ok: false };
   }
   // Stopped while reading: the stop is recorded, a late read must not undo it.
@@ -79,7 +83,11 @@ export function followPending(store: Store, reader: PoolReader, options: Pending
     start() {
       if (loop || stopped.aborted || options.intervalMs <= 0) return;
       logger.info({ chain: reader.chain, method: reader.method, intervalMs: options.intervalMs }, `${reader.chain}: reading the node's pool of pending transactions`);
+      const now = clock(options);
       loop = (async () => {
+        await recordPollStarted(store, reader.chain, reader.method, options.intervalMs, now()).catch((error: unknown) =>
+          logger.warn({ chain: reader.chain, err: message(error) }, 'pending polling start not recorded'),
+        );
         while (!stopped.aborted) {
           await pollPending(store, reader, { ...options, signal: stopped }).catch((error: unknown) => logger.warn({ chain: reader.chain, err: message(error) }, `${reader.chain} pending transactions not written`));
           await sleep(options.intervalMs, stopped);
@@ -91,8 +99,7 @@ export function followPending(store: Store, reader: PoolReader, options: Pending
       if (!loop) return;
       // A read in flight (a node that does not answer, retried) is not waited for long: it writes nothing once stopped.
       await Promise.race([loop, sleep(STOP_WAIT_MS)]);
-      const now = options.now ?? (() => Math.floor(Date.now() / 1000));
-      await recordPollStopped(store, reader.chain, now()).catch((error: unknown) => logger.warn({ chain: reader.chain, err: message(error) }, 'pending polling stop not recorded'));
+      await recordPollStopped(store, reader.chain, clock(options)()).catch((error: unknown) => logger.warn({ chain: reader.chain, err: message(error) }, 'pending polling stop not recorded'));
     },
   };
 }
