@@ -104,6 +104,10 @@ export const EXPLORER_PARAMETERS: Record<string, Record<string, SpecParameter>> 
     tx_type: { type: 'string' },
   },
   '/api/v1/{chain}/transactions/{hash}': {},
+  '/api/v1/{chain}/transactions/pending': {
+    cursor: { type: 'string' },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+  },
 };
 
 /** The path parameters of the routes beyond the spec, besides `chain`: name → where it is documented. */
@@ -114,4 +118,5 @@ export const EXPLORER_PATH_PARAMETERS: Record<string, readonly string[]> = {
   '/api/v1/pos/blocks/{id}/withdrawals': ['id'],
   '/api/v1/{chain}/transactions': ['chain'],
   '/api/v1/{chain}/transactions/{hash}': ['chain', 'hash'],
+  '/api/v1/{chain}/transactions/pending': ['chain'],
 };
