@@ -4,7 +4,7 @@
  * a receipt: a creation, a call with input, or a transfer unless its target has code, which is
  * asked of the node (`getCode` at `latest`) once per transaction while it stays in the pool. The
  * whole pool comes in one answer, so every read is complete; its size is bounded by the node's pool
- * limits (go-qrl's, as geth's: 5,120 executable and 1,024 queued slots by default).
+ * limits (go-qrl's legacypool: 5,120 executable and 1,024 queued slots by default).
  */
 import type { PoolReader, PoolTx, PosTxType } from '../../chain/model.ts';
 import { decodeTxpoolContent, type NodePoolTx } from './decode.ts';
