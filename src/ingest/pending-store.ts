@@ -182,7 +182,7 @@ export async function readPendingPoll(db: Db, chain: ChainId): Promise<PendingPo
   };
 }
 
-/** A poll this long ago or longer (seconds) no longer counts as following: three intervals, at least a minute [PENDING_STALE]. */
+/** A poll this long ago or longer (seconds) no longer counts as following: three intervals, at least a minute. */
 export function pendingStaleSeconds(intervalMs: number): number {
   return Math.max(60, Math.ceil((3 * intervalMs) / 1000));
 }

@@ -15,7 +15,7 @@ import type { PoolRead, PoolReader } from '../chain/model.ts';
 import { PENDING_CAP, recordPollFailure, recordPollStarted, recordPollStopped, recordPollSuccess, writePending } from './pending-store.ts';
 import { sleep } from './sleep.ts';
 
-/** How often a following indexer reads its node's pool, unless told [PENDING_INTERVAL]. */
+/** How often a following indexer reads its node's pool, unless told. */
 export const DEFAULT_PENDING_INTERVAL_MS = 5000;
 
 export interface PendingOptions {
@@ -38,10 +38,10 @@ export async function pollPending(store: Store, reader: PoolReader, options: Pen
     read = await reader.read(PENDING_CAP);
   } catch (error) {
     if (options.signal?.aborted) return { ok: false };
-    options.logger.warn({ chain, method, err: message(error) }, `${chain} pending transactions not read from the node's pool`);
     const text = message(error);
+    options.logger.warn({ chain, method, err: text }, `${chain} pending transactions not read from the node's pool`);
     // Node errors name their call already; others (a field that does not decode) get it here.
-    await recordPollFailure(store, chain, method, options.intervalMs, now(), text.startsWith(`${method}`) ? text : `${method}: ${text}`);
+    await recordPollFailure(store, chain, method, options.intervalMs, now(), text.startsWith(method) ? text : `${method}: ${text}`);
     return { ok: false };
   }
   // Stopped while reading: the stop is recorded, a late read must not undo it.
