@@ -76,6 +76,7 @@ export const ROUTES = {
   // docs/api-transactions.md
   chainTransactions: '/api/v1/{chain}/transactions',
   chainTransaction: '/api/v1/{chain}/transactions/{hash}',
+  pendingTransactions: '/api/v1/{chain}/transactions/pending',
   // docs/api-search.md
   search: '/api/v1/search',
 } as const;
@@ -274,6 +275,11 @@ export function buildCases(inputs: CaseInputs): ApiCase[] {
     page('@latest', 'the newest transaction');
     page(pow ? '@latest:transfer' : '@latest:contract_call', pow ? 'the newest transfer (payouts have up to 100 recipients)' : 'the newest contract call (token and internal transfers)');
     if (pow) page(n.token, 'the system token\'s creation: every initial balance', 'token-creation');
+    // The pending list: no indexer follows the benchmark's store, so the answer is its empty list
+    // with the reason, from the poll's status alone.
+    const pending = (query: Query) => add('pendingTransactions', undefined, query, { target: TARGETS.endpoint, note: 'no indexer follows: the empty list and why' });
+    pending({});
+    pending({ limit: 100 });
 
     const top = (query: Query, extra: Partial<ApiCase> = {}) => add('topActive', undefined, query, { target: TARGETS['top-active'], ...extra });
     top({}, { hot: true });

@@ -345,6 +345,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{chain}/transactions/pending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the chain's node has not mined yet, newest first seen first, by cursor */
+        get: operations["getPendingTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/{chain}/transactions/{hash}": {
         parameters: {
             query?: never;
@@ -2882,13 +2899,13 @@ export interface operations {
     getTopBurners: {
         parameters: {
             query?: {
-                /** @description Most addresses returned (1 to 500). */
-                limit?: number;
                 /**
                  * @description Window: in minutes or hours, exactly that long, ending at the latest block’s time (24h: blocks with a time in (T − 86,400, T]); in days, weeks or years, whole UTC days ending with the latest block’s day; default 7d.
                  * @example 7d
                  */
                 window?: string;
+                /** @description Most addresses returned (1 to 500). */
+                limit?: number;
             };
             header?: never;
             path: {
@@ -3659,6 +3676,182 @@ export interface operations {
                         chain: string;
                         network: string;
                         tx_type: string | null;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown chain. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPendingTransactions: {
+        parameters: {
+            query?: {
+                /** @description Opaque token from a previous next_cursor, passed back unchanged; omitted = the first page. */
+                cursor?: string;
+                /** @description Items per page (1 to 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0). */
+                chain: "pow" | "pos";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: `<URL of the next page>; rel="next"`, absent on the last page (docs/exports.md). */
+                    Link?: string;
+                    /** @description CSV answers: the next page’s cursor (the JSON next_cursor), absent on the last page. */
+                    "Quarry-Next-Cursor"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first seen first: by first_seen, then hash, descending. */
+                        items: {
+                            tx_hash: string;
+                            /**
+                             * @description When the indexer first read it in the node's pool (UTC, YYYY-MM-DDTHH:MM:SS).
+                             * @example 2026-11-22T09:30:00
+                             */
+                            first_seen: string;
+                            /**
+                             * @description pos: pending, executable now; queued, waiting for an earlier nonce of its sender. pow: pending.
+                             * @enum {string}
+                             */
+                            pool: "pending" | "queued";
+                            /** @description As in the transaction list: pow its subtype; pos transfer, contract_call or contract_create (a transfer to an address with code at the node's head is a contract_call). */
+                            tx_type: string;
+                            /** @description pos: the EIP-2718 envelope type; null on pow. */
+                            tx_type_evm: number | null;
+                            from_addr: string;
+                            /** @description Null on a pos contract creation and on a pow transfer to several recipients. */
+                            to_addr: string | null;
+                            /**
+                             * @description The native amount it sends (on pow, to all its recipients).
+                             * @example 1000000000
+                             */
+                            value: string;
+                            /** @description pow: recipients of a transfer or transfer_token; 1 otherwise. */
+                            recipient_count: number;
+                            /**
+                             * @description pow: the fee it pays (shor). pos: null, since the fee is known once mined (gas used × effective gas price).
+                             * @example 1000000000
+                             */
+                            fee: string | null;
+                            nonce: number | null;
+                            /** @description pos: the gas limit; null on pow. */
+                            gas: number | null;
+                            /**
+                             * @description pos: what the node gives for a transaction in its pool, the fee cap (maxFeePerGas) of a type-2 transaction; null on pow.
+                             * @example 1000000000
+                             */
+                            gas_price: string | null;
+                            /**
+                             * @description pos: the EIP-1559 fee cap; null for legacy transactions and on pow.
+                             * @example 1000000000
+                             */
+                            max_fee_per_gas: string | null;
+                            /**
+                             * @description pos: the EIP-1559 tip cap; null for legacy transactions and on pow.
+                             * @example 1000000000
+                             */
+                            max_priority_fee_per_gas: string | null;
+                        }[];
+                        /** @description Number of items in this page. */
+                        count: number;
+                        limit: number;
+                        /** @description Pass back as cursor for the next page; null on the last page. */
+                        next_cursor: string | null;
+                        /** @description Whether items follow this page. */
+                        has_more: boolean;
+                        /** @description Pending transactions kept for the chain (at most the cap); 0 when the list is empty by force (see pending_source). */
+                        total: number | null;
+                        chain: string;
+                        network: string;
+                        /** @description Where the pending list comes from: the indexer following the chain's node, and its last read of the node's pool. */
+                        pending_source: {
+                            /** @description Whether an indexer follows the chain's node: it polls the node's pool and has polled it recently (see reason). */
+                            following: boolean;
+                            /** @description Why the pending list is empty whatever the pool holds: no indexer follows, or the pool could not be read recently. Null while the list shows the pool. */
+                            reason: string | null;
+                            /** @description The node method the pool is read with: txpool_content (pos), GetLatestData (pow); null before any poll. */
+                            method: string | null;
+                            /** @description Seconds between two polls of the indexer. */
+                            interval_seconds: number | null;
+                            /** @description A poll older than this no longer counts: three intervals, at least 60 s. */
+                            stale_after_seconds: number | null;
+                            /**
+                             * @description When the last poll ended, whether or not it read the pool.
+                             * @example 2026-11-22T09:30:00
+                             */
+                            last_poll_time: string | null;
+                            /**
+                             * @description When a poll last read the pool.
+                             * @example 2026-11-22T09:30:00
+                             */
+                            last_read_time: string | null;
+                            /** @description Transactions the node's pool held at the last read (null when the read stopped at the cap, or before any). */
+                            pool_size: number | null;
+                            /** @description Most pending transactions kept per chain (5000); while the pool holds more, those first seen then are not kept. */
+                            cap: number;
+                            /** @description Why the last poll did not read the pool; null when it did. */
+                            error: string | null;
+                        };
                     };
                     "text/csv": string;
                 };
@@ -4703,6 +4896,35 @@ export interface operations {
                                         time: string;
                                     } | null;
                                 } | null;
+                                /** @description The indexer's reading of the node's pool of pending transactions (GET /{chain}/transactions/pending): whether it follows the node, its last poll and read, and why a poll failed. */
+                                pending_pool: {
+                                    /** @description Whether an indexer follows the chain's node: it polls the node's pool and has polled it recently (see reason). */
+                                    following: boolean;
+                                    /** @description Why the pending list is empty whatever the pool holds: no indexer follows, or the pool could not be read recently. Null while the list shows the pool. */
+                                    reason: string | null;
+                                    /** @description The node method the pool is read with: txpool_content (pos), GetLatestData (pow); null before any poll. */
+                                    method: string | null;
+                                    /** @description Seconds between two polls of the indexer. */
+                                    interval_seconds: number | null;
+                                    /** @description A poll older than this no longer counts: three intervals, at least 60 s. */
+                                    stale_after_seconds: number | null;
+                                    /**
+                                     * @description When the last poll ended, whether or not it read the pool.
+                                     * @example 2026-11-22T09:30:00
+                                     */
+                                    last_poll_time: string | null;
+                                    /**
+                                     * @description When a poll last read the pool.
+                                     * @example 2026-11-22T09:30:00
+                                     */
+                                    last_read_time: string | null;
+                                    /** @description Transactions the node's pool held at the last read (null when the read stopped at the cap, or before any). */
+                                    pool_size: number | null;
+                                    /** @description Most pending transactions kept per chain (5000); while the pool holds more, those first seen then are not kept. */
+                                    cap: number;
+                                    /** @description Why the last poll did not read the pool; null when it did. */
+                                    error: string | null;
+                                };
                             };
                         };
                         /** @description The clock the lags are measured against, YYYY-MM-DDTHH:MM:SS.ffffffZ. */

@@ -237,6 +237,50 @@ export interface BlockSource {
   openingBalances?(addresses: string[], height: number): Promise<Map<string, bigint | null>>;
 }
 
+/** One transaction of a node's pool: sent, not mined yet (docs/api-transactions.md, "Pending transactions"). */
+export interface PoolTx {
+  hash: string;
+  /** pos: `pending` (executable now) or `queued` (waits for an earlier nonce); pow: `pending`. */
+  pool: 'pending' | 'queued';
+  type: TxType;
+  typeEvm: number | null;
+  from: string;
+  /** Null on a pos contract creation and on a pow transfer to several recipients. */
+  to: string | null;
+  /** The native amount it sends (all recipients' on pow). */
+  value: bigint;
+  recipientCount: number;
+  /** pow: the fee it pays; null on pos (known once mined). */
+  fee: bigint | null;
+  nonce: number | null;
+  gas: number | null;
+  gasPrice: bigint | null;
+  maxFeePerGas: bigint | null;
+  maxPriorityFeePerGas: bigint | null;
+}
+
+/** What one read of a node's pool gave. */
+export interface PoolRead {
+  /** In the node's order; a hash at most once. */
+  txs: PoolTx[];
+  /**
+   * Whether `txs` is the whole pool at one moment: only then is a stored transaction that is not
+   * among them dropped. A paged read during which the node's head moved is not.
+   */
+  complete: boolean;
+  /** Transactions the node's pool held, when the read tells; null when it stopped at the cap. */
+  poolSize: number | null;
+}
+
+/** A node's pool of pending transactions, as one chain's indexer reads it. */
+export interface PoolReader {
+  readonly chain: ChainId;
+  /** The node method it calls (what the poll's status names). */
+  readonly method: string;
+  /** One read of the pool; a node that pages its pool stops after about `limit` transactions. */
+  read(limit: number): Promise<PoolRead>;
+}
+
 /**
  * Thrown by a source's `blocks` when it cannot give block `height` or any block above it (a damaged
  * archive, say): the pipeline writes what it holds below `height`, records a stall there with this

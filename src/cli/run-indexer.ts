@@ -10,6 +10,7 @@ import type { Command } from 'commander';
 import { ConfigError, type Config } from '../config/env.ts';
 import type { ChainId } from '../chain/chains.ts';
 import { DEFAULT_MAX_REORG_DEPTH, StoppedError, type IndexerDeps } from '../ingest/indexer.ts';
+import { DEFAULT_PENDING_INTERVAL_MS } from '../ingest/pending.ts';
 import { createLogger } from '../log.ts';
 import { migrate } from '../store/migrate.ts';
 import { openStore } from '../store/open.ts';
@@ -111,6 +112,7 @@ export interface CommonIndexOptions {
   maxReorgDepth?: string;
   follow?: boolean;
   pollInterval?: string;
+  pendingInterval?: string;
   progress?: boolean;
 }
 
@@ -121,6 +123,7 @@ export function commonIndexSettings(options: CommonIndexOptions, count: ReturnTy
     maxReorgDepth: count(options.maxReorgDepth, '--max-reorg-depth', DEFAULT_MAX_REORG_DEPTH[chain], 1, Number.MAX_SAFE_INTEGER),
     follow: options.follow ?? false,
     pollIntervalMs: count(options.pollInterval, '--poll-interval', 1000, 10, 600_000),
+    pendingIntervalMs: count(options.pendingInterval, '--pending-interval', DEFAULT_PENDING_INTERVAL_MS, 0, 600_000),
     progress: options.progress ?? true,
   };
 }

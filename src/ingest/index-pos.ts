@@ -17,6 +17,8 @@ import { createBeaconClient, type BeaconApi } from '../sources/beacon/client.ts'
 import type { IngestResult } from './pipeline.ts';
 import { followStaking } from './staking-sync.ts';
 import { followChainClock } from './chain-clock.ts';
+import { DEFAULT_PENDING_INTERVAL_MS, followPending } from './pending.ts';
+import { createEvmPoolReader } from '../sources/evm-rpc/pool.ts';
 import { settleAddressWidth } from './address-width.ts';
 import { indexFromNode, startHeight, untilReachable, type IndexerDeps } from './indexer.ts';
 
@@ -36,6 +38,8 @@ export interface IndexPosSettings {
   pollIntervalMs: number;
   /** Index without internal transfers on a node without a tracer (else such a node is refused); recorded in the store. */
   noTraces?: boolean;
+  /** While following, how often to read the node's pool (txpool_content); 0 = never (DEFAULT_PENDING_INTERVAL_MS unless told). */
+  pendingIntervalMs?: number;
 }
 
 export async function indexPos(store: Store, settings: IndexPosSettings, deps: IndexerDeps): Promise<IngestResult> {
@@ -69,9 +73,16 @@ export async function indexPos(store: Store, settings: IndexPosSettings, deps: I
   const staking = settings.beaconUrl ? followStaking(store, createBeaconClient({ url: settings.beaconUrl, api: settings.beaconApi }), { follow: settings.follow, logger, signal }) : undefined;
   // Without the beacon's spec, the slot time the stored blocks show (chain-clock.ts).
   const clock = followChainClock(store, 'pos', { follow: settings.follow, logger, signal });
+  const pending = settings.follow ? followPending(store, createEvmPoolReader(node), { logger, signal, intervalMs: settings.pendingIntervalMs ?? DEFAULT_PENDING_INTERVAL_MS }) : undefined;
   try {
-    return await indexFromNode(store, source, { from, fromHeight: settings.fromHeight, head: head.height, follow: settings.follow, maxReorgDepth: settings.maxReorgDepth, caughtUpFields: () => source.capabilities() }, deps);
+    return await indexFromNode(
+      store,
+      source,
+      { from, fromHeight: settings.fromHeight, head: head.height, follow: settings.follow, maxReorgDepth: settings.maxReorgDepth, caughtUpFields: () => source.capabilities(), onFollowing: () => pending?.start() },
+      deps,
+    );
   } finally {
+    await pending?.done();
     await clock.done();
     await staking?.done();
     client.close();

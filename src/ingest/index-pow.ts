@@ -24,6 +24,8 @@ import { POW_COINBASE_SENTINEL } from '../chain/chains.ts';
 import type { Logger } from 'pino';
 import type { IngestResult } from './pipeline.ts';
 import { indexFromNode, startHeight, untilReachable, type IndexerDeps } from './indexer.ts';
+import { DEFAULT_PENDING_INTERVAL_MS, followPending } from './pending.ts';
+import { createQrlPoolReader } from '../sources/qrl-grpc/pool.ts';
 
 export const POW_SOURCE_NAME = 'qrl-grpc';
 export const DEFAULT_POW_PORT = 19009;
@@ -45,6 +47,8 @@ export interface IndexPowSettings {
    * node's that leaves the indexed chain at or below it stops the chain instead of rolling it back.
    */
   finalizedHeight?: number;
+  /** While following, how often to read the node's pool (GetLatestData, unconfirmed); 0 = never (DEFAULT_PENDING_INTERVAL_MS unless told). */
+  pendingIntervalMs?: number;
 }
 
 export async function indexPow(store: Store, settings: IndexPowSettings, deps: IndexerDeps): Promise<IngestResult> {
@@ -70,7 +74,13 @@ export async function indexPow(store: Store, settings: IndexPowSettings, deps: I
     const source = finalized === undefined ? grpcSource : { ...grpcSource, finalizedHeight: async () => finalized };
     signal?.addEventListener('abort', () => source.close(), { once: true });
     logger.info({ node: settings.node, from, head: head.height, follow: settings.follow }, 'indexing pow');
-    const result = await indexFromNode(store, source, { from, fromHeight: settings.fromHeight, head: head.height, follow: settings.follow, maxReorgDepth: settings.maxReorgDepth }, deps);
+    const pending = settings.follow ? followPending(store, createQrlPoolReader(client, logger), { logger, signal, intervalMs: settings.pendingIntervalMs ?? DEFAULT_PENDING_INTERVAL_MS }) : undefined;
+    let result: IngestResult;
+    try {
+      result = await indexFromNode(store, source, { from, fromHeight: settings.fromHeight, head: head.height, follow: settings.follow, maxReorgDepth: settings.maxReorgDepth, onFollowing: () => pending?.start() }, deps);
+    } finally {
+      await pending?.done();
+    }
     if (!settings.follow && !signal?.aborted) await checkSentinel(store, client, logger);
     return result;
   } finally {

@@ -138,6 +138,8 @@ export interface NodeRun {
   caughtUpFields?: () => Record<string, unknown>;
   /** Deepest reorg the indexer rolls back (docs/ingest.md, "Reorgs"). */
   maxReorgDepth?: number;
+  /** Runs once the backfill catches up, when following (the pending pool's polling starts: pending.ts). */
+  onFollowing?: () => void;
 }
 
 /**
@@ -171,6 +173,7 @@ export async function indexFromNode(store: Store, source: BlockSource & { close(
         .catch((err: Error) => logger.warn({ err: err.message }, 'node tip not recorded'));
     }
     logger.info({ height, ...run.caughtUpFields?.() }, run.follow ? 'caught up with the node; following its head' : 'caught up with the node');
+    if (run.follow) run.onFollowing?.();
   });
   const options: IngestOptions = {
     fromHeight: run.fromHeight,

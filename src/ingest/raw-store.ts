@@ -8,6 +8,7 @@ import type { DeadLetterItem } from '../chain/model.ts';
 import type { Db } from '../store/store.ts';
 import type { CopyValue } from '../store/copy.ts';
 import { HEIGHT_TABLES, RAW_COLUMNS, type RawRows, type RawTable } from './rows.ts';
+import { forgetPending } from './pending-store.ts';
 
 const COPIED: RawTable[] = ['blocks', 'transactions', 'tx_recipients', 'internal_txs', 'contract_creations', 'token_transfers', 'slaves', 'withdrawals', 'migration_legs', 'opening_balances'];
 
@@ -15,21 +16,27 @@ export async function writeRawRows(db: Db, rows: RawRows): Promise<void> {
   for (const table of COPIED) {
     if (rows[table].length > 0) await db.copyRows(`ingest.copy.${table}`, table, RAW_COLUMNS[table], rows[table]);
   }
-  await forgetOrphans(db, rows.transactions);
+  const span = heightSpan(rows.transactions);
+  if (span) {
+    await forgetOrphans(db, span);
+    // The batch's transactions are no longer pending (pending-store.ts).
+    await forgetPending(db, span.chain, span.low, span.high);
+  }
   // Genesis allocations and token metadata can be reported again (a replayed genesis, a token seen
   // again after a reorg): keep the first report.
   await upsertRows(db, 'genesis_allocations', rows.genesis_allocations);
   await upsertRows(db, 'token_contracts', rows.token_contracts);
 }
 
-/**
- * A transaction a reorg removed that is stored again (on the new branch) is no longer orphaned.
- * One statement over the orphans of the chain, which are few: each is looked up among the batch's
- * heights (by hash, or in the batch's primary-key range while a bulk load has dropped the hash index).
- */
-async function forgetOrphans(db: Db, transactions: readonly CopyValue[][]): Promise<void> {
-  if (transactions.length === 0) return;
-  const chain = transactions[0]![0] as ChainId;
+interface HeightSpan {
+  chain: ChainId;
+  low: number;
+  high: number;
+}
+
+/** The chain and the lowest and highest height of a batch's transaction rows (chain, height, …); null without any. */
+function heightSpan(transactions: readonly CopyValue[][]): HeightSpan | null {
+  if (transactions.length === 0) return null;
   let low = Infinity;
   let high = -Infinity;
   for (const row of transactions) {
@@ -37,6 +44,15 @@ async function forgetOrphans(db: Db, transactions: readonly CopyValue[][]): Prom
     if (height < low) low = height;
     if (height > high) high = height;
   }
+  return { chain: transactions[0]![0] as ChainId, low, high };
+}
+
+/**
+ * A transaction a reorg removed that is stored again (on the new branch) is no longer orphaned.
+ * One statement over the orphans of the chain, which are few: each is looked up among the batch's
+ * heights (by hash, or in the batch's primary-key range while a bulk load has dropped the hash index).
+ */
+async function forgetOrphans(db: Db, { chain, low, high }: HeightSpan): Promise<void> {
   await db.query(
     'ingest.orphans.forget',
     sql`DELETE FROM orphaned_txs o

@@ -7,8 +7,12 @@
  * cache keep JSON and CSV apart.
  */
 import assert from 'node:assert/strict';
-import { before, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import zlib from 'node:zlib';
+import sql from 'sql-template-tag';
+import { CHAINS } from '../../src/chain/chains.ts';
+import { recordPollSuccess, writePending } from '../../src/ingest/pending-store.ts';
+import { addr, hash } from '../support/chain-builder.ts';
 import { loadAnalyticsWorld } from '../support/analytics-world.ts';
 import { AUTH } from '../support/app.ts';
 import { apiOperations, candidateAddresses, get, openApiDoc, requestsOf, resolved, type Candidates, type OpenApiDoc, type Operation } from '../support/api-routes.ts';
@@ -146,6 +150,23 @@ describeSeededApp('CSV exports', loadAnalyticsWorld, (s) => {
     doc = await openApiDoc(s.t());
     candidates = candidateAddresses(s.seeded().blocks);
     exporting = apiOperations(doc).filter((op) => op.responses['200']?.content?.['text/csv']);
+    // The pending list has rows only while an indexer follows the node: three pool transactions per
+    // chain and a poll of now, every hour (so it stays recent through the file), put back after.
+    const now = Math.floor(Date.now() / 1000);
+    for (const chain of CHAINS) {
+      const txs = [0, 1, 2].map((i) => ({
+        hash: (chain === 'pos' ? '0x' : '') + hash('csv pending', chain, i), pool: 'pending' as const, type: 'transfer' as const, typeEvm: chain === 'pos' ? 2 : null,
+        from: addr(chain, `csv sender ${i}`), to: i === 0 && chain === 'pow' ? null : addr(chain, `csv to ${i}`), value: 10n ** 20n + BigInt(i), recipientCount: i === 0 && chain === 'pow' ? 2 : 1,
+        fee: chain === 'pow' ? 100n : null, nonce: i + 1, gas: chain === 'pos' ? 21_000 : null, gasPrice: chain === 'pos' ? 7n : null, maxFeePerGas: chain === 'pos' ? 7n : null,
+        maxPriorityFeePerGas: chain === 'pos' ? 1n : null,
+      }));
+      await writePending(s.store(), chain, { txs, complete: true, poolSize: txs.length }, now - 3 + txs.length);
+      await recordPollSuccess(s.store(), chain, chain === 'pos' ? 'txpool_content' : 'GetLatestData', 3_600_000, now, txs.length);
+    }
+  });
+  after(async () => {
+    await s.store().query('test.pending_clear', sql`DELETE FROM pending_txs`);
+    await s.store().query('test.pending_polls_clear', sql`DELETE FROM pending_polls`);
   });
 
   it('every list exports CSV: each route whose answer has items, the leaderboard and the timeline', () => {

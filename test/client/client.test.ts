@@ -159,6 +159,9 @@ describeSeededApp('the typed client against a listening server', loadAnalyticsWo
     assert.deepEqual(page.slave_keys?.map((k) => k.slave_address).sort(), slaves[0]!.tx.slaves.map((k) => k.slave).sort());
     const missing = await client.GET('/{chain}/transactions/{hash}', { params: { path: { chain: 'pos', hash: '0x' + '0'.repeat(64) } } });
     assert.equal(missing.error?.status, 404);
+    // No indexer follows the world's nodes: no pending transaction, and the answer says why.
+    const pending = unwrap(await client.GET('/{chain}/transactions/pending', { params: { path: { chain: 'pos' }, query: { limit: 5 } } }));
+    assert.deepEqual([pending.items, pending.pending_source.following, pending.pending_source.reason], [[], false, 'no indexer has followed this chain\'s node: no read of its pool is recorded']);
   });
 
   it('search: a block hash across both chains, typed, and a blank q as a typed problem', async () => {

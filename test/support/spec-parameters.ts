@@ -110,6 +110,10 @@ export const EXPLORER_PARAMETERS: Record<string, Record<string, SpecParameter>> 
   '/api/v1/search': {
     q: { type: 'string', required: true },
   },
+  '/api/v1/{chain}/transactions/pending': {
+    cursor: { type: 'string' },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+  },
 };
 
 /** The path parameters of the routes beyond the spec, besides `chain`: name → where it is documented. */
@@ -121,4 +125,5 @@ export const EXPLORER_PATH_PARAMETERS: Record<string, readonly string[]> = {
   '/api/v1/{chain}/transactions': ['chain'],
   '/api/v1/{chain}/transactions/{hash}': ['chain', 'hash'],
   '/api/v1/search': [],
+  '/api/v1/{chain}/transactions/pending': ['chain'],
 };

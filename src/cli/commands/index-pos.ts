@@ -9,6 +9,7 @@ import { ConfigError, loadConfig } from '../../config/env.ts';
 import { indexPos, type IndexPosSettings } from '../../ingest/index-pos.ts';
 import { RPC_NAMESPACES, type RpcNamespace } from '../../sources/evm-rpc/methods.ts';
 import { BEACON_APIS, type BeaconApi } from '../../sources/beacon/client.ts';
+import { DEFAULT_PENDING_INTERVAL_MS } from '../../ingest/pending.ts';
 import { commonIndexSettings, indexGroup, maxReorgDepthOption, metricsPortOption, resolveMetricsPort, runIndexer, wholeNumberReader } from '../run-indexer.ts';
 
 /** The indexer's settings, and whether to show the backfill's progress bar. */
@@ -29,6 +30,7 @@ interface CliOptions {
   concurrency?: string;
   batchSize?: string;
   pollInterval?: string;
+  pendingInterval?: string;
   /** false with --no-traces (commander's negated flag). */
   traces?: boolean;
 }
@@ -94,6 +96,7 @@ export function registerIndex(program: Command): void {
     .option('--concurrency <n>', 'HTTP requests in flight to the node', '8')
     .option('--batch-size <n>', 'JSON-RPC calls per HTTP request', '100')
     .option('--poll-interval <ms>', 'how often to ask for a new head while following', '1000')
+    .option('--pending-interval <ms>', 'how often to read the node\'s pool of pending transactions while following (0: never)', String(DEFAULT_PENDING_INTERVAL_MS))
     .action(async (options: CliOptions) => {
       const config = loadConfig();
       const settings = resolveIndexPosSettings(options, {

@@ -8,6 +8,7 @@
 import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../../config/env.ts';
 import { DEFAULT_POW_PORT, indexPow, indexPowArchive, type IndexPowSettings } from '../../ingest/index-pow.ts';
+import { DEFAULT_PENDING_INTERVAL_MS } from '../../ingest/pending.ts';
 import { commonIndexSettings, indexGroup, maxReorgDepthOption, metricsPortOption, resolveMetricsPort, runIndexer, wholeNumberReader } from '../run-indexer.ts';
 
 export type IndexPowCliSettings = IndexPowSettings & {
@@ -28,6 +29,7 @@ interface CliOptions {
   concurrency?: string;
   prefetch?: string;
   pollInterval?: string;
+  pendingInterval?: string;
 }
 
 const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/;
@@ -76,6 +78,7 @@ export function registerIndexPow(program: Command): void {
     .option('--concurrency <n>', 'gRPC calls in flight to the node', '16')
     .option('--prefetch <n>', 'blocks fetched ahead of the one being written', '64')
     .option('--poll-interval <ms>', 'how often to ask for a new head while following', '1000')
+    .option('--pending-interval <ms>', 'how often to read the node\'s pool of pending transactions while following (0: never)', String(DEFAULT_PENDING_INTERVAL_MS))
     .action(async (options: CliOptions) => {
       const config = loadConfig();
       const settings = resolveIndexPowSettings(options, { QUARRY_POW_NODE: process.env.QUARRY_POW_NODE });

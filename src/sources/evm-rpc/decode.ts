@@ -152,6 +152,12 @@ export function decodeBlock(raw: unknown, width: number): NodeBlock {
 
 function decodeTx(raw: unknown, path: string, width: number): NodeTx {
   const tx = object(raw, path);
+  const hashValue = hash(tx.hash, `${path}.hash`);
+  return { hash: hashValue, index: smallQuantity(tx.transactionIndex, `${path}.transactionIndex`), ...txBody(tx, path, width) };
+}
+
+/** A transaction's fields besides its hash and position in the block. */
+function txBody(tx: Json, path: string, width: number): Omit<NodeTx, 'hash' | 'index'> {
   let accessListAddresses = 0;
   let accessListKeys = 0;
   if (tx.accessList !== undefined && tx.accessList !== null) {
@@ -162,8 +168,6 @@ function decodeTx(raw: unknown, path: string, width: number): NodeTx {
     }
   }
   return {
-    hash: hash(tx.hash, `${path}.hash`),
-    index: smallQuantity(tx.transactionIndex, `${path}.transactionIndex`),
     from: address(tx.from, `${path}.from`, width),
     to: optionalAddress(tx.to, `${path}.to`, width),
     value: quantity(tx.value, `${path}.value`),
@@ -177,6 +181,30 @@ function decodeTx(raw: unknown, path: string, width: number): NodeTx {
     accessListAddresses,
     accessListKeys,
   };
+}
+
+/** A transaction of the node's pool: in no block yet, so without a position. */
+export type NodePoolTx = Omit<NodeTx, 'index'> & { pool: 'pending' | 'queued' };
+
+/**
+ * A `txpool_content` answer: `pending` and `queued`, each keyed by sender and nonce, flattened in
+ * that order (senders and nonces as the node lists them). A transaction that does not fit throws,
+ * naming its path (`pending.<sender>.<nonce>.value`): the caller decides what a bad pool means.
+ */
+export function decodeTxpoolContent(raw: unknown, width: number): NodePoolTx[] {
+  const content = object(raw, 'txpool_content');
+  const out: NodePoolTx[] = [];
+  for (const pool of ['pending', 'queued'] as const) {
+    if (content[pool] === undefined || content[pool] === null) continue;
+    for (const [sender, byNonce] of Object.entries(object(content[pool], pool))) {
+      for (const [nonce, rawTx] of Object.entries(object(byNonce, `${pool}.${sender}`))) {
+        const path = `${pool}.${sender}.${nonce}`;
+        const tx = object(rawTx, path);
+        out.push({ hash: hash(tx.hash, `${path}.hash`), ...txBody(tx, path, width), pool });
+      }
+    }
+  }
+  return out;
 }
 
 export function decodeReceipt(raw: unknown, path: string, width: number): NodeReceipt {

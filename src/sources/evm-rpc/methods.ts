@@ -76,6 +76,14 @@ export function getTransactionReceipt(node: EvmNode, txHash: string): Promise<un
   return node.client.request(ns(node, 'getTransactionReceipt'), [txHash]);
 }
 
+/**
+ * The node's transaction pool, raw: `{ pending, queued }`, each keyed by sender, then by nonce
+ * (go-qrl internal/qrlapi/api.go `TxPoolAPI.Content`; the `txpool` module, the same on every node).
+ */
+export function txpoolContent(node: EvmNode): Promise<unknown> {
+  return node.client.request('txpool_content', []);
+}
+
 /** Call traces of every transaction of a block, geth's `callTracer` (raw). */
 export function debugTraceBlockByNumber(node: EvmNode, block: BlockTag): Promise<unknown> {
   return node.client.request('debug_traceBlockByNumber', [tag(block), { tracer: 'callTracer', timeout: '60s' }]);

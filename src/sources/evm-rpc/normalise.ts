@@ -31,8 +31,11 @@ export const TRANSFER_TOPICS_VM64: readonly string[] = [TRANSFER_TOPIC + '0'.rep
 
 const MAX_UINT256 = (1n << 256n) - 1n;
 
+/** What the type rule reads of a transaction: a block's, or one of the node's pool. */
+export type TypedTx = Pick<NodeTx, 'to' | 'input' | 'accessListAddresses' | 'accessListKeys'>;
+
 /** Gas every transaction pays before any code runs, for a transaction with empty input. */
-function intrinsicGas(tx: NodeTx): number {
+function intrinsicGas(tx: TypedTx): number {
   // 21000 base, EIP-2930: 2400 per access-list address, 1900 per storage key. Input bytes add
   // gas too, but this is only asked of transactions with empty input.
   return 21_000 + tx.accessListAddresses * 2_400 + tx.accessListKeys * 1_900;
@@ -46,7 +49,7 @@ function intrinsicGas(tx: NodeTx): number {
  *   transaction (`targetHasCode`: asked only when neither of the cheaper signs settled it);
  * - `transfer` otherwise.
  */
-export function txType(tx: NodeTx, receipt: NodeReceipt | undefined, targetHasCode: (tx: NodeTx) => boolean): PosTxType {
+export function txType<T extends TypedTx>(tx: T, receipt: NodeReceipt | undefined, targetHasCode: (tx: T) => boolean): PosTxType {
   if (tx.to === null) return 'contract_create';
   if (tx.input !== '0x') return 'contract_call';
   if (receipt && receipt.gasUsed > intrinsicGas(tx)) return 'contract_call';

@@ -28,7 +28,7 @@ export function noTracerMessage(url: string): string {
   return (
     `the node at ${url} serves neither debug_traceBlockByNumber nor trace_block, so internal transfers (value moved by contracts) ` +
     `cannot be indexed and balances of contracts that pass value on would be wrong. Enable the debug module: ` +
-    `on go-qrl, start it with --http.api qrl,debug,net,web3 (add txpool if you use it). ` +
+    `on go-qrl, start it with --http.api qrl,debug,net,web3 (and txpool for the pending transactions). ` +
     `Or index without internal transfers: --no-traces (QUARRY_POS_TRACES=off); the API then says they are not indexed.`
   );
 }

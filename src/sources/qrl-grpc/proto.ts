@@ -23,6 +23,8 @@ export const messages = {
   GetHeightResp: root.lookupType('qrl.GetHeightResp'),
   GetBlockByNumberReq: root.lookupType('qrl.GetBlockByNumberReq'),
   GetBlockByNumberResp: root.lookupType('qrl.GetBlockByNumberResp'),
+  GetLatestDataReq: root.lookupType('qrl.GetLatestDataReq'),
+  GetLatestDataResp: root.lookupType('qrl.GetLatestDataResp'),
   Block: root.lookupType('qrl.Block'),
   Transaction: root.lookupType('qrl.Transaction'),
 } as const;
@@ -33,7 +35,7 @@ export type Decoded = Record<string, any>;
 
 /** The service's calls as gRPC paths. */
 export const SERVICE = 'qrl.PublicAPI';
-export const METHODS = ['GetNodeState', 'GetStats', 'GetAddressState', 'GetOptimizedAddressState', 'GetObject', 'GetTransaction', 'GetHeight', 'GetBlockByNumber'] as const;
+export const METHODS = ['GetNodeState', 'GetStats', 'GetAddressState', 'GetOptimizedAddressState', 'GetObject', 'GetLatestData', 'GetTransaction', 'GetHeight', 'GetBlockByNumber'] as const;
 export type Method = (typeof METHODS)[number];
 export const methodPath = (method: Method) => `/${SERVICE}/${method}`;
 
@@ -44,6 +46,7 @@ export const CALL_TYPES: Record<Method, { request: protobuf.Type; response: prot
   GetAddressState: { request: messages.GetAddressStateReq, response: messages.GetAddressStateResp },
   GetOptimizedAddressState: { request: messages.GetAddressStateReq, response: messages.GetOptimizedAddressStateResp },
   GetObject: { request: messages.GetObjectReq, response: messages.GetObjectResp },
+  GetLatestData: { request: messages.GetLatestDataReq, response: messages.GetLatestDataResp },
   GetTransaction: { request: messages.GetTransactionReq, response: messages.GetTransactionResp },
   GetHeight: { request: messages.GetHeightReq, response: messages.GetHeightResp },
   GetBlockByNumber: { request: messages.GetBlockByNumberReq, response: messages.GetBlockByNumberResp },

@@ -273,10 +273,14 @@ export function traceResult(book: AddressBook, result: unknown): unknown {
   return result !== null && typeof result === 'object' && 'from' in result && 'type' in result ? callFrame(book, result as Json) : result;
 }
 
-/** txpool_content(From): `Address.Hex()` keys, RPCTransaction values. */
+/**
+ * txpool_content(From): `Address.Hex()` keys, nonces in decimal, `NewRPCPendingTransaction`
+ * values: no block hash, number or index, and (type 2) `gasPrice` the fee cap, `maxFeePerGas`.
+ */
 export function txpoolContent(book: AddressBook, content: Json, byAccount: boolean): Json {
   const perAccount = (accounts: Json) => Object.fromEntries(Object.entries(accounts ?? {}).map(([account, txs]) => [book.outChecksummed(account), perNonce(txs as Json)]));
-  const perNonce = (txs: Json) => Object.fromEntries(Object.entries(txs ?? {}).map(([nonce, tx]) => [nonce, transaction(book, tx as Json)]));
+  const pending = (tx: Json) => ({ ...transaction(book, tx), blockHash: null, blockNumber: null, transactionIndex: null, gasPrice: tx.maxFeePerGas });
+  const perNonce = (txs: Json) => Object.fromEntries(Object.entries(txs ?? {}).map(([nonce, tx]) => [String(Number(nonce)), pending(tx as Json)]));
   return byAccount
     ? { pending: perNonce(content.pending), queued: perNonce(content.queued) }
     : { pending: perAccount(content.pending), queued: perAccount(content.queued) };

@@ -17,8 +17,8 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import { POW_COINBASE_SENTINEL } from '../../../src/chain/chains.ts';
-import type { CanonicalBlock, SourceItem } from '../../../src/chain/model.ts';
-import { CALL_TYPES, METHODS, methodPath, type Method } from '../../../src/sources/qrl-grpc/proto.ts';
+import type { CanonicalBlock, CanonicalTx, SourceItem } from '../../../src/chain/model.ts';
+import { CALL_TYPES, messages, METHODS, methodPath, type Method } from '../../../src/sources/qrl-grpc/proto.ts';
 import { POW_GENESIS_COINBASE_DEBIT, POW_TESTNET_GENESIS_COINBASE_DEBIT, POW_TESTNET_NETWORK_ID } from '../../support/expected.ts';
 import { encodeItem, KeyBook, type EncodedBlock, type EncodeOptions } from './encode.ts';
 
@@ -26,6 +26,21 @@ interface Held extends EncodedBlock {
   /** Balance changes this block made (undone when it is replaced). */
   deltas: Map<string, bigint>;
 }
+
+/** A transaction of the node's pool: TransactionPool's TransactionInfo (the transaction, when it entered). */
+interface Pooled {
+  hash: string;
+  fee: bigint;
+  /** The qrl.Transaction message, decoded. */
+  tx: Record<string, unknown>;
+  /** `addr_from` of its TransactionExtended: the master address when set, else the signing key's. */
+  addrFrom: Buffer;
+  timestamp: number;
+}
+
+/** GetLatestDataReq.Filter.TRANSACTIONS_UNCONFIRMED, and PublicAPIService.MAX_REQUEST_QUANTITY. */
+const UNCONFIRMED = 3;
+const MAX_REQUEST_QUANTITY = 100;
 
 export interface FakeQrlNodeOptions extends EncodeOptions {
   /** Milliseconds each GetBlockByNumber waits before answering (a slow node). */
@@ -57,6 +72,8 @@ export class FakeQrlNode {
   readonly keys = new KeyBook();
   private readonly chain: Held[] = [];
   private readonly balances = new Map<string, bigint>();
+  /** The pool of validated transactions (TransactionPool.transaction_pool), in arrival order. */
+  private pool: Pooled[] = [];
   private server: grpc.Server | undefined;
   /** Calls answered, per method. */
   readonly calls = new Map<Method, number>();
@@ -88,14 +105,61 @@ export class FakeQrlNode {
     const deltas = encoded.view.kind === 'block' ? balanceDeltas(encoded.view.block, genesisDebit) : new Map<string, bigint>();
     for (const [address, d] of deltas) this.balances.set(address, (this.balances.get(address) ?? 0n) + d);
     this.chain.push({ ...encoded, deltas });
+    // TransactionPool.remove_tx_in_block_from_pool: the block's transactions leave the pool.
+    const mined = new Set(this.pooledOf(encoded).map((p) => p.hash));
+    this.pool = this.pool.filter((p) => !mined.has(p.hash));
   }
 
-  /** Drops the blocks at `height` and above. */
+  /**
+   * Drops the blocks at `height` and above. Their transactions go back to the pool, as the node's
+   * `_remove_block_from_mainchain` puts them (TransactionPool.add_tx_from_block_to_pool).
+   */
   truncate(height: number): void {
     while (this.chain.length > height) {
       const dropped = this.chain.pop()!;
       for (const [address, d] of dropped.deltas) this.balances.set(address, this.balances.get(address)! - d);
+      for (const p of this.pooledOf(dropped)) if (!this.pool.some((q) => q.hash === p.hash)) this.pool.push(p);
     }
+  }
+
+  /**
+   * Puts the transactions of a generated block (all but its coinbase) in the pool, as wallets
+   * sending them would (PublicAPI PushTransaction), entering at `timestamp` (Unix seconds); the
+   * block itself is not added. Returns them as a faithful decoder reads them (their node views).
+   */
+  submit(item: SourceItem, timestamp = Math.floor(Date.now() / 1000)): CanonicalTx[] {
+    if (item.kind !== 'block') throw new Error('fake node: only a block\'s transactions can be sent');
+    if (this.options.network === 'testnet') throw new Error('fake node: a testnet node keeps only coinbases of generated blocks');
+    const encoded = encodeItem(item, this.keys, this.options);
+    const pooled = this.pooledOf(encoded, timestamp);
+    const known = new Set(this.pool.map((p) => p.hash));
+    this.pool.push(...pooled.filter((p) => !known.has(p.hash)));
+    const view = encoded.view.kind === 'block' ? encoded.view.block.transactions : [];
+    return view.filter((tx) => pooled.some((p) => p.hash === tx.hash));
+  }
+
+  /** Removes a transaction from the pool without a block (one that fails validation when it is stale: TransactionPool.check_stale_txn). */
+  dropFromPool(hash: string): void {
+    this.pool = this.pool.filter((p) => p.hash !== hash);
+  }
+
+  /** Hashes in the pool, in the order GetLatestData answers them. */
+  poolHashes(): string[] {
+    return this.unconfirmed().map((p) => p.hash);
+  }
+
+  /** TransactionPool.transactions: highest fee first (`heapq.nlargest` over [fee, TransactionInfo]); equal fees in arrival order. */
+  private unconfirmed(): Pooled[] {
+    return [...this.pool].sort((a, b) => (a.fee === b.fee ? 0 : a.fee > b.fee ? -1 : 1));
+  }
+
+  /** The pool entries of an encoded block's transactions, all but the coinbase. */
+  private pooledOf(encoded: EncodedBlock, timestamp = Math.floor(Date.now() / 1000)): Pooled[] {
+    if (encoded.view.kind !== 'block') return [];
+    const txs = (CALL_TYPES.GetBlockByNumber.response.decode(encoded.response) as any).block.transactions as Record<string, unknown>[];
+    return encoded.view.block.transactions.flatMap((tx, i) =>
+      tx.type === 'coinbase' ? [] : [{ hash: tx.hash, fee: tx.fee, tx: txs[i]!, addrFrom: Buffer.from(tx.from.slice(1), 'hex'), timestamp }],
+    );
   }
 
   /** The node view of the blocks it holds now (what a faithful decoder yields). */
@@ -215,6 +279,14 @@ export class FakeQrlNode {
         if (!held || held.view.kind !== 'block') return encode({ found: false });
         const block = CALL_TYPES.GetBlockByNumber.response.decode(held.response) as any;
         return encode({ found: true, block_extended: { header: block.block.header, extended_transactions: block.block.transactions.map((tx: unknown) => ({ tx })), genesis_balance: block.block.genesis_balance, size: held.view.block.size } });
+      }
+      case 'GetLatestData': {
+        // qrlnode.get_latest_transactions_unconfirmed: the pool from `offset`, `quantity` capped at 100.
+        if (request.filter !== UNCONFIRMED) throw new Error('fake node: GetLatestData answers only TRANSACTIONS_UNCONFIRMED');
+        const quantity = Math.min(Number(request.quantity), MAX_REQUEST_QUANTITY);
+        const page = this.unconfirmed().slice(Number(request.offset), Number(request.offset) + quantity);
+        const transactions_unconfirmed = page.map((p) => ({ tx: p.tx, addr_from: p.addrFrom, size: messages.Transaction.encode(p.tx).finish().length, timestamp_seconds: p.timestamp }));
+        return encode({ transactions_unconfirmed });
       }
       case 'GetTransaction': {
         const hash = Buffer.from(request.tx_hash).toString('hex');

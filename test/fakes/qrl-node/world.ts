@@ -119,9 +119,9 @@ export async function ingestExpected(store: Store, views: SourceItem[]): Promise
 
 /**
  * Tables that record the run, not the chain: which source wrote, when, what it saw on the way (the
- * event log numbers what each run wrote, in its batches), the node's tip.
+ * event log numbers what each run wrote, in its batches), the node's tip, the node's pool as polled.
  */
-const RUN_TABLES = new Set(['checkpoints', 'schema_migrations', 'reorgs', 'orphaned_txs', 'chain_events', 'dead_letters', 'api_keys', 'chain_node_tips', 'ingest_stalls', 'writer_locks']);
+const RUN_TABLES = new Set(['checkpoints', 'schema_migrations', 'reorgs', 'orphaned_txs', 'chain_events', 'dead_letters', 'api_keys', 'chain_node_tips', 'ingest_stalls', 'writer_locks', 'pending_txs', 'pending_polls']);
 /** Columns that identify a write rather than hold data (the population chart's cache token is new on every close). */
 const RUN_COLUMNS: Record<string, string[]> = { holder_state_meta: ['token'] };
 

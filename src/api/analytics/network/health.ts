@@ -4,7 +4,8 @@
  * alerting. Beyond the spec's fields: per chain, the slot time its status is measured in and where
  * that comes from (chain/network.ts), how long since its indexer last recorded the node's tip, and
  * whether internal transfers are indexed; on pos, `staking_sync`, whether the staking sync gets
- * through to its beacon node; and `replica`, what the answering process reads from and, on a
+ * through to its beacon node; `pending_pool`, how the indexer's reading of the node's pool of pending
+ * transactions goes; and `replica`, what the answering process reads from and, on a
  * standby, how far its replay is behind the primary (docs/deploy.md).
  */
 import sql from 'sql-template-tag';
@@ -21,6 +22,8 @@ import { windowEndingAt } from '../../../domain/window.ts';
 import { readReplication } from '../../../store/replication.ts';
 import { INTERNAL_TRANSFER_STATES, readInternalTransfers } from '../../../store/internal-transfers.ts';
 import { readStakingSyncStatus, type StakingSyncStatus } from '../../../ingest/staking-status.ts';
+import { readPendingPoll } from '../../../ingest/pending-store.ts';
+import { PendingSource, pendingSource } from '../../schemas/pending.ts';
 
 /** A tip at most this many slot times old is `ok` [HEALTH_OK_BLOCKS]. */
 export const HEALTH_OK_BLOCKS = 10;
@@ -87,6 +90,7 @@ const ChainHealth = Type.Object({
     description: 'pos: indexed, or not_indexed when the indexer runs without a tracer (--no-traces): internal transfers are then missing and balances of contracts that pass value on are wrong. not_applicable on pow.',
   }),
   staking_sync: Type.Union([StakingSync, Type.Null()]),
+  pending_pool: { ...PendingSource, description: 'The indexer\'s reading of the node\'s pool of pending transactions (GET /{chain}/transactions/pending): whether it follows the node, its last poll and read, and why a poll failed.' },
 });
 
 const Replica = Type.Object(
@@ -169,6 +173,7 @@ async function chainHealth(ctx: ApiContext, networks: Readonly<Record<ChainId, C
         indexer_seen_seconds_ago: row?.seen_ts == null ? null : Math.max(0, now - Number(row.seen_ts)),
         internal_transfers: (await readInternalTransfers(ctx.store, chain)).status,
         staking_sync: chain === 'pos' ? stakingSync(await readStakingSyncStatus(ctx.store)) : null,
+        pending_pool: pendingSource(await readPendingPoll(ctx.store, chain), now).source,
       };
       return [`${chain}:${network}`, health] as const;
     }),

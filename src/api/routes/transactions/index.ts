@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ApiContext } from '../../context.ts';
 import { transactionDetailRoute } from './detail.ts';
 import { chainTransactionsRoute } from './list.ts';
+import { pendingTransactionsRoute } from './pending.ts';
 
 export function transactionRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -12,6 +13,8 @@ export function transactionRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
       route.config = { snapshotCache: 'addresses', ...route.config };
     });
     chainTransactionsRoute(app, ctx);
+    // A static segment: Fastify's router matches /pending before the /:hash parameter, whatever the order.
+    pendingTransactionsRoute(app, ctx);
     transactionDetailRoute(app, ctx);
   };
 }

@@ -61,11 +61,26 @@ function expectedEntry(chain: ChainId, blocks: CanonicalBlock[], now: number, se
     // No indexer ran without traces here: pos's are indexed; pow has none.
     internal_transfers: chain === 'pos' ? 'indexed' : 'not_applicable',
     staking_sync: chain === 'pos' ? NO_STAKING_SYNC : null,
+    pending_pool: NO_PENDING_POOL,
   };
 }
 
 /** pos's staking sync where none has run against the store (no beacon node). */
 const NO_STAKING_SYNC = { status: 'unknown', last_success_time: null, error: null };
+
+/** A chain whose pool no indexer has read (docs/api-transactions.md, "Pending transactions"). */
+const NO_PENDING_POOL = {
+  following: false,
+  reason: 'no indexer has followed this chain\'s node: no read of its pool is recorded',
+  method: null,
+  interval_seconds: null,
+  stale_after_seconds: null,
+  last_poll_time: null,
+  last_read_time: null,
+  pool_size: null,
+  cap: 5000,
+  error: null,
+};
 
 /** What the route says of the store it reads: the embedded one, or the test server (a primary). */
 const replicaOf = (store: Store) => ({ role: store.kind === 'pglite' ? 'embedded' : 'primary', lag_seconds: null, lag_bytes: null });
@@ -130,6 +145,12 @@ describeSeededApp(
     await store.query('test.stall', sql`INSERT INTO ingest_stalls (chain, source, height, reason, since_ts) VALUES ('pos', 'evm-rpc', 12, ${STALL_REASON}, 1700000000)`);
     // The pow indexer last saw its node 1000 s before the clock the test fixes.
     await store.query('test.node_tip', sql`INSERT INTO chain_node_tips (chain, height, seen_ts) VALUES ('pow', 40, 1799999000)`);
+    // Its pool polls every 5 s: the last one, 10 s before the clock, failed; the last read was 100 s before it.
+    await store.query(
+      'test.pending_poll',
+      sql`INSERT INTO pending_polls (chain, method, interval_ms, polled_ts, ok_ts, pool_size, error)
+          VALUES ('pow', 'GetLatestData', 5000, 1799999990, 1799999900, 12, 'GetLatestData: 14 UNAVAILABLE: No connection established')`,
+    );
   },
   (s) => {
     it('counts the letters not marked resolved; an empty chain is unknown; a stalled one says where and why', async () => {
@@ -153,6 +174,22 @@ describeSeededApp(
               indexer_seen_seconds_ago: chain === 'pow' ? 1000 : null,
               internal_transfers: chain === 'pos' ? 'indexed' : 'not_applicable',
               staking_sync: chain === 'pos' ? NO_STAKING_SYNC : null,
+              // Polled within three intervals (at least 60 s), so following; not read within them, so the list is empty and says why.
+              pending_pool:
+                chain === 'pow'
+                  ? {
+                      following: true,
+                      reason: `the node's pool is not read since ${isoSeconds(1_799_999_900)} UTC: GetLatestData: 14 UNAVAILABLE: No connection established`,
+                      method: 'GetLatestData',
+                      interval_seconds: 5,
+                      stale_after_seconds: 60,
+                      last_poll_time: isoSeconds(1_799_999_990),
+                      last_read_time: isoSeconds(1_799_999_900),
+                      pool_size: 12,
+                      cap: 5000,
+                      error: 'GetLatestData: 14 UNAVAILABLE: No connection established',
+                    }
+                  : NO_PENDING_POOL,
             },
           ]),
         ),
