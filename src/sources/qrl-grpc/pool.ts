@@ -6,8 +6,11 @@
  * is a TransactionExtended whose `tx` decodes as a block's transaction does (decode.ts `decodeTx`).
  *
  * A pool of more than 100 is read page by page, and the pages of one read are one moment of the
- * pool only if no block changed it meanwhile: when the node's head moves during a paged read, the
- * read is not complete (nothing is dropped on its word). A read stops at about `limit` entries.
+ * pool only if nothing changed it meanwhile: a block that mines some of it, or a transaction that
+ * leaves it (dropped, replaced) or comes in with a higher fee, shifts the entries after it, and a
+ * page read by offset then skips or repeats some. Each page after the first starts one entry early,
+ * at the last entry of the page before: when that entry is not where it was, or the node's head
+ * moved, the read is not complete (nothing is dropped on its word). A read stops at about `limit` entries.
  */
 import type { Logger } from 'pino';
 import type { PoolReader, PoolTx } from '../../chain/model.ts';
@@ -41,11 +44,16 @@ export function createQrlPoolReader(client: QrlClient, logger?: Logger): PoolRea
       const seen = new Set<string>();
       let offset = 0;
       let full = false;
+      let shifted = false;
+      /** The raw hash of the last entry of the page before, which the next page must start with. */
+      let boundary: string | null = null;
       for (;;) {
-        const answer = await getLatestData(client, TRANSACTIONS_UNCONFIRMED, offset, LATEST_DATA_QUANTITY);
+        const start = boundary === null ? 0 : offset - 1;
+        const answer = await getLatestData(client, TRANSACTIONS_UNCONFIRMED, start, LATEST_DATA_QUANTITY);
         const page: unknown[] = Array.isArray(answer.transactions_unconfirmed) ? answer.transactions_unconfirmed : [];
+        if (boundary !== null && entryHash(page[0]) !== boundary) shifted = true;
         page.forEach((entry, i) => {
-          const tx = poolTx(entry as Decoded, offset + i, (hash, error) => {
+          const tx = poolTx(entry as Decoded, start + i, (hash, error) => {
             if (reported.size >= MAX_REPORTED) reported.clear();
             if (!reported.has(hash)) logger?.warn({ hash, err: error }, 'a pending pow transaction does not decode: left out of the pending list');
             reported.add(hash);
@@ -55,7 +63,8 @@ export function createQrlPoolReader(client: QrlClient, logger?: Logger): PoolRea
             txs.push(tx);
           }
         });
-        offset += page.length;
+        offset = start + page.length;
+        boundary = entryHash(page.at(-1));
         if (page.length < LATEST_DATA_QUANTITY) break;
         if (offset >= limit) {
           full = true;
@@ -64,9 +73,15 @@ export function createQrlPoolReader(client: QrlClient, logger?: Logger): PoolRea
       }
       const paged = offset >= LATEST_DATA_QUANTITY;
       const moved = paged && (await nodeHead(client)).hash !== before.hash;
-      return { txs, complete: !full && !moved, poolSize: full ? null : offset };
+      return { txs, complete: !full && !moved && !shifted, poolSize: full ? null : offset };
     },
   };
+}
+
+/** The transaction hash of a pool entry (TransactionExtended.tx.transaction_hash) as hex; null when it has none. */
+function entryHash(entry: unknown): string | null {
+  const raw = (entry as Decoded | undefined)?.tx?.transaction_hash;
+  return raw instanceof Uint8Array ? Buffer.from(raw).toString('hex') : null;
 }
 
 /** One TransactionExtended of the pool, or null (reported) when its transaction does not decode. */
