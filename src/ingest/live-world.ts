@@ -2,20 +2,22 @@
  * A live generated world (the living demo) followed as an indexer follows its nodes: each chain's
  * blocks, released on the world's clock (sources/synthetic/paced.ts), go through `indexFromNode`,
  * the node indexers' own run (the followed pipeline: raw rows, rollups, day closes, events,
- * reorgs); the node tips move as blocks are released, and each day the world's clock closes brings
- * its staking figures, as a beacon sync would. A restart resumes from the store's checkpoints.
+ * reorgs); the node tips move as blocks are released, the next block's transactions are the
+ * pending list (read as a following indexer reads a node's pool), and each day the world's clock
+ * closes brings its staking figures, as a beacon sync would. A restart resumes from the store's checkpoints.
  */
 import sql from 'sql-template-tag';
 import type { Logger } from 'pino';
 import { CHAINS, type ChainId } from '../chain/chains.ts';
 import { message } from '../sources/node-errors.ts';
-import { createPacedSource, type WorldClock } from '../sources/synthetic/paced.ts';
+import { createPacedSource, createWorldPoolReader, type WorldClock } from '../sources/synthetic/paced.ts';
 import type { SyntheticWorld } from '../sources/synthetic/index.ts';
 import type { Store } from '../store/store.ts';
 import { writeStaking } from './curated.ts';
 import { closedStaking } from './load-synthetic.ts';
 import { DEFAULT_MAX_REORG_DEPTH, indexFromNode, startHeight, StoppedError } from './indexer.ts';
 import { recordNodeTip } from './node-tip.ts';
+import { DEFAULT_PENDING_INTERVAL_MS, followPending } from './pending.ts';
 import { sleep } from './sleep.ts';
 
 export interface LiveWorld {
@@ -43,6 +45,8 @@ export function followLiveWorld(store: Store, world: SyntheticWorld, clock: Worl
     const { from } = await startHeight(store, chain, source.name, undefined);
     await indexFromNode(store, source, { from, fromHeight: undefined, head: from - 1, follow: true, maxReorgDepth: DEFAULT_MAX_REORG_DEPTH[chain] }, { logger, signal });
   };
+  const pools = sources.map((source) => followPending(store, createWorldPoolReader(source), { logger, intervalMs: DEFAULT_PENDING_INTERVAL_MS, signal }));
+  for (const pool of pools) pool.start();
   const runs = [...CHAINS.map((chain, i) => follow(chain, i)), keepStaking(store, world, clock, signal, logger)].map((run) =>
     run.catch((error: unknown) => {
       if (signal.aborted || error instanceof StoppedError) return;
@@ -53,7 +57,7 @@ export function followLiveWorld(store: Store, world: SyntheticWorld, clock: Worl
     async stop() {
       controller.abort();
       for (const source of sources) source.close();
-      await Promise.all(runs);
+      await Promise.all([...runs, ...pools.map((pool) => pool.done())]);
     },
   };
 }

@@ -5,7 +5,8 @@
  * from the end of its history at `pace` times the wall clock's speed (1: a pos block a slot, a pow
  * block a minute).
  */
-import type { BlockSource, SourceItem } from '../../chain/model.ts';
+import type { ChainId } from '../../chain/chains.ts';
+import type { BlockSource, CanonicalTx, PoolReader, PoolTx, SourceItem } from '../../chain/model.ts';
 
 export interface WorldClock {
   /** The world's time now, Unix seconds. */
@@ -30,7 +31,15 @@ const MAX_WAIT_MS = 1000;
 export interface PacedSource extends BlockSource {
   /** Ends `blocks()` (at its next wait) and wakes it. */
   close(): void;
+  /** The transactions of the blocks made but not yet released (LOOKAHEAD_SECONDS of them): the node's pool. */
+  unreleased(): CanonicalTx[];
 }
+
+/**
+ * World seconds of blocks made ahead of the clock while the chain waits: their transactions are
+ * the pool (an hour: at the demo's rates a few transactions, more in a pos congestion episode).
+ */
+const LOOKAHEAD_SECONDS = 3600;
 
 /**
  * `source` released on `clock`; `onHead` hears the height of every block as it is released (what
@@ -38,6 +47,8 @@ export interface PacedSource extends BlockSource {
  */
 export function createPacedSource(source: BlockSource, clock: WorldClock, onHead?: (height: number) => void): PacedSource {
   let closed = false;
+  /** Items made and not yet released, oldest first. */
+  let ahead: SourceItem[] = [];
   const wakers = new Set<() => void>();
   const wait = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -49,6 +60,7 @@ export function createPacedSource(source: BlockSource, clock: WorldClock, onHead
       const timer = setTimeout(wake, Math.min(ms, MAX_WAIT_MS));
       wakers.add(wake);
     });
+  const timeOf = (item: SourceItem | undefined) => (item?.kind === 'block' ? item.block.timestamp : null);
 
   return {
     chain: source.chain,
@@ -56,18 +68,36 @@ export function createPacedSource(source: BlockSource, clock: WorldClock, onHead
     hashAt: source.hashAt?.bind(source),
     blockAt: source.blockAt?.bind(source),
     async *blocks(fromHeight: number): AsyncGenerator<SourceItem> {
-      for await (const item of source.blocks(fromHeight)) {
-        if (closed) return;
-        if (item.kind === 'caught-up') break;
-        const ts = item.kind === 'block' ? item.block.timestamp : null;
-        if (ts !== null && clock.msUntil(ts) > 0) {
-          yield { kind: 'caught-up' };
-          while (!closed && clock.msUntil(ts) > 0) await wait(clock.msUntil(ts));
-          if (closed) return;
+      const made = source.blocks(fromHeight)[Symbol.asyncIterator]();
+      let ended = false;
+      const make = async () => {
+        const next = await made.next();
+        if (next.done || next.value.kind === 'caught-up') ended = true;
+        else ahead.push(next.value);
+      };
+      ahead = [];
+      try {
+        while (!closed) {
+          if (ahead.length === 0) await make();
+          const item = ahead[0];
+          if (!item) break;
+          const ts = timeOf(item);
+          if (ts !== null && clock.msUntil(ts) > 0) {
+            // Caught up with the clock: make the next hour's blocks (the pool), then wait for this one.
+            while (!ended && (timeOf(ahead.at(-1)) ?? 0) <= clock.now() + LOOKAHEAD_SECONDS) await make();
+            yield { kind: 'caught-up' };
+            while (!closed && clock.msUntil(ts) > 0) await wait(clock.msUntil(ts));
+            continue;
+          }
+          ahead.shift();
+          if (item.kind === 'block') onHead?.(item.block.height);
+          yield item;
         }
-        if (item.kind === 'block') onHead?.(item.block.height);
-        yield item;
+      } finally {
+        ahead = [];
+        await made.return?.();
       }
+      if (closed) return;
       // The world's last block: the chain stands still from here on.
       yield { kind: 'caught-up' };
       while (!closed) await wait(MAX_WAIT_MS);
@@ -76,5 +106,43 @@ export function createPacedSource(source: BlockSource, clock: WorldClock, onHead
       closed = true;
       for (const wake of [...wakers]) wake();
     },
+    unreleased: () => ahead.flatMap((item) => (item.kind === 'block' ? item.block.transactions.filter((tx) => tx.type !== 'coinbase') : [])),
+  };
+}
+
+/**
+ * The pool of a live world's chain, as a following indexer reads a node's (ingest/pending.ts): the
+ * transactions of the blocks made and not yet released, each once. Those of an orphan that no
+ * canonical block mines leave the pool unmined, as a node's dropped transactions do.
+ */
+export function createWorldPoolReader(source: PacedSource): PoolReader {
+  return {
+    chain: source.chain,
+    method: 'generator',
+    async read(limit) {
+      const seen = new Set<string>();
+      const txs = source.unreleased().filter((tx) => !seen.has(tx.hash) && seen.add(tx.hash)).slice(0, limit);
+      return { txs: txs.map((tx) => poolTx(source.chain, tx)), complete: true, poolSize: txs.length };
+    },
+  };
+}
+
+function poolTx(chain: ChainId, tx: CanonicalTx): PoolTx {
+  return {
+    hash: tx.hash,
+    pool: 'pending',
+    type: tx.type,
+    typeEvm: tx.typeEvm,
+    from: tx.from,
+    to: tx.recipients && tx.recipients.length > 1 ? null : tx.to,
+    value: tx.value,
+    recipientCount: tx.recipients?.length ?? 1,
+    // What a node's pool shows before mining: pow the fee it offers; pos the caps, the fee known once mined.
+    fee: chain === 'pow' ? tx.fee : null,
+    nonce: tx.nonce,
+    gas: tx.gas,
+    gasPrice: chain === 'pos' && tx.maxFeePerGas === null ? tx.gasPrice : null,
+    maxFeePerGas: tx.maxFeePerGas,
+    maxPriorityFeePerGas: tx.maxPriorityFeePerGas,
   };
 }
