@@ -32,6 +32,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       tags: [
         { name: 'addresses', description: 'Per-address data and address leaderboards' },
         { name: 'transactions', description: 'A chain\'s latest transactions and transaction pages' },
+        { name: 'validators', description: 'pos validators as the beacon node gives them: their state, days, proposed blocks and withdrawals' },
         { name: 'service', description: 'Health and readiness' },
       ],
     },
