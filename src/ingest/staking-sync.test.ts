@@ -95,6 +95,16 @@ describeEachStore('staking figures from the beacon node', (getStore) => {
     assert.equal(validators[3].status, 'active_slashed');
     assert.equal(validators[3].slashed, true);
     assert.equal(BigInt(validators[2].balance), (32_000_000_000n + 2000n + 60n) * 10n ** 9n);
+
+    // Each validator's days and each block's proposer, from Ethereum's API as from qrysm's.
+    const days = await getStore().query<{ index: number; day: string; status: string; balance: string; effective: string; rewards: string }>(
+      't',
+      sql`SELECT validator_index::int AS index, day::text AS day, status, balance::text AS balance, effective_balance::text AS effective, rewards::text AS rewards
+          FROM validator_days WHERE chain = 'pos' ORDER BY day, validator_index`,
+    );
+    assert.deepEqual(days.map((d) => ({ index: d.index, day: d.day, status: d.status, balance: BigInt(d.balance), effectiveBalance: BigInt(d.effective), rewards: BigInt(d.rewards) })), beaconValidatorDays(beacon.model));
+    const proposers = await getStore().query<{ slot: number; ts: number; proposer: number; reward: string }>('t', sql`SELECT slot::int AS slot, ts::int AS ts, proposer_index::int AS proposer, reward::text AS reward FROM slot_proposers ORDER BY slot`);
+    assert.deepEqual(proposers.map((p) => ({ ...p, reward: BigInt(p.reward) })), beaconProposals(beacon.model));
   });
 
   it('is idempotent: a second run rewrites the last day and changes nothing', async () => {
