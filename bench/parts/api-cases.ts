@@ -79,6 +79,12 @@ export const ROUTES = {
   pendingTransactions: '/api/v1/{chain}/transactions/pending',
   // docs/api-search.md
   search: '/api/v1/search',
+  // docs/api-validators.md
+  validators: '/api/v1/pos/validators',
+  validator: '/api/v1/pos/validators/{validator}',
+  validatorDaily: '/api/v1/pos/validators/{validator}/daily',
+  validatorBlocks: '/api/v1/pos/validators/{validator}/blocks',
+  validatorWithdrawals: '/api/v1/pos/validators/{validator}/withdrawals',
 } as const;
 
 /** Analytics routes that take the chain as a query parameter, and those that describe pos (or both chains) alone. */
@@ -163,6 +169,8 @@ export interface ApiCase {
   hash?: string;
   /** The hash as shown in the id, where it depends on the world. */
   shownHash?: string;
+  /** The validator routes' path parameter: an index or a public key. */
+  validator?: string;
 }
 
 /** A chain's latest block as the served API lists it: where the block cases point. */
@@ -182,6 +190,8 @@ export interface CaseInputs {
   bounds?: HostileBounds;
   /** Each chain's latest block (from GET /{chain}/blocks); without it, no block cases. */
   tips?: Record<ChainId, TipBlock | null>;
+  /** The richest validator (from GET /pos/validators?sort=-balance); without it, no validator cases. */
+  validator?: { index: number; pubkey: string } | null;
 }
 
 const DAY = 86_400;
@@ -359,6 +369,28 @@ export function buildCases(inputs: CaseInputs): ApiCase[] {
       search('q', 'q', 'one letter: labels and tokens');
       search('zzzzzz', 'zzzzzz', 'names nothing');
     }
+    // Validators (pos): the list in each order and filter, deep by cursor; the richest validator by
+    // index and by its public key, its days, proposals and withdrawals.
+    const richest = inputs.validator;
+    if (!pow && richest) {
+      const list = (query: Query, extra: Partial<ApiCase> = {}) => add('validators', undefined, query, { target: TARGETS.endpoint, ...extra });
+      list({}, { hot: true });
+      list({ limit: 100 });
+      list({ sort: '-balance' });
+      list({ status: 'active' });
+      list({ status: 'active_ongoing', sort: '-balance', limit: 100 });
+      list({ status: 'withdrawal', sort: 'balance' });
+      list({ sort: '-balance', cursor: '@200' }, { cursorDepth: 200, note: 'cursor page at position 200' });
+      const one = (route: RouteName, query: Query, validator: string, shown: string) =>
+        add(route, undefined, query, { target: TARGETS.endpoint, validator, shownQuery: { validator: shown, ...query } });
+      one('validator', {}, String(richest.index), 'richest');
+      one('validator', {}, richest.pubkey, 'richest by public key');
+      one('validatorDaily', {}, String(richest.index), 'richest');
+      one('validatorDaily', { window: '30d' }, String(richest.index), 'richest');
+      one('validatorBlocks', {}, String(richest.index), 'richest');
+      one('validatorWithdrawals', {}, String(richest.index), 'richest');
+      one('validatorWithdrawals', { limit: 100 }, String(richest.index), 'richest');
+    }
 
     const burners = (query: Query) => add('topBurners', undefined, query, { target: pow ? undefined : TARGETS.endpoint, ...(pow ? { note: 'pos only: an empty list on pow' } : {}) });
     burners({});
@@ -417,7 +449,7 @@ function subjectAddress(chain: ChainId, n: NotableAccounts, subject: string): st
 
 /** The request path of a case (a cursor case gets its cursor later). */
 export function casePath(c: ApiCase, query: Query = c.query): string {
-  const path = ROUTES[c.route].replace('{chain}', c.chain).replace('{address}', c.address ?? '').replace('{metric}', c.metric ?? '').replace('{id}', c.blockId ?? '').replace('{hash}', c.hash ?? '');
+  const path = ROUTES[c.route].replace('{chain}', c.chain).replace('{address}', c.address ?? '').replace('{metric}', c.metric ?? '').replace('{id}', c.blockId ?? '').replace('{hash}', c.hash ?? '').replace('{validator}', c.validator ?? '');
   const params = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
   const search = params.toString();
   return search ? `${path}?${search}` : path;

@@ -164,6 +164,7 @@ export async function measureApi(target: TierStore, build: BuildRecord, notable:
     const inputs: CaseInputs = {
       bounds,
       tips: { pow: await tipBlock(base, headers, 'pow'), pos: await tipBlock(base, headers, 'pos') },
+      validator: await richestValidator(base, headers),
       notable,
       txCounts: {
         pow: { busiest: build.facts.notable.pow.busiestHotWallet.txCount, ordinary: build.facts.notable.pow.ordinary.txCount },
@@ -379,6 +380,13 @@ async function tipBlock(base: string, headers: Record<string, string>, chain: Ch
   const page = await getJson(`${base}/api/v1/${chain}/blocks?limit=1`, headers);
   const item = (page?.items as TipBlock[] | undefined)?.[0];
   return item ? { height: item.height, hash: item.hash, producer: item.producer } : null;
+}
+
+/** The richest validator, from the served list (null where the route is not served yet or there is none). */
+async function richestValidator(base: string, headers: Record<string, string>): Promise<{ index: number; pubkey: string } | null> {
+  const page = await getJson(`${base}/api/v1/pos/validators?sort=-balance&limit=1`, headers);
+  const item = (page?.items as { index: number; pubkey: string }[] | undefined)?.[0];
+  return item ? { index: item.index, pubkey: item.pubkey } : null;
 }
 
 /** The hash a case's `@latest` (`@latest:<tx_type>`) stands for: the newest of the chain's list. */

@@ -55,8 +55,8 @@ interface CursorPage<Item> {
  * page's `next_cursor` on) and no `offset` (which takes precedence over a cursor on the server).
  */
 export interface PaginateOptions<P extends CursorPath> {
-  params: {
-    path: NonNullable<QuarryParams<P>['path']>;
+  /** `path` only where the route has path parameters (`/pos/validators` has none). */
+  params: ([NonNullable<QuarryParams<P>['path']>] extends [never] ? { path?: undefined } : { path: NonNullable<QuarryParams<P>['path']> }) & {
     query?: Omit<NonNullable<QuarryParams<P>['query']>, 'cursor' | 'offset'>;
   };
   /** Aborting it aborts the request in flight, and the loop ends with the abort's error. */

@@ -396,6 +396,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/pos/validators": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The chain's validators, by index or balance, by cursor */
+        get: operations["getValidators"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pos/validators/{validator}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A validator by index or public key */
+        get: operations["getValidator"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pos/validators/{validator}/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A validator's balances and net rewards per day */
+        get: operations["getValidatorDaily"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pos/validators/{validator}/blocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The blocks a validator proposed, newest first */
+        get: operations["getValidatorBlocks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pos/validators/{validator}/withdrawals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The withdrawals paid from a validator, newest first */
+        get: operations["getValidatorWithdrawals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/analytics/transactions-normalised": {
         parameters: {
             query?: never;
@@ -3228,6 +3313,8 @@ export interface operations {
                         confirmations: number;
                         /** @description Whether the block can no longer change. pow: deeper than the reorg limit (confirmations >= 10080, a week of blocks) or at or below a recorded finalized height (the end of an archive's chain). pos: at or below the node's finalized block as the indexer last recorded it. Null on pos when nothing recorded one (a generated chain, a node without the finalized tag). */
                         finalized: boolean | null;
+                        /** @description pos: index of the validator that proposed the block, as the beacon node gives it (its block rewards for the slot at the block's time, read by the staking sync for finalized epochs). Null on pow, and on pos where it is not recorded: without a beacon node (--beacon; a generated chain), or for a block of an epoch the staking sync has not read yet (newer than the finalized checkpoint at its last run). */
+                        proposer_index: number | null;
                     };
                 };
             };
@@ -4244,6 +4331,628 @@ export interface operations {
                 };
             };
             /** @description Only an unknown route: a query that names nothing answers 200 with no items. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getValidators: {
+        parameters: {
+            query?: {
+                /** @description Only validators of this beacon status (qrysm's names), or of this group as the beacon API's status filter groups them: pending (pending_initialized, pending_queued), active (active_ongoing, active_exiting, active_slashed), exited (exited_unslashed, exited_slashed), withdrawal (withdrawal_possible, withdrawal_done). */
+                status?: "pending_initialized" | "pending_queued" | "active_ongoing" | "active_exiting" | "active_slashed" | "exited_unslashed" | "exited_slashed" | "withdrawal_possible" | "withdrawal_done" | "pending" | "active" | "exited" | "withdrawal";
+                /** @description index: by index, ascending; balance: by balance, ascending; a leading - reverses (-balance: richest first). Ties of balance go by index in the same direction. */
+                sort?: "index" | "-index" | "balance" | "-balance";
+                /** @description Opaque token from a previous next_cursor, passed back unchanged; omitted = the first page. */
+                cursor?: string;
+                /** @description Items per page (1 to 100). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: `<URL of the next page>; rel="next"`, absent on the last page (docs/exports.md). */
+                    Link?: string;
+                    /** @description CSV answers: the next page’s cursor (the JSON next_cursor), absent on the last page. */
+                    "Quarry-Next-Cursor"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description As sort says: by index (default) or by balance then index, ascending or (with -) descending. */
+                        items: {
+                            /** @description The validator's index in the beacon state. */
+                            index: number;
+                            /** @description Its public key, 0x + lowercase hex: 2,592 bytes on qrysm (ML-DSA-87), 48 on an Ethereum beacon node (BLS). */
+                            pubkey: string;
+                            /** @description Its beacon status at the head the staking sync last read, as qrysm names them: pending_initialized, pending_queued, active_ongoing, active_exiting, active_slashed, exited_unslashed, exited_slashed, withdrawal_possible, withdrawal_done. */
+                            status: string;
+                            /**
+                             * @description Balance at that head (planck).
+                             * @example 1000000000
+                             */
+                            balance: string | null;
+                            /**
+                             * @description Effective balance at that head (planck): what its stake and rewards are counted on.
+                             * @example 1000000000
+                             */
+                            effective_balance: string | null;
+                            /** @description The execution address its withdrawals are paid to (Q form); null for BLS (0x00) credentials. */
+                            withdrawal_address: string | null;
+                            /** @description Epoch it became (or becomes) active; null when none is scheduled. */
+                            activation_epoch: number | null;
+                            /** @description Epoch it exits; null when no exit is scheduled. */
+                            exit_epoch: number | null;
+                            /** @description Whether it has been slashed. */
+                            slashed: boolean;
+                        }[];
+                        /** @description Number of items in this page. */
+                        count: number;
+                        limit: number;
+                        /** @description Pass back as cursor for the next page; null on the last page. */
+                        next_cursor: string | null;
+                        /** @description Whether items follow this page. */
+                        has_more: boolean;
+                        /** @description Validators of the status or group given (all without one), at the head the staking sync last read. */
+                        total: number | null;
+                        chain: string;
+                        network: string;
+                        /** @description The status filter; null without one. */
+                        status: string | null;
+                        /** @description The order. */
+                        sort: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown chain. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getValidator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A validator index (decimal, no sign or leading zeros) or its public key (0x + hex, any case: 2,592 bytes on qrysm, 48 on an Ethereum beacon node).
+                 * @example 12
+                 */
+                validator: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A validator: its state at the head, and what its history holds. */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        chain: string;
+                        network: string;
+                        /** @description The validator's index in the beacon state. */
+                        index: number;
+                        /** @description Its public key, 0x + lowercase hex: 2,592 bytes on qrysm (ML-DSA-87), 48 on an Ethereum beacon node (BLS). */
+                        pubkey: string;
+                        /** @description Its beacon status at the head the staking sync last read, as qrysm names them: pending_initialized, pending_queued, active_ongoing, active_exiting, active_slashed, exited_unslashed, exited_slashed, withdrawal_possible, withdrawal_done. */
+                        status: string;
+                        /**
+                         * @description Balance at that head (planck).
+                         * @example 1000000000
+                         */
+                        balance: string | null;
+                        /**
+                         * @description Effective balance at that head (planck): what its stake and rewards are counted on.
+                         * @example 1000000000
+                         */
+                        effective_balance: string | null;
+                        /** @description The execution address its withdrawals are paid to (Q form); null for BLS (0x00) credentials. */
+                        withdrawal_address: string | null;
+                        /** @description Epoch it became (or becomes) active; null when none is scheduled. */
+                        activation_epoch: number | null;
+                        /** @description Epoch it exits; null when no exit is scheduled. */
+                        exit_epoch: number | null;
+                        /** @description Whether it has been slashed. */
+                        slashed: boolean;
+                        /** @description The status's group: pending, active, exited, withdrawal. */
+                        status_group: string;
+                        /**
+                         * @description UTC time, YYYY-MM-DDTHH:MM:SS.
+                         * @example 2026-11-22T09:30:00
+                         */
+                        updated_at: string;
+                        /** @description Blocks it proposed in the epochs the staking sync has read (finalized ones). */
+                        proposed_blocks: number;
+                        /** @description Withdrawals paid from it in the stored blocks. */
+                        withdrawals_count: number;
+                        /**
+                         * @description Their sum (planck).
+                         * @example 1000000000
+                         */
+                        withdrawals_total: string | null;
+                        /** @description Days of its history the staking sync has recorded (GET …/daily). */
+                        days: number;
+                        /**
+                         * @description Its net consensus rewards over those days (planck, signed); null when none is recorded.
+                         * @example -1250000000000000000000
+                         */
+                        rewards_total: string | null;
+                    };
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No stored validator with this index or public key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getValidatorDaily: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Days up to the latest day the staking sync wrote: a length with m, h, d, w or y (e.g. 30d, 365d), or all for every recorded day; default all.
+                 * @example all
+                 */
+                window?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A validator index (decimal, no sign or leading zeros) or its public key (0x + hex, any case: 2,592 bytes on qrysm, 48 on an Ethereum beacon node).
+                 * @example 12
+                 */
+                validator: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One item per day the staking sync recorded for the validator (every synced day from the first whose state lists it), oldest first. */
+                        items: {
+                            /**
+                             * @description UTC day, YYYY-MM-DD.
+                             * @example 2026-11-22
+                             */
+                            day: string;
+                            /** @description Its status at the end of the day. */
+                            status: string;
+                            /**
+                             * @description Balance at the end of the day (planck).
+                             * @example 1000000000
+                             */
+                            balance: string | null;
+                            /**
+                             * @description Effective balance at the end of the day (planck).
+                             * @example 1000000000
+                             */
+                            effective_balance: string | null;
+                            /**
+                             * @description Net consensus rewards of the day (planck, signed): attestations, proposals and sync committee, less the initial penalty on the day of a slashing.
+                             * @example -1250000000000000000000
+                             */
+                            rewards: string;
+                        }[];
+                        /** @description Number of items. */
+                        count: number;
+                        chain: string;
+                        network: string;
+                        /** @description Index of the validator. */
+                        index: number;
+                        /** @description Days in the window; null for every recorded day. */
+                        window_days: number | null;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No stored validator with this index or public key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getValidatorBlocks: {
+        parameters: {
+            query?: {
+                /** @description Opaque token from a previous next_cursor, passed back unchanged; omitted = the first page. */
+                cursor?: string;
+                /** @description Items per page (1 to 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A validator index (decimal, no sign or leading zeros) or its public key (0x + hex, any case: 2,592 bytes on qrysm, 48 on an Ethereum beacon node).
+                 * @example 12
+                 */
+                validator: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: `<URL of the next page>; rel="next"`, absent on the last page (docs/exports.md). */
+                    Link?: string;
+                    /** @description CSV answers: the next page’s cursor (the JSON next_cursor), absent on the last page. */
+                    "Quarry-Next-Cursor"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first: by slot, descending. */
+                        items: {
+                            /** @description The beacon slot of the block. */
+                            slot: number;
+                            /**
+                             * @description UTC time, YYYY-MM-DDTHH:MM:SS.
+                             * @example 2026-11-22T09:30:00
+                             */
+                            timestamp: string;
+                            /**
+                             * @description The proposer's consensus reward for the block (planck), from the beacon node.
+                             * @example 1000000000
+                             */
+                            proposer_reward: string | null;
+                            /** @description Height of the execution block of the slot; null while it is not stored. */
+                            height: number | null;
+                            /** @description Its hash (0x + 64 hex); null while it is not stored. */
+                            hash: string | null;
+                            /** @description Its transactions; null while it is not stored. */
+                            tx_count: number | null;
+                            /** @description Its fee recipient (Q form); null while it is not stored. */
+                            fee_recipient: string | null;
+                            /**
+                             * @description Tips it paid to the fee recipient (planck); null while it is not stored.
+                             * @example 1000000000
+                             */
+                            priority_fees: string | null;
+                        }[];
+                        /** @description Number of items in this page. */
+                        count: number;
+                        limit: number;
+                        /** @description Pass back as cursor for the next page; null on the last page. */
+                        next_cursor: string | null;
+                        /** @description Whether items follow this page. */
+                        has_more: boolean;
+                        /** @description Blocks the validator proposed in the epochs the staking sync has read. */
+                        total: number | null;
+                        chain: string;
+                        network: string;
+                        /** @description Index of the validator. */
+                        index: number;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No stored validator with this index or public key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getValidatorWithdrawals: {
+        parameters: {
+            query?: {
+                /** @description Opaque token from a previous next_cursor, passed back unchanged; omitted = the first page. */
+                cursor?: string;
+                /** @description Items per page (1 to 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A validator index (decimal, no sign or leading zeros) or its public key (0x + hex, any case: 2,592 bytes on qrysm, 48 on an Ethereum beacon node).
+                 * @example 12
+                 */
+                validator: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: `<URL of the next page>; rel="next"`, absent on the last page (docs/exports.md). */
+                    Link?: string;
+                    /** @description CSV answers: the next page’s cursor (the JSON next_cursor), absent on the last page. */
+                    "Quarry-Next-Cursor"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first: by block height, then position in the block, descending. */
+                        items: {
+                            /** @description Global withdrawal index (the consensus layer's). */
+                            index: number;
+                            /** @description Height of the block that credits it. */
+                            height: number;
+                            /** @description Hash of that block. */
+                            block_hash: string;
+                            /**
+                             * @description UTC time, YYYY-MM-DDTHH:MM:SS.
+                             * @example 2026-11-22T09:30:00
+                             */
+                            timestamp: string;
+                            /** @description Credited address (Q form). */
+                            address: string;
+                            /**
+                             * @description Credited amount (planck).
+                             * @example 1000000000
+                             */
+                            amount: string | null;
+                        }[];
+                        /** @description Number of items in this page. */
+                        count: number;
+                        limit: number;
+                        /** @description Pass back as cursor for the next page; null on the last page. */
+                        next_cursor: string | null;
+                        /** @description Whether items follow this page. */
+                        has_more: boolean;
+                        /** @description Withdrawals paid from the validator in the stored blocks. */
+                        total: number | null;
+                        chain: string;
+                        network: string;
+                        /** @description Index of the validator. */
+                        index: number;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No stored validator with this index or public key. */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -36,6 +36,7 @@ import { registerDashboard } from './dashboard/index.ts';
 import { eventRoutes } from './routes/events/index.ts';
 import { transactionRoutes } from './routes/transactions/index.ts';
 import { searchRoutes } from './routes/search/index.ts';
+import { validatorRoutes } from './routes/validators/index.ts';
 import { DEFAULT_TUNING, type ApiContext, type ApiTuning } from './context.ts';
 import { registerMetrics } from './metrics/api.ts';
 import { sharedSchemaCompilers } from './schema-compilers.ts';
@@ -135,6 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await api.register(posBlockRoutes(ctx), { prefix: '/pos/blocks' });
       await api.register(transactionRoutes(ctx), { prefix: '/:chain/transactions' });
       await api.register(searchRoutes(ctx));
+      await api.register(validatorRoutes(ctx), { prefix: '/pos/validators' });
       await api.register(analyticsRoutes(ctx));
       await api.register(eventRoutes(ctx));
     },

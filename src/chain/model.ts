@@ -390,3 +390,29 @@ export interface ValidatorRow {
   exitEpoch: number | null;
   updatedTs: number;
 }
+
+/** One row of `validator_days`: a validator's state at the end of a synced day and its net rewards of the day. */
+export interface ValidatorDayRow {
+  chain: ChainId;
+  validatorIndex: number;
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  status: string;
+  /** Planck. */
+  balance: bigint;
+  /** Planck. */
+  effectiveBalance: bigint;
+  /** Planck, signed: net consensus rewards of the day. */
+  rewards: bigint;
+}
+
+/** One row of `slot_proposers`: who proposed the block of a slot, and its consensus reward. */
+export interface SlotProposerRow {
+  chain: ChainId;
+  slot: number;
+  /** Unix seconds: the slot's start, the execution payload's timestamp. */
+  ts: number;
+  proposerIndex: number;
+  /** Planck. */
+  reward: bigint;
+}

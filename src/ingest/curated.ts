@@ -3,7 +3,7 @@
  * staking figures from a beacon chain (or a generated one). Idempotent upserts.
  */
 import type { ChainId } from '../chain/chains.ts';
-import type { StakingDayRow, ValidatorRow } from '../chain/model.ts';
+import type { SlotProposerRow, StakingDayRow, ValidatorDayRow, ValidatorRow } from '../chain/model.ts';
 import sql from 'sql-template-tag';
 import type { Db, Store } from '../store/store.ts';
 import { analyzeExchangeTables, rebuildExchangeRollups } from '../rollups/exchange/venues.ts';
@@ -78,6 +78,36 @@ export async function writeStaking(db: Db, daily: StakingDayRow[], validators: V
        status = excluded.status, balance = excluded.balance, effective_balance = excluded.effective_balance,
        slashed = excluded.slashed, activation_epoch = excluded.activation_epoch, exit_epoch = excluded.exit_epoch,
        updated_ts = excluded.updated_ts`,
+  );
+  for (const chain of new Set(validators.map((v) => v.chain))) await countValidators(db, chain);
+}
+
+/** Rewrites `validator_counts` of `chain` from its validators: the validator list's totals (migration 0099). */
+async function countValidators(db: Db, chain: ChainId): Promise<void> {
+  await db.query('staking.counts.clear', sql`DELETE FROM validator_counts WHERE chain = ${chain}`);
+  await db.query(
+    'staking.counts.write',
+    sql`INSERT INTO validator_counts (chain, status, validators)
+        SELECT chain, status, count(*)::int FROM validators WHERE chain = ${chain} GROUP BY chain, status`,
+  );
+}
+
+/** Writes validators' days and slots' proposers (beacon history: migration 0098); a day or slot written again is replaced. Inside a transaction. */
+export async function writeValidatorHistory(db: Db, days: ValidatorDayRow[], proposers: SlotProposerRow[]): Promise<void> {
+  await upsertRows(
+    db,
+    'validator_days',
+    days.map((d) => [d.chain, d.validatorIndex, d.day, d.status, d.balance, d.effectiveBalance, d.rewards]),
+    ['chain', 'validator_index', 'day', 'status', 'balance', 'effective_balance', 'rewards'],
+    `(chain, validator_index, day) DO UPDATE SET status = excluded.status, balance = excluded.balance,
+       effective_balance = excluded.effective_balance, rewards = excluded.rewards`,
+  );
+  await upsertRows(
+    db,
+    'slot_proposers',
+    proposers.map((p) => [p.chain, p.slot, p.ts, p.proposerIndex, p.reward]),
+    ['chain', 'slot', 'ts', 'proposer_index', 'reward'],
+    `(chain, slot) DO UPDATE SET ts = excluded.ts, proposer_index = excluded.proposer_index, reward = excluded.reward`,
   );
 }
 

@@ -78,7 +78,7 @@ export async function recordOrphans(db: Db, chain: ChainId, height: number, reor
 }
 
 /** COPY into a scratch table, then insert what is not there yet. */
-export async function upsertRows(db: Db, table: RawTable | 'labels' | 'exchange_wallets' | 'chain_settings' | 'staking_daily' | 'validators', rows: CopyValue[][], columns: readonly string[] = RAW_COLUMNS[table as RawTable], onConflict = 'DO NOTHING'): Promise<void> {
+export async function upsertRows(db: Db, table: RawTable | 'labels' | 'exchange_wallets' | 'chain_settings' | 'staking_daily' | 'validators' | 'validator_days' | 'slot_proposers', rows: CopyValue[][], columns: readonly string[] = RAW_COLUMNS[table as RawTable], onConflict = 'DO NOTHING'): Promise<void> {
   if (rows.length === 0) return;
   const scratch = `scratch_${table}`;
   await db.query('ingest.scratch.drop', sql`DROP TABLE IF EXISTS ${raw(scratch)}`);

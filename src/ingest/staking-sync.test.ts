@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import sql from 'sql-template-tag';
 import { describeEachStore } from '../../test/support/stores.ts';
-import { beaconStakingDays } from '../../test/support/expected-staking.ts';
+import { beaconProposals, beaconStakingDays, beaconValidatorDays, VALIDATORS_BEACON } from '../../test/support/expected-staking.ts';
 import { MIN_SLASHING_PENALTY_QUOTIENT, startFakeBeacon, type FakeBeacon } from '../../test/fakes/beacon/server.ts';
 import { BeaconRouteError, createBeaconClient, withdrawalAddress } from '../sources/beacon/client.ts';
 import { nakamoto33 } from '../sources/beacon/staking.ts';
@@ -95,6 +95,16 @@ describeEachStore('staking figures from the beacon node', (getStore) => {
     assert.equal(validators[3].status, 'active_slashed');
     assert.equal(validators[3].slashed, true);
     assert.equal(BigInt(validators[2].balance), (32_000_000_000n + 2000n + 60n) * 10n ** 9n);
+
+    // Each validator's days and each block's proposer, from Ethereum's API as from qrysm's.
+    const days = await getStore().query<{ index: number; day: string; status: string; balance: string; effective: string; rewards: string }>(
+      't',
+      sql`SELECT validator_index::int AS index, day::text AS day, status, balance::text AS balance, effective_balance::text AS effective, rewards::text AS rewards
+          FROM validator_days WHERE chain = 'pos' ORDER BY day, validator_index`,
+    );
+    assert.deepEqual(days.map((d) => ({ index: d.index, day: d.day, status: d.status, balance: BigInt(d.balance), effectiveBalance: BigInt(d.effective), rewards: BigInt(d.rewards) })), beaconValidatorDays(beacon.model));
+    const proposers = await getStore().query<{ slot: number; ts: number; proposer: number; reward: string }>('t', sql`SELECT slot::int AS slot, ts::int AS ts, proposer_index::int AS proposer, reward::text AS reward FROM slot_proposers ORDER BY slot`);
+    assert.deepEqual(proposers.map((p) => ({ ...p, reward: BigInt(p.reward) })), beaconProposals(beacon.model));
   });
 
   it('is idempotent: a second run rewrites the last day and changes nothing', async () => {
@@ -170,6 +180,71 @@ describeEachStore('staking figures from a qrysm beacon node', (getStore) => {
       lastSuccessTs: 1_700_000_000,
       error: { route: 'GET /eth/v1/beacon/genesis', node: beacon.url, message: error.message, at: 1_700_000_100 },
     });
+  });
+});
+
+describeEachStore('each validator\'s days and each block\'s proposer from a qrysm beacon node', (getStore) => {
+  let beacon: FakeBeacon;
+  before(async () => {
+    beacon = await startFakeBeacon(VALIDATORS_BEACON);
+  });
+  after(() => beacon.close());
+
+  const validatorDays = () =>
+    getStore().query<{ index: number; day: string; status: string; balance: string; effective: string; rewards: string }>(
+      't',
+      sql`SELECT validator_index::int AS index, day::text AS day, status, balance::text AS balance, effective_balance::text AS effective, rewards::text AS rewards
+          FROM validator_days WHERE chain = 'pos' ORDER BY day, validator_index`,
+    );
+  const proposers = () =>
+    getStore().query<{ slot: number; ts: number; proposer: number; reward: string }>(
+      't',
+      sql`SELECT slot::int AS slot, ts::int AS ts, proposer_index::int AS proposer, reward::text AS reward FROM slot_proposers WHERE chain = 'pos' ORDER BY slot`,
+    );
+  const asExpected = (rows: Awaited<ReturnType<typeof validatorDays>>) =>
+    rows.map((r) => ({ index: r.index, day: r.day, status: r.status, balance: BigInt(r.balance), effectiveBalance: BigInt(r.effective), rewards: BigInt(r.rewards) }));
+
+  it('writes every validator of each day\'s end state with its balances and net rewards, every block\'s proposer, and the counts per status', async () => {
+    const result = await syncStaking(getStore(), createBeaconClient({ url: beacon.url, backoffMs: 1 }), { now: () => 1_700_000_000 });
+    assert.deepEqual(result.days, ['2024-03-01', '2024-03-02', '2024-03-03']);
+    const expectedDays = beaconValidatorDays(beacon.model);
+    assert.equal(expectedDays.length, 3 * VALIDATORS_BEACON.validators);
+    assert.deepEqual(asExpected(await validatorDays()), expectedDays);
+    // The day of validator 3's slashing (epoch 14, 2024-03-03): its net is its rewards less 40,000 ÷ 32 quanta.
+    const slashing = expectedDays.find((d) => d.index === 3 && d.day === '2024-03-03')!;
+    assert.ok(slashing.rewards < -1_000n * 10n ** 18n, String(slashing.rewards));
+    // At the end of 2024-03-02 (epoch 13) validator 6 was paid out and 7 had just become withdrawable.
+    assert.deepEqual(expectedDays.filter((d) => d.day === '2024-03-02' && (d.index === 6 || d.index === 7)).map((d) => [d.index, d.status, d.balance === 0n]), [[6, 'withdrawal_done', true], [7, 'withdrawal_possible', false]]);
+
+    const expectedProposals = beaconProposals(beacon.model);
+    assert.ok(expectedProposals.length > 2500);
+    assert.deepEqual(
+      (await proposers()).map((p) => ({ slot: p.slot, ts: p.ts, proposer: p.proposer, reward: BigInt(p.reward) })),
+      expectedProposals,
+    );
+
+    // The staking days with exits: validators that exited are not active.
+    const rows = await getStore().query<any>('t', sql`SELECT day::text AS day, active_validators, total_staked::text AS staked FROM staking_daily WHERE chain = 'pos' ORDER BY day`);
+    assert.deepEqual(rows.map((r) => [r.day, r.active_validators, BigInt(r.staked)]), beaconStakingDays(beacon.model).map((d) => [d.day, d.activeValidators, d.totalStaked]));
+
+    const counts = await getStore().query<{ status: string; validators: number }>('t', sql`SELECT status, validators FROM validator_counts WHERE chain = 'pos' ORDER BY status`);
+    const head = new Map<string, number>();
+    for (const r of beacon.model.validatorsAt(VALIDATORS_BEACON.headSlot)) head.set(r.status, (head.get(r.status) ?? 0) + 1);
+    assert.deepEqual(counts.map((c) => [c.status, c.validators]), [...head].sort((a, b) => (a[0] < b[0] ? -1 : 1)));
+    assert.equal(head.size, 9, 'every status of qrysm at the head');
+  });
+
+  it('a store synced before validator days existed is synced again from the first day, and ends the same', async () => {
+    const before = { days: await validatorDays(), proposers: await proposers() };
+    await getStore().query('t', sql`DELETE FROM validator_days`);
+    await getStore().query('t', sql`DELETE FROM slot_proposers`);
+    const result = await syncStaking(getStore(), createBeaconClient({ url: beacon.url }));
+    assert.deepEqual(result.days, ['2024-03-01', '2024-03-02', '2024-03-03']);
+    assert.deepEqual(await validatorDays(), before.days);
+    assert.deepEqual(await proposers(), before.proposers);
+    // Then it resumes at the last day, as before.
+    assert.deepEqual((await syncStaking(getStore(), createBeaconClient({ url: beacon.url }))).days, ['2024-03-03']);
+    assert.deepEqual(await validatorDays(), before.days);
   });
 });
 

@@ -1,22 +1,24 @@
 /**
- * Keeps the staking tables from a beacon node: `validators` (the head state of each) and
+ * Keeps the staking tables from a beacon node: `validators` (the head state of each),
  * `staking_daily` (per UTC day, over the finalized epochs that start in it; figures in
- * sources/beacon/staking.ts). A run resumes at the last day written (recomputing it: it may have been
- * partial) and never goes past the finalized checkpoint, so a beacon reorg cannot touch what it
- * wrote. Idempotent upserts. Each run records the network's clock as the node's spec gives it (pos's
+ * sources/beacon/staking.ts), and with each day `validator_days` (each validator's balances at the
+ * day's end and its net rewards) and `slot_proposers` (the proposer of each of the day's blocks). A
+ * run resumes at the last day written (recomputing it: it may have been partial), or at the first
+ * day when no validator day is written yet (a store synced before validator_days existed), and never
+ * goes past the finalized checkpoint, so a beacon reorg cannot touch what it wrote. Idempotent upserts. Each run records the network's clock as the node's spec gives it (pos's
  * slot time and slots per epoch, `clockSource: 'beacon'`), and how it ended (staking-status.ts): a
  * failure, with the route and node it names, until a run succeeds.
  */
 import sql from 'sql-template-tag';
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.ts';
-import type { ValidatorRow } from '../chain/model.ts';
+import type { SlotProposerRow, ValidatorRow } from '../chain/model.ts';
 import { BeaconError, type BeaconClient, type BeaconValidator } from '../sources/beacon/client.ts';
-import { dayFigures, dayRewards, PLANCK_PER_GWEI, type DayFigures } from '../sources/beacon/staking.ts';
+import { dayFigures, dayRewards, netRewards, PLANCK_PER_GWEI, validatorDays, type DayFigures } from '../sources/beacon/staking.ts';
 import { DAY_SECONDS, dayStart, formatDay } from '../time.ts';
 import { epochSeconds as networkEpochSeconds } from '../chain/network.ts';
 import { readChainNetworks, writeChainNetwork } from '../store/chain-network.ts';
-import { writeStaking } from './curated.ts';
+import { writeStaking, writeValidatorHistory } from './curated.ts';
 import { recordStakingSyncError, recordStakingSyncSuccess } from './staking-status.ts';
 
 export interface StakingSyncOptions {
@@ -70,7 +72,13 @@ async function syncOnce(db: Store, beacon: BeaconClient, options: StakingSyncOpt
   const lastEpoch = finalizedEpoch - 1;
   const days: string[] = [];
   if (lastEpoch >= 0) {
-    const [resume] = await db.query<{ day: string | Date | null }>('staking.resume', sql`SELECT max(day)::text AS day FROM staking_daily WHERE chain = 'pos'`);
+    // The last day both tables hold; none (from the first day) while validator_days is empty.
+    const [resume] = await db.query<{ day: string | Date | null }>(
+      'staking.resume',
+      sql`SELECT CASE WHEN EXISTS (SELECT 1 FROM validator_days WHERE chain = 'pos')
+                      THEN least((SELECT max(day) FROM staking_daily WHERE chain = 'pos'), (SELECT max(day) FROM validator_days WHERE chain = 'pos'))::text
+                 END AS day`,
+    );
     const resumeDay = resume?.day ? String(resume.day).slice(0, 10) : formatDay(genesisTime);
     let epoch = Math.max(0, Math.ceil((dayStart(resumeDay) - genesisTime) / epochSeconds));
     let previous: BeaconValidator[] | null = null;
@@ -83,8 +91,16 @@ async function syncOnce(db: Store, beacon: BeaconClient, options: StakingSyncOpt
       const lastSlot = (epochs.at(-1)! + 1) * slotsPerEpoch - 1;
       previous ??= firstSlot === 0 ? [] : await beacon.getStateValidators(String(firstSlot - 1));
       const [end, rewards] = await Promise.all([beacon.getStateValidators(String(lastSlot)), dayRewards(beacon, epochs, slotsPerEpoch)]);
-      const figures = dayFigures(day, previous, end, rewards, minSlashingPenaltyQuotient);
-      await upsertDay(db, figures);
+      const net = netRewards(previous, end, rewards.perValidator, minSlashingPenaltyQuotient);
+      const figures = dayFigures(day, end, net);
+      const proposers: SlotProposerRow[] = rewards.proposals.map((p) => ({
+        chain: 'pos',
+        slot: p.slot,
+        ts: genesisTime + p.slot * secondsPerSlot,
+        proposerIndex: p.proposerIndex,
+        reward: p.total * PLANCK_PER_GWEI,
+      }));
+      await upsertDay(db, figures, validatorDays(day, end, net), proposers);
       options.logger?.info({ day, epochs: epochs.length, rewards: figures.rewards.toString() }, 'staking day written');
       days.push(day);
       previous = end;
@@ -94,8 +110,12 @@ async function syncOnce(db: Store, beacon: BeaconClient, options: StakingSyncOpt
   return { validators: head.length, days, finalizedEpoch, epochSeconds };
 }
 
-async function upsertDay(db: Store, figures: DayFigures): Promise<void> {
-  await db.transaction('staking.daily', (tx) => writeStaking(tx, [{ chain: 'pos', ...figures }], []));
+/** A day's figures, its validators' days and its slots' proposers, in one transaction. */
+async function upsertDay(db: Store, figures: DayFigures, days: ReturnType<typeof validatorDays>, proposers: SlotProposerRow[]): Promise<void> {
+  await db.transaction('staking.daily', async (tx) => {
+    await writeStaking(tx, [{ chain: 'pos', ...figures }], []);
+    await writeValidatorHistory(tx, days.map((d) => ({ chain: 'pos', ...d })), proposers);
+  });
 }
 
 async function upsertValidators(db: Store, validators: BeaconValidator[], stamp: number): Promise<void> {

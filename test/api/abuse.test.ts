@@ -118,6 +118,7 @@ function hostilePath(parameter: Parameter): string[] {
   if (parameter.name === 'address') return ['nope', 'Q' + 'zz'.repeat(39), '0x' + 'AB'.repeat(20) + '00', 'Q'.repeat(200), '%00', "Q' OR 1=1"];
   if (parameter.name === 'id') return ['-1', '01', '1e3', '9'.repeat(40), '0x' + 'g'.repeat(64), 'a'.repeat(65), "1' OR 1=1", '%00'];
   if (parameter.name === 'hash') return ['nope', '0x' + 'g'.repeat(64), 'ab'.repeat(33), '0x' + 'ab'.repeat(31), 'f'.repeat(300), '%00', "' OR 1=1"];
+  if (parameter.name === 'validator') return ['-1', '01', '1e3', '9'.repeat(40), '0x', '0x' + 'g'.repeat(5184), '0x' + 'ab'.repeat(2593), 'ab'.repeat(2592), 'x'.repeat(6000), '%00', "1' OR 1=1"];
   return HOSTILE_TEXT.slice(0, 4);
 }
 
@@ -127,6 +128,15 @@ function largestAndNewest(world: AnalyticsWorld, chain: ChainId): string[] {
   const size = (tx: (typeof txs)[number]) => (tx.recipients?.length ?? 0) + tx.tokenTransfers.length + tx.internal.length;
   const largest = [...txs].sort((a, b) => size(b) - size(a))[0];
   return [...new Set([txs.at(-1)!.hash, largest!.hash])];
+}
+
+/** Validators: the first by index, and by public key (in capitals) the one paid the most withdrawals. */
+function validatorsOf(world: AnalyticsWorld): string[] {
+  const counts = new Map<number, number>();
+  for (const block of world.blocks.pos) for (const w of block.withdrawals) counts.set(w.validatorIndex, (counts.get(w.validatorIndex) ?? 0) + 1);
+  const busiest = [...counts].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0];
+  const key = world.world.staking.validators.find((v) => v.validatorIndex === busiest)!.pubkey;
+  return ['0', `0x${key.slice(2).toUpperCase()}`];
 }
 
 /** Valid path values: each chain, with its busiest and its quietest address, its largest and newest transaction; every metric. */
@@ -143,6 +153,7 @@ function validPaths(path: Parameter[], world: AnalyticsWorld): Record<string, st
         return ['0', String(tip.height), tip.hash.toUpperCase().replace(/^0X/, '0x')].map((id) => ({ ...values, id }));
       }
       if (p.name === 'hash') return largestAndNewest(world, values.chain as ChainId).map((hash) => ({ ...values, hash }));
+      if (p.name === 'validator') return validatorsOf(world).map((validator) => ({ ...values, validator }));
       if (p.name !== 'address') throw new Error(`no values for the path parameter ${p.name}`);
       const chains: ChainId[] = values.chain ? [values.chain as ChainId] : ['pow', 'pos'];
       return chains.flatMap(addresses).map((address) => ({ ...values, address }));

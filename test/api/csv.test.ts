@@ -142,6 +142,9 @@ function assertCsvOfJson(doc: OpenApiDoc, op: Operation, csv: string, json: Reco
 
 const CSV = { accept: 'text/csv' };
 
+/** Lists whose rows the staking sync writes from a beacon node: validator days and block proposers. */
+const FROM_A_BEACON_NODE = new Set(['/api/v1/pos/validators/{validator}/daily', '/api/v1/pos/validators/{validator}/blocks']);
+
 describeSeededApp('CSV exports', loadAnalyticsWorld, (s) => {
   let doc: OpenApiDoc;
   let candidates: Candidates;
@@ -200,15 +203,17 @@ describeSeededApp('CSV exports', loadAnalyticsWorld, (s) => {
         rowsByRoute.set(op.path, (rowsByRoute.get(op.path) ?? 0) + rows);
       }
     }
-    // The comparison is not of empty lists: every exporting route has rows on the world.
-    const empty = [...rowsByRoute].filter(([, n]) => n === 0).map(([path]) => path);
+    // The comparison is not of empty lists: every exporting route has rows on the world, but the
+    // histories only a beacon node gives (a generated world has none; test/api/validators/ checks
+    // their CSV on a store synced from the fake beacon node).
+    const empty = [...rowsByRoute].filter(([path, n]) => n === 0 && !FROM_A_BEACON_NODE.has(path)).map(([path]) => path);
     assert.deepEqual(empty, [], 'routes without any row on the world');
     assert.ok([...rowsByRoute.values()].reduce((a, b) => a + b, 0) > 1000);
   });
 
   it('pages a list as JSON does: following Link rel="next" walks the same rows as the JSON pages', async () => {
     const PAGES = 6;
-    const paged = exporting.filter((op) => op.parameters.some((p) => ['cursor', 'page', 'offset'].includes(p.name)));
+    const paged = exporting.filter((op) => op.parameters.some((p) => ['cursor', 'page', 'offset'].includes(p.name)) && !FROM_A_BEACON_NODE.has(op.path));
     assert.ok(paged.length >= 5, `${paged.length} paged lists`);
     for (const op of paged) {
       const names = new Set(op.parameters.map((p) => p.name));

@@ -113,7 +113,9 @@ describeEachStore('error responses', (getStore) => {
       ['/api/v1/pos/addresses/%C0%AE', 'address'],
       ['/api/v1/p%Fw/addresses/Q00', 'chain'],
       [`/api/v1/pos/addresses/${'Q'.repeat(201)}`, 'address'],
-      [`/api/v1/${'x'.repeat(201)}/addresses/stats/summary`, 'chain'],
+      [`/api/v1/pos/addresses/${'Q'.repeat(5187)}`, 'address'],
+      [`/api/v1/${'x'.repeat(5187)}/addresses/stats/summary`, 'chain'],
+      [`/api/v1/pos/validators/0x${'a'.repeat(5185)}`, 'validator'],
     ] as const) {
       const body = assertProblem(await t.app.inject({ url, headers: AUTH }), 400);
       assert.equal(body.errors[0].param, param, url);

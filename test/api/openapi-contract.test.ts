@@ -87,8 +87,13 @@ describeEachStore('OpenAPI document against the spec', (getStore) => {
   };
 
   it('documents the block routes and no other under /blocks', () => {
-    const documented = Object.keys(doc.paths).filter((path) => /^\/api\/v1\/(\{chain\}|pow|pos)\/blocks/.test(path));
-    assert.deepEqual(documented.sort(), Object.keys(EXPLORER_PARAMETERS).filter((path) => path.includes('/blocks')).sort());
+    const blockRoute = (path: string) => /^\/api\/v1\/(\{chain\}|pow|pos)\/blocks/.test(path);
+    assert.deepEqual(Object.keys(doc.paths).filter(blockRoute).sort(), Object.keys(EXPLORER_PARAMETERS).filter(blockRoute).sort());
+  });
+
+  it('documents the validator routes and no other under /validators', () => {
+    const validatorRoute = (path: string) => /^\/api\/v1\/(\{chain\}|pow|pos)\/validators/.test(path);
+    assert.deepEqual(Object.keys(doc.paths).filter(validatorRoute).sort(), Object.keys(EXPLORER_PARAMETERS).filter(validatorRoute).sort());
   });
 
   for (const [path, spec] of Object.entries(EXPLORER_PARAMETERS)) {

@@ -139,6 +139,27 @@ describeSeededApp('the typed client against a listening server', loadAnalyticsWo
     assert.equal(notFound.error?.status, 404);
   });
 
+  it('validators: paginate the active ones richest first; a validator by public key and its withdrawals', async () => {
+    const validators = w().world.staking.validators;
+    const active = validators
+      .filter((v) => v.status.startsWith('active_'))
+      .sort((a, b) => (a.balance === b.balance ? b.validatorIndex - a.validatorIndex : a.balance < b.balance ? 1 : -1));
+    assert.ok(active.length > 50 && active.length < validators.length);
+    const listed: [number, string | null][] = [];
+    for await (const v of client.paginate('/pos/validators', { params: { query: { status: 'active', sort: '-balance', limit: 40 } } })) listed.push([v.index, v.balance]);
+    assert.deepEqual(listed, active.map((v) => [v.validatorIndex, v.balance.toString()]));
+    const paid = w().blocks.pos.flatMap((b) => b.withdrawals.map((wd, position) => ({ b, wd, position })));
+    const subject = paid.at(-1)!.wd.validatorIndex;
+    const pubkey = validators.find((v) => v.validatorIndex === subject)!.pubkey;
+    const detail = unwrap(await client.GET('/pos/validators/{validator}', { params: { path: { validator: pubkey } } }));
+    assert.deepEqual([detail.index, detail.pubkey, detail.withdrawals_count], [subject, pubkey, paid.filter((p) => p.wd.validatorIndex === subject).length]);
+    const heights: number[] = [];
+    for await (const wd of client.paginate('/pos/validators/{validator}/withdrawals', { params: { path: { validator: String(subject) }, query: { limit: 2 } } })) heights.push(wd.height);
+    assert.deepEqual(heights, paid.filter((p) => p.wd.validatorIndex === subject).reverse().map((p) => p.b.height));
+    const unknown = await client.GET('/pos/validators/{validator}', { params: { path: { validator: String(validators.length) } } });
+    assert.equal(unknown.error?.status, 404);
+  });
+
   it('addresses: paginate keeps the filters on every page', async () => {
     const { address, rows } = pagedAddress(w(), 'pos');
     const incoming = expectedFeed(w().blocks.pos, address, { direction: 'in' }).rows;

@@ -64,6 +64,8 @@ export interface Candidates {
   transactions?: Record<ChainId, string[]>;
   /** For the search's required `q`: queries that find something of several kinds. */
   search?: string[];
+  /** For a `{validator}` of /pos/validators/{validator}: an index or a public key. */
+  validators?: string[];
 }
 
 /** Per chain: the height of the block with most transactions and the hash of the one with most withdrawals. */
@@ -78,6 +80,14 @@ function candidateBlocks(blocks: Record<ChainId, CanonicalBlock[]>): Record<Chai
   return out;
 }
 
+/** The validator paid most withdrawals in the pos blocks (its withdrawals list is the longest), by index. */
+function candidateValidators(blocks: CanonicalBlock[]): string[] {
+  const counts = new Map<number, number>();
+  for (const block of blocks) for (const w of block.withdrawals) counts.set(w.validatorIndex, (counts.get(w.validatorIndex) ?? 0) + 1);
+  const top = [...counts].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0];
+  return top ? [String(top[0])] : [];
+}
+
 /**
  * Per chain: the address in most transactions, the master with most slave registrations, the
  * address in most internal transfers, the one receiving most token transfers, and a migration
@@ -85,7 +95,7 @@ function candidateBlocks(blocks: Record<ChainId, CanonicalBlock[]>): Record<Chai
  */
 export function candidateAddresses(blocks: Record<ChainId, CanonicalBlock[]>): Candidates {
   const top = (counts: Map<string, number>) => [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
-  const out: Candidates = { pow: [], pos: [], blocks: candidateBlocks(blocks), transactions: { pow: [], pos: [] }, search: [] };
+  const out: Candidates = { pow: [], pos: [], blocks: candidateBlocks(blocks), transactions: { pow: [], pos: [] }, search: [], validators: candidateValidators(blocks.pos) };
   for (const chain of CHAIN_IDS) {
     // The newest transaction, and the one with the most token transfers.
     const txs = blocks[chain].flatMap((block) => block.transactions);
@@ -149,6 +159,9 @@ export function requestsOf(op: Operation, candidates: Candidates, extraQuery: Re
         case 'hash':
           if (!v.chain || !candidates.transactions) throw new Error(`${op.path}: no transaction hashes to fill {hash} with`);
           return candidates.transactions[v.chain].map((h) => fill(h));
+        case 'validator':
+          if (!candidates.validators || candidates.validators.length === 0) throw new Error(`${op.path}: no validators to fill {validator} with`);
+          return candidates.validators.map((id) => fill(id));
         default:
           if (param.schema.enum) return param.schema.enum.map((value) => fill(value));
           throw new Error(`${op.path}: no values for the path parameter ${param.name}`);

@@ -116,16 +116,31 @@ export interface ExpectedStakingDay {
   rewardedValidators: number;
 }
 
+/** A day of a beacon node's finalized epochs, as the staking oracles read it from the fake node's model. */
+interface BeaconDay {
+  day: string;
+  /** The last epoch of the day. */
+  last: number;
+  /** States at the slot before the day's first epoch and at the last slot of its last epoch. */
+  start: ValidatorFacts[];
+  end: ValidatorFacts[];
+  /** The end state's records as the node answers them. */
+  records: ReturnType<BeaconModel['validatorsAt']>;
+  /** Net rewards of each rewarded or penalised validator (gwei), the initial slashing penalty included. */
+  net: Map<number, bigint>;
+  slashed: ValidatorFacts[];
+}
+
 /**
- * Every staking day a beacon node's finalized epochs give, from the fake node's model (what its
- * endpoints answer): day D is made of the epochs that start in D and are before the finalized
- * checkpoint (complete and final); its validator set is the state at the last slot of its last epoch,
- * compared with the state at the slot before its first epoch for the slashings. Rewards, signed: each
+ * The days of a beacon node's finalized epochs, from the fake node's model (what its endpoints
+ * answer): day D is made of the epochs that start in D and are before the finalized checkpoint
+ * (complete and final); its validator set is the state at the last slot of its last epoch, compared
+ * with the state at the slot before its first epoch for the slashings. Rewards, signed: each
  * validator's attestation components per epoch, each proposer's block reward and each sync committee
  * member's reward per slot with a block, less effective balance at the day's start ÷
  * MIN_SLASHING_PENALTY_QUOTIENT for each validator slashed during D.
  */
-export function beaconStakingDays(model: BeaconModel): ExpectedStakingDay[] {
+function beaconDays(model: BeaconModel): BeaconDay[] {
   const { genesisTime, secondsPerSlot, slotsPerEpoch, finalizedEpoch, validators } = model.config;
   const epochSeconds = secondsPerSlot * slotsPerEpoch;
   const state = (slot: number) => (slot < 0 ? [] : model.validatorsAt(slot).map(beaconRecordFacts));
@@ -138,7 +153,8 @@ export function beaconStakingDays(model: BeaconModel): ExpectedStakingDay[] {
     const first = epochs[0]!;
     const last = epochs.at(-1)!;
     const start = state(first * slotsPerEpoch - 1);
-    const end = state((last + 1) * slotsPerEpoch - 1);
+    const lastSlot = (last + 1) * slotsPerEpoch - 1;
+    const end = state(lastSlot);
     const net = new Map<number, bigint>();
     const add = (v: number, gwei: bigint) => net.set(v, (net.get(v) ?? 0n) + gwei);
     for (const epoch of epochs) {
@@ -155,6 +171,13 @@ export function beaconStakingDays(model: BeaconModel): ExpectedStakingDay[] {
     const slashed = newlySlashed(start, end);
     const startOf = new Map(start.map((v) => [v.index, v]));
     for (const v of slashed) add(v.index, -((startOf.get(v.index) ?? v).effectiveBalance / PLANCK_PER_GWEI / MIN_SLASHING_PENALTY_QUOTIENT));
+    return { day, last, start, end, records: model.validatorsAt(lastSlot), net, slashed };
+  });
+}
+
+/** Every staking day a beacon node's finalized epochs give (beaconDays), as docs/metrics.md defines its figures. */
+export function beaconStakingDays(model: BeaconModel): ExpectedStakingDay[] {
+  return beaconDays(model).map(({ day, last, end, net, slashed }) => {
     const perValidator = [...net.values()];
     return {
       day,
@@ -164,6 +187,50 @@ export function beaconStakingDays(model: BeaconModel): ExpectedStakingDay[] {
       rewardedValidators: perValidator.filter((gwei) => gwei > 0n).length,
     };
   });
+}
+
+/** A validator's day: its record at the day's end and its net rewards of the day; amounts in planck. */
+export interface ExpectedValidatorDay {
+  index: number;
+  day: string;
+  status: string;
+  balance: bigint;
+  effectiveBalance: bigint;
+  rewards: bigint;
+}
+
+/** Every validator of each finalized day's end state (beaconDays), oldest day first, by index within a day. */
+export function beaconValidatorDays(model: BeaconModel): ExpectedValidatorDay[] {
+  return beaconDays(model).flatMap(({ day, records, net }) =>
+    records.map((r) => ({
+      index: Number(r.index),
+      day,
+      status: r.status,
+      balance: BigInt(r.balance) * PLANCK_PER_GWEI,
+      effectiveBalance: BigInt(r.validator.effective_balance) * PLANCK_PER_GWEI,
+      rewards: (net.get(Number(r.index)) ?? 0n) * PLANCK_PER_GWEI,
+    })),
+  );
+}
+
+/** A slot's block as the beacon node's block rewards give it; amounts in planck. */
+export interface ExpectedProposal {
+  slot: number;
+  /** The slot's start (Unix seconds). */
+  ts: number;
+  proposer: number;
+  reward: bigint;
+}
+
+/** The block of every slot of the finalized epochs (slot 0, the unproposed genesis block, and empty slots have none). */
+export function beaconProposals(model: BeaconModel): ExpectedProposal[] {
+  const { genesisTime, secondsPerSlot, slotsPerEpoch, finalizedEpoch } = model.config;
+  const out: ExpectedProposal[] = [];
+  for (let slot = 0; slot < finalizedEpoch * slotsPerEpoch; slot++) {
+    const block = model.blockReward(slot);
+    if (block) out.push({ slot, ts: genesisTime + slot * secondsPerSlot, proposer: block.proposer, reward: block.total * PLANCK_PER_GWEI });
+  }
+  return out;
 }
 
 /** A beacon epoch of the generated pos chain: 32 slots of 12 s. */
@@ -292,6 +359,31 @@ export const QRYSM_BEACON: FakeBeaconConfig = {
   finalizedEpoch: 16,
   activation: { 5: 4 },
   slashedAt: { 3: 14 },
+  missed: (slot) => slot % 7 === 3,
+};
+
+/**
+ * A qrysm beacon node whose validators go through every status: mainnet's clock (60 s slots, 128 a
+ * epoch), genesis 2024-03-01 20:00 UTC, 14 validators; finalized up to epoch 24 (2024-03-03 21:04),
+ * so the days are 2024-03-01 to 2024-03-03; the head at epoch 26. Validators 6 and 7 exit early and
+ * are paid out (withdrawal_done), 8 is withdrawable at the head (withdrawal_possible), 9 has exited
+ * (exited_unslashed), 3 is slashed at epoch 14 and has exited (exited_slashed), 2 is slashed after
+ * the finalized epochs (active_slashed), 10 is exiting (active_exiting), 5 joins at epoch 4, 12 is
+ * queued (pending_queued) and 13 not yet eligible (pending_initialized).
+ */
+export const VALIDATORS_BEACON: FakeBeaconConfig = {
+  flavour: 'qrysm',
+  genesisTime: Date.parse('2024-03-01T20:00:00Z') / 1000,
+  secondsPerSlot: 60,
+  slotsPerEpoch: 128,
+  validators: 14,
+  headSlot: 128 * 26 + 5,
+  finalizedEpoch: 24,
+  activation: { 5: 4, 12: 30, 13: 50 },
+  eligibleAt: { 13: 40 },
+  slashedAt: { 3: 14, 2: 25 },
+  exitAt: { 2: 31, 3: 24, 6: 8, 7: 9, 8: 22, 9: 25, 10: 30 },
+  withdrawableDelay: 4,
   missed: (slot) => slot % 7 === 3,
 };
 

@@ -114,6 +114,26 @@ export const EXPLORER_PARAMETERS: Record<string, Record<string, SpecParameter>> 
     cursor: { type: 'string' },
     limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
   },
+  // docs/api-validators.md
+  '/api/v1/pos/validators': {
+    cursor: { type: 'string' },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+    status: {
+      type: 'string',
+      enum: ['pending_initialized', 'pending_queued', 'active_ongoing', 'active_exiting', 'active_slashed', 'exited_unslashed', 'exited_slashed', 'withdrawal_possible', 'withdrawal_done', 'pending', 'active', 'exited', 'withdrawal'],
+    },
+    sort: { type: 'string', enum: ['index', '-index', 'balance', '-balance'], default: 'index' },
+  },
+  '/api/v1/pos/validators/{validator}': {},
+  '/api/v1/pos/validators/{validator}/daily': { window: { type: 'string', default: 'all' } },
+  '/api/v1/pos/validators/{validator}/blocks': {
+    cursor: { type: 'string' },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+  },
+  '/api/v1/pos/validators/{validator}/withdrawals': {
+    cursor: { type: 'string' },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+  },
 };
 
 /** The path parameters of the routes beyond the spec, besides `chain`: name → where it is documented. */
@@ -126,4 +146,9 @@ export const EXPLORER_PATH_PARAMETERS: Record<string, readonly string[]> = {
   '/api/v1/{chain}/transactions/{hash}': ['chain', 'hash'],
   '/api/v1/search': [],
   '/api/v1/{chain}/transactions/pending': ['chain'],
+  '/api/v1/pos/validators': [],
+  '/api/v1/pos/validators/{validator}': ['validator'],
+  '/api/v1/pos/validators/{validator}/daily': ['validator'],
+  '/api/v1/pos/validators/{validator}/blocks': ['validator'],
+  '/api/v1/pos/validators/{validator}/withdrawals': ['validator'],
 };

@@ -9,9 +9,13 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { problem, type ProblemBody, type ProblemStatus } from '../problem.ts';
 import { sendProblem } from './errors.ts';
+import { MAX_VALIDATOR_ID_LENGTH } from '../params/validator-id.ts';
 
-/** The longest path parameter the router takes (an address is at most 129 characters: a 64-byte pos one). */
-export const MAX_PARAM_LENGTH = 200;
+/**
+ * The longest path parameter the router takes: a validator's public key, 0x and qrysm's 2,592 bytes
+ * in hex (5,186 characters; an address is at most 129). Longer ones are a 400 naming the parameter.
+ */
+export const MAX_PARAM_LENGTH = MAX_VALIDATOR_ID_LENGTH;
 
 /**
  * Which path parameter a bad path is about: the first segment that fails `bad`, named as a route

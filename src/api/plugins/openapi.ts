@@ -33,6 +33,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'addresses', description: 'Per-address data and address leaderboards' },
         { name: 'transactions', description: 'A chain\'s latest transactions and transaction pages' },
         { name: 'search', description: 'Blocks, transactions, addresses, tokens and labels of both chains by what a search box is given' },
+        { name: 'validators', description: 'pos validators as the beacon node gives them: their state, days, proposed blocks and withdrawals' },
         { name: 'service', description: 'Health and readiness' },
       ],
     },

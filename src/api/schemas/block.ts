@@ -42,6 +42,13 @@ export const BlockDetail = Type.Object(
           'pos: at or below the node\'s finalized block as the indexer last recorded it. Null on pos when nothing recorded one (a generated chain, a node without the finalized tag).',
       }),
     ),
+    proposer_index: Nullable(
+      Type.Integer({
+        description:
+          'pos: index of the validator that proposed the block, as the beacon node gives it (its block rewards for the slot at the block\'s time, read by the staking sync for finalized epochs). ' +
+          'Null on pow, and on pos where it is not recorded: without a beacon node (--beacon; a generated chain), or for a block of an epoch the staking sync has not read yet (newer than the finalized checkpoint at its last run).',
+      }),
+    ),
   },
   { description: 'A block header with what a block page shows.' },
 );

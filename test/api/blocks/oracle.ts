@@ -28,7 +28,8 @@ export function expectedSummary(chain: ChainId, b: CanonicalBlock) {
   };
 }
 
-export function expectedDetail(chain: ChainId, network: string, b: CanonicalBlock, tipHeight: number, finalized: boolean | null) {
+/** `proposer`: the validator the beacon node names for the block's slot; null without one (no beacon node, pow). */
+export function expectedDetail(chain: ChainId, network: string, b: CanonicalBlock, tipHeight: number, finalized: boolean | null, proposer: number | null = null) {
   const pos = chain === 'pos';
   return {
     chain,
@@ -40,6 +41,7 @@ export function expectedDetail(chain: ChainId, network: string, b: CanonicalBloc
     withdrawals_total: pos ? sum(b.withdrawals.map((w) => w.amount)).toString() : null,
     confirmations: tipHeight - b.height,
     finalized,
+    proposer_index: proposer,
   };
 }
 

@@ -25,6 +25,12 @@
  *   bytes, or 64 with `addressBytes: 64`), or newer qrysm's `withdrawal_recipient`
  *   (`recipientField`); ML-DSA-87 public keys of 2,592 bytes (fieldparams `MLDSA87PubkeyLength`).
  *
+ * Validators go through qrysm's statuses (`statusAt`: pending_initialized, pending_queued,
+ * active_ongoing, active_exiting, active_slashed, exited_unslashed, exited_slashed,
+ * withdrawal_possible, withdrawal_done) as their activation, slashing and exit epochs say; a
+ * validator's balance is its effective balance plus a little that grows with the epoch, and 0 once
+ * the sweep has paid it out.
+ *
  * Served (prefix /eth/v1, /qrl/v1 or /zond/v1):
  *         GET  /eth/v1/beacon/genesis
  *         GET  /eth/v1/config/spec
@@ -57,6 +63,17 @@ export interface FakeBeaconConfig {
   activation?: Record<number, number>;
   /** Validator index -> epoch it was slashed at. */
   slashedAt?: Record<number, number>;
+  /**
+   * Validator index -> its `exit_epoch`. The record shows it from five epochs before (an exit
+   * initiated then: `compute_activation_exit_epoch` = current + 1 + MAX_SEED_LOOKAHEAD 4), or from its
+   * slashing; from it on the validator is not active. Without one a validator never exits (and a
+   * slashed one stays `active_slashed`, the model's simplification: a real slashing schedules an exit).
+   */
+  exitAt?: Record<number, number>;
+  /** Epochs from exit to `withdrawable_epoch` (MIN_VALIDATOR_WITHDRAWABILITY_DELAY, 256 on mainnet); default 2. The epoch after it the sweep has paid the whole balance: balance and effective balance 0. */
+  withdrawableDelay?: number;
+  /** Validator index -> the epoch its deposit became eligible for activation (default 0); before it the record's `activation_eligibility_epoch` is FAR_FUTURE: `pending_initialized`. */
+  eligibleAt?: Record<number, number>;
   /** Slots without a block. */
   missed?: (slot: number) => boolean;
   /** Answer the first N requests with 503 / 429, to exercise retries. */
@@ -76,7 +93,14 @@ export function createBeaconModel(config: FakeBeaconConfig) {
   const epochOf = (slot: number) => Math.floor(slot / config.slotsPerEpoch);
   const activation = (v: number) => config.activation?.[v] ?? 0;
   const slashed = (v: number, epoch: number) => config.slashedAt?.[v] !== undefined && config.slashedAt[v]! <= epoch;
-  const active = (v: number, epoch: number) => activation(v) <= epoch;
+  const exitOf = (v: number) => config.exitAt?.[v];
+  const exited = (v: number, epoch: number) => exitOf(v) !== undefined && epoch >= exitOf(v)!;
+  const active = (v: number, epoch: number) => activation(v) <= epoch && !exited(v, epoch);
+  /** The exit epoch as the record shows it at `epoch`: from its initiation (or the slashing) on. */
+  const shownExit = (v: number, epoch: number) => (exitOf(v) !== undefined && (epoch >= exitOf(v)! - 5 || slashed(v, epoch)) ? exitOf(v)! : null);
+  const withdrawableOf = (v: number) => (exitOf(v) === undefined ? null : exitOf(v)! + (config.withdrawableDelay ?? 2));
+  const withdrawn = (v: number, epoch: number) => withdrawableOf(v) !== null && epoch > withdrawableOf(v)!;
+  const eligible = (v: number, epoch: number) => (config.eligibleAt?.[v] ?? 0) <= epoch;
   const missed = (slot: number) => slot > config.headSlot || (config.missed?.(slot) ?? false);
   const indexes = Array.from({ length: config.validators }, (_, v) => v);
   const qrysm = config.flavour === 'qrysm';
@@ -108,25 +132,38 @@ export function createBeaconModel(config: FakeBeaconConfig) {
     },
     // One in four a little under the maximum: 31 of 32 ether, 39,000 of 40,000 quanta.
     effectiveBalance: (v: number) => (v % 4 === 0 ? maxEffective - maxEffective / (qrysm ? 40n : 32n) : maxEffective),
+    /**
+     * A validator's status at `epoch` as qrysm's `ValidatorSubStatus` derives it from the record
+     * (beacon-chain/rpc/zond/helpers/validator_status.go): pending until activation (initialized
+     * while not yet eligible), active until the exit epoch (exiting or slashed once an exit is
+     * scheduled), exited until withdrawable, then withdrawal_possible until the effective balance is 0.
+     */
+    statusAt(v: number, epoch: number): string {
+      if (activation(v) > epoch) return eligible(v, epoch) ? 'pending_queued' : 'pending_initialized';
+      if (active(v, epoch)) return slashed(v, epoch) ? 'active_slashed' : shownExit(v, epoch) === null ? 'active_ongoing' : 'active_exiting';
+      if (epoch < withdrawableOf(v)!) return slashed(v, epoch) ? 'exited_slashed' : 'exited_unslashed';
+      return withdrawn(v, epoch) ? 'withdrawal_done' : 'withdrawal_possible';
+    },
     validatorsAt(slot: number) {
       const epoch = epochOf(slot);
       return indexes.map((v) => {
         const isSlashed = slashed(v, epoch);
-        const status = !active(v, epoch) ? 'pending_queued' : isSlashed ? 'active_slashed' : 'active_ongoing';
         const credentials = qrysm ? `0x${addressHex(v)}` : v % 2 === 0 ? `0x010000000000000000000000${(0xabc000 + v).toString(16).padStart(40, '0')}` : `0x00${'11'.repeat(31)}`;
+        const exit = shownExit(v, epoch);
+        const gone = withdrawn(v, epoch);
         return {
           index: String(v),
-          balance: String(maxEffective + BigInt(v * 1000 + epoch)),
-          status,
+          balance: gone ? '0' : String(this.effectiveBalance(v) + BigInt(v * 1000 + epoch)),
+          status: this.statusAt(v, epoch),
           validator: {
             pubkey: qrysm ? `0x${(v + 1).toString(16).padStart(4, '0').repeat(QRYSM_PUBKEY_BYTES / 2)}` : `0x${(v + 1).toString(16).padStart(96, '0')}`,
             [qrysm ? (config.recipientField ?? 'withdrawal_credentials') : 'withdrawal_credentials']: credentials,
-            effective_balance: String(this.effectiveBalance(v)),
+            effective_balance: gone ? '0' : String(this.effectiveBalance(v)),
             slashed: isSlashed,
-            activation_eligibility_epoch: '0',
-            activation_epoch: active(v, epoch) ? String(activation(v)) : FAR_FUTURE,
-            exit_epoch: FAR_FUTURE,
-            withdrawable_epoch: FAR_FUTURE,
+            activation_eligibility_epoch: eligible(v, epoch) ? String(config.eligibleAt?.[v] ?? 0) : FAR_FUTURE,
+            activation_epoch: activation(v) <= epoch ? String(activation(v)) : FAR_FUTURE,
+            exit_epoch: exit === null ? FAR_FUTURE : String(exit),
+            withdrawable_epoch: exit === null ? FAR_FUTURE : String(withdrawableOf(v)),
           },
         };
       });

@@ -38,6 +38,7 @@ function blockDetail(row: BlockDetailRow, chain: ChainId, network: string, amoun
     withdrawals_total: pos ? amount(row.withdrawals_total, producer, 'withdrawals_total', where) : null,
     confirmations,
     finalized: isFinalized(chain, row, confirmations),
+    proposer_index: pos ? row.proposer_index : null,
   };
 }
 
