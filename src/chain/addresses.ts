@@ -132,6 +132,23 @@ export function powAddressFromParts(descriptor: Buffer, keyHash: Buffer): string
   return 'Q' + Buffer.concat([body, powChecksum(body)]).toString('hex');
 }
 
+/** The descriptor of a pow multi-signature address (theQRL/QRL MultiSigAddressState). */
+const MULTISIG_DESCRIPTOR = Buffer.from('110000', 'hex');
+
+/**
+ * The address a multi_sig_create transaction makes: descriptor 110000, SHA-256 of the descriptor
+ * and the transaction's hash, checksum (MultiSigAddressState.generate_multi_sig_address).
+ */
+export function multiSigAddress(createTxHash: string): string {
+  const keyHash = createHash('sha256').update(MULTISIG_DESCRIPTOR).update(Buffer.from(createTxHash, 'hex')).digest();
+  return powAddressFromParts(MULTISIG_DESCRIPTOR, keyHash);
+}
+
+/** Whether a canonical pow address is a multi-signature one (its descriptor's first byte is 0x11). */
+export function isMultiSigAddress(address: string): boolean {
+  return address.length === 79 && address.startsWith('Q11');
+}
+
 /** XMSS tree height encoded in a pow address descriptor (parameter P1 = height / 2). */
 export function powTreeHeight(address: string): number | null {
   if (address.length !== 79) return null;
