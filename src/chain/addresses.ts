@@ -156,6 +156,14 @@ export function powTreeHeight(address: string): number | null {
   return p1 * 2;
 }
 
+/** Hash functions of an XMSS descriptor (byte 0, low nibble: qrllib eHashFunction). */
+const POW_HASH_FUNCTIONS: Record<number, string> = { 0: 'sha2_256', 1: 'shake_128', 2: 'shake_256' };
+
+/** The hash function a pow address descriptor names: sha2_256, shake_128, shake_256, or unknown. */
+export function powHashFunction(address: string): string {
+  return POW_HASH_FUNCTIONS[parseInt(address.slice(2, 3), 16)] ?? 'unknown';
+}
+
 /** Converts a node's `0x…` address to the canonical pos form. */
 export function posAddressFromHex(hex: string): string {
   return 'Q' + hex.slice(2).toLowerCase();
