@@ -104,6 +104,16 @@ export const EXPLORER_PARAMETERS: Record<string, Record<string, SpecParameter>> 
     tx_type: { type: 'string' },
   },
   '/api/v1/{chain}/transactions/{hash}': {},
+  // docs/api-ots.md
+  '/api/v1/pow/addresses/{address}/ots': {
+    page: { type: 'integer', minimum: 1, default: 1 },
+  },
+  '/api/v1/pow/addresses/{address}/multisig': {},
+  '/api/v1/pow/addresses/{address}/multisig/spends': {
+    cursor: { type: 'string' },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+    status: { type: 'string', enum: ['open', 'executed', 'expired'] },
+  },
 };
 
 /** The path parameters of the routes beyond the spec, besides `chain`: name → where it is documented. */
@@ -114,4 +124,7 @@ export const EXPLORER_PATH_PARAMETERS: Record<string, readonly string[]> = {
   '/api/v1/pos/blocks/{id}/withdrawals': ['id'],
   '/api/v1/{chain}/transactions': ['chain'],
   '/api/v1/{chain}/transactions/{hash}': ['chain', 'hash'],
+  '/api/v1/pow/addresses/{address}/ots': ['address'],
+  '/api/v1/pow/addresses/{address}/multisig': ['address'],
+  '/api/v1/pow/addresses/{address}/multisig/spends': ['address'],
 };
