@@ -76,6 +76,10 @@ export const ROUTES = {
   // docs/api-transactions.md
   chainTransactions: '/api/v1/{chain}/transactions',
   chainTransaction: '/api/v1/{chain}/transactions/{hash}',
+  // docs/api-ots.md
+  ots: '/api/v1/pow/addresses/{address}/ots',
+  multiSig: '/api/v1/pow/addresses/{address}/multisig',
+  multiSigSpends: '/api/v1/pow/addresses/{address}/multisig/spends',
 } as const;
 
 /** Analytics routes that take the chain as a query parameter, and those that describe pos (or both chains) alone. */
@@ -179,6 +183,8 @@ export interface CaseInputs {
   bounds?: HostileBounds;
   /** Each chain's latest block (from GET /{chain}/blocks); without it, no block cases. */
   tips?: Record<ChainId, TipBlock | null>;
+  /** pow's busiest signing key and a multi-signature address (TierFacts.powKeys); without them, no cases of theirs. */
+  powKeys?: { busiestSigner: string | null; multiSig: string | null };
 }
 
 const DAY = 86_400;
@@ -188,7 +194,7 @@ export function buildCases(inputs: CaseInputs): ApiCase[] {
   for (const chain of ['pow', 'pos'] as const) {
     const n = inputs.notable[chain];
     const add = (route: RouteName, subject: string | undefined, query: Query, extra: Partial<ApiCase> = {}) => {
-      const address = subject ? (subjectAddress(chain, n, subject) ?? undefined) : undefined;
+      const address = subject ? (subjectAddress(chain, n, subject, inputs.powKeys) ?? undefined) : undefined;
       if (subject && !address) return;
       const params = Object.entries(extra.shownQuery ?? query).map(([k, v]) => `${k}=${v}`).join('&');
       const id = [chain, route, extra.metric, subject, extra.shownHash ?? extra.hash, params].filter(Boolean).join(' ');
@@ -332,6 +338,21 @@ export function buildCases(inputs: CaseInputs): ApiCase[] {
       }
     }
 
+    // One-time keys and multi-signature addresses (docs/api-ots.md), pow only: an ordinary user's own
+    // key, the busiest wallet's (its slaves sign), the busiest key (a slave), a whale's second page;
+    // the multisig address with most spends, its spends by cursor and by state.
+    if (pow) {
+      const keys = (route: RouteName, subject: string, query: Query, note?: string) => add(route, subject, query, { target: TARGETS.address, ...(note ? { note } : {}) });
+      keys('ots', 'ordinary', {});
+      keys('ots', 'busiest', {}, 'its slaves sign its transactions: its own key signs little');
+      keys('ots', 'busiestSigner', {}, 'the key with the most signatures');
+      keys('ots', 'whale', {});
+      keys('multiSig', 'multiSig', {});
+      keys('multiSigSpends', 'multiSig', {});
+      keys('multiSigSpends', 'multiSig', { limit: 100 });
+      keys('multiSigSpends', 'multiSig', { status: 'executed' });
+    }
+
     const burners = (query: Query) => add('topBurners', undefined, query, { target: pow ? undefined : TARGETS.endpoint, ...(pow ? { note: 'pos only: an empty list on pow' } : {}) });
     burners({});
     burners({ window: '30d' });
@@ -364,8 +385,12 @@ export function buildCases(inputs: CaseInputs): ApiCase[] {
   return cases;
 }
 
-function subjectAddress(chain: ChainId, n: NotableAccounts, subject: string): string | null {
+function subjectAddress(chain: ChainId, n: NotableAccounts, subject: string, keys: CaseInputs['powKeys']): string | null {
   switch (subject) {
+    case 'busiestSigner':
+      return chain === 'pow' ? (keys?.busiestSigner ?? null) : null;
+    case 'multiSig':
+      return chain === 'pow' ? (keys?.multiSig ?? null) : null;
     case 'coinbase':
       return chain === 'pow' ? POW_COINBASE_SENTINEL : null;
     case 'ordinary':
