@@ -126,7 +126,6 @@ export function requestsOf(op: Operation, candidates: Candidates, extraQuery: Re
   const query = new Set(op.parameters.filter((p) => p.in === 'query').map((p) => p.name));
   const fixed = /^\/api\/v1\/(pow|pos)\//.exec(op.path)?.[1] as ChainId | undefined;
   let variants: { path: string; chain: ChainId | null }[] = [{ path: op.path, chain: fixed ?? null }];
-  const hasChainParam = pathParams.some((p) => p.name === 'chain');
   // The chain first: an address parameter takes that chain's addresses.
   for (const param of [...pathParams].sort((a, b) => (a.name === 'chain' ? -1 : b.name === 'chain' ? 1 : 0))) {
     variants = variants.flatMap((v) => {
