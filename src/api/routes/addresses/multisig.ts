@@ -9,11 +9,10 @@ import { formatTimestamp } from '../../../time.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { addressEcho, type AddressEcho } from '../../params/address.ts';
 import { notFound } from '../../problem.ts';
-import { AddressEchoFields, Amount, Nullable, problemResponse, STANDARD_ERRORS, StringEnum, Timestamp } from '../../schemas/common.ts';
+import { AddressEchoFields, Amount, Nullable, PowAddressPathParams, problemResponse, STANDARD_ERRORS, StringEnum, Timestamp } from '../../schemas/common.ts';
 import { listRoute } from '../list-route.ts';
 import { replayMultiSig, type Replay, type VoteOutcome } from './multisig-state.ts';
 import { readMultiSig, readMultiSigHistory, type MultiSigRow, type SpendRow } from './multisig.read.ts';
-import { PowAddressParams } from './ots.ts';
 
 /** Votes listed per spend (docs/bounds.md); vote_count counts them all. */
 export const MAX_VOTES_LISTED = 100;
@@ -102,7 +101,7 @@ export function multiSigRoute(app: RouteApp, ctx: ApiContext): void {
         tags: ['addresses'],
         operationId: 'getMultiSigAddress',
         summary: 'A pow multi-signature address: signatories, weights, threshold, balance and its spends by state',
-        params: PowAddressParams,
+        params: PowAddressPathParams,
         response: { 200: MultiSigResponse, ...STANDARD_ERRORS, 404: problemResponse(NOT_FOUND) },
       },
     },
@@ -131,7 +130,7 @@ export function multiSigRoute(app: RouteApp, ctx: ApiContext): void {
     tags: ['addresses'],
     operationId: 'getMultiSigSpends',
     summary: 'The spends of a pow multi-signature address with their votes and state, newest first',
-    params: PowAddressParams,
+    params: PowAddressPathParams,
     query: { status: Type.Optional(StringEnum(STATUSES, { description: 'Only spends in this state.' })) },
     paging: { style: 'cursor', maxLimit: 100, defaultLimit: 25, keyLength: 2 },
     item: SpendItem,

@@ -10,7 +10,7 @@ import { formatTimestamp } from '../../../time.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { addressEcho } from '../../params/address.ts';
 import { invalidParam, notFound } from '../../problem.ts';
-import { AddressEchoFields, IntegerQuery, Nullable, problemResponse, STANDARD_ERRORS, Timestamp } from '../../schemas/common.ts';
+import { AddressEchoFields, IntegerQuery, Nullable, PowAddressPathParams, problemResponse, STANDARD_ERRORS, Timestamp } from '../../schemas/common.ts';
 import { readOtsReuses, readOtsSummary } from './ots.read.ts';
 
 /** Keys per page: QRL's `ots_tracking_per_page`, the page of its bitfield (GetOTS). */
@@ -20,10 +20,6 @@ export const MAX_REUSED_LISTED = 100;
 export const MAX_USES_LISTED = 100;
 /** The largest tree a descriptor can name (P1 = 15): its page count bounds `page`. */
 const MAX_PAGES = 2 ** 30 / OTS_PAGE_KEYS;
-
-export const PowAddressParams = Type.Object({
-  address: Type.String({ description: 'A pow address: Q + 78 hex digits, any case.' }),
-});
 
 const ReuseSignature = Type.Object({
   tx_hash: Type.String(),
@@ -105,7 +101,7 @@ export function otsRoute(app: RouteApp, ctx: ApiContext): void {
         tags: ['addresses'],
         operationId: 'getAddressOts',
         summary: 'One-time keys of a pow address: used indexes, the next unused one, keys left and reuses',
-        params: PowAddressParams,
+        params: PowAddressPathParams,
         querystring: Type.Object({
           page: IntegerQuery({
             minimum: 1,
