@@ -1,5 +1,6 @@
 /**
- * The pow key routes through reorgs: a multisig address's create, spend and votes and the
+ * The pow multisig routes on chains built by hand: votes QRL's rules refuse are listed, not counted;
+ * and through reorgs: a multisig address's create, spend and votes and the
  * signatures' key indexes are written with their blocks and leave with them. A small chain built
  * by hand: two signatories (weight 1 each, threshold 2), a spend that the second vote executes;
  * then branches that drop that vote, the spend, and the create.
@@ -29,7 +30,8 @@ function add(b: BlockBuilder, fields: Partial<CanonicalTx> & Pick<CanonicalTx, '
   return tx;
 }
 
-const vote = (b: BlockBuilder, voter: string, ots: number) => add(b, { type: 'multi_sig_vote', from: voter, otsIndex: ots, input: SPEND, multiSig: { kind: 'vote', sharedKey: SPEND, unvote: false } });
+const vote = (b: BlockBuilder, voter: string, ots: number, spend = SPEND, unvote = false) =>
+  add(b, { type: 'multi_sig_vote', from: voter, otsIndex: ots, input: spend, multiSig: { kind: 'vote', sharedKey: spend, unvote } });
 
 function chain(): ChainBuilder {
   const c = new ChainBuilder('pow', 1_700_000_000, 60);
@@ -97,6 +99,54 @@ describeEachStore('pow multisig and key indexes through reorgs', (getStore) => {
                  + (SELECT count(*) FROM multisig_spend_recipients) + (SELECT count(*) FROM multisig_votes) AS n`,
       );
       assert.equal(Number(left!.n), 0);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describeEachStore('pow multisig votes by QRL\'s rules', (getStore) => {
+  it('lists the votes a node would refuse as not counted: a non-signatory, a repeat, after execution, after the expiry', async () => {
+    const store = getStore();
+    const late = hash('the late spend');
+    const c = new ChainBuilder('pow', 1_700_000_000, 60);
+    c.block((b) => b.genesis([{ address: ALICE, amount: coins('pow', 100) }, { address: BOB, amount: coins('pow', 100) }, { address: CAROL, amount: coins('pow', 100) }]));
+    c.block((b) => {
+      add(b, { type: 'multi_sig_create', hash: CREATE, from: ALICE, otsIndex: 0, multiSig: { kind: 'create', address: MS, signatories: [{ address: ALICE, weight: 1 }, { address: BOB, weight: 1 }], threshold: 2 } });
+      add(b, { type: 'transfer', from: ALICE, to: MS, value: 1000n, recipients: [{ to: MS, amount: 1000n }], otsIndex: 1 });
+    });
+    c.block((b) => {
+      add(b, { type: 'multi_sig_spend', hash: SPEND, from: ALICE, to: MS, otsIndex: 2, multiSig: { kind: 'spend', multiSigAddress: MS, recipients: [{ to: CAROL, amount: 600n }], expiryHeight: 10 } });
+      add(b, { type: 'multi_sig_spend', hash: late, from: BOB, to: MS, otsIndex: 0, multiSig: { kind: 'spend', multiSigAddress: MS, recipients: [{ to: CAROL, amount: 300n }], expiryHeight: 4 } });
+    });
+    c.block((b) => {
+      vote(b, CAROL, 0); // not a signatory
+      vote(b, BOB, 1); // counts: weight 1
+      vote(b, BOB, 2); // repeats Bob's vote
+      vote(b, ALICE, 3, SPEND, true); // withdraws an approval Alice never gave
+    });
+    c.block((b) => {
+      vote(b, ALICE, 4); // counts: weight 2, the threshold, and the address holds 1,000: executes
+      vote(b, BOB, 3, SPEND, true); // after the execution
+      vote(b, ALICE, 5, late); // counts (block 4 is the late spend's expiry): weight 1
+    });
+    c.block((b) => vote(b, BOB, 4, late)); // after its expiry
+    c.block();
+    await ingest(store, c.source());
+    const t = await buildTestApp(store, { QUARRY_RATE_LIMIT_MAX: '100000' });
+    try {
+      const res = await t.app.inject({ url: `/api/v1/pow/addresses/${MS}/multisig/spends`, headers: AUTH });
+      assert.equal(res.statusCode, 200, res.body);
+      const [lateSpend, spend] = res.json().items;
+      const votes = (item: { votes: { voter: string; unvote: boolean; counted: boolean }[] }) => item.votes.map((v) => [v.voter, v.unvote, v.counted]);
+      assert.deepEqual(votes(spend), [[CAROL, false, false], [BOB, false, true], [BOB, false, false], [ALICE, true, false], [ALICE, false, true], [BOB, true, false]]);
+      assert.deepEqual([spend.status, spend.approved_weight, spend.executed_by.height], ['executed', 2, 4]);
+      assert.deepEqual(spend.signatories.map((g: { approves: boolean }) => g.approves), [true, true]);
+      assert.deepEqual(votes(lateSpend), [[ALICE, false, true], [BOB, false, false]]);
+      // Expired: the tip (6) is past its expiry (4) and one approval of two came by then.
+      assert.deepEqual([lateSpend.status, lateSpend.approved_weight, lateSpend.executed_by], ['expired', 1, null]);
+      const ms = (await t.app.inject({ url: `/api/v1/pow/addresses/${MS}/multisig`, headers: AUTH })).json();
+      assert.deepEqual([ms.received, ms.spent, ms.balance, ms.spends], ['1000', '600', '400', { total: 2, open: 0, executed: 1, expired: 1 }]);
     } finally {
       await t.close();
     }

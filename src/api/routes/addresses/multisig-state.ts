@@ -4,8 +4,8 @@
  *
  * - what it received (native transfers to it) adds to its balance;
  * - a spend starts with no signatory approving;
- * - a vote counts when its sender is a signatory, the spend is not executed, the vote's block is
- *   not above the spend's expiry and the vote changes the signatory's state (an approval, or the
+ * - a vote counts when it comes after the spend, its sender is a signatory, the spend is not
+ *   executed, the vote's block is not above the spend's expiry and the vote changes the signatory's state (an approval, or the
  *   withdrawal of one: `unvote`); it adds (withdraws) the signatory's weight;
  * - after a counted vote the spend executes when the approving weight is at least the threshold and
  *   the address holds the spend's total: the total leaves the balance;
@@ -59,10 +59,10 @@ const before = (a: { height: number; tx_index: number }, b: { height: number; tx
 export function replayMultiSig(input: ReplayInput): Replay {
   const weights = new Map(input.signatories.map((s) => [s.address, s.weight]));
   const spends = new Map<string, SpendOutcome>();
-  const meta = new Map<string, { expiry: number; total: bigint }>();
+  const meta = new Map<string, { expiry: number; total: bigint; at: { height: number; tx_index: number } }>();
   for (const s of input.spends) {
     spends.set(s.tx_hash, { status: 'open', approvedWeight: 0, signatories: input.signatories.map((g) => ({ address: g.address, weight: g.weight, approves: false, voteTx: null })), votes: [], executedBy: null });
-    meta.set(s.tx_hash, { expiry: s.expiry_height, total: BigInt(s.total) });
+    meta.set(s.tx_hash, { expiry: s.expiry_height, total: BigInt(s.total), at: s });
   }
   let balance = 0n;
   let received = 0n;
@@ -75,10 +75,10 @@ export function replayMultiSig(input: ReplayInput): Replay {
       received += BigInt(input.credits[c]!.amount);
     }
     const spend = spends.get(vote.shared_key)!;
-    const { expiry, total } = meta.get(vote.shared_key)!;
+    const { expiry, total, at } = meta.get(vote.shared_key)!;
     const weight = weights.get(vote.voter) ?? 0;
     const signatory = spend.signatories.find((s) => s.address === vote.voter);
-    const counted = signatory !== undefined && spend.status !== 'executed' && vote.height <= expiry && signatory.approves === vote.unvote;
+    const counted = before(at, vote) && signatory !== undefined && spend.status !== 'executed' && vote.height <= expiry && signatory.approves === vote.unvote;
     const outcome: VoteOutcome = { tx_hash: vote.tx_hash, height: vote.height, ts: vote.ts, voter: vote.voter, unvote: vote.unvote, weight, counted };
     spend.votes.push(outcome);
     if (!counted) continue;

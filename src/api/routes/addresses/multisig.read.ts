@@ -28,7 +28,7 @@ export async function readMultiSig(db: Db, address: string): Promise<MultiSigRow
                (SELECT max(height) FROM blocks WHERE chain = m.chain) AS tip
         FROM multisig_addresses m WHERE m.chain = 'pow' AND m.address = ${address}`,
   );
-  return row ? { ...row, threshold: Number(row.threshold), tip: Number(row.tip), signatories: row.signatories.map((s) => ({ address: s.address, weight: Number(s.weight) })) } : null;
+  return row ? { ...row, threshold: Number(row.threshold), tip: Number(row.tip), signatories: (row.signatories ?? []).map((s) => ({ address: s.address, weight: Number(s.weight) })) } : null;
 }
 
 export interface SpendRow {
