@@ -30,12 +30,14 @@ export interface Tier {
 
 // A fixed end keeps every world the same from run to run (the default would be "now").
 const END = new Date('2026-01-01T00:00:00Z');
+/** pow's rarer kinds in every tier, so that the key routes (docs/api-ots.md) have subjects: multisig addresses, reused keys. */
+const POW_KEYS = { powMultiSig: 10, powOtsReuses: 10 } as const;
 
 export const TIERS: Record<TierName, Tier> = {
   T: {
     name: 'T',
     description: 'tiny, for developing the benchmark (≈80 k transactions)',
-    world: { seed: 1, powDays: 20, posDays: 5, scale: 2000, end: END },
+    world: { seed: 1, powDays: 20, posDays: 5, scale: 2000, end: END, ...POW_KEYS },
     stretch: { pow: 300, pos: 1500 },
     live: { pow: 30, pos: 60 },
     apiSeconds: 1,
@@ -44,7 +46,7 @@ export const TIERS: Record<TierName, Tier> = {
   S: {
     name: 'S',
     description: 'small (≈500 k transactions)',
-    world: { seed: 1, powDays: 100, posDays: 30, scale: 2500, end: END },
+    world: { seed: 1, powDays: 100, posDays: 30, scale: 2500, end: END, ...POW_KEYS },
     stretch: { pow: 1440, pos: 7000 },
     live: { pow: 60, pos: 200 },
     apiSeconds: 0.6, // S in about 10 minutes, the demo's 3 included
@@ -54,7 +56,7 @@ export const TIERS: Record<TierName, Tier> = {
   M: {
     name: 'M',
     description: 'medium (≥5 M transactions, ≥1 M addresses, busiest address ≥100 k transactions)',
-    world: { seed: 1, powDays: 100, posDays: 30, scale: 40_000, end: END },
+    world: { seed: 1, powDays: 100, posDays: 30, scale: 40_000, end: END, ...POW_KEYS },
     stretch: { pow: 1440, pos: 7000 },
     live: { pow: 60, pos: 200 },
     apiSeconds: 1.5,
@@ -64,7 +66,7 @@ export const TIERS: Record<TierName, Tier> = {
   H: {
     name: 'H',
     description: 'long history: five years of pow at a low density (analytics latency must not grow with history)',
-    world: { seed: 1, powDays: 1825, posDays: 30, scale: 150, end: END },
+    world: { seed: 1, powDays: 1825, posDays: 30, scale: 150, end: END, ...POW_KEYS },
     stretch: { pow: 1440, pos: 7000 },
     live: { pow: 60, pos: 200 },
     apiSeconds: 0.6,
@@ -73,7 +75,7 @@ export const TIERS: Record<TierName, Tier> = {
   L: {
     name: 'L',
     description: 'large, optional (≈10 M transactions; not part of the regular run)',
-    world: { seed: 1, powDays: 100, posDays: 30, scale: 80_000, end: END },
+    world: { seed: 1, powDays: 100, posDays: 30, scale: 80_000, end: END, ...POW_KEYS },
     stretch: { pow: 1440, pos: 7000 },
     live: { pow: 60, pos: 200 },
     apiSeconds: 2,

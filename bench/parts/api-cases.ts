@@ -85,6 +85,10 @@ export const ROUTES = {
   validatorDaily: '/api/v1/pos/validators/{validator}/daily',
   validatorBlocks: '/api/v1/pos/validators/{validator}/blocks',
   validatorWithdrawals: '/api/v1/pos/validators/{validator}/withdrawals',
+  // docs/api-ots.md
+  ots: '/api/v1/pow/addresses/{address}/ots',
+  multiSig: '/api/v1/pow/addresses/{address}/multisig',
+  multiSigSpends: '/api/v1/pow/addresses/{address}/multisig/spends',
 } as const;
 
 /** Analytics routes that take the chain as a query parameter, and those that describe pos (or both chains) alone. */
@@ -192,6 +196,8 @@ export interface CaseInputs {
   tips?: Record<ChainId, TipBlock | null>;
   /** The richest validator (from GET /pos/validators?sort=-balance); without it, no validator cases. */
   validator?: { index: number; pubkey: string } | null;
+  /** pow's busiest signing key and a multi-signature address (TierFacts.powKeys); without them, no cases of theirs. */
+  powKeys?: { busiestSigner: string | null; multiSig: string | null };
 }
 
 const DAY = 86_400;
@@ -201,7 +207,7 @@ export function buildCases(inputs: CaseInputs): ApiCase[] {
   for (const chain of ['pow', 'pos'] as const) {
     const n = inputs.notable[chain];
     const add = (route: RouteName, subject: string | undefined, query: Query, extra: Partial<ApiCase> = {}) => {
-      const address = subject ? (subjectAddress(chain, n, subject) ?? undefined) : undefined;
+      const address = subject ? (subjectAddress(chain, n, subject, inputs.powKeys) ?? undefined) : undefined;
       if (subject && !address) return;
       const params = Object.entries(extra.shownQuery ?? query).map(([k, v]) => `${k}=${v}`).join('&');
       const id = [chain, route, extra.metric, subject, extra.shownHash ?? extra.hash, params].filter(Boolean).join(' ');
@@ -391,6 +397,20 @@ export function buildCases(inputs: CaseInputs): ApiCase[] {
       one('validatorWithdrawals', {}, String(richest.index), 'richest');
       one('validatorWithdrawals', { limit: 100 }, String(richest.index), 'richest');
     }
+    // One-time keys and multi-signature addresses (docs/api-ots.md), pow only: an ordinary user's own
+    // key, the busiest wallet's (its slaves sign), the busiest key (a slave), a whale's second page;
+    // the multisig address with most spends, its spends by cursor and by state.
+    if (pow) {
+      const keys = (route: RouteName, subject: string, query: Query, note?: string) => add(route, subject, query, { target: TARGETS.address, ...(note ? { note } : {}) });
+      keys('ots', 'ordinary', {});
+      keys('ots', 'busiest', {}, 'its slaves sign its transactions: its own key signs little');
+      keys('ots', 'busiestSigner', {}, 'the key with the most signatures');
+      keys('ots', 'whale', {});
+      keys('multiSig', 'multiSig', {});
+      keys('multiSigSpends', 'multiSig', {});
+      keys('multiSigSpends', 'multiSig', { limit: 100 });
+      keys('multiSigSpends', 'multiSig', { status: 'executed' });
+    }
 
     const burners = (query: Query) => add('topBurners', undefined, query, { target: pow ? undefined : TARGETS.endpoint, ...(pow ? { note: 'pos only: an empty list on pow' } : {}) });
     burners({});
@@ -424,8 +444,12 @@ export function buildCases(inputs: CaseInputs): ApiCase[] {
   return cases;
 }
 
-function subjectAddress(chain: ChainId, n: NotableAccounts, subject: string): string | null {
+function subjectAddress(chain: ChainId, n: NotableAccounts, subject: string, keys: CaseInputs['powKeys']): string | null {
   switch (subject) {
+    case 'busiestSigner':
+      return chain === 'pow' ? (keys?.busiestSigner ?? null) : null;
+    case 'multiSig':
+      return chain === 'pow' ? (keys?.multiSig ?? null) : null;
     case 'coinbase':
       return chain === 'pow' ? POW_COINBASE_SENTINEL : null;
     case 'ordinary':

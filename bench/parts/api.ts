@@ -171,6 +171,7 @@ export async function measureApi(target: TierStore, build: BuildRecord, notable:
         pos: { busiest: build.facts.notable.pos.busiestHotWallet.txCount, ordinary: build.facts.notable.pos.ordinary.txCount },
       },
       end: Math.floor(target.tier.world.end.getTime() / 1000),
+      powKeys: build.facts.powKeys,
     };
     const all = buildCases(inputs).filter((c) => !options.filter || options.filter.test(c.id));
     const routeNames = new Map(Object.entries(ROUTES).map(([k, v]) => [v as string, k as RouteName]));

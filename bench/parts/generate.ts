@@ -38,6 +38,11 @@ export interface TierFacts {
   top: Record<ChainId, AddressFact[]>;
   /** The accounts the API part uses, with their transaction counts. */
   notable: Record<ChainId, Record<'busiestHotWallet' | 'ordinary' | 'whale', AddressFact>>;
+  /**
+   * pow: the key that made the most signatures (a slave of a busy wallet) and the multi-signature
+   * address with the most spends (docs/api-ots.md), null when there is none. Absent from records built before.
+   */
+  powKeys?: { busiestSigner: string | null; multiSig: string | null };
 }
 
 export interface BuildRecord {
@@ -280,7 +285,17 @@ async function tierFacts(store: Store, target: TierStore, notable: Record<ChainI
       whale: await addressFact(chain, notable[chain].whale),
     };
   }
+  const [signer] = await store.query<{ address: string }>(
+    'bench.facts.signer',
+    sql`SELECT coalesce(signer_addr, from_addr) AS address FROM transactions WHERE chain = 'pow' AND ots_index IS NOT NULL
+        GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`,
+  );
+  const [multiSig] = await store.query<{ address: string }>(
+    'bench.facts.multisig',
+    sql`SELECT multisig_address AS address FROM multisig_spends WHERE chain = 'pow' GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1`,
+  );
   return {
+    powKeys: { busiestSigner: signer?.address ?? null, multiSig: multiSig?.address ?? null },
     blocks,
     transactions: { ...transactions, total: transactions.pow + transactions.pos },
     addresses: { ...addresses, total: addresses.pow + addresses.pos },

@@ -260,6 +260,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/pow/addresses/{address}/ots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One-time keys of a pow address: used indexes, the next unused one, keys left and reuses */
+        get: operations["getAddressOts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pow/addresses/{address}/multisig": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A pow multi-signature address: signatories, weights, threshold, balance and its spends by state */
+        get: operations["getMultiSigAddress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/pow/addresses/{address}/multisig/spends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The spends of a pow multi-signature address with their votes and state, newest first */
+        get: operations["getMultiSigSpends"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/{chain}/blocks": {
         parameters: {
             query?: never;
@@ -3050,6 +3101,436 @@ export interface operations {
                 };
             };
             /** @description Unknown chain. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAddressOts: {
+        parameters: {
+            query?: {
+                /** @description Which page of 8192 keys the answer's `page` shows (from 1; at most the address's `pages`, a 400 beyond). */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description A pow address: Q + 78 hex digits, any case. */
+                address: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        chain: string;
+                        network: string;
+                        /** @description The address asked about, in canonical form (Q + lowercase hex). */
+                        address: string;
+                        /** @description XMSS tree height, from the address descriptor (byte 1, low nibble × 2). */
+                        tree_height: number;
+                        /** @description sha2_256, shake_128 or shake_256, from the descriptor (byte 0, low nibble). */
+                        hash_function: string;
+                        /** @description One-time keys of the tree: 2^tree_height. */
+                        keys_total: number;
+                        /** @description Distinct key indexes the address's signatures used (a slave's signatures count for the slave, not its master). */
+                        keys_used: number;
+                        /** @description keys_total - keys_used. */
+                        keys_left: number;
+                        /** @description Signatures made with the address's key, reuses included. */
+                        signatures: number;
+                        /** @description The highest key index used; null before the first signature. */
+                        highest_used_index: number | null;
+                        /** @description The lowest key index no signature used, as a QRL node's GetOTS answers next_unused_ots_index; null when every key is used (unused_ots_index_found false). */
+                        next_unused_index: number | null;
+                        /** @description Key indexes signed with more than once: each weakens the address. */
+                        reused_keys: number;
+                        /** @description The reused indexes, ascending (the first 100; reused_keys counts them all). */
+                        reuses: {
+                            /** @description The key index signed with more than once. */
+                            ots_index: number;
+                            /** @description Signatures made with it. */
+                            uses: number;
+                            /** @description Those signatures in chain order (the first 100). */
+                            transactions: {
+                                tx_hash: string;
+                                height: number;
+                                /** @description Position in its block. */
+                                tx_index: number;
+                                /**
+                                 * @description UTC time, YYYY-MM-DDTHH:MM:SS.
+                                 * @example 2026-11-22T09:30:00
+                                 */
+                                timestamp: string;
+                                tx_type: string;
+                            }[];
+                        }[];
+                        /** @description Pages of 8192 keys the tree has. */
+                        pages: number;
+                        page: {
+                            /** @description The page (from 1): keys (number - 1) × 8192 up. */
+                            number: number;
+                            /** @description The first key index of the page. */
+                            first_index: number;
+                            /** @description The last key index of the page (the tree's last key on its last page). */
+                            last_index: number;
+                            /** @description Distinct key indexes of the page its signatures used. */
+                            keys_used: number;
+                            /** @description The used key indexes of the page, as runs of consecutive indexes, ascending. */
+                            used: {
+                                first: number;
+                                /** @description Inclusive. */
+                                last: number;
+                            }[];
+                            /** @description The page as QRL's node keeps it (GetOTS ots_bitfield, 1024 bytes), in hex: key k of the page is bit k % 8 (least significant first) of byte k >> 3. */
+                            bitfield: string;
+                        };
+                    };
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or an address that signs with no one-time keys (a multi-signature address, the coinbase sentinel). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMultiSigAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A pow address: Q + 78 hex digits, any case. */
+                address: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        chain: string;
+                        network: string;
+                        /** @description The address asked about, in canonical form (Q + lowercase hex). */
+                        address: string;
+                        created: {
+                            /** @description The multi_sig_create: the address is derived from its hash. */
+                            tx_hash: string;
+                            height: number;
+                            /**
+                             * @description UTC time, YYYY-MM-DDTHH:MM:SS.
+                             * @example 2026-11-22T09:30:00
+                             */
+                            timestamp: string;
+                            /** @description Its sender. */
+                            creator: string;
+                        };
+                        /** @description In the create's order. */
+                        signatories: {
+                            address: string;
+                            weight: number;
+                        }[];
+                        /** @description The approving weight that carries a spend. */
+                        threshold: number;
+                        /** @description The signatories' weights summed. */
+                        total_weight: number;
+                        /**
+                         * @description Native value transfers sent it (shor).
+                         * @example 1000000000
+                         */
+                        received: string;
+                        /**
+                         * @description What its executed spends paid (shor).
+                         * @example 1000000000
+                         */
+                        spent: string;
+                        /**
+                         * @description received - spent: what it holds by QRL's rules (shor; the address detail's balance does not subtract executed spends).
+                         * @example 1000000000
+                         */
+                        balance: string;
+                        spends: {
+                            total: number;
+                            /** @description Not executed, expiry height above the tip: votes may still carry them. */
+                            open: number;
+                            executed: number;
+                            /** @description Not executed, and the tip has reached the expiry height. */
+                            expired: number;
+                        };
+                    };
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no stored multi_sig_create made this address. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMultiSigSpends: {
+        parameters: {
+            query?: {
+                /** @description Only spends in this state. */
+                status?: "open" | "executed" | "expired";
+                /** @description Opaque token from a previous next_cursor, passed back unchanged; omitted = the first page. */
+                cursor?: string;
+                /** @description Items per page (1 to 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description A pow address: Q + 78 hex digits, any case. */
+                address: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: `<URL of the next page>; rel="next"`, absent on the last page (docs/exports.md). */
+                    Link?: string;
+                    /** @description CSV answers: the next page’s cursor (the JSON next_cursor), absent on the last page. */
+                    "Quarry-Next-Cursor"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest spend first (height, then position in the block). */
+                        items: {
+                            /** @description The multi_sig_spend; votes name it. */
+                            tx_hash: string;
+                            height: number;
+                            /**
+                             * @description UTC time, YYYY-MM-DDTHH:MM:SS.
+                             * @example 2026-11-22T09:30:00
+                             */
+                            timestamp: string;
+                            proposer: string;
+                            /** @description No vote counts in a later block. */
+                            expiry_height: number;
+                            /**
+                             * @description What it pays, all recipients (shor).
+                             * @example 1000000000
+                             */
+                            total: string;
+                            recipients: {
+                                to_addr: string;
+                                /**
+                                 * @description Amount string: unsigned integer in the chain's smallest unit (pow: shor, pos: planck), as a decimal string.
+                                 * @example 1000000000
+                                 */
+                                amount: string;
+                            }[];
+                            /**
+                             * @description executed; else expired once the tip reaches expiry_height; else open.
+                             * @enum {string}
+                             */
+                            status: "open" | "executed" | "expired";
+                            /** @description The weight of the signatories approving it now. */
+                            approved_weight: number;
+                            threshold: number;
+                            executed_by: {
+                                tx_hash: string;
+                                height: number;
+                                /**
+                                 * @description UTC time, YYYY-MM-DDTHH:MM:SS.
+                                 * @example 2026-11-22T09:30:00
+                                 */
+                                timestamp: string;
+                            } | null;
+                            /** @description In the create's order, as QRL's VoteStats keeps them. */
+                            signatories: {
+                                address: string;
+                                weight: number;
+                                approves: boolean;
+                                /** @description The signatory's latest counted vote. */
+                                vote_tx: string | null;
+                            }[];
+                            vote_count: number;
+                            /** @description In chain order (the first 100). */
+                            votes: {
+                                tx_hash: string;
+                                height: number;
+                                /**
+                                 * @description UTC time, YYYY-MM-DDTHH:MM:SS.
+                                 * @example 2026-11-22T09:30:00
+                                 */
+                                timestamp: string;
+                                voter: string;
+                                /** @description The vote withdraws the voter's approval. */
+                                unvote: boolean;
+                                /** @description The voter's weight (0 for a non-signatory). */
+                                weight: number;
+                                /** @description Whether QRL's rules count it (a signatory, by the expiry, before execution, changing the signatory's vote). */
+                                counted: boolean;
+                            }[];
+                        }[];
+                        /** @description Number of items in this page. */
+                        count: number;
+                        limit: number;
+                        /** @description Pass back as cursor for the next page; null on the last page. */
+                        next_cursor: string | null;
+                        /** @description Whether items follow this page. */
+                        has_more: boolean;
+                        /** @description Spends of the address (in the state asked for). */
+                        total: number | null;
+                        chain: string;
+                        network: string;
+                        /** @description The address asked about, in canonical form (Q + lowercase hex). */
+                        address: string;
+                        status: ("open" | "executed" | "expired") | null;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown route, or no stored multi_sig_create made this address. */
             404: {
                 headers: {
                     [name: string]: unknown;

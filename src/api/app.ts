@@ -29,7 +29,7 @@ import { createStoreOutage, registerOutageGuard } from './plugins/store-outage.t
 import { registerCsv } from './plugins/csv.ts';
 import { registerFreshness, sharedStoreStateReader } from './plugins/freshness.ts';
 import { healthRoutes } from './routes/health.ts';
-import { addressRoutes } from './routes/addresses/index.ts';
+import { addressRoutes, powAddressRoutes } from './routes/addresses/index.ts';
 import { blockRoutes, posBlockRoutes } from './routes/blocks/index.ts';
 import { analyticsRoutes } from './analytics/index.ts';
 import { registerDashboard } from './dashboard/index.ts';
@@ -132,6 +132,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       registerFreshness(api, readState);
       registerCsv(api);
       await api.register(addressRoutes(ctx), { prefix: '/:chain/addresses' });
+      await api.register(powAddressRoutes(ctx), { prefix: '/pow/addresses' });
       await api.register(blockRoutes(ctx), { prefix: '/:chain/blocks' });
       await api.register(posBlockRoutes(ctx), { prefix: '/pos/blocks' });
       await api.register(transactionRoutes(ctx), { prefix: '/:chain/transactions' });

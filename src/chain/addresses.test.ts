@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { parseAddress, powAddressFromParts, powTreeHeight } from './addresses.ts';
+import { isMultiSigAddress, multiSigAddress, parseAddress, powAddressFromParts, powTreeHeight } from './addresses.ts';
 import { bech32Encode } from '../../test/support/bech32.ts';
 
 // A pow address built by hand the way QRL does: descriptor, SHA-256(descriptor + pk), and the
@@ -23,6 +23,15 @@ describe('pow addresses', () => {
 
   it('reads the XMSS tree height from the descriptor', () => {
     assert.equal(powTreeHeight(POW), 10);
+  });
+
+  it('derives a multi-signature address from its creating transaction\'s hash as QRL does', () => {
+    // theQRL/QRL tests/core/test_MultiSigAddressState.py, test_generate_multi_sig_address.
+    const address = multiSigAddress('5a4c37ef7e5b7cc5a2a58ab730269ed8f4cbf08a005dc3508e31465535e1d6bb');
+    assert.equal(address, 'Q1100003674370317e1cac0ca13f896ab5b6472a261ba0d2b2961d3adba1b9060f6e8f7fe2088fb');
+    assert.equal(isMultiSigAddress(address), true);
+    assert.equal(isMultiSigAddress(POW), false);
+    assert.deepEqual(parseAddress('pow', address), { ok: true, address });
   });
 
   it('accepts the coinbase sentinel', () => {

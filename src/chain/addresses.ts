@@ -132,11 +132,36 @@ export function powAddressFromParts(descriptor: Buffer, keyHash: Buffer): string
   return 'Q' + Buffer.concat([body, powChecksum(body)]).toString('hex');
 }
 
+/** The descriptor of a pow multi-signature address (theQRL/QRL MultiSigAddressState). */
+const MULTISIG_DESCRIPTOR = Buffer.from('110000', 'hex');
+
+/**
+ * The address a multi_sig_create transaction makes: descriptor 110000, SHA-256 of the descriptor
+ * and the transaction's hash, checksum (MultiSigAddressState.generate_multi_sig_address).
+ */
+export function multiSigAddress(createTxHash: string): string {
+  const keyHash = createHash('sha256').update(MULTISIG_DESCRIPTOR).update(Buffer.from(createTxHash, 'hex')).digest();
+  return powAddressFromParts(MULTISIG_DESCRIPTOR, keyHash);
+}
+
+/** Whether a canonical pow address is a multi-signature one (its descriptor's first byte is 0x11). */
+export function isMultiSigAddress(address: string): boolean {
+  return address.length === 79 && address.startsWith('Q11');
+}
+
 /** XMSS tree height encoded in a pow address descriptor (parameter P1 = height / 2). */
 export function powTreeHeight(address: string): number | null {
   if (address.length !== 79) return null;
   const p1 = parseInt(address.slice(3, 5), 16) & 0x0f;
   return p1 * 2;
+}
+
+/** Hash functions of an XMSS descriptor (byte 0, low nibble: qrllib eHashFunction). */
+const POW_HASH_FUNCTIONS: Record<number, string> = { 0: 'sha2_256', 1: 'shake_128', 2: 'shake_256' };
+
+/** The hash function a pow address descriptor names: sha2_256, shake_128, shake_256, or unknown. */
+export function powHashFunction(address: string): string {
+  return POW_HASH_FUNCTIONS[parseInt(address.slice(2, 3), 16)] ?? 'unknown';
 }
 
 /** Converts a node's `0x…` address to the canonical pos form. */

@@ -116,6 +116,39 @@ export interface CanonicalTx {
   slaves: SlaveRegistration[];
   /** Set when this transaction is one leg of a pow-to-pos migration. */
   migration: MigrationLeg | null;
+  /**
+   * pow multi_sig_create, multi_sig_spend and multi_sig_vote: the body (absent on every other
+   * transaction). A spend moves no value when it is made: its votes decide whether it ever does.
+   */
+  multiSig?: MultiSigBody;
+}
+
+/** The body of a pow multi-signature transaction. */
+export type MultiSigBody = MultiSigCreate | MultiSigSpend | MultiSigVote;
+
+export interface MultiSigCreate {
+  kind: 'create';
+  /** The address it makes, derived from the transaction's hash (`multiSigAddress`). */
+  address: string;
+  signatories: { address: string; weight: number }[];
+  /** The sum of approving weights that carries a spend. */
+  threshold: number;
+}
+
+export interface MultiSigSpend {
+  kind: 'spend';
+  multiSigAddress: string;
+  recipients: TxRecipient[];
+  /** No vote counts in a block above this height. */
+  expiryHeight: number;
+}
+
+export interface MultiSigVote {
+  kind: 'vote';
+  /** The hash of the spend voted on. */
+  sharedKey: string;
+  /** The vote withdraws the signatory's approval. */
+  unvote: boolean;
 }
 
 export interface TxRecipient {

@@ -10,7 +10,10 @@ import type { CopyValue } from '../store/copy.ts';
 import { HEIGHT_TABLES, RAW_COLUMNS, type RawRows, type RawTable } from './rows.ts';
 import { forgetPending } from './pending-store.ts';
 
-const COPIED: RawTable[] = ['blocks', 'transactions', 'tx_recipients', 'internal_txs', 'contract_creations', 'token_transfers', 'slaves', 'withdrawals', 'migration_legs', 'opening_balances'];
+const COPIED: RawTable[] = [
+  'blocks', 'transactions', 'tx_recipients', 'internal_txs', 'contract_creations', 'token_transfers', 'slaves', 'withdrawals', 'migration_legs', 'opening_balances',
+  'multisig_addresses', 'multisig_signatories', 'multisig_spends', 'multisig_spend_recipients', 'multisig_votes',
+];
 
 export async function writeRawRows(db: Db, rows: RawRows): Promise<void> {
   for (const table of COPIED) {

@@ -2,7 +2,7 @@
  * Canonical blocks to rows of the raw tables, column lists and all. The only place that knows how
  * the model maps onto the schema; the writer COPYs what this produces.
  */
-import type { CanonicalBlock } from '../chain/model.ts';
+import type { CanonicalBlock, CanonicalTx } from '../chain/model.ts';
 import type { CopyValue } from '../store/copy.ts';
 
 type Row = CopyValue[];
@@ -24,12 +24,20 @@ export const RAW_COLUMNS = {
   genesis_allocations: ['chain', 'address', 'amount'],
   opening_balances: ['chain', 'address', 'height', 'amount'],
   migration_legs: ['chain', 'height', 'tx_index', 'account_id', 'role', 'tx_hash', 'ts', 'from_addr', 'to_addr', 'amount'],
+  multisig_addresses: ['chain', 'address', 'height', 'tx_index', 'tx_hash', 'ts', 'creator', 'threshold'],
+  multisig_signatories: ['chain', 'address', 'position', 'signatory', 'weight', 'height'],
+  multisig_spends: ['chain', 'height', 'tx_index', 'tx_hash', 'ts', 'multisig_address', 'proposer', 'expiry_height', 'total'],
+  multisig_spend_recipients: ['chain', 'height', 'tx_index', 'recipient_index', 'to_addr', 'amount'],
+  multisig_votes: ['chain', 'height', 'tx_index', 'tx_hash', 'ts', 'voter', 'shared_key', 'unvote'],
 } as const;
 
 export type RawTable = keyof typeof RAW_COLUMNS;
 
 /** Tables whose rows belong to a height (deleted from above a reorg's common ancestor). */
-export const HEIGHT_TABLES = ['blocks', 'transactions', 'tx_recipients', 'internal_txs', 'contract_creations', 'token_transfers', 'slaves', 'withdrawals', 'migration_legs', 'opening_balances'] as const;
+export const HEIGHT_TABLES = [
+  'blocks', 'transactions', 'tx_recipients', 'internal_txs', 'contract_creations', 'token_transfers', 'slaves', 'withdrawals', 'migration_legs', 'opening_balances',
+  'multisig_addresses', 'multisig_signatories', 'multisig_spends', 'multisig_spend_recipients', 'multisig_votes',
+] as const;
 
 export type RawRows = Record<RawTable, Row[]>;
 
@@ -41,6 +49,26 @@ export function rowCount(rows: RawRows): number {
   let n = 0;
   for (const table of Object.keys(rows) as RawTable[]) n += rows[table].length;
   return n;
+}
+
+/** The rows of a multisig transaction's body (the transaction's own row is written as any other). */
+function addMultiSigRows(rows: RawRows, chain: CanonicalBlock['chain'], height: number, ts: number, tx: CanonicalTx): void {
+  const body = tx.multiSig!;
+  switch (body.kind) {
+    case 'create':
+      rows.multisig_addresses.push([chain, body.address, height, tx.index, tx.hash, ts, tx.from, body.threshold]);
+      body.signatories.forEach((s, i) => rows.multisig_signatories.push([chain, body.address, i, s.address, s.weight, height]));
+      break;
+    case 'spend': {
+      const total = body.recipients.reduce((sum, r) => sum + r.amount, 0n);
+      rows.multisig_spends.push([chain, height, tx.index, tx.hash, ts, body.multiSigAddress, tx.from, body.expiryHeight, total]);
+      body.recipients.forEach((r, i) => rows.multisig_spend_recipients.push([chain, height, tx.index, i, r.to, r.amount]));
+      break;
+    }
+    case 'vote':
+      rows.multisig_votes.push([chain, height, tx.index, tx.hash, ts, tx.from, body.sharedKey, body.unvote]);
+      break;
+  }
 }
 
 /** Appends the rows of `block` to `rows`. */
@@ -72,6 +100,7 @@ export function addBlockRows(rows: RawRows, block: CanonicalBlock): void {
     for (const slave of tx.slaves) {
       rows.slaves.push([chain, slave.slave, tx.from, slave.accessType, height, tx.index, ts]);
     }
+    if (tx.multiSig) addMultiSigRows(rows, chain, height, ts, tx);
     if (tx.migration) {
       const to = tx.to ?? tx.recipients?.[0]?.to ?? '';
       rows.migration_legs.push([chain, height, tx.index, tx.migration.accountId, tx.migration.role, tx.hash, ts, tx.from, to, tx.value]);

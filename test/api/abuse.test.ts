@@ -139,9 +139,15 @@ function validatorsOf(world: AnalyticsWorld): string[] {
   return ['0', `0x${key.slice(2).toUpperCase()}`];
 }
 
-/** Valid path values: each chain, with its busiest and its quietest address, its largest and newest transaction; every metric. */
-function validPaths(path: Parameter[], world: AnalyticsWorld): Record<string, string>[] {
+/**
+ * Valid path values: each chain, with its busiest and its quietest address (a path of one chain:
+ * that chain's; a multisig route: the multi-signature addresses), its largest and newest
+ * transaction; every metric.
+ */
+function validPaths(template: string, path: Parameter[], world: AnalyticsWorld): Record<string, string>[] {
   const addresses = (chain: ChainId) => busiestAndQuietest(world, chain);
+  const fixed = /^\/api\/v1\/(pow|pos)\//.exec(template)?.[1] as ChainId | undefined;
+  const multiSig = world.blocks.pow.flatMap((b) => b.transactions.flatMap((tx) => (tx.multiSig?.kind === 'create' ? [tx.multiSig.address] : [])));
   let combos: Record<string, string>[] = [{}];
   for (const p of path) {
     combos = combos.flatMap((values) => {
@@ -155,7 +161,11 @@ function validPaths(path: Parameter[], world: AnalyticsWorld): Record<string, st
       if (p.name === 'hash') return largestAndNewest(world, values.chain as ChainId).map((hash) => ({ ...values, hash }));
       if (p.name === 'validator') return validatorsOf(world).map((validator) => ({ ...values, validator }));
       if (p.name !== 'address') throw new Error(`no values for the path parameter ${p.name}`);
-      const chains: ChainId[] = values.chain ? [values.chain as ChainId] : ['pow', 'pos'];
+      if (template.includes('/multisig')) {
+        if (multiSig.length === 0) throw new Error(`${template}: the world has no multi-signature address`);
+        return multiSig.map((address) => ({ ...values, address }));
+      }
+      const chains: ChainId[] = values.chain ? [values.chain as ChainId] : fixed ? [fixed] : ['pow', 'pos'];
       return chains.flatMap(addresses).map((address) => ({ ...values, address }));
     });
   }
@@ -174,7 +184,7 @@ function casesOf(template: string, op: Operation, world: AnalyticsWorld): Case[]
   const path = parameters.filter((p) => p.in === 'path');
   const query = parameters.filter((p) => p.in === 'query');
   // Every timeline metric; each chain with an address of its own.
-  const paths = validPaths(path, world);
+  const paths = validPaths(template, path, world);
   const fill = (values: Record<string, string>) => template.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(values[name]!));
   const cases: Case[] = [];
   const withQuery = (url: string, pairs: [string, string][]) => (pairs.length ? `${url}?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}` : url);

@@ -96,6 +96,11 @@ describeEachStore('OpenAPI document against the spec', (getStore) => {
     assert.deepEqual(Object.keys(doc.paths).filter(validatorRoute).sort(), Object.keys(EXPLORER_PARAMETERS).filter(validatorRoute).sort());
   });
 
+  it('documents the pow address routes and no other under /pow/addresses', () => {
+    const documented = Object.keys(doc.paths).filter((path) => path.startsWith('/api/v1/pow/addresses'));
+    assert.deepEqual(documented.sort(), Object.keys(EXPLORER_PARAMETERS).filter((path) => path.startsWith('/api/v1/pow/addresses')).sort());
+  });
+
   for (const [path, spec] of Object.entries(EXPLORER_PARAMETERS)) {
     it(`${path}: its documented parameters, defaults and bounds; errors as problem bodies`, () => {
       const op = doc.paths[path]?.get;

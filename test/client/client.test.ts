@@ -197,6 +197,34 @@ describeSeededApp('the typed client against a listening server', loadAnalyticsWo
     await client.GET('/search', { params: { query: {} } });
   });
 
+  it('pow keys: an address\'s reused one-time key, and a multi-signature address\'s spends by cursor', async () => {
+    const txs = w().blocks.pow.flatMap((block) => block.transactions.map((tx) => ({ block, tx })));
+    // The reuse: a key's index used by an earlier signature of the same key.
+    const used = new Map<string, Map<number, string[]>>();
+    for (const { tx } of txs) {
+      if (tx.otsIndex === null) continue;
+      const key = tx.signer ?? tx.from;
+      if (!used.has(key)) used.set(key, new Map());
+      used.get(key)!.set(tx.otsIndex, [...(used.get(key)!.get(tx.otsIndex) ?? []), tx.hash]);
+    }
+    const [address, indexes] = [...used].find(([, byIndex]) => [...byIndex.values()].some((hashes) => hashes.length > 1))!;
+    const [ots, hashes] = [...indexes].find(([, h]) => h.length > 1)!;
+    const keys = unwrap(await client.GET('/pow/addresses/{address}/ots', { params: { path: { address } } }));
+    assert.deepEqual(keys.reuses.map((r) => [r.ots_index, r.transactions.map((t) => t.tx_hash)]), [[ots, hashes]]);
+    assert.deepEqual([keys.signatures, keys.keys_used], [[...indexes.values()].flat().length, indexes.size]);
+    // A multisig address's spends, newest first, two a page.
+    const create = txs.find(({ tx }) => tx.multiSig?.kind === 'create')!.tx.multiSig!;
+    assert.ok(create.kind === 'create');
+    const spends = txs.filter(({ tx }) => tx.multiSig?.kind === 'spend' && tx.multiSig.multiSigAddress === create.address).reverse();
+    const seen: string[] = [];
+    for await (const spend of client.paginate('/pow/addresses/{address}/multisig/spends', { params: { path: { address: create.address }, query: { limit: 2 } } })) seen.push(spend.tx_hash);
+    assert.deepEqual(seen, spends.map(({ tx }) => tx.hash));
+    const ms = unwrap(await client.GET('/pow/addresses/{address}/multisig', { params: { path: { address: create.address } } }));
+    assert.deepEqual([ms.threshold, ms.signatories, ms.spends.total], [create.threshold, create.signatories, spends.length]);
+    const none = await client.GET('/pow/addresses/{address}/multisig', { params: { path: { address } } });
+    assert.equal(none.error?.status, 404);
+  });
+
   it('network: transactions per second of both chains', async () => {
     const tps = unwrap(await client.GET('/analytics/network/tps'));
     assert.deepEqual(

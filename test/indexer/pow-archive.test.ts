@@ -1,6 +1,6 @@
 /**
  * `quarry index pow --archive`: the fake node's chain (with reorgs behind it, undecodable answers
- * replaced, every transaction subtype) written as a QRL v1 archive by the test tree's own writer
+ * replaced, every transaction subtype the generator makes, multisig ones included) written as a QRL v1 archive by the test tree's own writer
  * (test/fakes/qrl-archive), in shards of 100 blocks with real digests. Indexing it must give the
  * store that ingesting the generator directly gives (the store the gRPC indexer is held to in
  * pow-grpc.test.ts); a damaged archive stops the chain at the first height of the damaged shard,
@@ -38,7 +38,8 @@ let work: string;
 let whole: string;
 
 before(async () => {
-  items = await generatePowItems({ days: 0.25 });
+  // With multisig bodies and reused keys: the archive's blocks go through the gRPC source's decoder.
+  items = await generatePowItems({ days: 0.25, multiSig: 2, otsReuses: 2 });
   const views = feed(new FakeQrlNode({ signatureBytes: 64 }), items);
   expected = await referenceDigest(views);
   blocks = archiveBlocks(items);
@@ -97,7 +98,9 @@ function recordOffset(networkId: string, height: number): number {
 describeEachStore('quarry index pow --archive', (getStore, kind) => {
   it('indexes the archive into the store the generator ingested directly gives, and marks the chain final at the terminal block', async () => {
     const types = new Set(items.flatMap((i) => (i.kind === 'block' ? i.block.transactions.map((t) => t.type) : [])));
-    for (const type of ['transfer', 'coinbase', 'latticePK', 'message', 'token', 'transfer_token', 'slave', 'unknown']) assert.ok(types.has(type as never), `the chain has no ${type}`);
+    for (const type of ['transfer', 'coinbase', 'latticePK', 'message', 'token', 'transfer_token', 'slave', 'multi_sig_create', 'multi_sig_spend', 'multi_sig_vote', 'unknown']) {
+      assert.ok(types.has(type as never), `the chain has no ${type}`);
+    }
     const heights = items.map((i) => (i.kind === 'block' ? i.block.height : i.kind === 'undecodable' ? i.height : -1));
     assert.ok(items.some((i) => i.kind === 'undecodable') && new Set(heights).size < heights.length, 'the chain has reorgs and undecodable answers behind it');
     const store = getStore();

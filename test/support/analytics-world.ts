@@ -11,7 +11,11 @@ import { collect, createSyntheticWorld, type SyntheticOptions, type SyntheticWor
 import { snapshotSeed, type SnapshotSeed } from './snapshots.ts';
 import { utcDay } from './utc-day.ts';
 
-export const ANALYTICS_WORLD: SyntheticOptions = { seed: 11, end: new Date('2026-03-01T15:00:00Z'), powDays: 6, posDays: 4, scale: 800, reorgEvery: 150 };
+export const ANALYTICS_WORLD: SyntheticOptions = {
+  seed: 11, end: new Date('2026-03-01T15:00:00Z'), powDays: 6, posDays: 4, scale: 800, reorgEvery: 150,
+  // pow's rarer kinds: multi-signature addresses with spends and votes, and a reused one-time key.
+  powMultiSig: 2, powOtsReuses: 1,
+};
 
 export interface AnalyticsWorld {
   world: SyntheticWorld;

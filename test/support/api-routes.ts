@@ -66,6 +66,8 @@ export interface Candidates {
   search?: string[];
   /** For a `{validator}` of /pos/validators/{validator}: an index or a public key. */
   validators?: string[];
+  /** pow multi-signature addresses (the `{address}` of /pow/addresses/{address}/multisig…). */
+  multiSig?: string[];
 }
 
 /** Per chain: the height of the block with most transactions and the hash of the one with most withdrawals. */
@@ -95,7 +97,8 @@ function candidateValidators(blocks: CanonicalBlock[]): string[] {
  */
 export function candidateAddresses(blocks: Record<ChainId, CanonicalBlock[]>): Candidates {
   const top = (counts: Map<string, number>) => [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
-  const out: Candidates = { pow: [], pos: [], blocks: candidateBlocks(blocks), transactions: { pow: [], pos: [] }, search: [], validators: candidateValidators(blocks.pos) };
+  const multiSig = blocks.pow.flatMap((b) => b.transactions.flatMap((tx) => (tx.multiSig?.kind === 'create' ? [tx.multiSig.address] : [])));
+  const out: Candidates = { pow: [], pos: [], blocks: candidateBlocks(blocks), transactions: { pow: [], pos: [] }, search: [], validators: candidateValidators(blocks.pos), multiSig };
   for (const chain of CHAIN_IDS) {
     // The newest transaction, and the one with the most token transfers.
     const txs = blocks[chain].flatMap((block) => block.transactions);
@@ -139,7 +142,6 @@ export function requestsOf(op: Operation, candidates: Candidates, extraQuery: Re
   const query = new Set(op.parameters.filter((p) => p.in === 'query').map((p) => p.name));
   const fixed = /^\/api\/v1\/(pow|pos)\//.exec(op.path)?.[1] as ChainId | undefined;
   let variants: { path: string; chain: ChainId | null }[] = [{ path: op.path, chain: fixed ?? null }];
-  const hasChainParam = pathParams.some((p) => p.name === 'chain');
   // The chain first: an address parameter takes that chain's addresses.
   for (const param of [...pathParams].sort((a, b) => (a.name === 'chain' ? -1 : b.name === 'chain' ? 1 : 0))) {
     variants = variants.flatMap((v) => {
@@ -148,8 +150,12 @@ export function requestsOf(op: Operation, candidates: Candidates, extraQuery: Re
         case 'chain':
           return CHAIN_IDS.map((c) => fill(c, c));
         case 'address':
-          // Without a chain parameter (cross-chain history) the address is of either chain.
-          return (v.chain && hasChainParam ? candidates[v.chain] : [...candidates.pow, ...candidates.pos]).map((a) => fill(a));
+          if (op.path.includes('/multisig')) {
+            if (!candidates.multiSig?.length) throw new Error(`${op.path}: no multi-signature address to fill {address} with`);
+            return candidates.multiSig.map((a) => fill(a));
+          }
+          // The chain's addresses (of the chain parameter, or of a path of one chain); without one (cross-chain history) of either chain.
+          return (v.chain ? candidates[v.chain] : [...candidates.pow, ...candidates.pos]).map((a) => fill(a));
         case 'id': {
           // A block id of the request's chain.
           const ids = v.chain ? candidates.blocks?.[v.chain] : undefined;

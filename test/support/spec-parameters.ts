@@ -134,6 +134,16 @@ export const EXPLORER_PARAMETERS: Record<string, Record<string, SpecParameter>> 
     cursor: { type: 'string' },
     limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
   },
+  // docs/api-ots.md
+  '/api/v1/pow/addresses/{address}/ots': {
+    page: { type: 'integer', minimum: 1, default: 1 },
+  },
+  '/api/v1/pow/addresses/{address}/multisig': {},
+  '/api/v1/pow/addresses/{address}/multisig/spends': {
+    cursor: { type: 'string' },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+    status: { type: 'string', enum: ['open', 'executed', 'expired'] },
+  },
 };
 
 /** The path parameters of the routes beyond the spec, besides `chain`: name → where it is documented. */
@@ -151,4 +161,7 @@ export const EXPLORER_PATH_PARAMETERS: Record<string, readonly string[]> = {
   '/api/v1/pos/validators/{validator}/daily': ['validator'],
   '/api/v1/pos/validators/{validator}/blocks': ['validator'],
   '/api/v1/pos/validators/{validator}/withdrawals': ['validator'],
+  '/api/v1/pow/addresses/{address}/ots': ['address'],
+  '/api/v1/pow/addresses/{address}/multisig': ['address'],
+  '/api/v1/pow/addresses/{address}/multisig/spends': ['address'],
 };

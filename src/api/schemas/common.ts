@@ -49,6 +49,11 @@ export const AddressPathParams = Type.Object({
   address: Type.String({ description: 'Address of the chain. pos accepts the Q, Z and 0x forms and answers in the Q form.' }),
 });
 
+/** The path parameters of a route of pow addresses only (`/pow/addresses/{address}/…`). */
+export const PowAddressPathParams = Type.Object({
+  address: Type.String({ description: 'A pow address: Q + 78 hex digits, any case.' }),
+});
+
 /** The echoed context of a per-address answer. */
 export const AddressEchoFields = {
   chain: Type.String(),

@@ -42,12 +42,13 @@ it('decodes multisig create, spend and vote, slave-signed transfers and the coin
     { transaction_hash: hash(3), fee: 20, public_key: alice, signature: signature(8), nonce: 4, multi_sig_create: { signatories: [bytesOf(bob), bytesOf(carol)], weights: [1, 1], threshold: 2 } },
     { transaction_hash: hash(4), fee: 30, public_key: alice, signature: signature(9), nonce: 5, multi_sig_spend: { multi_sig_address: bytesOf(carol), addrs_to: [bytesOf(bob)], amounts: [99], expiry_block_number: 100 } },
     { transaction_hash: hash(5), fee: 40, public_key: alice, signature: signature(10), nonce: 6, multi_sig_vote: { shared_key: hash(4), unvote: false } },
+    { transaction_hash: hash(6), fee: 40, public_key: slave, master_addr: bytesOf(bob), signature: signature(3), nonce: 2, multi_sig_vote: { shared_key: hash(4), unvote: true } },
   ]);
   assert.equal(block.size, 123);
   assert.equal(block.reward, 6_000_000_000n);
   assert.equal(block.miner, bob);
   assert.deepEqual(block.deadLetters, []);
-  const [coinbase, transfer, create, spend, vote] = block.transactions;
+  const [coinbase, transfer, create, spend, vote, unvote] = block.transactions;
   assert.equal(coinbase!.from, POW_COINBASE_SENTINEL);
   assert.equal(coinbase!.value, 6_000_000_100n);
   assert.equal(coinbase!.otsIndex, null);
@@ -62,13 +63,26 @@ it('decodes multisig create, spend and vote, slave-signed transfers and the coin
   assert.equal(create!.from, addressOf(alice));
   assert.equal(create!.signer, null);
   assert.equal(create!.value, 0n);
+  // QRL's multisig address: descriptor 110000, SHA-256 of it and the creating hash, checksum.
+  const multiSigDescriptor = Buffer.from('110000', 'hex');
+  const made = powAddressFromParts(multiSigDescriptor, createHash('sha256').update(Buffer.concat([multiSigDescriptor, hash(3)])).digest());
+  assert.deepEqual(create!.multiSig, { kind: 'create', address: made, signatories: [{ address: bob, weight: 1 }, { address: carol, weight: 1 }], threshold: 2 });
   assert.equal(spend!.type, 'multi_sig_spend');
   assert.equal(spend!.to, carol);
   assert.equal(spend!.value, 0n);
+  assert.equal(spend!.recipients, null, 'a spend credits nobody when it is made');
+  assert.deepEqual(spend!.multiSig, { kind: 'spend', multiSigAddress: carol, recipients: [{ to: bob, amount: 99n }], expiryHeight: 100 });
   assert.equal(vote!.type, 'multi_sig_vote');
   assert.equal(vote!.input, hash(4).toString('hex'));
   assert.equal(vote!.fee, 40n);
   assert.equal(vote!.nonce, 6);
+  assert.deepEqual(vote!.multiSig, { kind: 'vote', sharedKey: hash(4).toString('hex'), unvote: false });
+  // A slave votes for its master: the vote is the master's, the one-time key the slave's.
+  assert.equal(unvote!.from, bob);
+  assert.equal(unvote!.signer, addressOf(slave));
+  assert.equal(unvote!.otsIndex, 3);
+  assert.deepEqual(unvote!.multiSig, { kind: 'vote', sharedKey: hash(4).toString('hex'), unvote: true });
+  assert.equal(transfer!.multiSig, undefined, 'other transactions carry no multisig body');
 });
 
 it('refuses a block with a malformed transaction, naming the transaction and the field', () => {

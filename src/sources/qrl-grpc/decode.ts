@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { POW_COINBASE_SENTINEL } from '../../chain/chains.ts';
-import { powAddressFromParts } from '../../chain/addresses.ts';
+import { multiSigAddress, powAddressFromParts } from '../../chain/addresses.ts';
 import { emptyBlock, emptyTx, type CanonicalBlock, type CanonicalTx, type DeadLetterItem, type PowTxType, type TokenInfo } from '../../chain/model.ts';
 import { NodeDataError } from './errors.ts';
 import { messages, u64, type Decoded } from './proto.ts';
@@ -189,24 +189,35 @@ export function decodeTx(raw: Msg, index: number): DecodedTx {
       // Governance: a proposal or a vote on one costs its fee and moves nothing else.
       break;
     case 'multi_sig_create': {
-      // The multisig address is derived by the node's state rules; the transaction moves no value.
+      // The multisig address is the one QRL derives from the transaction's hash; making it moves no value.
       const body = raw.multi_sig_create as Msg;
       const signatories = list(body.signatories, 'multi_sig_create.signatories');
       const weights = list(body.weights, 'multi_sig_create.weights');
       if (signatories.length === 0 || signatories.length !== weights.length) throw new NodeDataError('multi_sig_create', `${signatories.length} signatories but ${weights.length} weights`);
-      signatories.forEach((s, i) => powAddress(s, `multi_sig_create.signatories[${i}]`));
+      tx.multiSig = {
+        kind: 'create',
+        address: multiSigAddress(hash),
+        signatories: signatories.map((s, i) => ({ address: powAddress(s, `multi_sig_create.signatories[${i}]`), weight: safeNumber(weights[i], `multi_sig_create.weights[${i}]`) })),
+        threshold: safeNumber(body.threshold, 'multi_sig_create.threshold'),
+      };
       break;
     }
     case 'multi_sig_spend': {
       // A proposal: value moves only if and when votes carry it, which the transaction does not show.
       const body = raw.multi_sig_spend as Msg;
       tx.to = powAddress(body.multi_sig_address, 'multi_sig_spend.multi_sig_address');
-      recipients(body.addrs_to, body.amounts, 'multi_sig_spend');
+      tx.multiSig = {
+        kind: 'spend',
+        multiSigAddress: tx.to,
+        recipients: recipients(body.addrs_to, body.amounts, 'multi_sig_spend'),
+        expiryHeight: safeNumber(body.expiry_block_number, 'multi_sig_spend.expiry_block_number'),
+      };
       break;
     }
     case 'multi_sig_vote': {
       const body = raw.multi_sig_vote as Msg;
       tx.input = hash32(body.shared_key, 'multi_sig_vote.shared_key');
+      tx.multiSig = { kind: 'vote', sharedKey: tx.input, unvote: body.unvote === true };
       break;
     }
     default:

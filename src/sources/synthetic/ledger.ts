@@ -24,6 +24,8 @@ export enum Role {
   Bot = 11,
   StakingOperator = 12,
   Sentinel = 13,
+  /** pow: a multi-signature address (it never signs; its signatories' votes spend from it). */
+  MultiSig = 14,
 }
 
 /** Whether an account deposits at an exchange as a customer (keeping one deposit relay); entities do not. */
@@ -107,6 +109,13 @@ export class Ledger {
     if (this.journal) this.journal.push(() => (this.counter[id] = value));
     this.counter[id] = value + 1;
     return value;
+  }
+
+  /** Takes back the value `useCounter` just returned: the signature used an earlier key instead (a reuse). */
+  returnCounter(id: number): void {
+    const value = this.counter[id]!;
+    if (this.journal) this.journal.push(() => (this.counter[id] = value));
+    this.counter[id] = value - 1;
   }
 
   /** Whether a pow account can still sign `count` more times. */

@@ -37,6 +37,17 @@ export interface SyntheticOptions {
    */
   powCoinbaseOnlyShare?: number;
   /**
+   * Multi-signature addresses the pow chain makes (default 0): each is created by a
+   * multi_sig_create, funded by its creator, and proposes spends that its signatories vote on
+   * until they execute, expire or are still open at the end (docs/synthetic-data.md).
+   */
+  powMultiSig?: number;
+  /**
+   * Signatures, spread over the pow history, that use a one-time key index their signer used
+   * before (default 0): the reuse an explorer warns about, which a QRL node would refuse.
+   */
+  powOtsReuses?: number;
+  /**
    * The pos network's clock (default: the spec's 12 s slots, 32 an epoch; the demo runs qrysm
    * mainnet's 60 s and 128). Recorded in the store at load, as a node would give it.
    */
@@ -71,6 +82,8 @@ export interface ResolvedOptions {
   reorgEvery: number;
   malformedEvery: number;
   powCoinbaseOnlyShare: number;
+  powMultiSig: number;
+  powOtsReuses: number;
   posSlotSeconds: number;
   posSlotsPerEpoch: number;
   /** Unix seconds where the history ends and the live part begins; null: all history. */
@@ -118,6 +131,11 @@ export function resolveOptions(options: SyntheticOptions): ResolvedOptions {
   }
   const powCoinbaseOnlyShare = options.powCoinbaseOnlyShare ?? 0;
   if (!(powCoinbaseOnlyShare >= 0 && powCoinbaseOnlyShare < 1)) throw new RangeError(`powCoinbaseOnlyShare must be at least 0 and below 1, got ${powCoinbaseOnlyShare}`);
+  const powMultiSig = options.powMultiSig ?? 0;
+  const powOtsReuses = options.powOtsReuses ?? 0;
+  for (const [name, value] of [['powMultiSig', powMultiSig], ['powOtsReuses', powOtsReuses]] as const) {
+    if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a whole number of at least 0, got ${value}`);
+  }
   return {
     seed,
     scale,
@@ -132,6 +150,8 @@ export function resolveOptions(options: SyntheticOptions): ResolvedOptions {
     reorgEvery,
     malformedEvery,
     powCoinbaseOnlyShare,
+    powMultiSig,
+    powOtsReuses,
     posSlotSeconds,
     posSlotsPerEpoch,
     live,

@@ -4,9 +4,12 @@
  * transfers, users, exchanges (deposit relays forwarding to hot wallets, withdrawals, hot/cold
  * rebalancing), slave keys, messages, tokens, lattice keys, and the burn leg of migrations.
  *
- * Every sender signs with an XMSS one-time key: the signing address's next OTS index, never reused;
- * busy entities sign with slave keys they registered (from = master, signer = slave).
+ * Every sender signs with an XMSS one-time key: the signing address's next OTS index, never reused
+ * (unless `powOtsReuses` asks for a few reuses); busy entities sign with slave keys they registered
+ * (from = master, signer = slave). With `powMultiSig`, a few multi-signature addresses are made,
+ * funded, and spent from by their signatories' votes, by QRL's rules (see `MultiSigRun`).
  */
+import { multiSigAddress } from '../../chain/addresses.ts';
 import { POW_COINBASE_SENTINEL } from '../../chain/chains.ts';
 import type { CanonicalBlock, CanonicalTx, TokenTransfer, TxType } from '../../chain/model.ts';
 import { createPowEmissionCursor, powBlockReward, POW_GENESIS_SUPPLY_SHOR, POW_MAX_SUPPLY_SHOR, type PowEmissionCursor } from '../../chain/pow-emission.ts';
@@ -77,6 +80,43 @@ interface PowToken {
   balances: Map<number, bigint>;
 }
 
+/**
+ * A multi-signature address the generator made, and what a QRL node knows of it. Its spends follow
+ * the node's rules (theQRL/QRL MultiSigSpend, MultiSigVote, VoteStats): a spend needs a signatory
+ * to propose it, within what the address holds, with an expiry above the block; each vote by a
+ * signatory adds its weight (an unvote takes it back) in a block up to the expiry; a vote after
+ * which the approving weight reaches the threshold executes the spend if the address can pay it;
+ * nobody votes on an executed spend. The ledger never moves an executed spend's value (Quarry's
+ * balances do not either: docs/api-ots.md), so `nodeBalance` keeps the node's balance beside it.
+ */
+interface MultiSigRun {
+  /** Its ledger account: transfers credit it; it never signs. */
+  id: number;
+  address: string;
+  signatories: number[];
+  weights: number[];
+  threshold: number;
+  createdAt: number;
+  /** What it received less what its executed spends paid. */
+  nodeBalance: bigint;
+  fundings: number;
+  nextSpendAt: number;
+  spendsLeft: number;
+  spends: SpendRun[];
+}
+
+interface SpendRun {
+  hash: string;
+  height: number;
+  total: bigint;
+  expiry: number;
+  /** The signatories (positions) that approve it at some time; the others never vote on it. */
+  willing: number[];
+  approving: boolean[];
+  weight: number;
+  executed: boolean;
+}
+
 export class PowRun extends ChainRun {
   private readonly rng: Rng;
   private readonly economy: Economy;
@@ -89,6 +129,12 @@ export class PowRun extends ChainRun {
   /** Which blocks carry only their coinbase: a stream of its own, drawn only when the share is set. */
   private readonly coinbaseOnlyRng: Rng;
   private migrationCursor = 0;
+  /** The multisig activity and one-time key reuses draw from a stream of their own. */
+  private readonly keysRng: Rng;
+  /** Heights at which the next multisig addresses and key reuses are due (options.powMultiSig, powOtsReuses). */
+  private readonly multiSigDue: number[];
+  private readonly reusesDue: number[];
+  private readonly multiSigs: MultiSigRun[] = [];
   // The block being built.
   private txs: CanonicalTx[] = [];
   private fees = 0n;
@@ -99,6 +145,11 @@ export class PowRun extends ChainRun {
     super('pow', options, new Ledger(false), options.powLastHeight);
     this.rng = new Rng(options.seed, 'pow', 'canonical');
     this.coinbaseOnlyRng = new Rng(options.seed, 'pow', 'coinbase-only');
+    this.keysRng = new Rng(options.seed, 'pow', 'keys');
+    // Multisig addresses in the first half of the history (time for their spends), reuses all along.
+    const spread = (count: number, span: number, min: number) => Array.from({ length: count }, (_, i) => Math.max(min, Math.floor((span * (i + 1)) / (count + 1))));
+    this.multiSigDue = spread(options.powMultiSig, this.lastHeight / 2, 4);
+    this.reusesDue = spread(options.powOtsReuses, this.lastHeight, 5);
     this.emission = createPowEmissionCursor(0);
     const plan = world.pow;
     const rng = this.rng;
@@ -201,6 +252,7 @@ export class PowRun extends ChainRun {
         const action = ACTIONS[this.rng.weighted(ACTION_CUMULATIVE)]!;
         if (!this.act(action, block) && action !== 'p2p') this.act('p2p', block);
       }
+      this.keyActivity(height);
     }
     // A transaction of a kind the decoder does not know: kept with its sender and fee, its body set aside.
     if (this.deadLetterDue && this.simple('unknown')) addDeadLetter(block, this.txs.at(-1)!.hash, randomHex(this.rng, 12));
@@ -621,6 +673,157 @@ export class PowRun extends ChainRun {
     return true;
   }
 
+  // ---- multi-signature addresses and reused one-time keys (options.powMultiSig, powOtsReuses) ----
+
+  /** What is due in this block: key reuses, new multisig addresses, and the live ones' funding, spends and votes. */
+  private keyActivity(height: number): void {
+    while (this.reusesDue.length > 0 && this.reusesDue[0]! <= height && this.reuseOneTimeKey()) this.reusesDue.shift();
+    while (this.multiSigDue.length > 0 && this.multiSigDue[0]! <= height && this.createMultiSig(height)) this.multiSigDue.shift();
+    for (const ms of this.multiSigs) this.multiSigStep(ms, height);
+  }
+
+  private keysFee(): bigint {
+    return FEES[this.keysRng.int(FEES.length)]!;
+  }
+
+  /** An active account that signs with its own key and holds at least `min`, or -1. */
+  private ownKeySigner(min: bigint): number {
+    for (let tries = 0; tries < 10; tries++) {
+      const id = this.economy.pop.pick(this.keysRng);
+      if (id >= 0 && !this.slaveMasters.has(id) && this.ledger.canSign(id) && this.ledger.balance[id]! >= min) return id;
+    }
+    return -1;
+  }
+
+  /** A transfer signed with a one-time key index its signer used before (the next signature takes the next unused one). */
+  private reuseOneTimeKey(): boolean {
+    const rng = this.keysRng;
+    const fee = this.keysFee();
+    const from = this.ownKeySigner(fee + 1n);
+    const to = this.economy.pop.pick(rng);
+    if (from < 0 || to < 0 || to === from || this.ledger.counter[from]! < 1) return false;
+    const used = this.ledger.counter[from]!;
+    const amount = 1n + fractionOf(this.ledger.balance[from]! - fee - 1n, rng.float() * 0.5);
+    const tx = this.begin('transfer', from, from, fee, amount);
+    tx.to = this.ledger.address[to]!;
+    tx.recipients = [{ to: tx.to, amount }];
+    this.ledger.credit(to, amount);
+    this.size += RECIPIENT_SIZE;
+    tx.otsIndex = rng.int(used);
+    this.ledger.returnCounter(from);
+    return true;
+  }
+
+  /** A multi_sig_create by one of its 2 to 5 signatories; threshold above the largest weight, at most their sum. */
+  private createMultiSig(height: number): boolean {
+    const rng = this.keysRng;
+    const count = 2 + rng.int(4);
+    const signatories: number[] = [];
+    for (let tries = 0; tries < 10 && signatories.length < count; tries++) {
+      const id = this.ownKeySigner(100n * SHOR);
+      if (id >= 0 && !signatories.includes(id)) signatories.push(id);
+    }
+    if (signatories.length < 2) return false;
+    const weights = signatories.map(() => 1 + rng.int(3));
+    const total = weights.reduce((a, b) => a + b, 0);
+    const max = Math.max(...weights);
+    const threshold = max + 1 + rng.int(total - max);
+    const tx = this.begin('multi_sig_create', signatories[0]!, signatories[0]!, this.keysFee());
+    const address = multiSigAddress(tx.hash);
+    tx.multiSig = { kind: 'create', address, signatories: signatories.map((id, i) => ({ address: this.ledger.address[id]!, weight: weights[i]! })), threshold };
+    this.size += 47 * signatories.length;
+    const id = this.ledger.create(address, Role.MultiSig);
+    this.multiSigs.push({ id, address, signatories, weights, threshold, createdAt: height, nodeBalance: 0n, fundings: 0, nextSpendAt: height + 2 + rng.int(5), spendsLeft: 3 + rng.int(3), spends: [] });
+    return true;
+  }
+
+  private multiSigStep(ms: MultiSigRun, height: number): void {
+    if (height <= ms.createdAt) return;
+    const rng = this.keysRng;
+    if (ms.fundings === 0 || (ms.fundings < 3 && rng.chance(0.02))) this.fundMultiSig(ms);
+    if (ms.spendsLeft > 0 && height >= ms.nextSpendAt) this.proposeSpend(ms, height);
+    for (const spend of ms.spends) {
+      if (!spend.executed && height > spend.height && height <= spend.expiry && rng.chance(0.3)) this.voteOn(ms, spend);
+    }
+  }
+
+  /** A signatory sends the address part of its balance. */
+  private fundMultiSig(ms: MultiSigRun): void {
+    const rng = this.keysRng;
+    const from = ms.signatories[rng.int(ms.signatories.length)]!;
+    const fee = this.keysFee();
+    if (!this.ledger.canSign(from) || this.ledger.balance[from]! <= fee) return;
+    const amount = fractionOf(this.ledger.balance[from]! - fee, 0.05 + 0.2 * rng.float());
+    if (amount <= 0n) return;
+    const tx = this.begin('transfer', from, from, fee, amount);
+    tx.to = ms.address;
+    tx.recipients = [{ to: ms.address, amount }];
+    this.ledger.credit(ms.id, amount);
+    this.size += RECIPIENT_SIZE;
+    ms.nodeBalance += amount;
+    ms.fundings++;
+  }
+
+  /** A signatory proposes paying part of what the address holds to 1 to 3 accounts; the last spend expires after the chain's end. */
+  private proposeSpend(ms: MultiSigRun, height: number): void {
+    const rng = this.keysRng;
+    ms.nextSpendAt = height + 5 + rng.int(25);
+    const proposer = ms.signatories[rng.int(ms.signatories.length)]!;
+    const fee = this.keysFee();
+    const count = 1 + rng.int(3);
+    const total = fractionOf(ms.nodeBalance, 0.1 + 0.4 * rng.float());
+    if (!this.ledger.canSign(proposer) || this.ledger.balance[proposer]! < fee || total < BigInt(count)) return;
+    const amounts: bigint[] = [];
+    splitInto(amounts, total, count, rng);
+    if (amounts.some((a) => a <= 0n)) return;
+    const recipients = amounts.map((amount) => {
+      const to = this.economy.pop.pick(rng);
+      return { to: this.ledger.address[to >= 0 ? to : proposer]!, amount };
+    });
+    ms.spendsLeft--;
+    const expiry = ms.spendsLeft === 0 ? this.lastHeight + 50 + rng.int(50) : height + 10 + rng.int(60);
+    const tx = this.begin('multi_sig_spend', proposer, proposer, fee);
+    tx.to = ms.address;
+    tx.multiSig = { kind: 'spend', multiSigAddress: ms.address, recipients, expiryHeight: expiry };
+    this.size += RECIPIENT_SIZE * count + 40;
+    // The last spend waits for one approval too many: still open at the end of the chain.
+    const willing = ms.spendsLeft === 0 ? this.shortOfThreshold(ms) : ms.signatories.map((_, i) => i).filter(() => rng.chance(0.7));
+    ms.spends.push({ hash: tx.hash, height, total, expiry, willing, approving: ms.signatories.map(() => false), weight: 0, executed: false });
+  }
+
+  /** Signatories in the create's order as long as their weights stay below the threshold. */
+  private shortOfThreshold(ms: MultiSigRun): number[] {
+    const willing: number[] = [];
+    let weight = 0;
+    for (const [i, w] of ms.weights.entries()) {
+      if (weight + w >= ms.threshold) break;
+      willing.push(i);
+      weight += w;
+    }
+    return willing;
+  }
+
+  /** A willing signatory approves the spend, or now and then takes its approval back; the node's VoteStats.apply decides execution. */
+  private voteOn(ms: MultiSigRun, spend: SpendRun): void {
+    const rng = this.keysRng;
+    if (spend.willing.length === 0) return;
+    const i = spend.willing[rng.int(spend.willing.length)]!;
+    const unvote = spend.approving[i]!;
+    if (unvote && !rng.chance(0.2)) return;
+    const voter = ms.signatories[i]!;
+    const fee = this.keysFee();
+    if (!this.ledger.canSign(voter) || this.ledger.balance[voter]! < fee) return;
+    const tx = this.begin('multi_sig_vote', voter, voter, fee);
+    tx.input = spend.hash;
+    tx.multiSig = { kind: 'vote', sharedKey: spend.hash, unvote };
+    this.size += 40;
+    spend.approving[i] = !unvote;
+    spend.weight += unvote ? -ms.weights[i]! : ms.weights[i]!;
+    if (spend.weight >= ms.threshold && spend.total <= ms.nodeBalance) {
+      spend.executed = true;
+      ms.nodeBalance -= spend.total;
+    }
+  }
 }
 
 export function createPowGenerator(world: WorldPlan): PowRun {

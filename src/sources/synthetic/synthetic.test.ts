@@ -5,6 +5,7 @@
  * reports on is there.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { parseAddress, powAddressFromParts } from '../../chain/addresses.ts';
 import { POS_ZERO_ADDRESS, POW_COINBASE_SENTINEL } from '../../chain/chains.ts';
@@ -490,5 +491,66 @@ describe('synthetic mainnet-shaped pow history', () => {
     assert.throws(() => createSyntheticWorld({ ...shaped, powCoinbaseOnlyShare: 1 }), RangeError);
     assert.throws(() => createSyntheticWorld({ ...shaped, powCoinbaseOnlyShare: -0.1 }), RangeError);
     assert.throws(() => createSyntheticWorld({ ...shaped, end: END }), RangeError);
+  });
+});
+
+describe('synthetic pow multi-signature addresses and one-time key reuses', () => {
+  const options: SyntheticOptions = { ...BASE, reorgEvery: 0, malformedEvery: 0, powMultiSig: 2, powOtsReuses: 3 };
+
+  it('makes the multisig addresses and key reuses asked for, by QRL\'s rules', async () => {
+    const blocks = blocksOf(await collect(createSyntheticWorld(options).pow));
+    const txs = blocks.flatMap((b) => b.transactions.map((tx) => ({ tx, height: b.height })));
+    const creates = txs.filter(({ tx }) => tx.type === 'multi_sig_create');
+    assert.equal(creates.length, 2);
+    const made = new Map<string, { signatories: string[]; received: bigint }>();
+    for (const { tx } of creates) {
+      const body = tx.multiSig!;
+      assert.ok(body.kind === 'create');
+      // QRL's derivation, by hand: descriptor 110000, SHA-256(descriptor + hash), checksum.
+      const descriptor = Buffer.from('110000', 'hex');
+      assert.equal(body.address, powAddressFromParts(descriptor, createHash('sha256').update(Buffer.concat([descriptor, Buffer.from(tx.hash, 'hex')])).digest()));
+      const weights = body.signatories.map((s) => s.weight);
+      assert.ok(body.signatories.length >= 2 && new Set(body.signatories.map((s) => s.address)).size === body.signatories.length, 'distinct signatories');
+      assert.ok(body.threshold > Math.max(...weights) && body.threshold <= weights.reduce((a, b) => a + b, 0), `threshold ${body.threshold} of ${weights}`);
+      assert.ok(body.signatories.some((s) => s.address === tx.from), 'made by a signatory');
+      made.set(body.address, { signatories: body.signatories.map((s) => s.address), received: 0n });
+    }
+    // A spend is proposed by a signatory within what the address received; votes name its spends.
+    const spends = new Map<string, string>();
+    for (const { tx, height } of txs) {
+      for (const r of tx.type === 'transfer' ? (tx.recipients ?? []) : []) if (made.has(r.to)) made.get(r.to)!.received += r.amount;
+      if (tx.multiSig?.kind === 'spend') {
+        const ms = made.get(tx.multiSig.multiSigAddress)!;
+        assert.ok(ms.signatories.includes(tx.from), `${tx.hash}: proposed by a signatory`);
+        assert.ok(tx.multiSig.recipients.reduce((sum, r) => sum + r.amount, 0n) <= ms.received, `${tx.hash}: within what the address received`);
+        assert.ok(tx.multiSig.expiryHeight > height, `${tx.hash}: expires above its block`);
+        assert.equal(tx.to, tx.multiSig.multiSigAddress);
+        spends.set(tx.hash, tx.multiSig.multiSigAddress);
+      }
+      if (tx.multiSig?.kind === 'vote') {
+        assert.ok(made.get(spends.get(tx.multiSig.sharedKey)!)!.signatories.includes(tx.from), `${tx.hash}: a signatory votes`);
+        assert.equal(tx.input, tx.multiSig.sharedKey);
+      }
+    }
+    assert.ok(spends.size >= 4, `${spends.size} spends`);
+    // Every signature takes its key's next index, but the reuses: an index the key signed with before.
+    const next = new Map<string, number>();
+    let reuses = 0;
+    for (const { tx } of txs) {
+      if (tx.otsIndex === null) continue;
+      const key = tx.signer ?? tx.from;
+      const n = next.get(key) ?? 0;
+      if (tx.otsIndex === n) next.set(key, n + 1);
+      else {
+        assert.ok(tx.otsIndex < n, `${tx.hash}: index ${tx.otsIndex}, ${n} expected or a used one`);
+        reuses++;
+      }
+    }
+    assert.equal(reuses, 3);
+  });
+
+  it('rejects counts that are not whole numbers of at least 0', () => {
+    assert.throws(() => createSyntheticWorld({ ...options, powMultiSig: -1 }), RangeError);
+    assert.throws(() => createSyntheticWorld({ ...options, powOtsReuses: 1.5 }), RangeError);
   });
 });

@@ -9,14 +9,17 @@
  * of that key. The node view is the generated block with that replacement, and with the block's
  * size as the node counts it (its serialized length).
  *
+ * A multi-signature address has no key: it is derived from its creating transaction's hash, which
+ * the node view keeps, so it stays itself.
+ *
  * The generator's genesis block is shaped like mainnet's, and so is its encoding: the network id's
  * bytes as `hash_header_prev`, a coinbase from the 32-byte zero address paying the premine, the
  * premine's transfers, and one genesis_balance entry naming the zero address (32 bytes).
  */
 import { createHash } from 'node:crypto';
 import { POW_COINBASE_SENTINEL } from '../../../src/chain/chains.ts';
-import { powAddressFromParts } from '../../../src/chain/addresses.ts';
-import type { CanonicalBlock, CanonicalTx, SourceItem } from '../../../src/chain/model.ts';
+import { isMultiSigAddress, powAddressFromParts } from '../../../src/chain/addresses.ts';
+import type { CanonicalBlock, CanonicalTx, MultiSigBody, SourceItem } from '../../../src/chain/model.ts';
 import { embeddedLength, messages } from '../../../src/sources/qrl-grpc/proto.ts';
 
 const sha256 = (...parts: (string | Buffer)[]) => {
@@ -51,7 +54,7 @@ export class KeyBook {
 
   /** The node's address for a generated one (the sentinel stays itself). */
   address(synthetic: string): string {
-    if (synthetic === POW_COINBASE_SENTINEL) return synthetic;
+    if (synthetic === POW_COINBASE_SENTINEL || isMultiSigAddress(synthetic)) return synthetic;
     return this.entry(synthetic).address;
   }
 
@@ -152,11 +155,48 @@ function encodeTx(tx: CanonicalTx, block: CanonicalBlock, keys: KeyBook, sigByte
           amounts: tx.tokenTransfers.map((t) => t.amount),
         },
       };
+    case 'multi_sig_create': {
+      const body = multiSigBody(tx, 'create');
+      return { ...base, multi_sig_create: { signatories: body.signatories.map((s) => keys.bytes(s.address)), weights: body.signatories.map((s) => s.weight), threshold: body.threshold } };
+    }
+    case 'multi_sig_spend': {
+      const body = multiSigBody(tx, 'spend');
+      return {
+        ...base,
+        multi_sig_spend: {
+          multi_sig_address: keys.bytes(body.multiSigAddress),
+          addrs_to: body.recipients.map((r) => keys.bytes(r.to)),
+          amounts: body.recipients.map((r) => r.amount),
+          expiry_block_number: body.expiryHeight,
+        },
+      };
+    }
+    case 'multi_sig_vote': {
+      const body = multiSigBody(tx, 'vote');
+      return { ...base, multi_sig_vote: { shared_key: hexBytes(body.sharedKey), unvote: body.unvote } };
+    }
     case 'unknown':
       // A body of a kind the public messages do not have: no transaction type set.
       return base;
     default:
       throw new Error(`the fake node cannot encode a ${tx.type} transaction`);
+  }
+}
+
+function multiSigBody<K extends MultiSigBody['kind']>(tx: CanonicalTx, kind: K): Extract<MultiSigBody, { kind: K }> {
+  if (tx.multiSig?.kind !== kind) throw new Error(`the fake node: ${tx.type} ${tx.hash} has no ${kind} body`);
+  return tx.multiSig as Extract<MultiSigBody, { kind: K }>;
+}
+
+/** A multisig body with the node's addresses. */
+function multiSigView(body: MultiSigBody, a: (x: string) => string): MultiSigBody {
+  switch (body.kind) {
+    case 'create':
+      return { ...body, signatories: body.signatories.map((s) => ({ ...s, address: a(s.address) })) };
+    case 'spend':
+      return { ...body, multiSigAddress: a(body.multiSigAddress), recipients: body.recipients.map((r) => ({ ...r, to: a(r.to) })) };
+    case 'vote':
+      return body;
   }
 }
 
@@ -179,6 +219,7 @@ function viewOf(b: CanonicalBlock, keys: KeyBook, size: number): CanonicalBlock 
       slaves: tx.slaves.map((s) => ({ ...s, slave: a(s.slave) })),
       // The account id of a migration is not on the pow chain.
       migration: null,
+      ...(tx.multiSig ? { multiSig: multiSigView(tx.multiSig, a) } : {}),
     })),
     allocations: b.allocations.map((x) => ({ ...x, address: a(x.address) })),
     tokens: b.tokens.map((t) => ({ ...t, creator: an(t.creator) })),

@@ -14,13 +14,29 @@
  * generated rewards (mainnet's factor 1, below its fork at 1,938,000) are cut to 0.4 of themselves,
  * rounded down, and only the coinbase is kept above genesis (the generated spends assumed mainnet's
  * rewards); the genesis coinbase debits the zero address by 0.4 of mainnet's figure.
+ *
+ * It also answers three calls Quarry does not make, for tests to compare with (state-api.proto):
+ * GetOTS, GetMultiSigAddressState and GetVoteStats, from the node's one-time key and multisig state
+ * replayed from the blocks it holds (state.ts); balances include what executed multisig spends moved.
  */
+import path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
+import protobuf from 'protobufjs';
 import { POW_COINBASE_SENTINEL } from '../../../src/chain/chains.ts';
 import type { CanonicalBlock, CanonicalTx, SourceItem } from '../../../src/chain/model.ts';
-import { CALL_TYPES, messages, METHODS, methodPath, type Method } from '../../../src/sources/qrl-grpc/proto.ts';
+import { CALL_TYPES, messages, METHODS, methodPath, u64, type Method } from '../../../src/sources/qrl-grpc/proto.ts';
 import { POW_GENESIS_COINBASE_DEBIT, POW_TESTNET_GENESIS_COINBASE_DEBIT, POW_TESTNET_NETWORK_ID } from '../../support/expected.ts';
 import { encodeItem, KeyBook, type EncodedBlock, type EncodeOptions } from './encode.ts';
+import { NodeState } from './state.ts';
+
+const stateApi = new protobuf.Root().loadSync(path.join(import.meta.dirname, 'state-api.proto'), { keepCase: true });
+/** The calls of state-api.proto: request and response types. */
+export const STATE_CALLS = {
+  GetOTS: { request: stateApi.lookupType('qrl.GetOTSReq'), response: stateApi.lookupType('qrl.GetOTSResp') },
+  GetMultiSigAddressState: { request: stateApi.lookupType('qrl.GetMultiSigAddressStateReq'), response: stateApi.lookupType('qrl.GetMultiSigAddressStateResp') },
+  GetVoteStats: { request: stateApi.lookupType('qrl.GetVoteStatsReq'), response: stateApi.lookupType('qrl.GetVoteStatsResp') },
+} as const;
+export type StateMethod = keyof typeof STATE_CALLS;
 
 interface Held extends EncodedBlock {
   /** Balance changes this block made (undone when it is replaced). */
@@ -74,6 +90,8 @@ export class FakeQrlNode {
   private readonly balances = new Map<string, bigint>();
   /** The pool of validated transactions (TransactionPool.transaction_pool), in arrival order. */
   private pool: Pooled[] = [];
+  /** The one-time key and multisig state of the chain held now (replayed when first asked after a change). */
+  private replayed: NodeState | undefined;
   private server: grpc.Server | undefined;
   /** Calls answered, per method. */
   readonly calls = new Map<Method, number>();
@@ -108,6 +126,7 @@ export class FakeQrlNode {
     // TransactionPool.remove_tx_in_block_from_pool: the block's transactions leave the pool.
     const mined = new Set(this.pooledOf(encoded).map((p) => p.hash));
     this.pool = this.pool.filter((p) => !mined.has(p.hash));
+    this.replayed = undefined;
   }
 
   /**
@@ -119,7 +138,13 @@ export class FakeQrlNode {
       const dropped = this.chain.pop()!;
       for (const [address, d] of dropped.deltas) this.balances.set(address, this.balances.get(address)! - d);
       for (const p of this.pooledOf(dropped)) if (!this.pool.some((q) => q.hash === p.hash)) this.pool.push(p);
+      this.replayed = undefined;
     }
+  }
+
+  /** The node's one-time key and multisig state of the blocks held now. */
+  state(): NodeState {
+    return (this.replayed ??= new NodeState(this.chain.flatMap((b) => (b.view.kind === 'block' ? [b.view.block] : []))));
   }
 
   /**
@@ -173,7 +198,7 @@ export class FakeQrlNode {
   }
 
   balance(address: string): bigint {
-    return this.balances.get(address) ?? 0n;
+    return (this.balances.get(address) ?? 0n) + (this.state().executionDeltas.get(address) ?? 0n);
   }
 
   /** Every address with a balance entry, the coinbase sentinel (the node's zero address) included. */
@@ -231,6 +256,25 @@ export class FakeQrlNode {
         }
       };
     }
+    for (const method of Object.keys(STATE_CALLS) as StateMethod[]) {
+      const { request, response } = STATE_CALLS[method];
+      definition[method] = {
+        path: `/qrl.PublicAPI/${method}`,
+        requestStream: false,
+        responseStream: false,
+        requestSerialize: (m: object) => Buffer.from(request.encode(m).finish()),
+        requestDeserialize: (b: Buffer) => request.decode(b),
+        responseSerialize: (b: Buffer) => b,
+        responseDeserialize: (b: Buffer) => b,
+      };
+      handlers[method] = (call: grpc.ServerUnaryCall<any, Buffer>, callback: grpc.sendUnaryData<Buffer>) => {
+        try {
+          callback(null, Buffer.from(response.encode(response.fromObject(this.stateAnswer(method, call.request))).finish()));
+        } catch (error) {
+          callback({ code: grpc.status.INTERNAL, details: String(error) });
+        }
+      };
+    }
     server.addService(definition as grpc.ServiceDefinition, handlers);
     this.port = await new Promise<number>((resolve, reject) => server.bindAsync(`127.0.0.1:${port}`, grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
     this.server = server;
@@ -245,6 +289,18 @@ export class FakeQrlNode {
 
   private nodeInfo() {
     return { version: 'fake-qrl-node', state: 3, block_height: String(Math.max(0, this.height)), block_last_hash: Buffer.from(this.headHash, 'hex'), network_id: this.options.network === 'testnet' ? POW_TESTNET_NETWORK_ID : 'quarry-test' };
+  }
+
+  private stateAnswer(method: StateMethod, request: any): object {
+    const state = this.state();
+    switch (method) {
+      case 'GetOTS':
+        return state.ots(Buffer.from(request.address), Number(u64(request.page_from)), Number(u64(request.page_count)), Number(u64(request.unused_ots_index_from)));
+      case 'GetMultiSigAddressState':
+        return state.multiSigAnswer('Q' + Buffer.from(request.address).toString('hex'));
+      case 'GetVoteStats':
+        return state.voteStatsAnswer(Buffer.from(request.multi_sig_spend_tx_hash).toString('hex'));
+    }
   }
 
   private answer(method: Method, request: any): Buffer {

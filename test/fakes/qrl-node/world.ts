@@ -29,6 +29,9 @@ export interface PowItemsOptions {
   coinbaseOnlyShare?: number;
   /** The last height served: a slice of the history from genesis. */
   toHeight?: number;
+  /** Multi-signature addresses and one-time key reuses in the chain (SyntheticOptions.powMultiSig, powOtsReuses). */
+  multiSig?: number;
+  otsReuses?: number;
 }
 
 /**
@@ -47,6 +50,8 @@ export async function generatePowItems(options: PowItemsOptions = {}): Promise<S
     malformedEvery: 50,
     // The account id of a migration is Quarry's own: a pow node cannot tell it.
     migrationCutover: null,
+    powMultiSig: options.multiSig ?? 0,
+    powOtsReuses: options.otsReuses ?? 0,
   });
   return (await collect(world.pow)).filter((item) => item.kind !== 'caught-up');
 }

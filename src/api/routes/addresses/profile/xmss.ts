@@ -3,7 +3,7 @@
  * its descriptor encodes, and how many of its one-time signing keys it has used.
  */
 import { isSentinel } from '../../../../chain/chains.ts';
-import { powTreeHeight } from '../../../../chain/addresses.ts';
+import { powHashFunction, powTreeHeight } from '../../../../chain/addresses.ts';
 import type { AddressFacts } from '../../../../domain/address-facts.ts';
 
 type OtsStatus = 'unused' | 'ok' | 'low' | 'exhausted';
@@ -20,9 +20,6 @@ export interface XmssFigures {
   slave_keys: number;
 }
 
-/** Descriptor byte 0, low nibble. */
-const HASH_FUNCTIONS: Record<number, string> = { 0: 'sha2_256', 1: 'shake_128', 2: 'shake_256' };
-
 /** A pow address at or below this share of unused keys is `low`. */
 const OTS_LOW_PCT = 10;
 
@@ -36,7 +33,7 @@ export function xmssFigures(f: AddressFacts): XmssFigures | null {
   const status: OtsStatus = used === 0 ? 'unused' : remaining === 0 ? 'exhausted' : remaining * 100 <= total * OTS_LOW_PCT ? 'low' : 'ok';
   return {
     tree_height: height,
-    hash_function: HASH_FUNCTIONS[parseInt(f.address.slice(2, 3), 16)] ?? 'unknown',
+    hash_function: powHashFunction(f.address),
     ots_keys_total: total,
     ots_keys_used: used,
     ots_keys_remaining: remaining,
