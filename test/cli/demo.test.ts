@@ -16,6 +16,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium } from 'playwright-core';
 import type { ChainId } from '../../src/chain/chains.ts';
+import { multiSigAddress } from '../../src/chain/addresses.ts';
 import type { CanonicalBlock } from '../../src/chain/model.ts';
 import { demoWorld, readWorldFile } from '../../src/cli/commands/demo.ts';
 import { createSyntheticWorld, type SyntheticWorld } from '../../src/sources/synthetic/index.ts';
@@ -177,6 +178,10 @@ describe('quarry demo', () => {
       const txs = (await get(demo!, `/api/v1/${chain}/transactions?limit=5&tx_type=transfer`)).body.items as { tx_hash: string }[];
       candidates.transactions![chain] = txs.map((t) => t.tx_hash);
     }
+    // The multi-signature addresses the world made, from their creating transactions.
+    const creates = (await get(demo!, '/api/v1/pow/transactions?tx_type=multi_sig_create&limit=10')).body.items as { tx_hash: string }[];
+    assert.ok(creates.length > 0, 'multi-signature addresses on pow');
+    candidates.multiSig = creates.map((tx) => multiSigAddress(tx.tx_hash));
     // A validator paid a withdrawal in the block with the most of them.
     const paid = (await get(demo!, `/api/v1/pos/blocks/${candidates.blocks!.pos.at(-1)}/withdrawals?limit=1`)).body.items as { validator_index: number }[];
     assert.ok(paid[0], 'a withdrawal in the latest pos blocks');

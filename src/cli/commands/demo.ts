@@ -30,9 +30,10 @@ import { DAY_SECONDS } from '../../time.ts';
 /**
  * The demo world's history: deterministic, sized for a first start of about a minute on a 2-core
  * machine (docs/synthetic-data.md, "The demo world"): every default window full (365 closed days
- * of pow), fewer transactions a day than a busy chain.
+ * of pow), fewer transactions a day than a busy chain; a few multi-signature addresses and reused
+ * one-time keys on pow, what an explorer's pow pages warn about.
  */
-const DEMO_HISTORY = { seed: 1, powDays: 372, posDays: 60, scale: 120, posSlotSeconds: 60, posSlotsPerEpoch: 128 } as const;
+const DEMO_HISTORY = { seed: 1, powDays: 372, posDays: 60, scale: 120, posSlotSeconds: 60, posSlotsPerEpoch: 128, powMultiSig: 4, powOtsReuses: 4 } as const;
 /** Days the world runs on after its load: the demo's chains make blocks for as long, then stand still. */
 const LIVE_DAYS = 30;
 /** Mean blocks between two short reorgs once the world lives (about one every half hour per chain at pace 1). */
