@@ -35,6 +35,7 @@ import { analyticsRoutes } from './analytics/index.ts';
 import { registerDashboard } from './dashboard/index.ts';
 import { eventRoutes } from './routes/events/index.ts';
 import { transactionRoutes } from './routes/transactions/index.ts';
+import { tokenRoutes } from './routes/tokens/index.ts';
 import { DEFAULT_TUNING, type ApiContext, type ApiTuning } from './context.ts';
 import { registerMetrics } from './metrics/api.ts';
 import { sharedSchemaCompilers } from './schema-compilers.ts';
@@ -133,6 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await api.register(blockRoutes(ctx), { prefix: '/:chain/blocks' });
       await api.register(posBlockRoutes(ctx), { prefix: '/pos/blocks' });
       await api.register(transactionRoutes(ctx), { prefix: '/:chain/transactions' });
+      await api.register(tokenRoutes(ctx), { prefix: '/:chain/tokens' });
       await api.register(analyticsRoutes(ctx));
       await api.register(eventRoutes(ctx));
     },
