@@ -118,6 +118,7 @@ function hostilePath(parameter: Parameter): string[] {
   if (parameter.name === 'address') return ['nope', 'Q' + 'zz'.repeat(39), '0x' + 'AB'.repeat(20) + '00', 'Q'.repeat(200), '%00', "Q' OR 1=1"];
   if (parameter.name === 'id') return ['-1', '01', '1e3', '9'.repeat(40), '0x' + 'g'.repeat(64), 'a'.repeat(65), "1' OR 1=1", '%00'];
   if (parameter.name === 'hash') return ['nope', '0x' + 'g'.repeat(64), 'ab'.repeat(33), '0x' + 'ab'.repeat(31), 'f'.repeat(300), '%00', "' OR 1=1"];
+  if (parameter.name === 'token') return ['nope', 'Q' + 'zz'.repeat(20), '0x' + 'ab'.repeat(32), 'ab'.repeat(33), 'Q'.repeat(200), '%00', "' OR 1=1"];
   return HOSTILE_TEXT.slice(0, 4);
 }
 
@@ -129,7 +130,15 @@ function largestAndNewest(world: AnalyticsWorld, chain: ChainId): string[] {
   return [...new Set([txs.at(-1)!.hash, largest!.hash])];
 }
 
-/** Valid path values: each chain, with its busiest and its quietest address, its largest and newest transaction; every metric. */
+/** A chain's tokens with the most and the fewest transfers: its longest and its shortest lists. */
+function mostAndLeastMoved(world: AnalyticsWorld, chain: ChainId): string[] {
+  const counts = new Map<string, number>();
+  for (const block of world.blocks[chain]) for (const tx of block.transactions) for (const t of tx.tokenTransfers) counts.set(t.contract, (counts.get(t.contract) ?? 0) + 1);
+  const byCount = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  return [...new Set([byCount[0]![0], byCount.at(-1)![0]])];
+}
+
+/** Valid path values: each chain, with its busiest and its quietest address, its largest and newest transaction, its most and least moved token; every metric. */
 function validPaths(path: Parameter[], world: AnalyticsWorld): Record<string, string>[] {
   const addresses = (chain: ChainId) => busiestAndQuietest(world, chain);
   let combos: Record<string, string>[] = [{}];
@@ -143,6 +152,7 @@ function validPaths(path: Parameter[], world: AnalyticsWorld): Record<string, st
         return ['0', String(tip.height), tip.hash.toUpperCase().replace(/^0X/, '0x')].map((id) => ({ ...values, id }));
       }
       if (p.name === 'hash') return largestAndNewest(world, values.chain as ChainId).map((hash) => ({ ...values, hash }));
+      if (p.name === 'token') return mostAndLeastMoved(world, values.chain as ChainId).map((token) => ({ ...values, token }));
       if (p.name !== 'address') throw new Error(`no values for the path parameter ${p.name}`);
       const chains: ChainId[] = values.chain ? [values.chain as ChainId] : ['pow', 'pos'];
       return chains.flatMap(addresses).map((address) => ({ ...values, address }));
@@ -186,7 +196,7 @@ function casesOf(template: string, op: Operation, world: AnalyticsWorld): Case[]
         cases.push({ url: withQuery(url, [['offset', '5000000'], ['tx_type', type], ['direction', 'in'], ['time_from', '1']]) });
       }
     }
-    if (query.some((p) => p.name === 'sort') && query.some((p) => p.name === 'q')) {
+    if (query.some((p) => p.name === 'sort') && query.some((p) => p.name === 'q') && query.some((p) => p.name === 'page')) {
       for (const sort of SORTS) {
         cases.push({ url: withQuery(url, [['sort', sort], ['page_size', '100'], ['page', String(PAGED_ROWS / 100)]]) });
         cases.push({ url: withQuery(url, [['sort', sort], ['page_size', '100'], ['page', String(PAGED_ROWS / 100 + 1)]]), param: 'page' });
@@ -195,6 +205,11 @@ function casesOf(template: string, op: Operation, world: AnalyticsWorld): Case[]
       for (const q of ['q', 'q0', '0000', 'q0105', 'q010500', '0000000000', 'ab']) {
         for (const pct of ['0.000001', '0.01']) cases.push({ url: withQuery(url, [['q', q], ['min_balance_pct', pct], ['page_size', '100'], ['page', String(PAGED_ROWS / 100)]]) });
       }
+    }
+    // A cursor list with orders and a prefix filter (the tokens): each order with the widest prefix and the shortest.
+    const sortEnum = query.find((p) => p.name === 'sort' && p.schema.enum)?.schema.enum;
+    if (sortEnum && query.some((p) => p.name === 'q') && query.some((p) => p.name === 'cursor')) {
+      for (const sort of sortEnum) for (const q of ['', 'a', 'Q', '%', 'ze', 'x'.repeat(64)]) cases.push({ url: withQuery(url, [['sort', sort], ['q', q], ['limit', '100']]) });
     }
     if (query.some((p) => p.name === 'page') && query.some((p) => p.name === 'page_size')) {
       cases.push({ url: withQuery(url, [['page_size', '100'], ['page', String(PAGED_ROWS / 100)]]) });

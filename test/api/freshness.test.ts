@@ -43,7 +43,7 @@ describeSeededApp('freshness headers', loadAnalyticsWorld, (s) => {
     doc = await openApiDoc(s.t());
     // One address per chain: the headers do not depend on which.
     const all = candidateAddresses(s.seeded().blocks);
-    candidates = { pow: all.pow.slice(0, 1), pos: all.pos.slice(0, 1), blocks: all.blocks, transactions: { pow: all.transactions!.pow.slice(0, 1), pos: all.transactions!.pos.slice(0, 1) } };
+    candidates = { pow: all.pow.slice(0, 1), pos: all.pos.slice(0, 1), blocks: all.blocks, transactions: { pow: all.transactions!.pow.slice(0, 1), pos: all.transactions!.pos.slice(0, 1) }, tokens: all.tokens };
     // The generator's own canonical blocks, not the store: the last of each chain.
     tips = { pow: s.seeded().blocks.pow.at(-1), pos: s.seeded().blocks.pos.at(-1) };
   });

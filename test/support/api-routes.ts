@@ -60,6 +60,8 @@ export interface Candidates {
   blocks?: Record<ChainId, string[]>;
   /** For a `{hash}` of /{chain}/transactions/{hash}. */
   transactions?: Record<ChainId, string[]>;
+  /** For a `{token}` of /{chain}/tokens/{token}: the token with most transfers. */
+  tokens?: Record<ChainId, string[]>;
 }
 
 /** Per chain: the height of the block with most transactions and the hash of the one with most withdrawals. */
@@ -77,11 +79,11 @@ function candidateBlocks(blocks: Record<ChainId, CanonicalBlock[]>): Record<Chai
 /**
  * Per chain: the address in most transactions, the master with most slave registrations, the
  * address in most internal transfers, the one receiving most token transfers, and a migration
- * party: lists of every Addresses route are then not all empty.
+ * party: lists of every Addresses route are then not all empty; and the token with most transfers.
  */
 export function candidateAddresses(blocks: Record<ChainId, CanonicalBlock[]>): Candidates {
   const top = (counts: Map<string, number>) => [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
-  const out: Candidates = { pow: [], pos: [], blocks: candidateBlocks(blocks), transactions: { pow: [], pos: [] } };
+  const out: Candidates = { pow: [], pos: [], blocks: candidateBlocks(blocks), transactions: { pow: [], pos: [] }, tokens: { pow: [], pos: [] } };
   for (const chain of CHAIN_IDS) {
     // The newest transaction, and the one with the most token transfers.
     const txs = blocks[chain].flatMap((block) => block.transactions);
@@ -106,6 +108,10 @@ export function candidateAddresses(blocks: Record<ChainId, CanonicalBlock[]>): C
     }
     const picked = Object.values(kinds).map(top).filter((a): a is string => a !== undefined);
     out[chain] = [...new Set(picked)];
+    const moved = new Map<string, number>();
+    for (const tx of txs) for (const tt of tx.tokenTransfers) bump(moved, tt.contract);
+    const token = top(moved);
+    out.tokens![chain] = token === undefined ? [] : [token];
   }
   return out;
 }
@@ -143,6 +149,9 @@ export function requestsOf(op: Operation, candidates: Candidates, extraQuery: Re
         case 'hash':
           if (!v.chain || !candidates.transactions) throw new Error(`${op.path}: no transaction hashes to fill {hash} with`);
           return candidates.transactions[v.chain].map((h) => fill(h));
+        case 'token':
+          if (!v.chain || !candidates.tokens?.[v.chain]?.length) throw new Error(`${op.path}: no tokens to fill {token} with`);
+          return candidates.tokens[v.chain].map((id) => fill(id));
         default:
           if (param.schema.enum) return param.schema.enum.map((value) => fill(value));
           throw new Error(`${op.path}: no values for the path parameter ${param.name}`);

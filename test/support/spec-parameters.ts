@@ -104,6 +104,25 @@ export const EXPLORER_PARAMETERS: Record<string, Record<string, SpecParameter>> 
     tx_type: { type: 'string' },
   },
   '/api/v1/{chain}/transactions/{hash}': {},
+  // docs/api-tokens.md
+  '/api/v1/{chain}/tokens': {
+    cursor: { type: 'string' },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+    sort: { type: 'string', default: 'holders', enum: ['holders', 'transfers', 'newest'] },
+    q: { type: 'string' },
+  },
+  '/api/v1/{chain}/tokens/{token}': {},
+  '/api/v1/{chain}/tokens/{token}/holders': {
+    cursor: { type: 'string' },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+  },
+  '/api/v1/{chain}/tokens/{token}/transfers': {
+    cursor: { type: 'string' },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+  },
+  '/api/v1/{chain}/tokens/{token}/daily': {
+    window: { type: 'string', default: '30d' },
+  },
 };
 
 /** The path parameters of the routes beyond the spec, besides `chain`: name → where it is documented. */
@@ -114,4 +133,9 @@ export const EXPLORER_PATH_PARAMETERS: Record<string, readonly string[]> = {
   '/api/v1/pos/blocks/{id}/withdrawals': ['id'],
   '/api/v1/{chain}/transactions': ['chain'],
   '/api/v1/{chain}/transactions/{hash}': ['chain', 'hash'],
+  '/api/v1/{chain}/tokens': ['chain'],
+  '/api/v1/{chain}/tokens/{token}': ['chain', 'token'],
+  '/api/v1/{chain}/tokens/{token}/holders': ['chain', 'token'],
+  '/api/v1/{chain}/tokens/{token}/transfers': ['chain', 'token'],
+  '/api/v1/{chain}/tokens/{token}/daily': ['chain', 'token'],
 };

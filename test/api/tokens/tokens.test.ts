@@ -160,6 +160,7 @@ describeSeededApp('GET /{chain}/tokens and a token\'s pages', loadAnalyticsWorld
     await named('/api/v1/pos/tokens?limit=0', 'limit');
     await named(`/api/v1/pos/tokens?q=${'a'.repeat(65)}`, 'q');
     await named('/api/v1/pos/tokens?cursor=abc', 'cursor');
+    await named('/api/v1/pow/tokens?q=a%00', 'q');
     const [a, b] = [...tokens('pos').values()].filter((t) => expectedHolders(t).length > 1);
     const page = await get(`/api/v1/pos/tokens/${a!.id}/holders?limit=1`);
     await named(`/api/v1/pos/tokens/${b!.id}/holders?limit=1&cursor=${encodeURIComponent(page.next_cursor)}`, 'cursor');

@@ -2,6 +2,7 @@
 import { Type } from 'typebox';
 import { answerAmounts } from '../../amounts.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
+import { invalidParam } from '../../problem.ts';
 import { ChainPathParams, Nullable, StringEnum } from '../../schemas/common.ts';
 import { TokenSummary } from '../../schemas/token.ts';
 import { listRoute } from '../list-route.ts';
@@ -57,6 +58,8 @@ export function tokenListRoute(app: RouteApp, ctx: ApiContext): void {
     },
     prepare: (ctx, { params, query, request }) => {
       const q = query.q === undefined || query.q === '' ? null : query.q;
+      // Names and symbols are stored without control characters (sources/evm-rpc/tokens.ts), and NUL is no text to PostgreSQL.
+      if (q !== null && /[\u0000-\u001f\u007f]/.test(q)) throw invalidParam('q', 'must not contain control characters');
       return {
         echo: { chain: params.chain, network: ctx.network(params.chain), sort: query.sort ?? 'holders', q },
         amount: answerAmounts(request.log, params.chain),
