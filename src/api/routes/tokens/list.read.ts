@@ -65,7 +65,8 @@ export async function readTokens(db: Db, q: TokensQuery): Promise<{ rows: TokenS
           ORDER BY ${column} DESC, s.contract DESC
           LIMIT ${q.limit}
         ) AS p ON true
-        LEFT JOIN token_contracts c ON c.chain = ${chain} AND c.address = p.contract
+        -- By key per row of the page: a join could read every token's metadata.
+        LEFT JOIN LATERAL (SELECT c.name, c.symbol, c.decimals FROM token_contracts c WHERE c.chain = ${chain} AND c.address = p.contract) AS c ON true
         ORDER BY p.sort_key DESC, p.contract DESC`,
     { reusePlan: prefix === null }, // without a prefix: an index range from its newest end
   );
