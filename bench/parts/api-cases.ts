@@ -89,6 +89,12 @@ export const ROUTES = {
   ots: '/api/v1/pow/addresses/{address}/ots',
   multiSig: '/api/v1/pow/addresses/{address}/multisig',
   multiSigSpends: '/api/v1/pow/addresses/{address}/multisig/spends',
+  // docs/api-tokens.md
+  tokens: '/api/v1/{chain}/tokens',
+  token: '/api/v1/{chain}/tokens/{token}',
+  tokenHolders: '/api/v1/{chain}/tokens/{token}/holders',
+  tokenTransfers: '/api/v1/{chain}/tokens/{token}/transfers',
+  tokenDaily: '/api/v1/{chain}/tokens/{token}/daily',
 } as const;
 
 /** Analytics routes that take the chain as a query parameter, and those that describe pos (or both chains) alone. */
@@ -175,6 +181,8 @@ export interface ApiCase {
   shownHash?: string;
   /** The validator routes' path parameter: an index or a public key. */
   validator?: string;
+  /** The token routes' path parameter (the world's system token), shown in the id as `system-token`. */
+  token?: string;
 }
 
 /** A chain's latest block as the served API lists it: where the block cases point. */
@@ -210,7 +218,7 @@ export function buildCases(inputs: CaseInputs): ApiCase[] {
       const address = subject ? (subjectAddress(chain, n, subject, inputs.powKeys) ?? undefined) : undefined;
       if (subject && !address) return;
       const params = Object.entries(extra.shownQuery ?? query).map(([k, v]) => `${k}=${v}`).join('&');
-      const id = [chain, route, extra.metric, subject, extra.shownHash ?? extra.hash, params].filter(Boolean).join(' ');
+      const id = [chain, route, extra.metric, subject, extra.shownHash ?? extra.hash, extra.token ? 'system-token' : undefined, params].filter(Boolean).join(' ');
       const target = extra.target !== undefined ? extra.target : subject === 'ordinary' || subject === 'busiest' ? TARGETS.address : undefined;
       cases.push({ id, route, chain, subject, address, query, target, ...extra });
     };
@@ -296,6 +304,27 @@ export function buildCases(inputs: CaseInputs): ApiCase[] {
     const pending = (query: Query) => add('pendingTransactions', undefined, query, { target: TARGETS.endpoint, note: 'no indexer follows: the empty list and why' });
     pending({});
     pending({ limit: 100 });
+
+    // Tokens (docs/api-tokens.md): the list in each order and by a name or symbol prefix; the
+    // system token's page, its holders and transfers (the first page, 100 items, cursor pages at
+    // 25, 10,000 and 100,000: constant at any depth) and its days.
+    const tokens = (route: RouteName, query: Query, extra: Partial<ApiCase> = {}) => add(route, undefined, query, { target: TARGETS.endpoint, ...extra });
+    tokens('tokens', {}, { hot: true });
+    tokens('tokens', { limit: 100 });
+    tokens('tokens', { sort: 'transfers' });
+    tokens('tokens', { sort: 'newest' });
+    tokens('tokens', { q: 'q' }, { note: 'a one-letter prefix' });
+    tokens('tokens', { q: 'qu', sort: 'transfers' });
+    const token = n.token;
+    tokens('token', {}, { token });
+    tokens('tokenDaily', {}, { token });
+    tokens('tokenDaily', { window: '365d' }, { token });
+    tokens('tokenDaily', { window: 'all' }, { token });
+    for (const route of ['tokenHolders', 'tokenTransfers'] as const) {
+      tokens(route, {}, { token, hot: route === 'tokenHolders' });
+      tokens(route, { limit: 100 }, { token });
+      for (const depth of [25, 10_000, 100_000]) tokens(route, { cursor: `@${depth}` }, { token, cursorDepth: depth, note: `cursor page at position ${depth.toLocaleString('en')}` });
+    }
 
     const top = (query: Query, extra: Partial<ApiCase> = {}) => add('topActive', undefined, query, { target: TARGETS['top-active'], ...extra });
     top({}, { hot: true });
@@ -473,7 +502,7 @@ function subjectAddress(chain: ChainId, n: NotableAccounts, subject: string, key
 
 /** The request path of a case (a cursor case gets its cursor later). */
 export function casePath(c: ApiCase, query: Query = c.query): string {
-  const path = ROUTES[c.route].replace('{chain}', c.chain).replace('{address}', c.address ?? '').replace('{metric}', c.metric ?? '').replace('{id}', c.blockId ?? '').replace('{hash}', c.hash ?? '').replace('{validator}', c.validator ?? '');
+  const path = ROUTES[c.route].replace('{chain}', c.chain).replace('{address}', c.address ?? '').replace('{metric}', c.metric ?? '').replace('{id}', c.blockId ?? '').replace('{hash}', c.hash ?? '').replace('{validator}', c.validator ?? '').replace('{token}', c.token ?? '');
   const params = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
   const search = params.toString();
   return search ? `${path}?${search}` : path;

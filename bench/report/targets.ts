@@ -95,7 +95,7 @@ export function targetRows(results: BenchResults): TargetRow[] {
     rows.push({
       target: 'cursor pages in constant time at any depth',
       scope,
-      value: cursor.length === 0 ? 'no cursor endpoint served yet' : cursor.map((c) => `${c.chain} @${fmt(c.depth)}: ${c.ratio}× page 2`).join(', '),
+      value: cursor.length === 0 ? 'no cursor endpoint served yet' : cursor.map((c) => `${c.chain} ${(c.route ?? '').replace(/^\/api\/v1\/\{chain\}\//, '')} @${fmt(c.depth)}: ${c.ratio}× page 2`).join(', '),
       limit: 'p50 (1 conn) ≤ 1.5 × page 2 + 0.5 ms',
       pass: cursor.length === 0 ? null : cursor.every((c) => c.pass),
       note,

@@ -532,6 +532,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/{chain}/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The chain's tokens by holders, transfers or newest */
+        get: operations["getTokens"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{chain}/tokens/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A token by its id (pos: contract address; pow: creating transaction's hash) */
+        get: operations["getToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{chain}/tokens/{token}/holders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A token's holders, richest first, by cursor */
+        get: operations["getTokenHolders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{chain}/tokens/{token}/transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A token's transfers, newest first, by cursor */
+        get: operations["getTokenTransfers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/{chain}/tokens/{token}/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A token's transfers and holders per day */
+        get: operations["getTokenDaily"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/analytics/transactions-normalised": {
         parameters: {
             query?: never;
@@ -5434,6 +5519,619 @@ export interface operations {
                 };
             };
             /** @description No stored validator with this index or public key. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTokens: {
+        parameters: {
+            query?: {
+                /** @description Order, each descending: holders (most holders first), transfers (most transfers first) or newest (latest first transfer first, pow: latest created). */
+                sort?: "holders" | "transfers" | "newest";
+                /**
+                 * @description Only tokens whose name or symbol starts with this text; ASCII letters match in either case.
+                 * @example qrl
+                 */
+                q?: string;
+                /** @description Opaque token from a previous next_cursor, passed back unchanged; omitted = the first page. */
+                cursor?: string;
+                /** @description Items per page (1 to 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0). */
+                chain: "pow" | "pos";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: `<URL of the next page>; rel="next"`, absent on the last page (docs/exports.md). */
+                    Link?: string;
+                    /** @description CSV answers: the next page’s cursor (the JSON next_cursor), absent on the last page. */
+                    "Quarry-Next-Cursor"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description By the sort, descending; ties by token id, descending. */
+                        items: {
+                            /** @description The token's id: pos its contract address (Q form); pow the hash of the transaction that created it. */
+                            token: string;
+                            /** @description Name; null when the token does not say (or its creation is not stored). */
+                            name: string | null;
+                            /** @description Symbol; null when the token does not say. */
+                            symbol: string | null;
+                            /** @description Decimals; null when the token does not say. */
+                            decimals: number | null;
+                            /**
+                             * @description In the token's smallest unit: what its transfers minted (from the zero address, pow: the initial balances) less what they burned (to the zero address).
+                             * @example 1000000000
+                             */
+                            total_supply: string | null;
+                            /**
+                             * @description total_supply shifted by the token's decimals, exact, without trailing zeros (e.g. 1.5); the raw integer when the decimals are unknown; null when total_supply is.
+                             * @example 1.5
+                             */
+                            total_supply_display: string | null;
+                            /** @description Addresses holding a positive balance of it (the zero address and pow's coinbase sentinel excluded). */
+                            holders: number;
+                            /** @description Its transfers (pos Transfer logs; pow initial balances and transfer_token legs). */
+                            transfers: number;
+                            /** @description Height of the block of its first transfer (pow: its creation; pos: usually its mint); null without one. */
+                            first_transfer_height: number | null;
+                            /**
+                             * @description Time of that block.
+                             * @example 2026-11-22T09:30:00
+                             */
+                            first_transfer_at: string | null;
+                        }[];
+                        /** @description Number of items in this page. */
+                        count: number;
+                        limit: number;
+                        /** @description Pass back as cursor for the next page; null on the last page. */
+                        next_cursor: string | null;
+                        /** @description Whether items follow this page. */
+                        has_more: boolean;
+                        /** @description Tokens of the chain (whose name or symbol starts with q, when given): every token with a transfer. */
+                        total: number | null;
+                        chain: string;
+                        network: string;
+                        /** @enum {string} */
+                        sort: "holders" | "transfers" | "newest";
+                        /** @description The name or symbol prefix; null without one. */
+                        q: string | null;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown chain. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0). */
+                chain: "pow" | "pos";
+                /** @description The token: pos its contract address (Q, Z or 0x form, any case); pow the hash of the token transaction that created it (64 hex digits, any case). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A token: its metadata, supply, holder and transfer counts, and its creation. */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        chain: string;
+                        network: string;
+                        /** @description The token's id: pos its contract address (Q form); pow the hash of the transaction that created it. */
+                        token: string;
+                        /** @description Name; null when the token does not say (or its creation is not stored). */
+                        name: string | null;
+                        /** @description Symbol; null when the token does not say. */
+                        symbol: string | null;
+                        /** @description Decimals; null when the token does not say. */
+                        decimals: number | null;
+                        /**
+                         * @description In the token's smallest unit: what its transfers minted (from the zero address, pow: the initial balances) less what they burned (to the zero address).
+                         * @example 1000000000
+                         */
+                        total_supply: string | null;
+                        /**
+                         * @description total_supply shifted by the token's decimals, exact, without trailing zeros (e.g. 1.5); the raw integer when the decimals are unknown; null when total_supply is.
+                         * @example 1.5
+                         */
+                        total_supply_display: string | null;
+                        /** @description Addresses holding a positive balance of it (the zero address and pow's coinbase sentinel excluded). */
+                        holders: number;
+                        /** @description Its transfers (pos Transfer logs; pow initial balances and transfer_token legs). */
+                        transfers: number;
+                        /** @description Height of the block of its first transfer (pow: its creation; pos: usually its mint); null without one. */
+                        first_transfer_height: number | null;
+                        /**
+                         * @description Time of that block.
+                         * @example 2026-11-22T09:30:00
+                         */
+                        first_transfer_at: string | null;
+                        /** @description Who created it: the sender of the pow token transaction, the deployer of the pos contract; null when unknown. */
+                        creator: string | null;
+                        /** @description Hash of the transaction that created it (a pow token's id); null when unknown. */
+                        created_tx: string | null;
+                        /** @description Height of that transaction's block; null when it is not stored. */
+                        created_height: number | null;
+                        /**
+                         * @description Time of that block.
+                         * @example 2026-11-22T09:30:00
+                         */
+                        created_at: string | null;
+                    };
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown chain, or no stored token with this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTokenHolders: {
+        parameters: {
+            query?: {
+                /** @description Opaque token from a previous next_cursor, passed back unchanged; omitted = the first page. */
+                cursor?: string;
+                /** @description Items per page (1 to 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0). */
+                chain: "pow" | "pos";
+                /** @description The token: pos its contract address (Q, Z or 0x form, any case); pow the hash of the token transaction that created it (64 hex digits, any case). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: `<URL of the next page>; rel="next"`, absent on the last page (docs/exports.md). */
+                    Link?: string;
+                    /** @description CSV answers: the next page’s cursor (the JSON next_cursor), absent on the last page. */
+                    "Quarry-Next-Cursor"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Richest first: by balance, descending; equal balances by address, descending. Positive balances only. */
+                        items: {
+                            /** @description The holder, in canonical form. */
+                            address: string;
+                            /**
+                             * @description Its balance in the token's smallest unit, exact.
+                             * @example 1000000000
+                             */
+                            balance: string | null;
+                            /**
+                             * @description balance shifted by the token's decimals, exact, without trailing zeros (e.g. 1.5); the raw integer when the decimals are unknown; null when balance is.
+                             * @example 1.5
+                             */
+                            balance_display: string | null;
+                            /** @description balance as a percentage of the token's total supply (0 to 100), from exact integers; null when the supply is not positive. */
+                            share_pct: number | null;
+                            /** @description Transfers of this token touching the holder. */
+                            transfer_count: number;
+                            /**
+                             * @description Time of the latest such transfer.
+                             * @example 2026-11-22T09:30:00
+                             */
+                            last_activity: string | null;
+                        }[];
+                        /** @description Number of items in this page. */
+                        count: number;
+                        limit: number;
+                        /** @description Pass back as cursor for the next page; null on the last page. */
+                        next_cursor: string | null;
+                        /** @description Whether items follow this page. */
+                        has_more: boolean;
+                        /** @description Holders of the token: addresses with a positive balance (exact). */
+                        total: number | null;
+                        chain: string;
+                        network: string;
+                        /** @description The token asked about, in canonical form (pos: Q + lowercase hex; pow: lowercase hex). */
+                        token: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown chain, or no stored token with this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTokenTransfers: {
+        parameters: {
+            query?: {
+                /** @description Opaque token from a previous next_cursor, passed back unchanged; omitted = the first page. */
+                cursor?: string;
+                /** @description Items per page (1 to 100). */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0). */
+                chain: "pow" | "pos";
+                /** @description The token: pos its contract address (Q, Z or 0x form, any case); pow the hash of the token transaction that created it (64 hex digits, any case). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: `<URL of the next page>; rel="next"`, absent on the last page (docs/exports.md). */
+                    Link?: string;
+                    /** @description CSV answers: the next page’s cursor (the JSON next_cursor), absent on the last page. */
+                    "Quarry-Next-Cursor"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first: by height, position in the block and log index, descending. */
+                        items: {
+                            tx_hash: string;
+                            height: number;
+                            block_hash: string | null;
+                            /**
+                             * @description UTC time, YYYY-MM-DDTHH:MM:SS.
+                             * @example 2026-11-22T09:30:00
+                             */
+                            timestamp: string;
+                            /** @description Position of the transaction in its block. */
+                            tx_index: number;
+                            /** @description pos: the Transfer log's index in the block; pow: the entry's position in its transaction. */
+                            log_index: number;
+                            /** @description The sender; the zero address (pow: the coinbase sentinel) for a mint or an initial balance. */
+                            from_addr: string;
+                            /** @description The recipient; the zero address for a burn. */
+                            to_addr: string;
+                            /**
+                             * @description In the token's smallest unit, exact.
+                             * @example 1000000000
+                             */
+                            amount: string | null;
+                            /**
+                             * @description amount shifted by the token's decimals, exact, without trailing zeros (e.g. 1.5); the raw integer when the decimals are unknown; null when amount is.
+                             * @example 1.5
+                             */
+                            amount_display: string | null;
+                        }[];
+                        /** @description Number of items in this page. */
+                        count: number;
+                        limit: number;
+                        /** @description Pass back as cursor for the next page; null on the last page. */
+                        next_cursor: string | null;
+                        /** @description Whether items follow this page. */
+                        has_more: boolean;
+                        /** @description Transfers of the token (exact). */
+                        total: number | null;
+                        chain: string;
+                        network: string;
+                        /** @description The token asked about, in canonical form (pos: Q + lowercase hex; pow: lowercase hex). */
+                        token: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown chain, or no stored token with this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key exceeded its rate limit; Retry-After says when to retry. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is unavailable or a query timed out; Retry-After: 5. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTokenDaily: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Days up to the day of the latest indexed block: a length with m, h, d, w or y (e.g. 30d, 365d), or all for the token's whole history; default 30d.
+                 * @example 30d
+                 */
+                window?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Chain: pow (legacy proof of work) or pos (QRL 2.0). */
+                chain: "pow" | "pos";
+                /** @description The token: pos its contract address (Q, Z or 0x form, any case); pow the hash of the token transaction that created it (64 hex digits, any case). */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Height of the latest block of the request’s chain in the stored data this answer was computed from (absent before the chain's first block). */
+                    "Quarry-Block-Height"?: string;
+                    /** @description Hash of that block of the request’s chain. */
+                    "Quarry-Block-Hash"?: string;
+                    /** @description CSV answers: attachment; filename="<operationId>.csv". */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One item per UTC day, oldest first, from the later of the window's start and the token's first transfer to the day of the latest indexed block; quiet days included (0 transfers, holders as the day before). */
+                        items: {
+                            /**
+                             * @description UTC day, YYYY-MM-DD.
+                             * @example 2026-11-22
+                             */
+                            day: string;
+                            /** @description Transfers of the token that day. */
+                            transfers: number;
+                            /** @description Holders at the end of the day: addresses with a positive balance. */
+                            holders: number;
+                        }[];
+                        /** @description Number of items. */
+                        count: number;
+                        /** @description Days in the window; null for the whole history. */
+                        window_days: number | null;
+                        chain: string;
+                        network: string;
+                        /** @description The token asked about, in canonical form (pos: Q + lowercase hex; pow: lowercase hex). */
+                        token: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description A parameter is malformed, out of range or not an allowed value; errors names each. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No key, a malformed Authorization header, or an unknown or revoked key. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unknown chain, or no stored token with this id. */
             404: {
                 headers: {
                     [name: string]: unknown;

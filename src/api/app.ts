@@ -37,6 +37,7 @@ import { eventRoutes } from './routes/events/index.ts';
 import { transactionRoutes } from './routes/transactions/index.ts';
 import { searchRoutes } from './routes/search/index.ts';
 import { validatorRoutes } from './routes/validators/index.ts';
+import { tokenRoutes } from './routes/tokens/index.ts';
 import { DEFAULT_TUNING, type ApiContext, type ApiTuning } from './context.ts';
 import { registerMetrics } from './metrics/api.ts';
 import { sharedSchemaCompilers } from './schema-compilers.ts';
@@ -138,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await api.register(transactionRoutes(ctx), { prefix: '/:chain/transactions' });
       await api.register(searchRoutes(ctx));
       await api.register(validatorRoutes(ctx), { prefix: '/pos/validators' });
+      await api.register(tokenRoutes(ctx), { prefix: '/:chain/tokens' });
       await api.register(analyticsRoutes(ctx));
       await api.register(eventRoutes(ctx));
     },

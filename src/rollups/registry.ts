@@ -11,6 +11,7 @@ import { addressRanks } from './addresses/address-ranks.ts';
 import { addressDaily, addressHeatmap } from './addresses/address-activity.ts';
 import { counterparties } from './addresses/counterparties.ts';
 import { tokenBalances } from './addresses/token-balances.ts';
+import { tokenStats } from './tokens/token-stats.ts';
 import { chainDaily } from './network/chain-daily.ts';
 import { feeWindows } from './addresses/fee-windows.ts';
 import { activeDays } from './network/active-days.ts';
@@ -37,7 +38,7 @@ import { userTransactions } from './charts/transactions/user-daily.ts';
 import { whaleMovers } from './charts/whales/heatmap.ts';
 
 export const ROLLUPS: readonly AnyRollup[] = [
-  addressSummary, addressRanks, addressDaily, activeDays, addressHeatmap, counterparties, tokenBalances, chainDaily, feeWindows,
+  addressSummary, addressRanks, addressDaily, activeDays, addressHeatmap, counterparties, tokenBalances, tokenStats, chainDaily, feeWindows,
   dayBreakdowns, dayLargest,
   supply, holderState, timelineActivity, dayTopTxs, exchangeVenues,
 ];

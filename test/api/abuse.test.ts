@@ -119,6 +119,7 @@ function hostilePath(parameter: Parameter): string[] {
   if (parameter.name === 'id') return ['-1', '01', '1e3', '9'.repeat(40), '0x' + 'g'.repeat(64), 'a'.repeat(65), "1' OR 1=1", '%00'];
   if (parameter.name === 'hash') return ['nope', '0x' + 'g'.repeat(64), 'ab'.repeat(33), '0x' + 'ab'.repeat(31), 'f'.repeat(300), '%00', "' OR 1=1"];
   if (parameter.name === 'validator') return ['-1', '01', '1e3', '9'.repeat(40), '0x', '0x' + 'g'.repeat(5184), '0x' + 'ab'.repeat(2593), 'ab'.repeat(2592), 'x'.repeat(6000), '%00', "1' OR 1=1"];
+  if (parameter.name === 'token') return ['nope', 'Q' + 'zz'.repeat(20), '0x' + 'ab'.repeat(32), 'ab'.repeat(33), 'Q'.repeat(200), '%00', "' OR 1=1"];
   return HOSTILE_TEXT.slice(0, 4);
 }
 
@@ -137,6 +138,14 @@ function validatorsOf(world: AnalyticsWorld): string[] {
   const busiest = [...counts].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0];
   const key = world.world.staking.validators.find((v) => v.validatorIndex === busiest)!.pubkey;
   return ['0', `0x${key.slice(2).toUpperCase()}`];
+}
+
+/** A chain's tokens with the most and the fewest transfers: its longest and its shortest lists. */
+function mostAndLeastMoved(world: AnalyticsWorld, chain: ChainId): string[] {
+  const counts = new Map<string, number>();
+  for (const block of world.blocks[chain]) for (const tx of block.transactions) for (const t of tx.tokenTransfers) counts.set(t.contract, (counts.get(t.contract) ?? 0) + 1);
+  const byCount = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  return [...new Set([byCount[0]![0], byCount.at(-1)![0]])];
 }
 
 /**
@@ -160,6 +169,7 @@ function validPaths(template: string, path: Parameter[], world: AnalyticsWorld):
       }
       if (p.name === 'hash') return largestAndNewest(world, values.chain as ChainId).map((hash) => ({ ...values, hash }));
       if (p.name === 'validator') return validatorsOf(world).map((validator) => ({ ...values, validator }));
+      if (p.name === 'token') return mostAndLeastMoved(world, values.chain as ChainId).map((token) => ({ ...values, token }));
       if (p.name !== 'address') throw new Error(`no values for the path parameter ${p.name}`);
       if (template.includes('/multisig')) {
         if (multiSig.length === 0) throw new Error(`${template}: the world has no multi-signature address`);
@@ -207,7 +217,7 @@ function casesOf(template: string, op: Operation, world: AnalyticsWorld): Case[]
         cases.push({ url: withQuery(url, [['offset', '5000000'], ['tx_type', type], ['direction', 'in'], ['time_from', '1']]) });
       }
     }
-    if (query.some((p) => p.name === 'sort') && query.some((p) => p.name === 'q')) {
+    if (query.some((p) => p.name === 'sort') && query.some((p) => p.name === 'q') && query.some((p) => p.name === 'page')) {
       for (const sort of SORTS) {
         cases.push({ url: withQuery(url, [['sort', sort], ['page_size', '100'], ['page', String(PAGED_ROWS / 100)]]) });
         cases.push({ url: withQuery(url, [['sort', sort], ['page_size', '100'], ['page', String(PAGED_ROWS / 100 + 1)]]), param: 'page' });
@@ -216,6 +226,11 @@ function casesOf(template: string, op: Operation, world: AnalyticsWorld): Case[]
       for (const q of ['q', 'q0', '0000', 'q0105', 'q010500', '0000000000', 'ab']) {
         for (const pct of ['0.000001', '0.01']) cases.push({ url: withQuery(url, [['q', q], ['min_balance_pct', pct], ['page_size', '100'], ['page', String(PAGED_ROWS / 100)]]) });
       }
+    }
+    // A cursor list with orders and a prefix filter (the tokens): each order with the widest prefix and the shortest.
+    const sortEnum = query.find((p) => p.name === 'sort' && p.schema.enum)?.schema.enum;
+    if (sortEnum && query.some((p) => p.name === 'q') && query.some((p) => p.name === 'cursor')) {
+      for (const sort of sortEnum) for (const q of ['', 'a', 'Q', '%', 'ze', 'x'.repeat(64)]) cases.push({ url: withQuery(url, [['sort', sort], ['q', q], ['limit', '100']]) });
     }
     if (query.some((p) => p.name === 'page') && query.some((p) => p.name === 'page_size')) {
       cases.push({ url: withQuery(url, [['page_size', '100'], ['page', String(PAGED_ROWS / 100)]]) });

@@ -46,7 +46,7 @@ describeSeededApp('freshness headers', loadAnalyticsWorld, (s) => {
     candidates = {
       pow: all.pow.slice(0, 1), pos: all.pos.slice(0, 1), blocks: all.blocks,
       transactions: { pow: all.transactions!.pow.slice(0, 1), pos: all.transactions!.pos.slice(0, 1) }, multiSig: all.multiSig!.slice(0, 1),
-      search: all.search!.slice(0, 1), validators: all.validators,
+      search: all.search!.slice(0, 1), validators: all.validators, tokens: all.tokens,
     };
     // The generator's own canonical blocks, not the store: the last of each chain.
     tips = { pow: s.seeded().blocks.pow.at(-1), pos: s.seeded().blocks.pos.at(-1) };

@@ -101,6 +101,12 @@ describeEachStore('OpenAPI document against the spec', (getStore) => {
     assert.deepEqual(documented.sort(), Object.keys(EXPLORER_PARAMETERS).filter((path) => path.startsWith('/api/v1/pow/addresses')).sort());
   });
 
+  it('documents the token routes and no other under /tokens', () => {
+    const documented = Object.keys(doc.paths).filter((path) => /^\/api\/v1\/(\{chain\}|pow|pos)\/tokens/.test(path));
+    assert.deepEqual(documented.sort(), Object.keys(EXPLORER_PARAMETERS).filter((path) => path.includes('/tokens')).sort());
+    assert.equal(documented.length, 5);
+  });
+
   for (const [path, spec] of Object.entries(EXPLORER_PARAMETERS)) {
     it(`${path}: its documented parameters, defaults and bounds; errors as problem bodies`, () => {
       const op = doc.paths[path]?.get;

@@ -167,7 +167,7 @@ describe('quarry demo', () => {
   it('answers every GET endpoint of both chains with data', async () => {
     const doc = (await get(demo!, '/api/v1/openapi.json')).body as OpenApiDoc;
     const notable = world.describe();
-    const candidates: Candidates = { pow: [], pos: [], blocks: { pow: [], pos: [] }, transactions: { pow: [], pos: [] }, validators: [] };
+    const candidates: Candidates = { pow: [], pos: [], blocks: { pow: [], pos: [] }, transactions: { pow: [], pos: [] }, validators: [], tokens: { pow: [], pos: [] } };
     for (const chain of CHAINS) {
       const n = notable[chain];
       candidates[chain] = [n.busiestHotWallet, n.whale, n.tokenHolder, n.slaveMaster, n.contract, n.migrationAddress, n.treasury].filter((a): a is string => a !== null);
@@ -177,6 +177,8 @@ describe('quarry demo', () => {
       candidates.blocks![chain] = [String(busy.height), ...(chain === 'pos' ? [blocks.reduce((a, b) => ((b.withdrawals_count ?? 0) > (a.withdrawals_count ?? 0) ? b : a)).hash] : [])];
       const txs = (await get(demo!, `/api/v1/${chain}/transactions?limit=5&tx_type=transfer`)).body.items as { tx_hash: string }[];
       candidates.transactions![chain] = txs.map((t) => t.tx_hash);
+      // The token with most holders.
+      candidates.tokens![chain] = ((await get(demo!, `/api/v1/${chain}/tokens?limit=1`)).body.items as { token: string }[]).map((t) => t.token);
     }
     // The multi-signature addresses the world made, from their creating transactions.
     const creates = (await get(demo!, '/api/v1/pow/transactions?tx_type=multi_sig_create&limit=10')).body.items as { tx_hash: string }[];

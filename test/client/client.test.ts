@@ -26,6 +26,7 @@ import { expectedBiggest, expectedBusiestHour, expectedTps, isoSeconds, TARGET_B
 import { expectedChainTimeline, expectedTimeline } from '../support/expected-timeline.ts';
 import { thresholdOf, whaleOracle, whalesOf } from '../support/expected-whales.ts';
 import { describeSeededApp } from '../support/seeded-app.ts';
+import { expectedHolders, tokenFacts } from '../api/tokens/oracle.ts';
 
 /** Compile-time: every path's 200 answer is typed (none is `unknown` or `any`). */
 type UntypedPaths = { [P in QuarryPath]: unknown extends QuarryResponse<P> ? P : never }[QuarryPath];
@@ -223,6 +224,19 @@ describeSeededApp('the typed client against a listening server', loadAnalyticsWo
     assert.deepEqual([ms.threshold, ms.signatories, ms.spends.total], [create.threshold, create.signatories, spends.length]);
     const none = await client.GET('/pow/addresses/{address}/multisig', { params: { path: { address } } });
     assert.equal(none.error?.status, 404);
+  });
+
+  it('tokens: paginate a token\'s holders richest first; a token page and an unknown token, typed', async () => {
+    const t = [...tokenFacts('pos', w().blocks.pos).values()].sort((a, b) => expectedHolders(b).length - expectedHolders(a).length)[0]!;
+    const want = expectedHolders(t);
+    assert.ok(want.length > 4);
+    const holders: [string, string | null][] = [];
+    for await (const h of client.paginate('/{chain}/tokens/{token}/holders', { params: { path: { chain: 'pos', token: t.id }, query: { limit: 2 } } })) holders.push([h.address, h.balance]);
+    assert.deepEqual(holders, want.map((h) => [h.address, h.balance]));
+    const page = unwrap(await client.GET('/{chain}/tokens/{token}', { params: { path: { chain: 'pos', token: t.id } } }));
+    assert.deepEqual([page.symbol, page.holders, page.total_supply], [t.info?.symbol, want.length, t.supply.toString()]);
+    const missing = await client.GET('/{chain}/tokens/{token}', { params: { path: { chain: 'pow', token: '0'.repeat(64) } } });
+    assert.equal(missing.error?.status, 404);
   });
 
   it('network: transactions per second of both chains', async () => {

@@ -68,6 +68,8 @@ export interface Candidates {
   validators?: string[];
   /** pow multi-signature addresses (the `{address}` of /pow/addresses/{address}/multisig…). */
   multiSig?: string[];
+  /** For a `{token}` of /{chain}/tokens/{token}: the token with most transfers. */
+  tokens?: Record<ChainId, string[]>;
 }
 
 /** Per chain: the height of the block with most transactions and the hash of the one with most withdrawals. */
@@ -93,12 +95,12 @@ function candidateValidators(blocks: CanonicalBlock[]): string[] {
 /**
  * Per chain: the address in most transactions, the master with most slave registrations, the
  * address in most internal transfers, the one receiving most token transfers, and a migration
- * party: lists of every Addresses route are then not all empty.
+ * party: lists of every Addresses route are then not all empty; and the token with most transfers.
  */
 export function candidateAddresses(blocks: Record<ChainId, CanonicalBlock[]>): Candidates {
   const top = (counts: Map<string, number>) => [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
   const multiSig = blocks.pow.flatMap((b) => b.transactions.flatMap((tx) => (tx.multiSig?.kind === 'create' ? [tx.multiSig.address] : [])));
-  const out: Candidates = { pow: [], pos: [], blocks: candidateBlocks(blocks), transactions: { pow: [], pos: [] }, search: [], validators: candidateValidators(blocks.pos), multiSig };
+  const out: Candidates = { pow: [], pos: [], blocks: candidateBlocks(blocks), transactions: { pow: [], pos: [] }, search: [], validators: candidateValidators(blocks.pos), multiSig, tokens: { pow: [], pos: [] } };
   for (const chain of CHAIN_IDS) {
     // The newest transaction, and the one with the most token transfers.
     const txs = blocks[chain].flatMap((block) => block.transactions);
@@ -123,6 +125,10 @@ export function candidateAddresses(blocks: Record<ChainId, CanonicalBlock[]>): C
     }
     const picked = Object.values(kinds).map(top).filter((a): a is string => a !== undefined);
     out[chain] = [...new Set(picked)];
+    const moved = new Map<string, number>();
+    for (const tx of txs) for (const tt of tx.tokenTransfers) bump(moved, tt.contract);
+    const token = top(moved);
+    out.tokens![chain] = token === undefined ? [] : [token];
   }
   // A height both chains have, a transaction's hash, an address, and a letter labels start with.
   out.search = ['1', out.transactions!.pos[0]!, out.pow[0]!, 'b'];
@@ -168,6 +174,9 @@ export function requestsOf(op: Operation, candidates: Candidates, extraQuery: Re
         case 'validator':
           if (!candidates.validators || candidates.validators.length === 0) throw new Error(`${op.path}: no validators to fill {validator} with`);
           return candidates.validators.map((id) => fill(id));
+        case 'token':
+          if (!v.chain || !candidates.tokens?.[v.chain]?.length) throw new Error(`${op.path}: no tokens to fill {token} with`);
+          return candidates.tokens[v.chain].map((id) => fill(id));
         default:
           if (param.schema.enum) return param.schema.enum.map((value) => fill(value));
           throw new Error(`${op.path}: no values for the path parameter ${param.name}`);

@@ -198,6 +198,33 @@ export class BlockBuilder {
     return this;
   }
 
+  /**
+   * A pow `token` transaction, as the gRPC decoder gives it: its hash is the token's id, its
+   * initial balances are transfers from the coinbase sentinel, and the block names the token.
+   */
+  powToken(creator: string, id: string, info: { name: string; symbol: string; decimals: number }, balances: { to: string; amount: bigint }[], fee = 1000n): CanonicalTx {
+    const tx = this.tx({ type: 'token', from: creator, fee });
+    tx.hash = id;
+    tx.tokenTransfers = balances.map((b, i) => ({ logIndex: i, contract: id, from: POW_COINBASE_SENTINEL, to: b.to, amount: b.amount }));
+    this.block.tokens.push({ contract: id, ...info, creator, createdTx: id });
+    return tx;
+  }
+
+  /** A pow `transfer_token` transaction: zero-amount recipients, a token transfer per leg. */
+  transferToken(from: string, id: string, legs: { to: string; amount: bigint }[], fee = 1000n): CanonicalTx {
+    const tx = this.tx({ type: 'transfer_token', from, fee, recipients: legs.map((l) => ({ to: l.to, amount: 0n })) });
+    if (legs.length === 1) tx.to = legs[0]!.to;
+    tx.tokenTransfers = legs.map((l, i) => ({ logIndex: i, contract: id, from, to: l.to, amount: l.amount }));
+    return tx;
+  }
+
+  /** A pos call of a token contract whose receipt holds `moves` as Transfer logs. */
+  tokenCall(from: string, contract: string, moves: { from: string; to: string; amount: bigint }[]): CanonicalTx {
+    const tx = this.contractCall(from, contract, 0n, []);
+    for (const m of moves) this.tokenTransfer(tx, contract, m.from, m.to, m.amount);
+    return tx;
+  }
+
   token(contract: string, name: string, symbol: string, decimals: number): this {
     this.block.tokens.push({ contract, name, symbol, decimals, creator: null, createdTx: null });
     return this;

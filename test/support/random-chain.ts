@@ -1,6 +1,6 @@
 /** Random chains for property tests: seeded, so a failing seed can be replayed. */
-import type { ChainId } from '../../src/chain/chains.ts';
-import { addr, ChainBuilder, coins, type BlockBuilder } from './chain-builder.ts';
+import { isSentinel, posZeroAddress, type ChainId } from '../../src/chain/chains.ts';
+import { addr, ChainBuilder, coins, hash, type BlockBuilder } from './chain-builder.ts';
 
 /** mulberry32: a tiny seeded PRNG, so a failing seed can be replayed. */
 export function rng(seed: number) {
@@ -52,8 +52,55 @@ export function randomChain(chain: ChainId, seed: number, length = 80, blockSeco
         b.transfer(from, to, value, chain === 'pos' ? { status: rand() < 0.1 ? 0 : 1 } : {});
       }
     }
+    tokenActivity(b);
     if (chain === 'pos' && rand() < 0.2) b.withdrawal(pick(people), BigInt(Math.floor(rand() * 1e9)));
     if (chain === 'pow') b.coinbase(pick(people), 5_000_000_000n);
+  };
+  // A token on a fixed cadence (no draw of rand, so the other figures stay as they were): created
+  // in the first block whose ancestors lack it, then moved every other block by a holder, who
+  // sends all it holds every third time (a holder lost) and on pos sometimes burns.
+  const token = chain === 'pow' ? hash('random-token', seed) : addr('pos', `random-token-${seed}`);
+  const zero = posZeroAddress(c.addressBytes);
+  const tokenBalances = () => {
+    const balances = new Map<string, bigint>();
+    for (const block of c.blocks) {
+      for (const tx of block.transactions) {
+        if (tx.status === 0) continue;
+        for (const t of tx.tokenTransfers) {
+          if (t.contract !== token) continue;
+          balances.set(t.to, (balances.get(t.to) ?? 0n) + t.amount);
+          balances.set(t.from, (balances.get(t.from) ?? 0n) - t.amount);
+        }
+      }
+    }
+    return balances;
+  };
+  const tokenActivity = (b: BlockBuilder) => {
+    const balances = tokenBalances();
+    if (![...balances.keys()].some((holder) => !isSentinel(chain, holder))) {
+      const initial = people.slice(0, 3).map((to, i) => ({ to, amount: 1000n * BigInt(i + 1) }));
+      if (chain === 'pow') {
+        b.powToken(people[0]!, token, { name: `Random Token ${seed}`, symbol: 'RND', decimals: 3 }, initial);
+      } else {
+        const created = b.create(people[0]!, token);
+        for (const { to, amount } of initial) b.tokenTransfer(created, token, zero, to, amount);
+        b.token(token, `Random Token ${seed}`, 'RND', 3);
+      }
+      return;
+    }
+    if (fills % 2 !== 0) return;
+    const start = fills % people.length;
+    const from = [...people.slice(start), ...people.slice(0, start)].find((p) => (balances.get(p) ?? 0n) > 0n);
+    if (!from) return;
+    const held = balances.get(from)!;
+    const to = people[(fills * 5) % people.length]!;
+    const amount = fills % 3 === 0 || held < 2n ? held : held / 2n;
+    if (chain === 'pow') {
+      b.transferToken(from, token, [{ to, amount }]);
+    } else {
+      const burn = fills % 10 === 0 && amount > 1n ? amount / 4n : 0n;
+      b.tokenCall(from, token, [{ from, to, amount: amount - burn }, ...(burn > 0n ? [{ from, to: zero, amount: burn }] : [])]);
+    }
   };
   for (let h = 1; h < length; h++) {
     if (h > 10 && rand() < 0.06) {

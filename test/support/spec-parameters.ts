@@ -144,6 +144,25 @@ export const EXPLORER_PARAMETERS: Record<string, Record<string, SpecParameter>> 
     limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
     status: { type: 'string', enum: ['open', 'executed', 'expired'] },
   },
+  // docs/api-tokens.md
+  '/api/v1/{chain}/tokens': {
+    cursor: { type: 'string' },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+    sort: { type: 'string', default: 'holders', enum: ['holders', 'transfers', 'newest'] },
+    q: { type: 'string' },
+  },
+  '/api/v1/{chain}/tokens/{token}': {},
+  '/api/v1/{chain}/tokens/{token}/holders': {
+    cursor: { type: 'string' },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+  },
+  '/api/v1/{chain}/tokens/{token}/transfers': {
+    cursor: { type: 'string' },
+    limit: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+  },
+  '/api/v1/{chain}/tokens/{token}/daily': {
+    window: { type: 'string', default: '30d' },
+  },
 };
 
 /** The path parameters of the routes beyond the spec, besides `chain`: name → where it is documented. */
@@ -164,4 +183,9 @@ export const EXPLORER_PATH_PARAMETERS: Record<string, readonly string[]> = {
   '/api/v1/pow/addresses/{address}/ots': ['address'],
   '/api/v1/pow/addresses/{address}/multisig': ['address'],
   '/api/v1/pow/addresses/{address}/multisig/spends': ['address'],
+  '/api/v1/{chain}/tokens': ['chain'],
+  '/api/v1/{chain}/tokens/{token}': ['chain', 'token'],
+  '/api/v1/{chain}/tokens/{token}/holders': ['chain', 'token'],
+  '/api/v1/{chain}/tokens/{token}/transfers': ['chain', 'token'],
+  '/api/v1/{chain}/tokens/{token}/daily': ['chain', 'token'],
 };

@@ -1,0 +1,57 @@
+/** GET /api/v1/{chain}/tokens/{token}/holders: a token's holders, richest first, with exact balances and shares, by cursor. */
+import { Type } from 'typebox';
+import { formatTimestampOrNull } from '../../../time.ts';
+import { percentOf } from '../../amounts.ts';
+import type { ApiContext, RouteApp } from '../../context.ts';
+import { Nullable, NullableAmount, NullableTimestamp } from '../../schemas/common.ts';
+import { TokenDisplay } from '../../schemas/token.ts';
+import { listRoute } from '../list-route.ts';
+import { readHolders } from './holders.read.ts';
+import { prepareTokenList, TokenEchoFields, TokenPathParams } from './params.ts';
+import { tokenDisplay } from './summary.ts';
+
+const TokenHolder = Type.Object({
+  address: Type.String({ description: 'The holder, in canonical form.' }),
+  balance: { ...NullableAmount, description: 'Its balance in the token\'s smallest unit, exact.' },
+  balance_display: TokenDisplay('balance'),
+  share_pct: Nullable(Type.Number({ description: 'balance as a percentage of the token\'s total supply (0 to 100), from exact integers; null when the supply is not positive.' })),
+  transfer_count: Type.Integer({ description: 'Transfers of this token touching the holder.' }),
+  last_activity: { ...NullableTimestamp, description: 'Time of the latest such transfer.' },
+});
+
+export function tokenHoldersRoute(app: RouteApp, ctx: ApiContext): void {
+  listRoute(app, ctx, {
+    path: '/:token/holders',
+    tags: ['tokens'],
+    operationId: 'getTokenHolders',
+    summary: 'A token\'s holders, richest first, by cursor',
+    params: TokenPathParams,
+    paging: { style: 'cursor', maxLimit: 100, defaultLimit: 25, keyLength: 2 },
+    item: TokenHolder,
+    order: 'Richest first: by balance, descending; equal balances by address, descending. Positive balances only.',
+    totalDescription: 'Holders of the token: addresses with a positive balance (exact).',
+    echo: TokenEchoFields,
+    notFound: 'Unknown chain, or no stored token with this id.',
+    prepare: (ctx, { params, request }) => prepareTokenList(ctx, request, params.chain, params.token),
+    cursorScope: ({ echo }) => `${echo.chain}|${echo.token}`,
+    async read(ctx, { echo, token, amount }, { limit, after }) {
+      const key = after ? ([String(after[0]), String(after[1])] as const) : null;
+      const rows = await readHolders(ctx.store, echo.chain, echo.token, key, limit + 1);
+      const page = rows.slice(0, limit);
+      const supply = token.supply === null ? 0n : BigInt(token.supply);
+      const items = page.map((row) => {
+        const balance = amount(row.balance, row.address, 'balance', { token: echo.token });
+        return {
+          address: row.address,
+          balance,
+          balance_display: tokenDisplay(balance, token.decimals),
+          share_pct: supply > 0n ? percentOf(BigInt(row.balance), supply) : null,
+          transfer_count: row.transfer_count,
+          last_activity: formatTimestampOrNull(row.last_ts),
+        };
+      });
+      const last = page.at(-1);
+      return { items, total: token.holders ?? 0, hasMore: rows.length > limit, lastKey: last ? [last.balance, last.address] : null };
+    },
+  });
+}
