@@ -115,7 +115,7 @@ export function expectedSearch(w: SearchWorld, facts: SearchFacts, raw: string):
     kind: 'token' as const,
     chain: t.chain,
     id: t.contract,
-    path: t.chain === 'pow' ? `/api/v1/pow/transactions/${t.contract}` : `/api/v1/pos/addresses/${t.contract}`,
+    path: `/api/v1/${t.chain}/tokens/${t.contract}`,
     label: t.name ?? t.symbol,
     symbol: t.symbol,
     height: t.height,

@@ -75,7 +75,7 @@ describeSeededApp('GET /search', loadAnalyticsWorld, (s) => {
     const powToken = facts.tokens.find((t) => t.chain === 'pow')!;
     const items = await check(powToken.contract);
     assert.deepEqual(items.map((h) => [h.kind, h.match]), [['transaction', 'hash'], ['token', 'token_id']]);
-    assert.equal(items[1]!.path, `/api/v1/pow/transactions/${powToken.contract}`);
+    assert.equal(items[1]!.path, `/api/v1/pow/tokens/${powToken.contract}`);
   });
 
   it('a height: the block of each chain that has one, pos first', async () => {
@@ -166,9 +166,9 @@ describeSeededApp('GET /search', loadAnalyticsWorld, (s) => {
         assert.equal(res.statusCode, 200, `${hit.path}: ${res.body}`);
         const body = res.json();
         if (hit.kind === 'block') assert.equal(body.hash, hit.id);
-        if (hit.kind === 'transaction' || (hit.kind === 'token' && hit.chain === 'pow')) assert.equal(body.tx_hash, hit.id);
-        if (hit.kind === 'token' && hit.chain === 'pow') assert.equal(body.token.symbol, hit.symbol);
-        if (hit.kind === 'address' || hit.kind === 'label' || (hit.kind === 'token' && hit.chain === 'pos')) assert.equal(body.address, hit.id);
+        if (hit.kind === 'transaction') assert.equal(body.tx_hash, hit.id);
+        if (hit.kind === 'token') assert.deepEqual([body.token, body.symbol], [hit.id, hit.symbol]);
+        if (hit.kind === 'address' || hit.kind === 'label') assert.equal(body.address, hit.id);
         kinds.add(`${hit.kind} ${hit.chain}`);
         resolved++;
       }

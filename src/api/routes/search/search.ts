@@ -32,7 +32,7 @@ const SearchHit = Type.Object({
   category: Nullable(Type.String({ description: 'Labels, and addresses with a primary label: the label\'s category.' })),
 });
 
-/** The API path that answers a hit with one GET. A token has no route of its own yet: its contract's address page (pos) or its creating transaction (pow). */
+/** The API path that answers a hit with one GET; a token's is its token page (docs/api-tokens.md). */
 function pathOf(row: SearchRow): string {
   const base = `/api/v1/${row.chain}`;
   switch (row.kind) {
@@ -41,7 +41,7 @@ function pathOf(row: SearchRow): string {
     case 'transaction':
       return `${base}/transactions/${row.id}`;
     case 'token':
-      return row.chain === 'pow' ? `${base}/transactions/${row.id}` : `${base}/addresses/${row.id}`;
+      return `${base}/tokens/${row.id}`;
     case 'address':
     case 'label':
       return `${base}/addresses/${row.id}`;
