@@ -174,7 +174,7 @@ describe('quarry demo', () => {
       // A block with transactions (and, on pos, one with withdrawals), and a transaction of each chain.
       const blocks = (await get(demo!, `/api/v1/${chain}/blocks?limit=100`)).body.items as { height: number; hash: string; tx_count: number; withdrawals_count?: number }[];
       const busy = blocks.reduce((a, b) => (b.tx_count > a.tx_count ? b : a));
-      candidates.blocks![chain] = [String(busy.height), ...(chain === 'pos' ? [blocks.reduce((a, b) => ((b.withdrawals_count ?? 0) > (a.withdrawals_count ?? 0) ? b : a)).hash] : [])];
+      candidates.blocks![chain] = [String(busy.height)];
       const txs = (await get(demo!, `/api/v1/${chain}/transactions?limit=5&tx_type=transfer`)).body.items as { tx_hash: string }[];
       candidates.transactions![chain] = txs.map((t) => t.tx_hash);
       // The token with most holders.
@@ -184,10 +184,13 @@ describe('quarry demo', () => {
     const creates = (await get(demo!, '/api/v1/pow/transactions?tx_type=multi_sig_create&limit=10')).body.items as { tx_hash: string }[];
     assert.ok(creates.length > 0, 'multi-signature addresses on pow');
     candidates.multiSig = creates.map((tx) => multiSigAddress(tx.tx_hash));
-    // A validator paid a withdrawal in the block with the most of them.
-    const paid = (await get(demo!, `/api/v1/pos/blocks/${candidates.blocks!.pos.at(-1)}/withdrawals?limit=1`)).body.items as { validator_index: number }[];
-    assert.ok(paid[0], 'a withdrawal in the latest pos blocks');
-    candidates.validators = [String(paid[0].validator_index)];
+    // The richest validator, and the block of the latest withdrawal paid from it (a pos block with withdrawals).
+    const [richest] = (await get(demo!, '/api/v1/pos/validators?sort=-balance&limit=1')).body.items as { index: number }[];
+    assert.ok(richest, 'validators');
+    candidates.validators = [String(richest.index)];
+    const [paid] = (await get(demo!, `/api/v1/pos/validators/${richest.index}/withdrawals?limit=1`)).body.items as { block_hash: string }[];
+    assert.ok(paid, 'a withdrawal paid from the richest validator');
+    candidates.blocks!.pos.push(paid.block_hash);
     // A holder who migrated: a sender to the migration address (the cross-chain history's subject).
     const burns = (await get(demo!, `/api/v1/pow/addresses/${notable.pow.migrationAddress}/transactions?limit=5`)).body.items as { from_addr: string }[];
     const migrator = burns.find((b) => b.from_addr !== notable.pow.migrationAddress)?.from_addr;
@@ -201,7 +204,12 @@ describe('quarry demo', () => {
       const byChain = new Map<string, boolean>();
       for (const request of requestsOf(op, candidates)) {
         requests++;
-        const { status, body } = await get(demo!, request.url);
+        let { status, body } = await get(demo!, request.url);
+        // The pool is the next hour of blocks, read every 5 s: a quiet hour of pow holds no transaction for a moment.
+        for (let tries = 0; op.path.endsWith('/transactions/pending') && status === 200 && !hasData(body) && tries < 30; tries++) {
+          await new Promise((resolve) => setTimeout(resolve, 2000));
+          ({ status, body } = await get(demo!, request.url));
+        }
         assert.equal(status, 200, `${request.url}: ${JSON.stringify(body).slice(0, 300)}`);
         const key = request.chain ?? '-';
         byChain.set(key, (byChain.get(key) ?? false) || hasData(body));

@@ -90,6 +90,16 @@ export interface ListRoute<Pm extends TObject, Q extends TProperties, I extends 
   config?: Record<string, unknown>;
 }
 
+/**
+ * A cursor page from the rows a read fetched past the cursor (`limit + 1` of them at most): the first
+ * `limit` as items, whether rows follow, and the key of the last item.
+ */
+export function keysetPage<R, I>(rows: readonly R[], limit: number, total: number | null, item: (row: R) => I, key: (row: R) => CursorKey): ListPage<I> {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { items: page.map(item), total, hasMore: rows.length > limit, lastKey: last === undefined ? null : key(last) };
+}
+
 const CURSOR_PARAM = Type.String({ maxLength: 512, description: 'Opaque token from a previous next_cursor, passed back unchanged; omitted = the first page.' });
 
 function pagingQuery(paging: Paging): TProperties {

@@ -1,7 +1,7 @@
 /** GET /api/v1/pos/blocks/{id}/withdrawals: the consensus-layer withdrawals a pos block credits (pos only). */
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { Withdrawal } from '../../schemas/block.ts';
-import { listRoute } from '../list-route.ts';
+import { keysetPage, listRoute } from '../list-route.ts';
 import { prepareBlockList } from './block-list.ts';
 import { BlockEchoFields, OneChainBlockPathParams } from './params.ts';
 import { readWithdrawals } from './withdrawals.read.ts';
@@ -23,18 +23,13 @@ export function blockWithdrawalsRoute(app: RouteApp, ctx: ApiContext): void {
     cursorScope: ({ echo }) => echo.hash,
     async read(ctx, { echo, amount }, { limit, after }) {
       const { rows, total } = await readWithdrawals(ctx.store, 'pos', echo.height, after ? Number(after[0]) : null, limit + 1);
-      const page = rows.slice(0, limit);
-      return {
-        items: page.map((w) => ({
-          index: w.withdrawal_index,
-          validator_index: w.validator_index,
-          address: w.address,
-          amount: amount(w.amount, w.address, 'amount', { block_hash: echo.hash }),
-        })),
-        total,
-        hasMore: rows.length > limit,
-        lastKey: page.length > 0 ? [page.at(-1)!.position] : null,
-      };
+      const item = (w: (typeof rows)[number]) => ({
+        index: w.withdrawal_index,
+        validator_index: w.validator_index,
+        address: w.address,
+        amount: amount(w.amount, w.address, 'amount', { block_hash: echo.hash }),
+      });
+      return keysetPage(rows, limit, total, item, (w) => [w.position]);
     },
   });
 }

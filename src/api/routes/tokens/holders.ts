@@ -5,9 +5,9 @@ import { percentOf } from '../../amounts.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { Nullable, NullableAmount, NullableTimestamp } from '../../schemas/common.ts';
 import { TokenDisplay } from '../../schemas/token.ts';
-import { listRoute } from '../list-route.ts';
+import { keysetPage, listRoute } from '../list-route.ts';
 import { readHolders } from './holders.read.ts';
-import { prepareTokenList, TokenEchoFields, TokenPathParams } from './params.ts';
+import { TOKEN_LIST } from './params.ts';
 import { tokenDisplay } from './summary.ts';
 
 const TokenHolder = Type.Object({
@@ -22,24 +22,18 @@ const TokenHolder = Type.Object({
 export function tokenHoldersRoute(app: RouteApp, ctx: ApiContext): void {
   listRoute(app, ctx, {
     path: '/:token/holders',
-    tags: ['tokens'],
     operationId: 'getTokenHolders',
     summary: 'A token\'s holders, richest first, by cursor',
-    params: TokenPathParams,
     paging: { style: 'cursor', maxLimit: 100, defaultLimit: 25, keyLength: 2 },
     item: TokenHolder,
     order: 'Richest first: by balance, descending; equal balances by address, descending. Positive balances only.',
     totalDescription: 'Holders of the token: addresses with a positive balance (exact).',
-    echo: TokenEchoFields,
-    notFound: 'Unknown chain, or no stored token with this id.',
-    prepare: (ctx, { params, request }) => prepareTokenList(ctx, request, params.chain, params.token),
-    cursorScope: ({ echo }) => `${echo.chain}|${echo.token}`,
+    ...TOKEN_LIST,
     async read(ctx, { echo, token, amount }, { limit, after }) {
       const key = after ? ([String(after[0]), String(after[1])] as const) : null;
       const rows = await readHolders(ctx.store, echo.chain, echo.token, key, limit + 1);
-      const page = rows.slice(0, limit);
       const supply = token.supply === null ? 0n : BigInt(token.supply);
-      const items = page.map((row) => {
+      const item = (row: (typeof rows)[number]) => {
         const balance = amount(row.balance, row.address, 'balance', { token: echo.token });
         return {
           address: row.address,
@@ -49,9 +43,8 @@ export function tokenHoldersRoute(app: RouteApp, ctx: ApiContext): void {
           transfer_count: row.transfer_count,
           last_activity: formatTimestampOrNull(row.last_ts),
         };
-      });
-      const last = page.at(-1);
-      return { items, total: token.holders ?? 0, hasMore: rows.length > limit, lastKey: last ? [last.balance, last.address] : null };
+      };
+      return keysetPage(rows, limit, token.holders ?? 0, item, (row) => [row.balance, row.address]);
     },
   });
 }

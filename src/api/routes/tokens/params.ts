@@ -5,7 +5,7 @@
  * token found, or a 404.
  */
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import type { ChainId } from '../../../chain/chains.ts';
 import { answerAmounts, type AnswerAmount } from '../../amounts.ts';
 import type { ApiContext } from '../../context.ts';
@@ -14,6 +14,7 @@ import { hashParam } from '../../params/chain-hash.ts';
 import { notFound } from '../../problem.ts';
 import { ChainPathParams } from '../../schemas/common.ts';
 import { readToken, type TokenRow } from './detail.read.ts';
+import type { ListRouteInput } from '../list-route.ts';
 
 const TokenParam = Type.String({
   maxLength: 200,
@@ -53,3 +54,13 @@ export async function prepareTokenList(ctx: ApiContext, request: FastifyRequest,
   const token = await findToken(ctx, request, chain, raw);
   return { echo: { chain, network: ctx.network(chain), token: token.contract }, token, amount: answerAmounts(request.log, chain) };
 }
+
+/** What every list of one token declares alike: the token in the path, echoed, found (or a 404), and the cursor bound to it. */
+export const TOKEN_LIST = {
+  tags: ['tokens'],
+  params: TokenPathParams,
+  echo: TokenEchoFields,
+  notFound: 'Unknown chain, or no stored token with this id.',
+  prepare: (ctx: ApiContext, { params, request }: ListRouteInput<Static<typeof TokenPathParams>, unknown>) => prepareTokenList(ctx, request, params.chain, params.token),
+  cursorScope: ({ echo }: TokenListContext) => `${echo.chain}|${echo.token}`,
+} as const;

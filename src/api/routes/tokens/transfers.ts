@@ -4,8 +4,8 @@ import { formatTimestamp } from '../../../time.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { Nullable, NullableAmount, Timestamp } from '../../schemas/common.ts';
 import { TokenDisplay } from '../../schemas/token.ts';
-import { listRoute } from '../list-route.ts';
-import { prepareTokenList, TokenEchoFields, TokenPathParams } from './params.ts';
+import { keysetPage, listRoute } from '../list-route.ts';
+import { TOKEN_LIST } from './params.ts';
 import { tokenDisplay } from './summary.ts';
 import { readTransfers } from './transfers.read.ts';
 
@@ -25,23 +25,17 @@ const TokenTransfer = Type.Object({
 export function tokenTransfersRoute(app: RouteApp, ctx: ApiContext): void {
   listRoute(app, ctx, {
     path: '/:token/transfers',
-    tags: ['tokens'],
     operationId: 'getTokenTransfers',
     summary: 'A token\'s transfers, newest first, by cursor',
-    params: TokenPathParams,
     paging: { style: 'cursor', maxLimit: 100, defaultLimit: 25, keyLength: 3 },
     item: TokenTransfer,
     order: 'Newest first: by height, position in the block and log index, descending.',
     totalDescription: 'Transfers of the token (exact).',
-    echo: TokenEchoFields,
-    notFound: 'Unknown chain, or no stored token with this id.',
-    prepare: (ctx, { params, request }) => prepareTokenList(ctx, request, params.chain, params.token),
-    cursorScope: ({ echo }) => `${echo.chain}|${echo.token}`,
+    ...TOKEN_LIST,
     async read(ctx, { echo, token, amount }, { limit, after }) {
       const key = after ? ([Number(after[0]), Number(after[1]), Number(after[2])] as const) : null;
       const rows = await readTransfers(ctx.store, echo.chain, echo.token, key, limit + 1);
-      const page = rows.slice(0, limit);
-      const items = page.map((row) => {
+      const item = (row: (typeof rows)[number]) => {
         const value = amount(row.amount, row.from_addr, 'amount', { token: echo.token, tx_hash: row.tx_hash });
         return {
           tx_hash: row.tx_hash,
@@ -55,9 +49,8 @@ export function tokenTransfersRoute(app: RouteApp, ctx: ApiContext): void {
           amount: value,
           amount_display: tokenDisplay(value, token.decimals),
         };
-      });
-      const last = page.at(-1);
-      return { items, total: token.transfers ?? 0, hasMore: rows.length > limit, lastKey: last ? [last.height, last.tx_index, last.log_index] : null };
+      };
+      return keysetPage(rows, limit, token.transfers ?? 0, item, (row) => [row.height, row.tx_index, row.log_index]);
     },
   });
 }

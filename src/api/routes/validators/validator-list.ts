@@ -4,7 +4,11 @@ import { answerAmounts, type AnswerAmount } from '../../amounts.ts';
 import type { ApiContext } from '../../context.ts';
 import { describeValidatorId, validatorIdParam } from '../../params/validator-id.ts';
 import { notFound } from '../../problem.ts';
+import type { Static } from 'typebox';
+import type { ListRouteInput } from '../list-route.ts';
+import { VALIDATOR_NOT_FOUND } from './detail.ts';
 import { findValidator } from './detail.read.ts';
+import { ValidatorEchoFields, ValidatorPathParams } from './params.ts';
 
 export interface ValidatorListContext {
   echo: { chain: 'pos'; network: string; index: number };
@@ -18,3 +22,13 @@ export async function prepareValidatorList(ctx: ApiContext, request: FastifyRequ
   if (index === null) throw notFound(`no pos validator with ${describeValidatorId(id)} is stored`);
   return { echo: { chain: 'pos', network: ctx.network('pos'), index }, amount: answerAmounts(request.log, 'pos') };
 }
+
+/** What every list of one validator's items declares alike: the validator in the path, echoed, found (or a 404), the cursor bound to it. */
+export const VALIDATOR_LIST = {
+  tags: ['validators'],
+  params: ValidatorPathParams,
+  echo: ValidatorEchoFields,
+  notFound: VALIDATOR_NOT_FOUND,
+  prepare: (ctx: ApiContext, { params, request }: ListRouteInput<Static<typeof ValidatorPathParams>, unknown>) => prepareValidatorList(ctx, request, params.validator),
+  cursorScope: ({ echo }: ValidatorListContext) => String(echo.index),
+} as const;
