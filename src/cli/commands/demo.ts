@@ -28,8 +28,8 @@ import type { Store } from '../../store/store.ts';
 import { DAY_SECONDS } from '../../time.ts';
 
 /**
- * The demo world's history: deterministic, sized for a first start of about a minute on a 2-core
- * machine (docs/synthetic-data.md, "The demo world"): every default window full (365 closed days
+ * The demo world's history: deterministic, sized for a first start of about a minute and a half on
+ * a 2-core machine (docs/synthetic-data.md, "The demo world"): every default window full (365 closed days
  * of pow), fewer transactions a day than a busy chain; a few multi-signature addresses and reused
  * one-time keys on pow, what an explorer's pow pages warn about.
  */
