@@ -5,6 +5,7 @@
  * One primary, one standby and one serve for every case, in order:
  *  - the standby's answers are the primary's, byte for byte (ETags equal), and a cursor taken from
  *    the primary pages the same on the standby;
+ *  - the supply-age routes, whose state lives beside an unlogged table, answer on the standby too;
  *  - while replay is paused the standby reports the bytes it has not replayed and keeps answering
  *    the point it has replayed; once replay resumes its kept answers move with it (never stale);
  *  - requests on new connections land on both workers; one /metrics scrape counts all of them;
@@ -220,6 +221,17 @@ describe('a primary, a standby and `quarry serve --workers 2` on the standby, wi
     assert.equal(theirs.status, 200, theirs.body);
     assert.deepEqual(JSON.parse(theirs.body), JSON.parse(mine.body));
     assert.equal((JSON.parse(theirs.body) as { items: unknown[] }).items.length, 2);
+  });
+
+  it('answers the supply-age routes on the standby as the primary does (their state day is read without holder_state, which is unlogged)', async () => {
+    // A standby cannot plan a query that names an unlogged table: the day the age cells describe
+    // must come from holder_state_meta alone.
+    for (const url of ['/api/v1/analytics/supply/age-daily?chain=pos', '/api/v1/analytics/supply/dormant-buckets?chain=pos']) {
+      const [mine, theirs] = [await onPrimary(url), await get(base, url)];
+      assert.equal(theirs.status, 200, `${url}: ${theirs.body}`);
+      assert.equal(mine.status, 200, url);
+      assert.deepEqual(JSON.parse(theirs.body), JSON.parse(mine.body), url);
+    }
   });
 
   it('reports replay lag while replay is paused, answers the point replayed, and moves on when it resumes', async () => {
