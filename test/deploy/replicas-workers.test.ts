@@ -10,6 +10,7 @@
  *    the point it has replayed; once replay resumes its kept answers move with it (never stale);
  *  - requests on new connections land on both workers; one /metrics scrape counts all of them;
  *  - the rate limit counts across the workers (through Redis);
+ *  - /metrics answers while a killed worker is replaced (the one starting is not waited for);
  *  - a killed worker is replaced; SIGTERM ends the primary and every worker, exit code 0.
  * And `serve`'s schema check refuses a standby that is behind this build's migrations.
  */
@@ -312,6 +313,28 @@ describe('a primary, a standby and `quarry serve --workers 2` on the standby, wi
     const served = new Set(serve.lines.slice(start).filter((l) => l.msg === 'incoming request').map((l) => l.worker));
     assert.equal(served.size, 2, 'both workers counted');
     assert.deepEqual(statuses, [...Array(ANON_MAX).fill(401), 429]);
+  });
+
+  it('answers /metrics while a killed worker is being replaced, with the serving workers\' counts', async () => {
+    const [victim] = serve.workerPids();
+    assert.ok(victim, 'a worker');
+    process.kill(victim, 'SIGKILL');
+    await serve.waitForLine('the primary to report the dead worker', (l) => l.msg === 'API worker died: starting another' && l.pid === victim);
+    // Until the replacement serves (it is forked, then starts for a second or more), every scrape
+    // answers at once with the serving worker's counts: the one starting is not waited for.
+    let scrapes = 0;
+    while (serve.workerPids().length < 2) {
+      const started = Date.now();
+      const during = await get(base, '/metrics', {});
+      assert.equal(during.status, 200, during.body);
+      assert.match(during.body, /^quarry_http_requests_total\{/m);
+      assert.ok(Date.now() - started < 2500, `the scrape took ${Date.now() - started} ms`);
+      scrapes++;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.ok(scrapes >= 3, `only ${scrapes} scrapes while the worker was replaced`);
+    const after = await get(base, '/metrics', {});
+    assert.equal(after.status, 200, after.body);
   });
 
   it('replaces a killed worker, and SIGTERM ends every process with exit code 0', async () => {
