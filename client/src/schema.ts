@@ -2865,13 +2865,13 @@ export interface operations {
     getTopBurners: {
         parameters: {
             query?: {
-                /** @description Most addresses returned (1 to 500). */
-                limit?: number;
                 /**
                  * @description Window: in minutes or hours, exactly that long, ending at the latest block’s time (24h: blocks with a time in (T − 86,400, T]); in days, weeks or years, whole UTC days ending with the latest block’s day; default 7d.
                  * @example 7d
                  */
                 window?: string;
+                /** @description Most addresses returned (1 to 500). */
+                limit?: number;
             };
             header?: never;
             path: {
@@ -4534,7 +4534,7 @@ export interface operations {
                                 stalled_height: number | null;
                                 /** @description Why the indexer cannot get past stalled_height; null when it advances. */
                                 stall_reason: string | null;
-                                /** @description Seconds since the chain’s indexer last recorded the node’s tip (it does at every poll); null when it never did. Grows while no indexer runs. */
+                                /** @description Seconds since the chain’s indexer last recorded the node’s tip (it does when the tip moves, and at least every 30 s while it runs); null when it never did. Grows while no indexer runs. */
                                 indexer_seen_seconds_ago: number | null;
                                 /**
                                  * @description pos: indexed, or not_indexed when the indexer runs without a tracer (--no-traces): internal transfers are then missing and balances of contracts that pass value on are wrong. not_applicable on pow.

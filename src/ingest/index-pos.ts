@@ -19,6 +19,7 @@ import { followStaking } from './staking-sync.ts';
 import { followChainClock } from './chain-clock.ts';
 import { settleAddressWidth } from './address-width.ts';
 import { indexFromNode, startHeight, untilReachable, type IndexerDeps } from './indexer.ts';
+import { nodeTipRecorder } from './node-tip.ts';
 
 export interface IndexPosSettings {
   rpcUrl: string;
@@ -62,6 +63,7 @@ export async function indexPos(store: Store, settings: IndexPosSettings, deps: I
     logger,
     traces,
     tracesRequired: traces !== 'none',
+    onHead: nodeTipRecorder(store, 'pos', logger),
   });
   signal?.addEventListener('abort', () => source.close(), { once: true });
 
