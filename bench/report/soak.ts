@@ -85,7 +85,7 @@ export function renderSoak(md: Markdown, r: BenchResults): void {
 
   md.line('### Memory');
   md.line();
-  md.line('Resident memory (MB) at the start and the end of each steady phase (the median of its first and last quarter of samples, every 2 s), and from the start of the first to the end of the last for the processes that lived through both. PostgreSQL is its postmaster and backends\' private memory (RssAnon): their RSS counts the shared buffers each touched. The fakes hold their growing chains and are not judged.');
+  md.line('Resident memory (MB) at the start and the end of each steady phase, and from the start of the first to the end of the last for the processes that lived through both: the least-squares line through the samples (every 2 s), read at the span\'s ends (a node process\'s memory swings with its young generation by more than the growth judged). PostgreSQL is its postmaster and backends\' private memory (RssAnon): their RSS counts the shared buffers each touched. Not judged: the fakes (they hold their growing chains), processes started less than 30 s before the span (still warming up), and spans under a minute (a young generation fills and empties over tens of seconds).');
   md.line();
   md.table(
     ['process', 'pid', 'span', 'start', 'end', 'growth', 'result'],
@@ -109,15 +109,16 @@ export function renderSoak(md: Markdown, r: BenchResults): void {
 
   md.line('### What an operator sees during each fault');
   md.line();
-  md.line('Warnings and errors each process logged in the phase (count × message), /readyz of each API (samples each second by status), and the alerting series that moved (min–max over the phase\'s scrapes, every 5 s).');
+  md.line('What each process logged in the phase (count × message, errors and warnings first; the indexers log at info, the APIs at warn), /readyz of each API (samples each second by status), and the alerting series that moved (min–max over the phase\'s scrapes, every 5 s).');
   md.line();
   for (const view of c.operator) {
     if (view.phase === 'setup') continue;
     md.line(`**${view.phase}**`);
     md.line();
-    for (const l of view.logs.slice(0, 12)) md.line(`- ${l.process}, ${l.level}: ${l.count} × \`${l.msg.replaceAll('`', "'")}\``);
+    for (const l of view.logs.slice(0, 14)) md.line(`- ${l.process}, ${l.level}: ${l.count} × \`${l.msg.replaceAll('`', "'")}\``);
     md.line(`- /readyz: ${view.readyz.map((q) => `${q.target} ${Object.entries(q.statuses).map(([s, n]) => `${s} × ${n}`).join(', ') || 'not sampled'}`).join('; ')}`);
-    const moved = view.metrics.filter((m) => m.min !== m.max || /store_up|stalled/.test(m.series) && m.min !== 1 && m.min !== 0);
+    // Timestamps move with every scrape: not news.
+    const moved = view.metrics.filter((m) => m.min !== m.max && !/_timestamp_seconds/.test(m.series));
     for (const m of moved.slice(0, 10)) md.line(`- ${m.source}: \`${m.series}\` ${m.min}–${m.max}`);
     md.line();
   }

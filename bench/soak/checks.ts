@@ -32,7 +32,12 @@ export const CATCH_UP_LIMIT_SECONDS = 60;
 /** Seconds after an outage's end in which a 503 is still the outage's (asked before it ended). */
 const OUTAGE_SLACK_SECONDS = 2;
 /** A process started less than this before a span is still warming up: its growth over the span is shown, not judged. */
-const WARMED_SECONDS = 60;
+const WARMED_SECONDS = 30;
+/**
+ * Spans shorter than this are shown, not judged: a node process's young generation fills and empties
+ * over tens of seconds (up to 128 MB for the indexers' 64 MB semi-spaces), which a short span sees as growth.
+ */
+const MIN_SPAN_SECONDS = 60;
 /** Processes whose memory is judged; the fakes (Anvil, the pow node) hold their growing chains by design. */
 const JUDGED_MEMORY = /^(indexer|api|postgres|redis)/;
 const STEADY = ['steady (start)', 'steady (end)'];
@@ -339,9 +344,11 @@ function median(values: number[]): number {
 }
 
 /**
- * Memory at the start and end of each steady phase (the medians of its first and last quarter of
- * samples, as one sample catches a garbage collector's high or low), and from the start of the
- * first to the end of the last for the processes that lived through the whole soak.
+ * Memory at the start and end of each steady phase, and from the start of the first to the end of
+ * the last for the processes that lived through both: the least-squares line through every sample
+ * of the span, read at its ends. A node process's resident memory swings with its young
+ * generation (64 MB semi-spaces for the indexers, bin/quarry.js) by more than the growth judged, so
+ * no single sample stands for a point in time; a leak moves the whole line.
  */
 function memoryFigures(samplers: Samplers): MemoryFigures[] {
   const out: MemoryFigures[] = [];
@@ -354,21 +361,31 @@ function memoryFigures(samplers: Samplers): MemoryFigures[] {
     const { role, pid } = samples[0]!;
     const measure = role.startsWith('postgres') ? 'anon' : 'rss';
     const value = (s: (typeof samples)[number]) => (measure === 'anon' ? s.anonMb : s.rssMb);
-    const born = samples[0]!.at;
-    const span = (starts: typeof samples, ends: typeof samples, phase: string) => {
-      const startMb = median(starts.map(value));
-      const endMb = median(ends.map(value));
+    const span = (list: typeof samples, phase: string) => {
+      if (list.length < 3) return;
+      const line = fitLine(list.map((s) => [s.at, value(s)]));
+      const startMb = line(list[0]!.at);
+      const endMb = line(list.at(-1)!.at);
       const growth = startMb > 0 ? round(endMb / startMb - 1, 3) : 0;
-      const judged = JUDGED_MEMORY.test(role) && starts[0]!.at - born >= WARMED_SECONDS;
+      const judged = JUDGED_MEMORY.test(role) && list[0]!.ageSeconds >= WARMED_SECONDS && list.at(-1)!.at - list[0]!.at >= MIN_SPAN_SECONDS;
       out.push({ role, pid, phase, measure, startMb: round(startMb), endMb: round(endMb), growth, judged, pass: !judged || growth <= MEMORY_GROWTH_LIMIT });
     };
-    const quarter = (list: typeof samples) => Math.max(1, Math.floor(list.length / 4));
     const lists = STEADY.map((phase) => samples.filter((s) => s.phase === phase));
-    lists.forEach((list, i) => list.length >= 2 && span(list.slice(0, quarter(list)), list.slice(-quarter(list)), STEADY[i]!));
+    lists.forEach((list, i) => span(list, STEADY[i]!));
     const [first, last] = lists as [typeof samples, typeof samples];
-    if (first.length >= 2 && last.length >= 2) span(first.slice(0, quarter(first)), last.slice(-quarter(last)), 'whole soak');
+    if (first.length >= 3 && last.length >= 3) span([...first, ...last], 'whole soak');
   }
   return out;
+}
+
+/** The least-squares line through `points` ([x, y]), as a function of x. */
+function fitLine(points: [number, number][]): (x: number) => number {
+  const n = points.length;
+  const mx = points.reduce((a, [x]) => a + x, 0) / n;
+  const my = points.reduce((a, [, y]) => a + y, 0) / n;
+  const sxx = points.reduce((a, [x]) => a + (x - mx) ** 2, 0);
+  const slope = sxx === 0 ? 0 : points.reduce((a, [x, y]) => a + (x - mx) * (y - my), 0) / sxx;
+  return (x) => my + slope * (x - mx);
 }
 
 function memoryByPhase(samplers: Samplers): SoakChecks['memoryByPhase'] {
@@ -430,9 +447,10 @@ function steadyLag(samplers: Samplers): SoakChecks['steadyLag'] {
   return out;
 }
 
-/** Per phase, what an operator would have seen: warnings and errors logged, /readyz, the alerting metrics. */
+/** Per phase, what an operator would have seen: what each process logged (info and above, the worst first), /readyz, the alerting metrics. */
 function operatorViews(input: JudgeInput): OperatorView[] {
-  const logs = input.timeline.logEntries().filter((e) => e.level !== 'info' && e.level !== 'debug' && e.level !== 'trace');
+  const severity = (level: string) => ['fatal', 'error', 'stderr', 'warn', 'info'].indexOf(level);
+  const logs = input.timeline.logEntries().filter((e) => severity(e.level) >= 0);
   return input.timeline.phases.map(({ name: phase }) => {
     const readyz = [...new Set(input.samplers.ready.map((r) => r.target))].map((target) => {
       const samples = input.samplers.ready.filter((r) => r.phase === phase && r.target === target);
@@ -447,7 +465,8 @@ function operatorViews(input: JudgeInput): OperatorView[] {
       for (const m of inPhase.filter((x) => x.source === source)) for (const [k, v] of Object.entries(m.series)) series.set(k, [...(series.get(k) ?? []), v]);
       for (const [k, values] of series) metrics.push({ source, series: k, min: Math.min(...values), max: Math.max(...values) });
     }
-    return { phase, logs: logs.filter((e) => e.phase === phase).sort((a, b) => b.count - a.count), readyz, metrics };
+    const logged = logs.filter((e) => e.phase === phase).sort((a, b) => severity(a.level) - severity(b.level) || b.count - a.count);
+    return { phase, logs: logged, readyz, metrics };
   });
 }
 
