@@ -138,6 +138,10 @@ export interface SoakFigures {
   options: SoakOptions;
   schedule: Schedule;
   wallSeconds: number;
+  /** Seconds before the warm-up: the clusters, the nodes, the first syncs, the APIs. */
+  setupSeconds: number;
+  /** The server's version() of the soak's own clusters. */
+  postgres: string;
   loadAverage: { before: number[]; after: number[] };
   faults: FaultRecord[];
   /** What the chains went through: blocks at the end and grown during the soak, and the event log's reorgs and closed days. */
@@ -242,6 +246,7 @@ export async function measureSoak(options: SoakOptions): Promise<SoakFigures> {
     for (const target of targets) await untilReady(target.base, 120_000);
 
     log('soak: the nodes grow; warming up');
+    const setupSeconds = round(timeline.now());
     timeline.enter('warm-up');
     const grownFrom = { pow: pow.head.height, pos: pos.head.height };
     pow.grow(options.powBlocksPerSecond);
@@ -316,9 +321,7 @@ export async function measureSoak(options: SoakOptions): Promise<SoakFigures> {
 
     log('soak: stopping the APIs and the indexers (SIGTERM)');
     const exitCodes: Record<string, number | null> = {};
-    for (const [name, process] of [['api primary', apis.primary], ['api standby', apis.standby], ['indexer pow', indexers.pow], ['indexer pos', indexers.pos]] as const) {
-      exitCodes[name] = await process.stop();
-    }
+    for (const child of [apis.primary, apis.standby, indexers.pow, indexers.pos]) exitCodes[child.name] = await child.stop();
 
     log('soak: the store against a clean index of the final chains');
     const eventLog = await readEventLog(url);
@@ -352,6 +355,8 @@ export async function measureSoak(options: SoakOptions): Promise<SoakFigures> {
       options,
       schedule,
       wallSeconds: round((performance.now() - started) / 1000),
+      setupSeconds,
+      postgres: await serverVersion(primary.url),
       loadAverage: { before, after: loadAverage() },
       faults,
       chains: {
@@ -471,6 +476,16 @@ async function until(check: () => Promise<boolean>, ms: number): Promise<void> {
     }
     if (Date.now() > deadline) throw new Error('timed out');
     await sleep(250);
+  }
+}
+
+async function serverVersion(url: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<{ v: string }>('SELECT version() AS v')).rows[0]!.v.split(' on ')[0]!;
+  } finally {
+    await client.end();
   }
 }
 

@@ -9,11 +9,11 @@ export function renderSoak(md: Markdown, r: BenchResults): void {
   md.line('## The soak: a week of faults, compressed');
   md.line();
   md.line(
-    `${x.options.minutes} min of load (${Math.round(x.wallSeconds / 60)} min with the setup and the checks) on the layout of docs/deploy.md: a PostgreSQL primary with a streaming standby, Redis, ` +
+    `${x.options.minutes} min of load (${Math.round(x.wallSeconds / 60)} min with the setup, ${Math.round(x.setupSeconds)} s, and the checks) on the layout of docs/deploy.md: a PostgreSQL primary with a streaming standby, Redis, ` +
       `\`quarry index pow --follow\` and \`quarry index pos --follow\` on the primary, \`quarry serve --workers 2\` on the primary and \`quarry serve\` on the standby. ` +
       `The fake pow node made ${x.options.powBlocksPerSecond} blocks/s (60 s blocks on its clock: ${fmt(x.options.powBlocksPerSecond * 60)}× the real rate), Anvil behind the go-qrl fake ${x.options.posBlocksPerSecond} blocks/s (12 s: ${fmt(x.options.posBlocksPerSecond * 12)}×), ` +
       `each with a reorg every few hundred blocks; ${fmt(x.options.requestsPerSecond)} requests/s of the benchmark's case mix (${fmt(x.chains.paths)} paths) over both APIs, and ${c.streams.length} event streams. ` +
-      `Load average ${x.loadAverage.before.join(' / ')} before, ${x.loadAverage.after.join(' / ')} after.`,
+      `${x.postgres}. Load average ${x.loadAverage.before.join(' / ')} before, ${x.loadAverage.after.join(' / ')} after.`,
   );
   md.line();
   md.table(
@@ -96,6 +96,10 @@ export function renderSoak(md: Markdown, r: BenchResults): void {
   md.line('Memory (MB) at the end of the warm-up, of the first steady phase, of the faults and of the last steady phase:');
   md.line();
   md.table(['process', 'pid', ...phases], c.memoryByPhase.map((m) => [m.role, m.pid, ...phases.map((p) => m.mb[p])]));
+
+  const cpu = Object.entries(c.cpu.byRole).sort((a, b) => b[1] - a[1]);
+  md.line(`CPU seconds from the warm-up to the end of the load (${fmt(c.cpu.seconds)} s, so ${fmt(Math.round(2 * c.cpu.seconds))} on two cores): ${cpu.map(([role, s]) => `${role} ${s}`).join(', ')}.`);
+  md.line();
 
   md.line('### Store size');
   md.line();

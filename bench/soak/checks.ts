@@ -125,6 +125,8 @@ export interface SoakChecks {
   memory: MemoryFigures[];
   /** Each process's memory (MB, as judged) at the end of every phase it lived through: where growth happened. */
   memoryByPhase: { role: string; pid: number; mb: Record<string, number> }[];
+  /** CPU seconds each kind of process used over `seconds` of sampling, from the warm-up to the end of the load. */
+  cpu: { seconds: number; byRole: Record<string, number> };
   size: { soakBytesPerBlock: number; cleanBytesPerBlock: number; ratio: number; steady: { phase: string; bytesPerBlock: number | null; blocks: number }[] };
   lag: LagFigures[];
   steadyLag: { phase: string; chain: ChainId; p50: number; max: number }[];
@@ -220,6 +222,7 @@ export function judge(input: JudgeInput): SoakChecks {
     skippedTicks: input.load.skipped,
     memory,
     memoryByPhase: memoryByPhase(input.samplers),
+    cpu: cpuByRole(input.samplers),
     size,
     lag,
     steadyLag: steadyLag(input.samplers),
@@ -398,6 +401,20 @@ function memoryByPhase(samplers: Samplers): SoakChecks['memoryByPhase'] {
     entry.mb[s.phase] = s.role.startsWith('postgres') ? s.anonMb : s.rssMb;
   }
   return [...out.values()];
+}
+
+function cpuByRole(samplers: Samplers): SoakChecks['cpu'] {
+  const first = new Map<string, number>();
+  const last = new Map<string, { role: string; cpu: number }>();
+  for (const s of samplers.memory) {
+    const key = `${s.role}\0${s.pid}`;
+    if (!first.has(key)) first.set(key, s.cpuSeconds);
+    last.set(key, { role: s.role, cpu: s.cpuSeconds });
+  }
+  const out: Record<string, number> = {};
+  for (const [key, { role, cpu }] of last) out[role] = round((out[role] ?? 0) + cpu - first.get(key)!, 1);
+  const seconds = round((samplers.memory.at(-1)?.at ?? 0) - (samplers.memory[0]?.at ?? 0));
+  return { seconds, byRole: out };
 }
 
 function sizeFigures(input: JudgeInput): SoakChecks['size'] {

@@ -38,6 +38,10 @@ export interface MemorySample {
   rssMb: number;
   /** Private memory (RssAnon): what grows in a leak; PostgreSQL's shared buffers are not in it. */
   anonMb: number;
+  /** Seconds the process had been running. */
+  ageSeconds: number;
+  /** CPU seconds it (and, summed, its descendants) had used. */
+  cpuSeconds: number;
 }
 
 /** A process to sample: one pid, or a process and its descendants summed (PostgreSQL's backends). */
@@ -165,12 +169,14 @@ export class Samplers {
       const pids = w.withChildren ? descendants(table, w.pid) : [w.pid];
       let rss = 0;
       let anon = 0;
+      let cpu = 0;
       for (const pid of pids) {
         const m = memoryOf(pid);
         rss += m.rssMb;
         anon += m.anonMb;
+        cpu += cpuOf(pid);
       }
-      this.memory.push({ at, phase: this.timeline.phase, role: w.role, pid: w.pid, rssMb: Math.round(rss * 10) / 10, anonMb: Math.round(anon * 10) / 10 });
+      this.memory.push({ at, phase: this.timeline.phase, role: w.role, pid: w.pid, rssMb: Math.round(rss * 10) / 10, anonMb: Math.round(anon * 10) / 10, ageSeconds: ageOf(w.pid), cpuSeconds: Math.round(cpu * 10) / 10 });
     }
   }
 
@@ -246,6 +252,26 @@ export function descendants(table: Map<number, number>, pid: number): number[] {
 /** The children of `pid`. */
 export function childrenOf(pid: number): number[] {
   return [...processTable()].filter(([, parent]) => parent === pid).map(([child]) => child);
+}
+
+/** CPU seconds of `pid`, user and system, with the children it has waited for (PostgreSQL's ended backends). */
+function cpuOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** Seconds since `pid` started (its start time in /proc/<pid>/stat, against the machine's uptime). */
+function ageOf(pid: number): number {
+  try {
+    const started = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[19]) / 100;
+    return Math.round(Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]) - started);
+  } catch {
+    return 0;
+  }
 }
 
 function memoryOf(pid: number): { rssMb: number; anonMb: number } {
