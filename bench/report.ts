@@ -12,6 +12,7 @@ import { renderBuild, renderData } from './report/build.ts';
 import { compare, renderComparison, type Comparison } from './report/comparison.ts';
 import { renderAnvil, renderDemo } from './report/demo.ts';
 import { renderPowMainnet, renderPowNode } from './report/pow-node.ts';
+import { renderSoak } from './report/soak.ts';
 import { growthRows, renderGrowth, type GrowthRow } from './report/growth.ts';
 import { renderErrors, renderHeader } from './report/header.ts';
 import { appendHistory, historyLines, readHistory, type HistoryLine } from './report/history.ts';
@@ -34,7 +35,7 @@ export function resultsName(r: BenchResults): string {
   const tiers = [...new Set(r.tiers.map((t) => t.tier))].join('');
   const stores = [...new Set(r.tiers.map((t) => t.store))].join('-');
   if (tiers) return `${tiers}_${stores}`;
-  return [r.demo ? 'demo' : '', r.anvil ? 'anvil' : '', r.powNode ? 'pow-node' : '', r.powMainnet ? 'pow-mainnet' : '', r.powArchive ? 'pow-archive' : ''].filter(Boolean).join('-') || 'nothing-measured';
+  return [r.demo ? 'demo' : '', r.anvil ? 'anvil' : '', r.powNode ? 'pow-node' : '', r.powMainnet ? 'pow-mainnet' : '', r.powArchive ? 'pow-archive' : '', r.soak ? 'soak' : ''].filter(Boolean).join('-') || 'nothing-measured';
 }
 
 export function writeResults(results: BenchResults): { json: string; markdown: string } {
@@ -83,6 +84,7 @@ function renderMarkdown(r: BenchResults, d: Derived): string {
   renderAnvil(md, r);
   renderPowNode(md, r);
   renderPowMainnet(md, r);
+  renderSoak(md, r);
   renderComparison(md, r, d.comparison);
   renderErrors(md, r);
   return md.text();

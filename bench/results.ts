@@ -4,6 +4,7 @@ import type { AnvilFigures } from './parts/anvil.ts';
 import type { PowNodeFigures } from './parts/pow-node.ts';
 import type { PowMainnetFigures } from './parts/pow-mainnet.ts';
 import type { PowArchiveFigures } from './parts/pow-archive.ts';
+import type { SoakFigures } from './parts/soak.ts';
 import type { ApiFigures } from './parts/api.ts';
 import type { CopyCeiling } from './parts/ceiling.ts';
 import type { DemoFigures } from './parts/demo.ts';
@@ -47,6 +48,7 @@ export interface BenchResults {
   powNode?: PowNodeFigures;
   powMainnet?: PowMainnetFigures;
   powArchive?: PowArchiveFigures;
+  soak?: SoakFigures;
   errors: { part: string; tier?: string; message: string }[];
 }
 

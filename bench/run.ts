@@ -12,6 +12,7 @@ import { measureAnvil } from './parts/anvil.ts';
 import { measurePowNode } from './parts/pow-node.ts';
 import { measurePowMainnet } from './parts/pow-mainnet.ts';
 import { measurePowArchive } from './parts/pow-archive.ts';
+import { measureSoak, SOAK_DEFAULTS } from './parts/soak.ts';
 import { measureApi } from './parts/api.ts';
 import { measureCopyCeiling } from './parts/ceiling.ts';
 import { measureDemo } from './parts/demo.ts';
@@ -24,9 +25,9 @@ import { freeBytes, tierStore } from './stores.ts';
 import { parseTiers, type Tier } from './tiers.ts';
 
 /** In the order they run; copy and api use the work copy that ingest completes. */
-const PARTS = ['generate', 'ingest', 'copy', 'api', 'demo', 'anvil', 'pow-node', 'pow-mainnet', 'pow-archive'] as const;
+const PARTS = ['generate', 'ingest', 'copy', 'api', 'demo', 'anvil', 'pow-node', 'pow-mainnet', 'pow-archive', 'soak'] as const;
 /** Parts that run only when named (they take long). */
-const ON_REQUEST: readonly Part[] = ['pow-mainnet', 'pow-archive'];
+const ON_REQUEST: readonly Part[] = ['pow-mainnet', 'pow-archive', 'soak'];
 type Part = (typeof PARTS)[number];
 /** PGlite holds a whole database in one process's memory: the larger tiers are PostgreSQL's. */
 const PGLITE_TIERS = new Set(['T', 'S']);
@@ -45,6 +46,7 @@ interface CliOptions {
   powNodeDays: string;
   powMainnetBlocks: string;
   powArchiveBlocks: string;
+  minutes: string;
   write: boolean;
   render?: string;
 }
@@ -65,6 +67,7 @@ const program = new Command()
   .option('--pow-node-days <n>', 'days of generated pow chain the pow-node part serves', '2')
   .option('--pow-mainnet-blocks <n>', 'blocks from genesis of the mainnet-shaped pow history the pow-mainnet part backfills (at least 440000 for a figure that counts)', '440000')
   .option('--pow-archive-blocks <n>', 'blocks from genesis of the mainnet-shaped pow history the pow-archive part imports as a v1 archive', '100000')
+  .option('--minutes <n>', 'minutes of load in the soak part (setup and checks come on top; 3 runs every fault once)', String(SOAK_DEFAULTS.minutes))
   .option('--no-write', 'print the results instead of writing them under bench/results/')
   .option('--render <json>', 'only write the Markdown of a results file again, with the current report code');
 
@@ -141,6 +144,13 @@ try {
   if (parts.includes('pow-archive') && server) {
     const s = server;
     await attempt('pow-archive', undefined, async () => (results.powArchive = await measurePowArchive(s, { blocks: Number(options.powArchiveBlocks) })));
+  }
+  if (parts.includes('soak')) {
+    await attempt('soak', undefined, async () => {
+      const soak = (results.soak = await measureSoak({ ...SOAK_DEFAULTS, minutes: Number(options.minutes) }));
+      const failed = soak.checks.verdicts.filter((v) => !v.pass);
+      if (failed.length > 0) throw new Error(`soak checks failed: ${failed.map((v) => `${v.check}: ${v.measured}`).join('; ')}`);
+    });
   }
 } finally {
   await server?.stop().catch((error: unknown) => log(`stopping PostgreSQL: ${(error as Error).message}`));

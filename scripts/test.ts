@@ -46,6 +46,7 @@ const filters = process.argv.slice(2);
  * scripts/test-runner.ts keeps this order (node's `--test` would sort the files by path).
  */
 const SLOW_FIRST = [
+  'test/deploy/soak.test.ts',
   'test/cli/demo.test.ts',
   'test/indexer/pow-grpc.test.ts',
   'test/indexer/pos-go-qrl.test.ts',

@@ -361,7 +361,7 @@ async function measureCase(base: string, headers: Record<string, string>, c: Api
  * A cursor for the page at `depth` of a case's listing: an offset page ending just before it
  * gives its next_cursor (offset pages carry one); failing that, cursor pages are walked.
  */
-async function cursorAt(base: string, headers: Record<string, string>, c: ApiCase, depth: number): Promise<string | null> {
+export async function cursorAt(base: string, headers: Record<string, string>, c: ApiCase, depth: number): Promise<string | null> {
   const { cursor: _placeholder, ...query } = c.query;
   const limit = Number(query.limit ?? 25);
   const viaOffset = await getJson(base + casePath(c, { ...query, offset: depth - limit, limit }), headers);
@@ -377,7 +377,7 @@ async function cursorAt(base: string, headers: Record<string, string>, c: ApiCas
 }
 
 /** A chain's latest block, from the served block list (null where the route is not served yet). */
-async function tipBlock(base: string, headers: Record<string, string>, chain: ChainId): Promise<TipBlock | null> {
+export async function tipBlock(base: string, headers: Record<string, string>, chain: ChainId): Promise<TipBlock | null> {
   const page = await getJson(`${base}/api/v1/${chain}/blocks?limit=1`, headers);
   const item = (page?.items as TipBlock[] | undefined)?.[0];
   return item ? { height: item.height, hash: item.hash, producer: item.producer } : null;
@@ -391,7 +391,7 @@ async function richestValidator(base: string, headers: Record<string, string>): 
 }
 
 /** The hash a case's `@latest` (`@latest:<tx_type>`) stands for: the newest of the chain's list. */
-async function newestHash(base: string, headers: Record<string, string>, c: ApiCase): Promise<string | null> {
+export async function newestHash(base: string, headers: Record<string, string>, c: ApiCase): Promise<string | null> {
   const type = c.hash!.split(':')[1];
   const list = await getJson(`${base}/api/v1/${c.chain}/transactions?limit=1${type ? `&tx_type=${type}` : ''}`, headers);
   const first = (list?.items as { tx_hash?: string }[] | undefined)?.[0];

@@ -6752,7 +6752,7 @@ export interface operations {
                                 stalled_height: number | null;
                                 /** @description Why the indexer cannot get past stalled_height; null when it advances. */
                                 stall_reason: string | null;
-                                /** @description Seconds since the chain’s indexer last recorded the node’s tip (it does at every poll); null when it never did. Grows while no indexer runs. */
+                                /** @description Seconds since the chain’s indexer last recorded the node’s tip (it does when the tip moves, and at least every 30 s while it runs); null when it never did. Grows while no indexer runs. */
                                 indexer_seen_seconds_ago: number | null;
                                 /**
                                  * @description pos: indexed, or not_indexed when the indexer runs without a tracer (--no-traces): internal transfers are then missing and balances of contracts that pass value on are wrong. not_applicable on pow.

@@ -6,17 +6,26 @@
  * keep dying young, so a broken start does not spin), and on SIGTERM or SIGINT asks every worker to
  * close as one process does (the requests in flight finish, then the store closes) and exits once
  * all have. One scrape of /metrics, on any worker, sees every worker: the worker asks the primary,
- * which collects each worker's registry and combines them (prom-client's AggregatorRegistry:
- * counters and histograms summed; the store's gauges by max or min, api/metrics/chains.ts).
+ * which collects the registry of each worker that is serving and combines them (prom-client's
+ * `AggregatorRegistry.aggregate`: counters and histograms summed; the store's gauges by max or min,
+ * api/metrics/chains.ts). A worker still starting (it has no registry yet) is not asked, and one
+ * that does not answer in time (it died meanwhile) is left out of that scrape: a restart costs a
+ * scrape the dead worker's counts, never the scrape.
  */
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
-import { AggregatorRegistry, type Registry } from 'prom-client';
+import { AggregatorRegistry, Registry } from 'prom-client';
 import { serveMetrics, type MetricsServer } from '../api/metrics/registry.ts';
 import { apiWorkerExecArgv } from './worker-flags.ts';
 
+/** A worker asks the primary for the combined metrics, and gets them. */
 const METRICS_REQUEST = 'quarry:cluster-metrics';
 const METRICS_ANSWER = 'quarry:cluster-metrics-answer';
+/** The primary asks a worker for its registry, and gets it as JSON. */
+const REGISTRY_REQUEST = 'quarry:worker-registry';
+const REGISTRY_ANSWER = 'quarry:worker-registry-answer';
+/** How long the primary waits for a worker's registry before leaving it out of the scrape. */
+const REGISTRY_TIMEOUT_MS = 3000;
 
 /** A worker that lived this long before dying is restarted at once; one that died younger waits. */
 const HEALTHY_LIFETIME_MS = 10_000;
@@ -41,7 +50,6 @@ export function restartDelayMs(youngDeaths: number): number {
 /** Runs the primary: forks `workers` workers and keeps them running until a signal. Never resolves before exit. */
 export async function runPrimary(options: PrimaryOptions): Promise<void> {
   const { logger, workers } = options;
-  const aggregator = new AggregatorRegistry();
   const bornAt = new Map<number, number>();
   const listening = new Set<number>();
   let youngDeaths = 0;
@@ -49,10 +57,11 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
   let announced = false;
   const restarts = new Set<NodeJS.Timeout>();
   cluster.setupPrimary({ execArgv: apiWorkerExecArgv() });
+  const collect = collectMetrics(listening, logger);
 
   cluster.on('message', (worker: Worker, message: { type?: string; id?: number }) => {
     if (message?.type !== METRICS_REQUEST) return;
-    aggregator.clusterMetrics().then(
+    collect().then(
       (text) => worker.isConnected() && worker.send({ type: METRICS_ANSWER, id: message.id, text }),
       (error: unknown) => worker.isConnected() && worker.send({ type: METRICS_ANSWER, id: message.id, error: String(error) }),
     );
@@ -88,7 +97,7 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
 
   let metrics: MetricsServer | undefined;
   if (options.metricsPort) {
-    const combined = { metrics: () => aggregator.clusterMetrics(), contentType: aggregator.contentType };
+    const combined = { metrics: collect, contentType: Registry.PROMETHEUS_CONTENT_TYPE };
     metrics = await serveMetrics(combined, options.metricsPort.host, options.metricsPort.port);
     logger.info({ metrics: metrics.url }, 'serving the workers\' combined metrics');
   }
@@ -135,6 +144,15 @@ export interface WorkerMetrics {
 
 /** In a worker: its part in the combined /metrics. */
 export function workerMetrics(): WorkerMetrics {
+  // Answered from the start: a worker listens before its registry is shared, and says it has none yet.
+  let shared: Registry | null = null;
+  process.on('message', (message: { type?: string; id?: number }) => {
+    if (message?.type !== REGISTRY_REQUEST) return;
+    (shared ? shared.getMetricsAsJSON() : Promise.resolve([])).then(
+      (metrics) => process.send!({ type: REGISTRY_ANSWER, id: message.id, metrics }),
+      (error: unknown) => process.send!({ type: REGISTRY_ANSWER, id: message.id, error: String(error) }),
+    );
+  });
   const waiting = new Map<number, { resolve: (text: string) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>();
   let next = 0;
   process.on('message', (message: { type?: string; id?: number; text?: string; error?: string }) => {
@@ -149,7 +167,7 @@ export function workerMetrics(): WorkerMetrics {
   const text = () =>
     new Promise<string>((resolve, reject) => {
       const id = next++;
-      // prom-client's own collection gives up after 5 s; this only ends a wait on a primary that is gone.
+      // The primary gives up on a worker after REGISTRY_TIMEOUT_MS; this only ends a wait on a primary that is gone.
       const timer = setTimeout(() => {
         waiting.delete(id);
         reject(new Error('the primary did not answer with the combined metrics'));
@@ -160,10 +178,52 @@ export function workerMetrics(): WorkerMetrics {
   return {
     text,
     share: (registry) => {
-      AggregatorRegistry.setRegistries([registry]);
-      // Constructing one installs prom-client's answer to the primary's requests in this worker.
-      new AggregatorRegistry();
+      shared = registry;
     },
+  };
+}
+
+/**
+ * In the primary: the metrics of every worker that is serving (`listening`), combined. Each is
+ * asked for its registry; one that has not answered within REGISTRY_TIMEOUT_MS, or exits first, is
+ * left out of this answer (and logged), so the scrape still answers with the others'.
+ */
+/** A worker's registry as `getMetricsAsJSON` gives it. */
+type WorkerRegistry = Awaited<ReturnType<Registry['getMetricsAsJSON']>>;
+
+function collectMetrics(listening: ReadonlySet<number>, logger: Logger): () => Promise<string> {
+  const waiting = new Map<number, { worker: number; resolve: (metrics: WorkerRegistry | null) => void }>();
+  let next = 0;
+  cluster.on('message', (worker: Worker, message: { type?: string; id?: number; metrics?: WorkerRegistry; error?: string }) => {
+    if (message?.type !== REGISTRY_ANSWER || message.id === undefined) return;
+    const pending = waiting.get(message.id);
+    if (!pending || pending.worker !== worker.id) return;
+    waiting.delete(message.id);
+    if (message.error !== undefined) logger.warn({ worker: worker.id, error: message.error }, 'a worker could not collect its metrics: left out of this scrape');
+    pending.resolve(message.metrics ?? null);
+  });
+  const ask = (worker: Worker) =>
+    new Promise<WorkerRegistry | null>((resolve) => {
+      const id = next++;
+      const done = (metrics: WorkerRegistry | null) => {
+        clearTimeout(timer);
+        worker.off('exit', gone);
+        waiting.delete(id);
+        resolve(metrics);
+      };
+      const gone = () => done(null);
+      const timer = setTimeout(() => {
+        logger.warn({ worker: worker.id, afterMs: REGISTRY_TIMEOUT_MS }, 'a worker did not answer for its metrics: left out of this scrape');
+        done(null);
+      }, REGISTRY_TIMEOUT_MS);
+      worker.once('exit', gone);
+      waiting.set(id, { worker: worker.id, resolve: done });
+      worker.send({ type: REGISTRY_REQUEST, id });
+    });
+  return async () => {
+    const serving = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && listening.has(w.id) && w.isConnected());
+    const registries = (await Promise.all(serving.map(ask))).filter((m): m is WorkerRegistry => m !== null);
+    return AggregatorRegistry.aggregate(registries).metrics();
   };
 }
 

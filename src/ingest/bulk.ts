@@ -4,11 +4,17 @@
  * deltas, as always, but in large batches), every closed day is computed once at the end, and the
  * indexes are rebuilt. A marker row keeps the dropped index definitions, so a crashed bulk load
  * resumes (or finishes) where it stopped.
+ *
+ * The two indexers' first syncs share one load: started together on an empty store (their units
+ * enabled at once), the first to begin drops the indexes and the other joins it (the marker lists
+ * the chains taking part). Each closes its own chain's days when it catches up, never the other's
+ * (whose rollups may still owe the deltas of batches in its memory); the last to finish rebuilds
+ * the indexes.
  */
 import sql from 'sql-template-tag';
 import type { Logger } from 'pino';
 import { CHAINS, type ChainId } from '../chain/chains.ts';
-import type { Store } from '../store/store.ts';
+import type { Db, Store } from '../store/store.ts';
 import { eachDay, formatDay, lastClosedDay } from '../time.ts';
 import { closeDays } from '../rollups/index.ts';
 import { appendEvents, dayEvent } from './events.ts';
@@ -21,11 +27,42 @@ const BULK_TABLES = [
   'address_summary', 'address_daily', 'address_counterparties',
 ];
 
+/** Taken by every change of the marker: two first syncs that begin at once do so one after the other. */
+const BULK_LOAD_LOCK = 727_146_302;
+
 interface IndexDefinition {
   name: string;
   definition: string;
   /** Its table; an index whose marker lacks it is built last. */
   table?: string;
+}
+
+/**
+ * The marker's content: the dropped indexes, and the chains whose first syncs take part (null: one
+ * process loads every chain, as `quarry generate` and the demo do; also a marker an older version wrote).
+ */
+interface Marker {
+  indexes: IndexDefinition[];
+  chains: ChainId[] | null;
+}
+
+async function readMarker(db: Db): Promise<Marker | null> {
+  const [row] = await db.query<{ value: string }>('ingest.bulk.read_marker', sql`SELECT value FROM chain_settings WHERE chain = ${MARKER.chain} AND key = ${MARKER.key}`);
+  if (!row) return null;
+  const value = JSON.parse(row.value) as IndexDefinition[] | Marker;
+  return Array.isArray(value) ? { indexes: value, chains: null } : value;
+}
+
+async function writeMarker(db: Db, marker: Marker): Promise<void> {
+  await db.query(
+    'ingest.bulk.mark',
+    sql`INSERT INTO chain_settings (chain, key, value) VALUES (${MARKER.chain}, ${MARKER.key}, ${JSON.stringify(marker)})
+        ON CONFLICT (chain, key) DO UPDATE SET value = excluded.value`,
+  );
+}
+
+async function lockBulkLoad(db: Db): Promise<void> {
+  if (db.kind === 'postgres') await db.query('ingest.bulk.lock', sql`SELECT pg_advisory_xact_lock(${BULK_LOAD_LOCK})`);
 }
 
 export interface BulkLoad {
@@ -49,44 +86,66 @@ export async function bulkLoadInProgress(store: Store): Promise<boolean> {
 }
 
 /** Whether the store holds no block of any chain: a bulk load may begin. */
-export async function storeIsEmpty(store: Store): Promise<boolean> {
-  const rows = await store.query('ingest.bulk.any_block', sql`SELECT 1 FROM blocks LIMIT 1`);
+export async function storeIsEmpty(db: Db): Promise<boolean> {
+  const rows = await db.query('ingest.bulk.any_block', sql`SELECT 1 FROM blocks LIMIT 1`);
   return rows.length === 0;
 }
 
-/** Starts a bulk load into an empty store, or resumes the one a crash interrupted. */
-export async function beginBulkLoad(store: Store, logger?: Logger): Promise<BulkLoad> {
-  if (!(await bulkLoadInProgress(store))) {
-    if (!(await storeIsEmpty(store))) throw new Error('a bulk load needs an empty store; this one already holds blocks');
-    await store.transaction('ingest.bulk.begin', async (tx) => {
-      const indexes = await tx.query<IndexDefinition>(
-        'ingest.bulk.indexes',
-        sql`SELECT i.indexname AS name, i.indexdef AS definition, i.tablename AS "table" FROM pg_indexes i
-            WHERE i.schemaname = 'public' AND i.tablename = ANY(${BULK_TABLES}::text[])
-              AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname AND c.contype = 'p')
-            ORDER BY i.indexname`,
-      );
-      await tx.query(
-        'ingest.bulk.mark',
-        sql`INSERT INTO chain_settings (chain, key, value) VALUES (${MARKER.chain}, ${MARKER.key}, ${JSON.stringify(indexes)})`,
-      );
-      for (const index of indexes) await tx.exec('ingest.bulk.drop_index', `DROP INDEX IF EXISTS "${index.name}"`);
-    });
-    logger?.info('bulk load started: secondary indexes dropped');
-  } else {
-    logger?.info('resuming an interrupted bulk load');
-  }
+/**
+ * Whether a run of `chain` from height `from` goes through the bulk load: a first sync from genesis
+ * into a store without any block, or one that joins (or resumes) the load under way. A chain whose
+ * part in a shared load is over follows block by block. From above genesis the pipeline seeds each
+ * address's opening balance as it first appears, which only the block-by-block path does.
+ */
+export async function backfillsInBulk(store: Store, chain: ChainId, from: number): Promise<boolean> {
+  const marker = await readMarker(store);
+  if (marker) return marker.chains === null || marker.chains.includes(chain) || (from === 0 && !(await chainHasBlocks(store, chain)));
+  return from === 0 && (await storeIsEmpty(store));
+}
+
+async function chainHasBlocks(db: Db, chain: ChainId): Promise<boolean> {
+  const rows = await db.query('ingest.bulk.chain_block', sql`SELECT 1 FROM blocks WHERE chain = ${chain} LIMIT 1`);
+  return rows.length > 0;
+}
+
+/**
+ * Starts a bulk load into an empty store, joins the one another chain's first sync began, or
+ * resumes the one a crash interrupted. `chain` is the chain this run loads (a node's indexer);
+ * without it the run loads every chain.
+ */
+export async function beginBulkLoad(store: Store, logger?: Logger, chain?: ChainId): Promise<BulkLoad> {
+  const begun = await store.transaction('ingest.bulk.begin', async (tx) => {
+    await lockBulkLoad(tx);
+    const marker = await readMarker(tx);
+    if (marker) {
+      const joins = chain !== undefined && marker.chains !== null && !marker.chains.includes(chain);
+      if (joins) await writeMarker(tx, { ...marker, chains: [...marker.chains!, chain] });
+      return joins ? 'joined' : 'resumed';
+    }
+    if (!(await storeIsEmpty(tx))) throw new Error('a bulk load needs an empty store; this one already holds blocks');
+    const indexes = await tx.query<IndexDefinition>(
+      'ingest.bulk.indexes',
+      sql`SELECT i.indexname AS name, i.indexdef AS definition, i.tablename AS "table" FROM pg_indexes i
+          WHERE i.schemaname = 'public' AND i.tablename = ANY(${BULK_TABLES}::text[])
+            AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname AND c.contype = 'p')
+          ORDER BY i.indexname`,
+    );
+    await writeMarker(tx, { indexes, chains: chain === undefined ? null : [chain] });
+    for (const index of indexes) await tx.exec('ingest.bulk.drop_index', `DROP INDEX IF EXISTS "${index.name}"`);
+    return 'begun';
+  });
+  if (begun === 'begun') logger?.info('bulk load started: secondary indexes dropped');
+  else if (begun === 'joined') logger?.info({ chain }, 'joining the bulk load another chain\'s first sync began');
+  else logger?.info('resuming an interrupted bulk load');
 
   return {
     async finish(hooks = {}) {
-      const [marker] = await store.query<{ value: string }>(
-        'ingest.bulk.read_marker',
-        sql`SELECT value FROM chain_settings WHERE chain = ${MARKER.chain} AND key = ${MARKER.key}`,
-      );
+      const marker = await readMarker(store);
       if (!marker) return;
-      const indexes = JSON.parse(marker.value) as IndexDefinition[];
+      // A run that loads one chain of a shared load closes that chain's days only.
+      const own = chain !== undefined && marker.chains !== null ? [chain] : CHAINS;
       const spans = [];
-      for (const chain of CHAINS) spans.push(await daySpan(store, chain));
+      for (const c of own) spans.push(await daySpan(store, c));
       hooks.onStep?.('days', spans.reduce((n, span) => n + (span?.days ?? 0), 0), 'days');
       let daysClosed = 0;
       for (const span of spans) {
@@ -94,6 +153,19 @@ export async function beginBulkLoad(store: Store, logger?: Logger): Promise<Bulk
         await closeAllDays(store, span, logger);
         hooks.onStepProgress?.((daysClosed += span.days));
       }
+      const others = await store.transaction('ingest.bulk.leave', async (tx) => {
+        await lockBulkLoad(tx);
+        const now = await readMarker(tx);
+        if (!now || now.chains === null || chain === undefined) return [];
+        const left = now.chains.filter((c) => c !== chain);
+        if (left.length > 0) await writeMarker(tx, { ...now, chains: left });
+        return left;
+      });
+      if (others.length > 0) {
+        logger?.info({ chain, waitingFor: others }, 'bulk load: days closed; the indexes are rebuilt when the other first syncs finish');
+        return;
+      }
+      const indexes = marker.indexes;
       const started = performance.now();
       const byTableSize = await largestTablesFirst(store, indexes);
       hooks.onStep?.('indexes', Math.round(byTableSize.reduce((n, index) => n + index.bytes, 0) / 2 ** 20), 'MB of tables');

@@ -21,6 +21,7 @@ import { DEFAULT_PENDING_INTERVAL_MS, followPending } from './pending.ts';
 import { createEvmPoolReader } from '../sources/evm-rpc/pool.ts';
 import { settleAddressWidth } from './address-width.ts';
 import { indexFromNode, startHeight, untilReachable, type IndexerDeps } from './indexer.ts';
+import { nodeTipRecorder } from './node-tip.ts';
 
 export interface IndexPosSettings {
   rpcUrl: string;
@@ -66,6 +67,7 @@ export async function indexPos(store: Store, settings: IndexPosSettings, deps: I
     logger,
     traces,
     tracesRequired: traces !== 'none',
+    onHead: nodeTipRecorder(store, 'pos', logger),
   });
   signal?.addEventListener('abort', () => source.close(), { once: true });
 

@@ -14,7 +14,7 @@ import type { Db, Store } from '../store/store.ts';
 import { ArchiveCheckError, readArchiveIndex, type ArchiveIndex } from '../sources/qrl-archive/format.ts';
 import { ARCHIVE_SOURCE_NAME, createQrlArchiveSource, type ArchiveReadStats } from '../sources/qrl-archive/source.ts';
 import { readCheckpoint, storedHashes } from './checkpoint.ts';
-import { recordFinalizedHeight, recordNodeTip } from './node-tip.ts';
+import { nodeTipRecorder, recordFinalizedHeight, recordNodeTip } from './node-tip.ts';
 import { createQrlClient } from '../sources/qrl-grpc/client.ts';
 import { isRetryable } from '../sources/qrl-grpc/errors.ts';
 import { createQrlGrpcSource, nodeHead } from '../sources/qrl-grpc/source.ts';
@@ -69,7 +69,7 @@ export async function indexPow(store: Store, settings: IndexPowSettings, deps: I
       logger.warn({ from }, 'indexing pow from above genesis: a QRL node keeps no historical state, so the balance each address held before the start height is unknown; such balances are stored as unknown and answered as null');
     }
     const head = await untilReachable('reading the head', () => nodeHead(client), isRetryable, deps);
-    const grpcSource = createQrlGrpcSource({ client, follow: settings.follow, pollIntervalMs: settings.pollIntervalMs, prefetch: settings.prefetch, logger });
+    const grpcSource = createQrlGrpcSource({ client, follow: settings.follow, pollIntervalMs: settings.pollIntervalMs, prefetch: settings.prefetch, logger, onHead: nodeTipRecorder(store, 'pow', logger) });
     const finalized = settings.finalizedHeight;
     const source = finalized === undefined ? grpcSource : { ...grpcSource, finalizedHeight: async () => finalized };
     signal?.addEventListener('abort', () => source.close(), { once: true });

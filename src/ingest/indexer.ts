@@ -17,7 +17,7 @@ import type { Store } from '../store/store.ts';
 import { readCheckpoint } from './checkpoint.ts';
 import { recordFinalizedHeight, recordNodeTip } from './node-tip.ts';
 import { sleep } from './sleep.ts';
-import { beginBulkLoad, bulkLoadInProgress, storeIsEmpty } from './bulk.ts';
+import { backfillsInBulk, beginBulkLoad } from './bulk.ts';
 import { ChainStalledError, ingest, type IngestOptions, type IngestProgress, type IngestResult, type RefetchPolicy } from './pipeline.ts';
 
 /**
@@ -143,16 +143,6 @@ export interface NodeRun {
 }
 
 /**
- * Whether a run backfills in bulk (bulk.ts): from genesis into a store without any block, or to
- * finish the bulk load a killed run began. From above genesis the pipeline seeds each address's
- * opening balance as it first appears, which only the block-by-block path does.
- */
-async function backfillsInBulk(store: Store, run: NodeRun): Promise<boolean> {
-  if (await bulkLoadInProgress(store)) return true;
-  return run.from === 0 && (await storeIsEmpty(store));
-}
-
-/**
  * Runs the pipeline on a node's source: the node's tip recorded at start and when caught up (the
  * supply overview's `node_tip_height`), the backfill displayed, each batch logged once following;
  * store outages and (when following) stalls outlived (see `supervise`).
@@ -191,11 +181,11 @@ export async function indexFromNode(store: Store, source: BlockSource & { close(
   async function runOnce(add: (result: IngestResult) => void): Promise<IngestResult> {
     await recordNodeTip(store, chain, run.head);
     await recordFinalized();
-    if (!(await backfillsInBulk(store, run))) return ingest(store, watched.source, options);
+    if (!(await backfillsInBulk(store, chain, run.from))) return ingest(store, watched.source, options);
     // A first sync from genesis into an empty store (or one a killed first sync left): the bulk
     // path up to the head, then the indexes back and the days closed, then block by block.
     logger.info('first sync: backfilling in bulk (secondary indexes are rebuilt once caught up)');
-    const load = await beginBulkLoad(store, logger);
+    const load = await beginBulkLoad(store, logger, chain);
     const backfill = await ingest(store, watched.source, { ...options, bulk: true, untilCaughtUp: true });
     if (signal?.aborted) return backfill;
     await load.finish();

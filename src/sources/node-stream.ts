@@ -88,6 +88,8 @@ export interface NodeStreamOptions<F> {
   /** Heights fetched ahead of the one being yielded. */
   prefetch: number;
   log?: Logger;
+  /** Told every head read (at start, and at every poll while following). */
+  onHead?: (head: { height: number; hash: string }) => void;
 }
 
 export async function* nodeBlocks<F>(fromHeight: number, o: NodeStreamOptions<F>): AsyncGenerator<SourceItem> {
@@ -142,6 +144,7 @@ export async function* nodeBlocks<F>(fromHeight: number, o: NodeStreamOptions<F>
 
   while (!pacer.isClosed()) {
     const head = await pacer.patiently('head', () => o.head());
+    o.onHead?.(head);
     if (!started) {
       if (!o.follow) target = Math.min(target, head.height);
       if (fromHeight > 0 && head.height < fromHeight) {

@@ -5,10 +5,12 @@
  * One primary, one standby and one serve for every case, in order:
  *  - the standby's answers are the primary's, byte for byte (ETags equal), and a cursor taken from
  *    the primary pages the same on the standby;
+ *  - the supply-age routes, whose state lives beside an unlogged table, answer on the standby too;
  *  - while replay is paused the standby reports the bytes it has not replayed and keeps answering
  *    the point it has replayed; once replay resumes its kept answers move with it (never stale);
  *  - requests on new connections land on both workers; one /metrics scrape counts all of them;
  *  - the rate limit counts across the workers (through Redis);
+ *  - /metrics answers while a killed worker is replaced (the one starting is not waited for);
  *  - a killed worker is replaced; SIGTERM ends the primary and every worker, exit code 0.
  * And `serve`'s schema check refuses a standby that is behind this build's migrations.
  */
@@ -222,6 +224,17 @@ describe('a primary, a standby and `quarry serve --workers 2` on the standby, wi
     assert.equal((JSON.parse(theirs.body) as { items: unknown[] }).items.length, 2);
   });
 
+  it('answers the supply-age routes on the standby as the primary does (their state day is read without holder_state, which is unlogged)', async () => {
+    // A standby cannot plan a query that names an unlogged table: the day the age cells describe
+    // must come from holder_state_meta alone.
+    for (const url of ['/api/v1/analytics/supply/age-daily?chain=pos', '/api/v1/analytics/supply/dormant-buckets?chain=pos']) {
+      const [mine, theirs] = [await onPrimary(url), await get(base, url)];
+      assert.equal(theirs.status, 200, `${url}: ${theirs.body}`);
+      assert.equal(mine.status, 200, url);
+      assert.deepEqual(JSON.parse(theirs.body), JSON.parse(mine.body), url);
+    }
+  });
+
   it('reports replay lag while replay is paused, answers the point replayed, and moves on when it resumes', async () => {
     // Kept per snapshot (plugins/snapshot-cache.ts); one item per day.
     const url = '/api/v1/analytics/block-size?chain=pos&window=3650d';
@@ -300,6 +313,28 @@ describe('a primary, a standby and `quarry serve --workers 2` on the standby, wi
     const served = new Set(serve.lines.slice(start).filter((l) => l.msg === 'incoming request').map((l) => l.worker));
     assert.equal(served.size, 2, 'both workers counted');
     assert.deepEqual(statuses, [...Array(ANON_MAX).fill(401), 429]);
+  });
+
+  it('answers /metrics while a killed worker is being replaced, with the serving workers\' counts', async () => {
+    const [victim] = serve.workerPids();
+    assert.ok(victim, 'a worker');
+    process.kill(victim, 'SIGKILL');
+    await serve.waitForLine('the primary to report the dead worker', (l) => l.msg === 'API worker died: starting another' && l.pid === victim);
+    // Until the replacement serves (it is forked, then starts for a second or more), every scrape
+    // answers at once with the serving worker's counts: the one starting is not waited for.
+    let scrapes = 0;
+    while (serve.workerPids().length < 2) {
+      const started = Date.now();
+      const during = await get(base, '/metrics', {});
+      assert.equal(during.status, 200, during.body);
+      assert.match(during.body, /^quarry_http_requests_total\{/m);
+      assert.ok(Date.now() - started < 2500, `the scrape took ${Date.now() - started} ms`);
+      scrapes++;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.ok(scrapes >= 3, `only ${scrapes} scrapes while the worker was replaced`);
+    const after = await get(base, '/metrics', {});
+    assert.equal(after.status, 200, after.body);
   });
 
   it('replaces a killed worker, and SIGTERM ends every process with exit code 0', async () => {

@@ -20,6 +20,7 @@ const CONTRACTS_DIR = path.resolve(import.meta.dirname, '../fixtures/contracts')
 export interface Anvil {
   url: string;
   port: number;
+  pid: number;
   rpc<T = any>(method: string, params?: unknown[]): Promise<T>;
   stop(): Promise<void>;
 }
@@ -93,6 +94,7 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
   return {
     url,
     port,
+    pid: child.pid!,
     rpc,
     stop: () =>
       new Promise<void>((resolve) => {

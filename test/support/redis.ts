@@ -15,6 +15,8 @@ export const REDIS_SERVER = process.env.QUARRY_TEST_REDIS_SERVER ?? '/usr/bin/re
 export interface TestRedis {
   url: string;
   port: number;
+  /** The server's process id while it runs. */
+  pid(): number | undefined;
   /** Stops the server (outage tests); `start` brings it back on the same port, empty. */
   stopServer(): Promise<void>;
   startServer(): Promise<void>;
@@ -81,6 +83,7 @@ export async function startTestRedis(): Promise<TestRedis> {
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    pid: () => (child && child.exitCode === null ? child.pid : undefined),
     startServer,
     stopServer,
     stop: async () => {

@@ -46,6 +46,8 @@ export interface EvmRpcSourceOptions {
   traces?: TracesMode;
   /** Stop, rather than go on without internal transfers, if the node stops serving its tracer. */
   tracesRequired?: boolean;
+  /** Told every head the source reads from the node. */
+  onHead?: (head: { height: number; hash: string }) => void;
 }
 
 export type { ReceiptsMode, TracesMode };
@@ -202,6 +204,7 @@ export function createEvmRpcSource(options: EvmRpcSourceOptions): EvmRpcSource {
       pollIntervalMs,
       prefetch,
       log,
+      onHead: options.onHead,
     });
 
   return {

@@ -26,6 +26,8 @@ export interface QrlGrpcSourceOptions {
   /** Blocks fetched ahead of the one being yielded. Default 64. */
   prefetch?: number;
   logger?: Logger;
+  /** Told every head the source reads from the node. */
+  onHead?: (head: { height: number; hash: string }) => void;
 }
 
 export interface QrlGrpcSource extends BlockSource {
@@ -105,6 +107,7 @@ export function createQrlGrpcSource(options: QrlGrpcSourceOptions): QrlGrpcSourc
       pollIntervalMs,
       prefetch,
       log,
+      onHead: options.onHead,
     });
 
   return {

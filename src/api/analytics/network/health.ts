@@ -84,7 +84,7 @@ const ChainHealth = Type.Object({
   stalled_height: Type.Union([Type.Integer(), Type.Null()], { description: 'The height the indexer cannot write (nothing at or above it is stored); null when it advances.' }),
   stall_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why the indexer cannot get past stalled_height; null when it advances.' }),
   indexer_seen_seconds_ago: Type.Union([Type.Integer(), Type.Null()], {
-    description: 'Seconds since the chain’s indexer last recorded the node’s tip (it does at every poll); null when it never did. Grows while no indexer runs.',
+    description: 'Seconds since the chain’s indexer last recorded the node’s tip (it does when the tip moves, and at least every 30 s while it runs); null when it never did. Grows while no indexer runs.',
   }),
   internal_transfers: StringEnum(INTERNAL_TRANSFER_STATES, {
     description: 'pos: indexed, or not_indexed when the indexer runs without a tracer (--no-traces): internal transfers are then missing and balances of contracts that pass value on are wrong. not_applicable on pow.',

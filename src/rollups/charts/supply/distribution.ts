@@ -195,9 +195,14 @@ async function startingState(db: Db, chain: ChainId): Promise<{ day: string; tok
   return meta?.rows ? meta : null;
 }
 
-/** The day holder_state_ages (logged) describes the end of, or null: the API's starting point. */
+/**
+ * The day holder_state_ages (logged) describes the end of, or null: the API's starting point. It
+ * reads holder_state_meta alone: a query that names holder_state (unlogged) fails on a streaming
+ * replica, where the API may run.
+ */
 export async function stateDay(db: Db, chain: ChainId): Promise<string | null> {
-  return (await stateMeta(db, chain))?.day ?? null;
+  const [row] = await db.query<{ day: string }>('rollups.charts.population.day', sql`SELECT day::text AS day FROM holder_state_meta WHERE chain = ${chain}`);
+  return row?.day ?? null;
 }
 
 /**
