@@ -51,7 +51,7 @@ describe('quarry index pow killed with SIGKILL and restarted', () => {
   let reference: Promise<{ items: SourceItem[]; expected: Record<string, string> }> | undefined;
   const chain = () =>
     (reference ??= (async () => {
-      const items = await generatePowItems({ seed: 21, days: 0.15 });
+      const items = await generatePowItems({ seed: 21, days: 0.5 });
       const { node, views } = await startNodeWithChain(items);
       await node.stop();
       return { items, expected: await referenceDigest(views) };
@@ -88,7 +88,8 @@ describe('quarry index pow killed with SIGKILL and restarted', () => {
       let kills = 0;
       try {
         for (let run = 0; run < 12; run++) {
-          const killAfter = kills < 3 ? 2000 + rng.int(5000) : null;
+          // Early enough that a quiet machine's first sync (a couple of seconds) is still under way.
+          const killAfter = kills < 3 ? 700 + rng.int(2500) : null;
           if (await runIndexer(env, killAfter)) break;
           kills++;
         }
