@@ -449,3 +449,26 @@ export interface SlotProposerRow {
   /** Planck. */
   reward: bigint;
 }
+
+/**
+ * A transaction as a node's pool shows it before it is mined, from its decoded form: pow with the
+ * fee it offers, pos with its gas and fee caps (the fee is known once mined).
+ */
+export function pooledTx(chain: ChainId, tx: CanonicalTx): PoolTx {
+  return {
+    hash: tx.hash,
+    pool: 'pending',
+    type: tx.type,
+    typeEvm: tx.typeEvm,
+    from: tx.from,
+    to: tx.to,
+    value: tx.value,
+    recipientCount: tx.recipients?.length ?? 1,
+    fee: chain === 'pow' ? tx.fee : null,
+    nonce: tx.nonce,
+    gas: tx.gas,
+    gasPrice: tx.gasPrice,
+    maxFeePerGas: tx.maxFeePerGas,
+    maxPriorityFeePerGas: tx.maxPriorityFeePerGas,
+  };
+}

@@ -13,7 +13,7 @@
  * moved, the read is not complete (nothing is dropped on its word). A read stops at about `limit` entries.
  */
 import type { Logger } from 'pino';
-import type { PoolReader, PoolTx } from '../../chain/model.ts';
+import { pooledTx, type PoolReader, type PoolTx } from '../../chain/model.ts';
 import type { QrlClient } from './client.ts';
 import { decodeTx } from './decode.ts';
 import { message, NodeDataError } from './errors.ts';
@@ -89,22 +89,7 @@ function poolTx(entry: Decoded, position: number, undecodable: (hash: string, er
   try {
     const { tx } = decodeTx(entry.tx ?? {}, position);
     if (tx.type === 'coinbase') throw new NodeDataError('tx', 'a coinbase in the pool');
-    return {
-      hash: tx.hash,
-      pool: 'pending',
-      type: tx.type,
-      typeEvm: null,
-      from: tx.from,
-      to: tx.to,
-      value: tx.value,
-      recipientCount: tx.recipients?.length ?? 1,
-      fee: tx.fee,
-      nonce: tx.nonce,
-      gas: null,
-      gasPrice: null,
-      maxFeePerGas: null,
-      maxPriorityFeePerGas: null,
-    };
+    return pooledTx('pow', tx);
   } catch (error) {
     if (!(error instanceof NodeDataError)) throw error;
     const raw = entry.tx?.transaction_hash;

@@ -5,8 +5,7 @@
  * from the end of its history at `pace` times the wall clock's speed (1: a pos block a slot, a pow
  * block a minute).
  */
-import type { ChainId } from '../../chain/chains.ts';
-import type { BlockSource, CanonicalTx, PoolReader, PoolTx, SourceItem } from '../../chain/model.ts';
+import { pooledTx, type BlockSource, type CanonicalTx, type PoolReader, type SourceItem } from '../../chain/model.ts';
 
 export interface WorldClock {
   /** The world's time now, Unix seconds. */
@@ -122,27 +121,7 @@ export function createWorldPoolReader(source: PacedSource): PoolReader {
     async read(limit) {
       const seen = new Set<string>();
       const txs = source.unreleased().filter((tx) => !seen.has(tx.hash) && seen.add(tx.hash)).slice(0, limit);
-      return { txs: txs.map((tx) => poolTx(source.chain, tx)), complete: true, poolSize: txs.length };
+      return { txs: txs.map((tx) => pooledTx(source.chain, tx)), complete: true, poolSize: txs.length };
     },
-  };
-}
-
-function poolTx(chain: ChainId, tx: CanonicalTx): PoolTx {
-  return {
-    hash: tx.hash,
-    pool: 'pending',
-    type: tx.type,
-    typeEvm: tx.typeEvm,
-    from: tx.from,
-    to: tx.recipients && tx.recipients.length > 1 ? null : tx.to,
-    value: tx.value,
-    recipientCount: tx.recipients?.length ?? 1,
-    // What a node's pool shows before mining: pow the fee it offers; pos the caps, the fee known once mined.
-    fee: chain === 'pow' ? tx.fee : null,
-    nonce: tx.nonce,
-    gas: tx.gas,
-    gasPrice: chain === 'pos' && tx.maxFeePerGas === null ? tx.gasPrice : null,
-    maxFeePerGas: tx.maxFeePerGas,
-    maxPriorityFeePerGas: tx.maxPriorityFeePerGas,
   };
 }
