@@ -16,7 +16,7 @@ import type { Store } from '../store/store.ts';
 import { writeStaking } from './curated.ts';
 import { closedStaking } from './load-synthetic.ts';
 import { DEFAULT_MAX_REORG_DEPTH, indexFromNode, startHeight, StoppedError } from './indexer.ts';
-import { recordNodeTip } from './node-tip.ts';
+import { nodeTipRecorder } from './node-tip.ts';
 import { DEFAULT_PENDING_INTERVAL_MS, followPending } from './pending.ts';
 import { sleep } from './sleep.ts';
 
@@ -33,12 +33,8 @@ export function followLiveWorld(store: Store, world: SyntheticWorld, clock: Worl
   const controller = new AbortController();
   const signal = controller.signal;
   const sources = CHAINS.map((chain) => {
-    let head = -1;
-    return createPacedSource(world[chain], clock, (height) => {
-      if (height <= head) return;
-      head = height;
-      recordNodeTip(store, chain, height).catch((error: unknown) => signal.aborted || logger.warn({ chain, err: message(error) }, 'node tip not recorded'));
-    });
+    const recordTip = nodeTipRecorder(store, chain, logger);
+    return createPacedSource(world[chain], clock, (height) => recordTip({ height }));
   });
   const follow = async (chain: ChainId, index: number) => {
     const source = sources[index]!;
