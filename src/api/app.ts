@@ -26,6 +26,8 @@ import { registerCors } from './plugins/cors.ts';
 import { registerCompression } from './plugins/compression.ts';
 import { etagHash, registerSnapshotCache } from './plugins/snapshot-cache.ts';
 import { createStoreOutage, registerOutageGuard } from './plugins/store-outage.ts';
+import { registerLoadingGuard } from './plugins/chain-loading.ts';
+import type { LoadingChains } from '../ingest/loading.ts';
 import { registerCsv } from './plugins/csv.ts';
 import { registerFreshness, sharedStoreStateReader } from './plugins/freshness.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -52,6 +54,8 @@ interface AppDeps {
   tuning?: ApiTuning;
   /** A key the dashboard page carries (`quarry demo` only: docs/dashboard.md). */
   dashboardKey?: string;
+  /** Chains still loading into the store (`quarry demo`'s first start): their requests are answered 503. */
+  loading?: LoadingChains;
   /** What /metrics answers instead of this app's own metrics (`quarry serve --workers N`: every worker's). */
   metricsText?: () => Promise<string>;
 }
@@ -91,6 +95,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     cursors: createCursorCodec(deps.config.cursorSecret),
     network: (chain) => deps.config.networks[chain],
     tuning: deps.tuning ?? DEFAULT_TUNING,
+    loading: deps.loading,
   };
 
   // Every route, as registered: the OpenAPI test checks that each one is documented.
@@ -129,6 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       // Counted before the key is refused: plugins/auth.ts.
       registerAuth(api, deps.keys, await registerRateLimit(api, deps.config));
       registerOutageGuard(api, storeOutage);
+      if (deps.loading) registerLoadingGuard(api, deps.loading);
       registerCaching(api);
       registerFreshness(api, readState);
       registerCsv(api);

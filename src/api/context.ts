@@ -4,6 +4,7 @@ import type { ChainId } from '../chain/chains.ts';
 import type { Store } from '../store/store.ts';
 import type { CursorCodec } from './params/cursor.ts';
 import type { StoreOutage } from './plugins/store-outage.ts';
+import type { LoadingChains } from '../ingest/loading.ts';
 
 /** What route handlers need, handed to each route group when it is registered. */
 export interface ApiContext {
@@ -16,6 +17,8 @@ export interface ApiContext {
   network(chain: ChainId): string;
   /** Plan thresholds of the heavier routes. */
   tuning: ApiTuning;
+  /** Chains still loading into the store (`quarry demo`'s first start), which /readyz lists. */
+  loading?: LoadingChains;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/env.ts';
 import { createKeyVerifier } from '../auth/keys.ts';
 import type { Store } from '../store/store.ts';
+import type { LoadingChains } from '../ingest/loading.ts';
 import { buildApp, type App } from './app.ts';
 import { serveMetrics } from './metrics/registry.ts';
 
@@ -17,6 +18,8 @@ interface RunningServer {
 export interface ServerOptions {
   /** A key the dashboard page carries: `quarry demo` only, never `quarry serve` (docs/dashboard.md). */
   dashboardKey?: string;
+  /** Chains whose history the process is still loading into the store (`quarry demo`): answered 503 until they are in. */
+  loading?: LoadingChains;
   /**
    * A worker of `quarry serve --workers N` (src/cli/cluster.ts): /metrics answers this text (every
    * worker's), and no worker opens QUARRY_METRICS_PORT (the primary serves it).
@@ -26,7 +29,7 @@ export interface ServerOptions {
 
 export async function startServer(config: Config, store: Store, logger: Logger, options: ServerOptions = {}): Promise<RunningServer> {
   const keys = await createKeyVerifier(store, config.apiKeys);
-  const app = await buildApp({ config, store, keys, logger, dashboardKey: options.dashboardKey, metricsText: options.clusterMetrics });
+  const app = await buildApp({ config, store, keys, logger, dashboardKey: options.dashboardKey, loading: options.loading, metricsText: options.clusterMetrics });
   const address = await app.listen({ port: config.port, host: config.host });
   let metrics: Awaited<ReturnType<typeof serveMetrics>> | undefined;
   if (app.metrics && config.metrics.port !== undefined && !options.clusterMetrics) {

@@ -143,16 +143,7 @@ export async function beginBulkLoad(store: Store, logger?: Logger, chain?: Chain
       const marker = await readMarker(store);
       if (!marker) return;
       // A run that loads one chain of a shared load closes that chain's days only.
-      const own = chain !== undefined && marker.chains !== null ? [chain] : CHAINS;
-      const spans = [];
-      for (const c of own) spans.push(await daySpan(store, c));
-      hooks.onStep?.('days', spans.reduce((n, span) => n + (span?.days ?? 0), 0), 'days');
-      let daysClosed = 0;
-      for (const span of spans) {
-        if (!span) continue;
-        await closeAllDays(store, span, logger);
-        hooks.onStepProgress?.((daysClosed += span.days));
-      }
+      await closeChainDays(store, chain !== undefined && marker.chains !== null ? [chain] : CHAINS, hooks, logger);
       const others = await store.transaction('ingest.bulk.leave', async (tx) => {
         await lockBulkLoad(tx);
         const now = await readMarker(tx);
@@ -180,24 +171,45 @@ export async function beginBulkLoad(store: Store, logger?: Logger, chain?: Chain
       logger?.info({ indexes: indexes.length, ms: Math.round(performance.now() - started) }, 'bulk load: indexes rebuilt');
       await store.query('ingest.bulk.unmark', sql`DELETE FROM chain_settings WHERE chain = ${MARKER.chain} AND key = ${MARKER.key}`);
       hooks.onStep?.('analyze');
-      // VACUUM sets the visibility map, so index-only scans can skip the heap; the embedded store is
-      // small enough to do without, and has one connection.
-      if (store.kind === 'postgres') {
-        const vacuumed = performance.now();
-        const tables = await store.query<{ name: string }>(
-          'ingest.bulk.tables',
-          sql`SELECT relname AS name FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind = 'r' ORDER BY pg_relation_size(oid) DESC`,
-        );
-        // Names come from the catalog, quoted.
-        await eachAtOnce(store, tables, (table) => store.exec('ingest.bulk.vacuum', `VACUUM (ANALYZE) "${table.name}"`));
-        logger?.info({ tables: tables.length, ms: Math.round(performance.now() - vacuumed) }, 'bulk load: tables vacuumed and analyzed');
-      } else {
-        await store.exec('ingest.bulk.analyze', 'ANALYZE');
-        // PGlite has no background checkpointer: recycle the load's WAL now.
-        await store.exec('ingest.bulk.checkpoint', 'CHECKPOINT');
-      }
+      await analyzeAfterLoad(store, logger);
     },
   };
+}
+
+/**
+ * Closes every closed day of `chains` (those with blocks) at once, after a load that left them
+ * open, reporting the days as the 'days' step.
+ */
+export async function closeChainDays(store: Store, chains: readonly ChainId[], hooks: StepHooks<FinishStep> = {}, logger?: Logger): Promise<void> {
+  const spans = [];
+  for (const c of chains) spans.push(await daySpan(store, c));
+  hooks.onStep?.('days', spans.reduce((n, span) => n + (span?.days ?? 0), 0), 'days');
+  let daysClosed = 0;
+  for (const span of spans) {
+    if (!span) continue;
+    await closeAllDays(store, span, logger);
+    hooks.onStepProgress?.((daysClosed += span.days));
+  }
+}
+
+/** Fresh planner statistics after a load (and on PostgreSQL the visibility map, for index-only scans). */
+export async function analyzeAfterLoad(store: Store, logger?: Logger): Promise<void> {
+  // VACUUM sets the visibility map, so index-only scans can skip the heap; the embedded store is
+  // small enough to do without, and has one connection.
+  if (store.kind === 'postgres') {
+    const vacuumed = performance.now();
+    const tables = await store.query<{ name: string }>(
+      'ingest.bulk.tables',
+      sql`SELECT relname AS name FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind = 'r' ORDER BY pg_relation_size(oid) DESC`,
+    );
+    // Names come from the catalog, quoted.
+    await eachAtOnce(store, tables, (table) => store.exec('ingest.bulk.vacuum', `VACUUM (ANALYZE) "${table.name}"`));
+    logger?.info({ tables: tables.length, ms: Math.round(performance.now() - vacuumed) }, 'bulk load: tables vacuumed and analyzed');
+  } else {
+    await store.exec('ingest.bulk.analyze', 'ANALYZE');
+    // PGlite has no background checkpointer: recycle the load's WAL now.
+    await store.exec('ingest.bulk.checkpoint', 'CHECKPOINT');
+  }
 }
 
 /**

@@ -28,11 +28,14 @@ export interface LiveWorld {
 /** How often the staking upkeep looks for a day the world's clock has closed (wall milliseconds). */
 const STAKING_EVERY_MS = 5_000;
 
-/** Follows `world`'s chains on `clock` from where the store holds them. */
-export function followLiveWorld(store: Store, world: SyntheticWorld, clock: WorldClock, logger: Logger): LiveWorld {
+/**
+ * Follows `world`'s chains (or those of `chains`: the demo follows pos while pow still loads) on
+ * `clock` from where the store holds them; the staking upkeep comes with pos.
+ */
+export function followLiveWorld(store: Store, world: SyntheticWorld, clock: WorldClock, logger: Logger, chains: readonly ChainId[] = CHAINS): LiveWorld {
   const controller = new AbortController();
   const signal = controller.signal;
-  const sources = CHAINS.map((chain) => {
+  const sources = chains.map((chain) => {
     const recordTip = nodeTipRecorder(store, chain, logger);
     return createPacedSource(world[chain], clock, (height) => recordTip({ height }));
   });
@@ -43,7 +46,7 @@ export function followLiveWorld(store: Store, world: SyntheticWorld, clock: Worl
   };
   const pools = sources.map((source) => followPending(store, createWorldPoolReader(source), { logger, intervalMs: DEFAULT_PENDING_INTERVAL_MS, signal }));
   for (const pool of pools) pool.start();
-  const runs = [...CHAINS.map((chain, i) => follow(chain, i)), keepStaking(store, world, clock, signal, logger)].map((run) =>
+  const runs = [...chains.map((chain, i) => follow(chain, i)), ...(chains.includes('pos') ? [keepStaking(store, world, clock, signal, logger)] : [])].map((run) =>
     run.catch((error: unknown) => {
       if (signal.aborted || error instanceof StoppedError) return;
       logger.error({ err: message(error) }, 'the demo chains stopped');

@@ -2,13 +2,15 @@
  * Loads a generated two-chain world into an empty store: both chains through the ingest pipeline
  * as a bulk load, then the curated data and staking figures that come with them.
  */
+import { setImmediate } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import type { ChainId } from '../chain/chains.ts';
+import { CHAINS, type ChainId } from '../chain/chains.ts';
 import type { BlockSource } from '../chain/model.ts';
 import type { Store } from '../store/store.ts';
 import { createSyntheticWorld, type SyntheticOptions, type SyntheticWorld } from '../sources/synthetic/index.ts';
 import { writeChainNetwork } from '../store/chain-network.ts';
-import { beginBulkLoad, type FinishStep, type StepHooks } from './bulk.ts';
+import { analyzeAfterLoad, beginBulkLoad, closeChainDays, type FinishStep, type StepHooks } from './bulk.ts';
+import type { ChainLoads } from './loading.ts';
 import { importCurated, writeCurated, writeStaking } from './curated.ts';
 import { formatLabelsFile, parseLabelsFile, type CuratedRecord } from './labels-file.ts';
 import { ingest, type IngestProgress } from './pipeline.ts';
@@ -46,47 +48,145 @@ export interface LoadHooks extends StepHooks<LoadStep> {
 export async function loadSyntheticWorld(store: Store, options: SyntheticOptions | SyntheticWorld, hooks: LoadHooks = {}): Promise<LoadReport> {
   const started = performance.now();
   const world = 'lastHeight' in options ? options : createSyntheticWorld(options);
+  const load = loadOf(world);
   const bulk = await beginBulkLoad(store, hooks.logger);
   const chains = {} as Record<ChainId, IngestProgress>;
   const seconds = { pow: 0, pos: 0, finish: 0, total: 0 };
-  const liveFrom = world.options.live?.from ?? null;
-  const last: Record<ChainId, number> = liveFrom === null ? world.lastHeight : { pow: world.heightAt('pow', liveFrom), pos: world.heightAt('pos', liveFrom) };
   for (const chain of ['pow', 'pos'] as const) {
-    hooks.onPhase?.(chain);
-    hooks.onStep?.(chain, last[chain] + 1, 'blocks');
     const t = performance.now();
-    const source = watched(hooks.source?.(world, chain) ?? world[chain], hooks.onStepProgress, () => hooks.onStep?.(`${chain} rollups`));
-    chains[chain] = await ingest(store, source, {
-      bulk: true,
-      // The default step (3 million delta keys) takes the demo's pow chain in one application:
-      // each application has a large fixed cost on the embedded store, even a small second one.
-      logger: hooks.logger,
-      toHeight: liveFrom === null ? undefined : last[chain],
-      onProgress: (progress) => hooks.onProgress?.(progress, last[chain]),
-    });
+    chains[chain] = await loadChain(store, world, chain, load.last[chain], hooks);
     seconds[chain] = (performance.now() - t) / 1000;
   }
   hooks.onPhase?.('rollups');
-  hooks.onStep?.('curated');
   const t = performance.now();
-  await store.transaction('synthetic.curated', async (tx) => {
-    await writeCurated(tx, { labels: [], exchangeWallets: [], settings: world.curated.settings });
-    const staking = liveFrom === null ? world.staking : closedStaking(world, liveFrom, null);
-    await writeStaking(tx, staking.daily, staking.validators);
-    // The generator is the chains' node: its tip is the last height it generates, and its pos
-    // clock the slot time its blocks are spaced by ('blocks': what they show, as the pos indexer
-    // would derive it; pow keeps its 60 s target, the default).
-    for (const chain of ['pow', 'pos'] as const) await recordNodeTip(tx, chain, last[chain]);
-    await writeChainNetwork(tx, 'pos', { slotSeconds: world.options.posSlotSeconds, slotsPerEpoch: world.options.posSlotsPerEpoch, clockSource: 'blocks' });
-  });
+  await writeCuratedAndTips(store, world, load, CHAINS, hooks);
   await bulk.finish(hooks);
-  // The generated venues and labels go through the operator's path: a labels file, parsed and
-  // imported, which rebuilds the exchange figures from the raw rows in one pass per chain.
-  hooks.onStep?.('labels');
-  await importCurated(store, parseLabelsFile(formatLabelsFile(labelRecords(world.curated))));
+  await importLabels(store, world, CHAINS, hooks);
   seconds.finish = (performance.now() - t) / 1000;
   seconds.total = (performance.now() - started) / 1000;
   return { world, chains, seconds };
+}
+
+export interface StagedLoadHooks extends LoadHooks {
+  /** Each chain's progress while it loads, for the API to answer it 503 until it is in. */
+  loads: ChainLoads;
+  /** pos is in whole (days, indexes, labels): the store may serve it while pow loads. */
+  onPosLoaded: () => Promise<void>;
+}
+
+/**
+ * While pow loads into a store that serves: blocks (and rollup delta keys) per write, so that each
+ * transaction is short and the API waits little behind one; and blocks between two turns of the
+ * event loop. The embedded store runs on this thread and answers with promises alone: without a
+ * turn, a load that never waits on I/O would hold every request and timer until it ends.
+ */
+const SERVING_BATCH_BLOCKS = 20_000;
+const SERVING_DELTA_KEYS = 1_000_000;
+const SERVING_TURN_EVERY = 250;
+
+/**
+ * Loads a world as `loadSyntheticWorld` does, in two stages (the demo's first start): pos first,
+ * whole, through a bulk load (days, indexes, analysis, labels), then `onPosLoaded`, which may serve
+ * it; then pow into the store that serves, with its indexes in place, in short transactions, its
+ * days closed and labels imported at the end. `loads` says which chain is loading and how far.
+ * The figures are those of the one-stage load: each chain's rollups read only its own rows.
+ */
+export async function loadSyntheticWorldPosFirst(store: Store, world: SyntheticWorld, hooks: StagedLoadHooks): Promise<LoadReport> {
+  const started = performance.now();
+  const load = loadOf(world);
+  const chains = {} as Record<ChainId, IngestProgress>;
+  const seconds = { pow: 0, pos: 0, finish: 0, total: 0 };
+  hooks.loads.begin('pos', load.last.pos);
+  hooks.loads.begin('pow', load.last.pow);
+  const bulk = await beginBulkLoad(store, hooks.logger);
+  let t = performance.now();
+  chains.pos = await loadChain(store, world, 'pos', load.last.pos, hooks);
+  seconds.pos = (performance.now() - t) / 1000;
+  t = performance.now();
+  await writeCuratedAndTips(store, world, load, ['pos'], hooks);
+  await bulk.finish(hooks);
+  await importLabels(store, world, ['pos'], hooks);
+  seconds.finish = (performance.now() - t) / 1000;
+  hooks.loads.end('pos');
+  await hooks.onPosLoaded();
+
+  t = performance.now();
+  chains.pow = await loadChain(store, world, 'pow', load.last.pow, hooks, { batchBlocks: SERVING_BATCH_BLOCKS, bulkDeltaKeys: SERVING_DELTA_KEYS, turnEvery: SERVING_TURN_EVERY });
+  seconds.pow = (performance.now() - t) / 1000;
+  t = performance.now();
+  await store.transaction('synthetic.pow_tip', (tx) => recordNodeTip(tx, 'pow', load.last.pow));
+  await closeChainDays(store, ['pow'], hooks, hooks.logger);
+  hooks.onStep?.('analyze');
+  await analyzeAfterLoad(store, hooks.logger);
+  await importLabels(store, world, ['pow'], hooks);
+  hooks.loads.end('pow');
+  seconds.finish += (performance.now() - t) / 1000;
+  seconds.total = (performance.now() - started) / 1000;
+  return { world, chains, seconds };
+}
+
+/** Where a load ends: a live world's history up to its clock's start, else the whole generated chain. */
+interface LoadEnd {
+  liveFrom: number | null;
+  last: Record<ChainId, number>;
+}
+
+function loadOf(world: SyntheticWorld): LoadEnd {
+  const liveFrom = world.options.live?.from ?? null;
+  return { liveFrom, last: liveFrom === null ? world.lastHeight : { pow: world.heightAt('pow', liveFrom), pos: world.heightAt('pos', liveFrom) } };
+}
+
+/** One chain's blocks up to `lastHeight` through the pipeline's bulk path (rollup deltas gathered, days left open). */
+async function loadChain(
+  store: Store,
+  world: SyntheticWorld,
+  chain: ChainId,
+  lastHeight: number,
+  hooks: LoadHooks & { loads?: ChainLoads },
+  { turnEvery, ...batching }: { batchBlocks?: number; bulkDeltaKeys?: number; turnEvery?: number } = {},
+): Promise<IngestProgress> {
+  hooks.onPhase?.(chain);
+  hooks.onStep?.(chain, lastHeight + 1, 'blocks');
+  const source = watched(hooks.source?.(world, chain) ?? world[chain], hooks.onStepProgress, () => hooks.onStep?.(`${chain} rollups`), turnEvery);
+  return ingest(store, source, {
+    bulk: true,
+    // The default delta step (3 million keys) takes the demo's pow chain in one application:
+    // each application has a large fixed cost on the embedded store, even a small second one.
+    ...batching,
+    logger: hooks.logger,
+    toHeight: world.options.live ? lastHeight : undefined,
+    onProgress: (progress) => {
+      hooks.loads?.progress(chain, progress.height);
+      hooks.onProgress?.(progress, lastHeight);
+    },
+  });
+}
+
+/** The curated settings, the staking figures (with pos), and the node tips and clock of `chains`. */
+async function writeCuratedAndTips(store: Store, world: SyntheticWorld, load: LoadEnd, chains: readonly ChainId[], hooks: LoadHooks): Promise<void> {
+  hooks.onStep?.('curated');
+  await store.transaction('synthetic.curated', async (tx) => {
+    await writeCurated(tx, { labels: [], exchangeWallets: [], settings: world.curated.settings });
+    if (chains.includes('pos')) {
+      const staking = load.liveFrom === null ? world.staking : closedStaking(world, load.liveFrom, null);
+      await writeStaking(tx, staking.daily, staking.validators);
+      // The generator's pos clock: the slot time its blocks are spaced by ('blocks': what they
+      // show, as the pos indexer would derive it; pow keeps its 60 s target, the default).
+      await writeChainNetwork(tx, 'pos', { slotSeconds: world.options.posSlotSeconds, slotsPerEpoch: world.options.posSlotsPerEpoch, clockSource: 'blocks' });
+    }
+    // The generator is the chains' node: its tip is the last height it generates.
+    for (const chain of chains) await recordNodeTip(tx, chain, load.last[chain]);
+  });
+}
+
+/**
+ * The generated venues and labels of `chains` through the operator's path: a labels file, parsed
+ * and imported, which rebuilds those chains' exchange figures from the raw rows in one pass each.
+ */
+async function importLabels(store: Store, world: SyntheticWorld, chains: readonly ChainId[], hooks: LoadHooks): Promise<void> {
+  hooks.onStep?.('labels');
+  const records = parseLabelsFile(formatLabelsFile(labelRecords(world.curated))).filter((r) => chains.includes(r.chain));
+  await importCurated(store, records);
 }
 
 /**
@@ -118,14 +218,17 @@ const PROGRESS_EVERY = 2000;
 
 /**
  * `source`, reporting the height of the blocks it yields (generated, a batch ahead of those
- * written) and when it has yielded its last one: what is left then is the last batch and the rollups.
+ * written) and when it has yielded its last one: what is left then is the last batch and the
+ * rollups. With `turnEvery`, it lets the event loop run after each that many blocks.
  */
-function watched(source: BlockSource, onHeight: ((height: number) => void) | undefined, onEnd: () => void): BlockSource {
+function watched(source: BlockSource, onHeight: ((height: number) => void) | undefined, onEnd: () => void, turnEvery?: number): BlockSource {
   const wrapped: BlockSource = Object.create(source) as BlockSource;
   wrapped.blocks = async function* (fromHeight: number) {
     let reported = -Infinity;
     let ended = false;
+    let count = 0;
     for await (const item of source.blocks(fromHeight)) {
+      if (turnEvery !== undefined && ++count % turnEvery === 0) await setImmediate();
       if (item.kind === 'block' && item.block.height - reported >= PROGRESS_EVERY) {
         reported = item.block.height;
         onHeight?.(item.block.height + 1);

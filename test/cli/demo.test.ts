@@ -1,6 +1,7 @@
 /**
  * `quarry demo` as a newcomer runs it (what `npm start` runs), in a child process on an empty data
- * directory: the demo world loads and serves; every GET endpoint of the OpenAPI document answers
+ * directory: the demo world loads and serves, pos first while pow still loads (answered 503 until
+ * it is in); then every GET endpoint of the OpenAPI document answers
  * data on both chains; the chains live on (tips move, `block` events arrive, a reorg rolls back
  * exactly what the world's generator says it replaced); the dashboard draws every chart; and a
  * restart serves within seconds and carries on from the stored tips.
@@ -148,20 +149,72 @@ async function events(demo: Demo, chain: ChainId, until: (seen: { event: string;
   return seen;
 }
 
+/** What the demo answered right after it began to serve, while pow was still loading. */
+interface WhileLoading {
+  readyz: { status: number; body: any };
+  pos: { status: number; body: any };
+  pow: { status: number; body: any; retryAfter: string | null };
+  crossChain: { status: number; body: any };
+  posTips: number[];
+}
+
+/** Waits until /readyz no longer lists a loading chain. */
+async function waitUntilLoaded(demo: Demo, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { body } = await get(demo, '/readyz');
+    if (body.status === 'ready' && body.loading_chains === undefined) return;
+    if (Date.now() > deadline) throw new Error(`still loading after ${timeoutMs} ms: ${JSON.stringify(body.loading_chains)}\n${demo.output().slice(-2000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
 describe('quarry demo', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'quarry-demo-'));
   let demo: Demo | undefined;
   let world: SyntheticWorld;
+  let whileLoading: WhileLoading;
 
   before(async () => {
     demo = await startDemo(dataDir, LOAD_TIMEOUT_MS);
     const liveFrom = readWorldFile(dataDir);
     assert.ok(liveFrom !== null, 'the demo records its world');
     world = createSyntheticWorld(demoWorld(liveFrom));
-  }, { timeout: LOAD_TIMEOUT_MS + 60_000 });
+    // The first start serves pos as soon as it is in, while pow loads (docs/demo.md).
+    const readyz = await get(demo, '/readyz');
+    const pos = await get(demo, '/api/v1/pos/addresses/stats/summary');
+    const res = await fetch(`${demo.url}/api/v1/pow/addresses/stats/summary`, { headers: { authorization: `Bearer ${demo.key}` } });
+    const pow = { status: res.status, body: (await res.json()) as any, retryAfter: res.headers.get('retry-after') };
+    const crossChain = await get(demo, '/api/v1/analytics/dashboard/summary');
+    const posTips = [(await tipOf(demo, 'pos')).height];
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    posTips.push((await tipOf(demo, 'pos')).height);
+    whileLoading = { readyz, pos, pow, crossChain, posTips };
+    await waitUntilLoaded(demo, LOAD_TIMEOUT_MS);
+  }, { timeout: 2 * LOAD_TIMEOUT_MS + 60_000 });
   after(async () => {
     await stopDemo(demo);
     rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('serves pos while pow still loads, and says so', () => {
+    const { readyz, pos, pow, crossChain, posTips } = whileLoading;
+    assert.equal(readyz.status, 200);
+    assert.equal(readyz.body.status, 'loading');
+    const load = readyz.body.loading_chains?.pow;
+    assert.ok(load && load.to_height === world.heightAt('pow', world.options.live!.from), `pow loads to the end of its history: ${JSON.stringify(load)}`);
+    assert.ok(load.height < load.to_height);
+    assert.equal(readyz.body.loading_chains.pos, undefined, 'pos is in');
+    assert.equal(pos.status, 200);
+    assert.ok(pos.body.total_addresses > 0);
+    assert.equal(pow.status, 503);
+    assert.equal(pow.retryAfter, '5');
+    assert.match(pow.body.detail, /the history of pow is still loading \(pow: [\d,]+ of [\d,]+ blocks\)/);
+    // A route of both chains waits for both.
+    assert.equal(crossChain.status, 503);
+    assert.match(crossChain.body.detail, /pow/);
+    assert.ok(posTips[1]! > posTips[0]!, `pos lives while pow loads: ${posTips.join(' → ')}`);
+    assert.match(demo!.output(), /loading: {3}pow/);
   });
 
   it('answers every GET endpoint of both chains with data', async () => {

@@ -10,6 +10,10 @@
  * its latest block and how long since its indexer last reported the node's tip). Neither makes the
  * process unready: a standby that lags still answers consistently for the point it has replayed,
  * and the operator decides the lag to act on (docs/deploy.md, "What to watch").
+ *
+ * While a chain's history still loads into the store the process serves (`quarry demo`'s first
+ * start), /readyz says `loading` and lists it with its progress: the process is ready for the other
+ * chains, and answers the loading one's requests 503 (plugins/chain-loading.ts).
  */
 import sql from 'sql-template-tag';
 import { Type } from 'typebox';
@@ -46,13 +50,22 @@ const Staleness = Type.Object({
   tip_age_seconds: NullableInteger('Now − the latest stored block’s time, in whole seconds (0 when ahead of the clock); null before the first block.'),
   indexer_seen_seconds_ago: NullableInteger('Seconds since the chain’s indexer last recorded the node’s tip; null when it never did. Grows while no indexer runs.'),
 });
+const ChainLoadProgress = Type.Object({
+  height: Type.Integer({ description: 'The highest height its load has written (-1 before the first block).' }),
+  to_height: Type.Integer({ description: 'The height its load ends at.' }),
+});
 const ReadyResponse = Type.Object({
-  status: Type.String(),
+  status: Type.String({ description: 'ready; loading while a chain of loading_chains is still coming in (the other chains are served); migrations pending; store unreachable.' }),
   store: Type.String({ description: 'pglite or postgres' }),
   pending_migrations: Type.Integer(),
   stalled_chains: Type.Record(Type.String(), Stall, { description: 'Chains whose indexer cannot advance, by chain id (empty when none).' }),
   replica: Type.Optional(Replica),
   chains: Type.Optional(Type.Record(Type.String(), Staleness, { description: 'How stale each chain’s data is, by chain id. Absent when the store did not answer.' })),
+  loading_chains: Type.Optional(
+    Type.Record(Type.String(), ChainLoadProgress, {
+      description: 'Chains whose history this process is still loading (`quarry demo`’s first start), by chain id: the API answers their requests 503 until they are in. Absent when none.',
+    }),
+  ),
 });
 
 /** Each chain's latest block and the indexer's last report of the node's tip (metrics/chains.ts), aged against `now` (Unix seconds). */
@@ -103,7 +116,10 @@ export function healthRoutes(ctx: ApiContext): FastifyPluginAsyncTypebox {
             : await readReplication(ctx.store);
           const replica = { role: replication.role, lag_seconds: replication.lagSeconds, lag_bytes: replication.lagBytes };
           const chains = state ? staleness(state, Math.floor(Date.now() / 1000)) : undefined;
-          const body = { status: pending.length === 0 ? 'ready' : 'migrations pending', store: ctx.store.kind, pending_migrations: pending.length, stalled_chains, replica, chains };
+          const loads = ctx.loading?.current() ?? new Map();
+          const loading_chains = loads.size === 0 ? undefined : Object.fromEntries([...loads].map(([chain, load]) => [chain, { height: load.height, to_height: load.toHeight }]));
+          const status = pending.length > 0 ? 'migrations pending' : loading_chains ? 'loading' : 'ready';
+          const body = { status, store: ctx.store.kind, pending_migrations: pending.length, stalled_chains, replica, chains, loading_chains };
           return reply.code(pending.length === 0 ? 200 : 503).header('cache-control', 'no-store').send(body);
         } catch (error) {
           if (error instanceof StoreUnavailableError) ctx.storeOutage?.report();

@@ -23,6 +23,8 @@ import { closeOnSignal, startServer } from '../../api/server.ts';
 import { OPENAPI_PATH } from '../../api/plugins/openapi.ts';
 import type { Progress } from '../progress.ts';
 import type { LiveWorld } from '../../ingest/live-world.ts';
+import { createChainLoads, type ChainLoads, type LoadingChains } from '../../ingest/loading.ts';
+import { CHAINS, type ChainId } from '../../chain/chains.ts';
 import type { SyntheticOptions, SyntheticWorld } from '../../sources/synthetic/index.ts';
 import type { Store } from '../../store/store.ts';
 import { DAY_SECONDS } from '../../time.ts';
@@ -85,20 +87,14 @@ const STEP_LABELS: Record<LoadStep, string> = {
 };
 
 /**
- * Each step's share of the load's work, for the time left in all (JobClock): in proportion to
- * the processor time each step takes in a profile of the demo's load.
+ * Each step's share of the work of a stage of the load, for the time left (JobClock): until pos is
+ * served, then until pow is in too; in proportion to the processor time each step takes in a
+ * profile of the demo's first start.
  */
-const STEP_SHARES: Record<LoadStep, number> = {
-  pow: 17,
-  'pow rollups': 22,
-  pos: 1.5,
-  'pos rollups': 2,
-  curated: 0.3,
-  days: 5,
-  indexes: 22,
-  analyze: 2,
-  labels: 2,
-};
+const POS_STEP_SHARES: Record<LoadStep, number> = { pos: 5, 'pos rollups': 1, curated: 0.2, days: 0.5, indexes: 1, analyze: 1, labels: 0.5, pow: 0, 'pow rollups': 0 };
+const POW_STEP_SHARES: Record<LoadStep, number> = { pow: 190, 'pow rollups': 10, days: 15, analyze: 5, labels: 4, pos: 0, 'pos rollups': 0, curated: 0, indexes: 0 };
+/** Steps of one chain; the others are labelled with the chain of the stage they run in. */
+const CHAIN_STEPS: ReadonlySet<LoadStep> = new Set(['pow', 'pow rollups', 'pos', 'pos rollups']);
 
 /**
  * A file beside the demo data while its first load runs. A start that finds it (or a bulk load's
@@ -130,10 +126,13 @@ export function registerDemo(program: Command): void {
       const key = demoKey(base.dataDir);
       const config = { ...base, apiKeys: [...base.apiKeys, key] };
       const logger = createLogger(config.logLevel);
-      // Loading the demo is all slow statements by design; only serving reports them.
+      // Loading the demo is all slow statements by design (and the requests served meanwhile wait
+      // behind them): only serving once every chain is in reports them.
       let serving = false;
+      // Chains still loading (a first start's): empty on a later start.
+      const loads = createChainLoads();
       const store = await openStore(config, 'api', {
-        onSlowQuery: (label, ms) => serving && logger.warn({ label, ms: Math.round(ms) }, 'slow query'),
+        onSlowQuery: (label, ms) => serving && loads.current().size === 0 && logger.warn({ label, ms: Math.round(ms) }, 'slow query'),
       });
       await migrate(store);
       const loading = path.join(config.dataDir, LOADING_FILE);
@@ -145,74 +144,84 @@ export function registerDemo(program: Command): void {
       // Both chains' writer locks while the demo may load; serving only reads, and lets them go.
       const lock = await acquireWriterLock(store, ['pow', 'pos'], { command: 'demo' });
       const [existing] = await store.query<{ n: number }>('demo.blocks', sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM blocks LIMIT 1) b`);
-      let world: SyntheticWorld | null = null;
       let liveFrom = existing?.n ? readWorldFile(config.dataDir) : null;
-      if (!existing?.n) {
-        console.error(`generating the demo chains (${DEMO_HISTORY.powDays} days of pow, ${DEMO_HISTORY.posDays} days of pos) into ${config.dataDir}…`);
-        writeFileSync(loading, `${process.pid}\n`);
-        liveFrom = Math.floor(Date.now() / 60_000) * 60;
-        writeFileSync(path.join(config.dataDir, WORLD_FILE), JSON.stringify({ liveFrom }) + '\n');
-        // The generator, the pipeline and the rollups' bulk path: loaded only by the start that loads.
-        const [{ loadSyntheticWorld }, { createJobClock, createStep }, { createSyntheticWorld }] = await Promise.all([
-          import('../../ingest/load-synthetic.ts'),
-          import('../progress.ts'),
-          import('../../sources/synthetic/index.ts'),
-        ]);
-        world = createSyntheticWorld(demoWorld(liveFrom));
-        let bar: Progress | undefined;
-        const clock = createJobClock(STEP_SHARES);
-        const report = await loadSyntheticWorld(
-          store,
-          world,
-          {
-            onStep: (step, total, unit) => {
-              bar?.stop();
-              clock.step(step, total);
-              bar = createStep(STEP_LABELS[step], total, unit, clock.left);
-            },
-            onStepProgress: (done) => {
-              clock.progress(done);
-              bar?.update(done);
-            },
+      const lives: LiveWorld[] = [];
+      /** Starts the API (once, `loads` naming the chains still loading) and stops it, the chains and the store on a signal. */
+      const serve = async (loads?: ChainLoads) => {
+        const server = await startServer(config, store, logger, { dashboardKey: key, loading: loads });
+        serving = true;
+        const stopping = {
+          async close() {
+            if (loads && loads.current().size > 0) {
+              // The load has no clean stop; the loading file makes the next start load the demo again.
+              console.error('stopped while the demo was still loading: the next start loads it again');
+              process.exit(130);
+            }
+            await Promise.all(lives.map((live) => live.stop()));
+            await server.close();
           },
-        );
-        bar?.stop();
-        const txs = report.chains.pow.transactions + report.chains.pos.transactions;
-        const { pow, pos, finish, total } = report.seconds;
-        console.error(
-          `loaded ${report.chains.pow.blocks + report.chains.pos.blocks} blocks and ${txs} transactions in ${total.toFixed(0)} s ` +
-            `(pow ${pow.toFixed(0)} s, pos ${pos.toFixed(0)} s, days, indexes and labels ${finish.toFixed(0)} s)`,
-        );
-        rmSync(loading, { force: true });
-      }
-      // The demo's page opens with its key filled in (docs/dashboard.md); `quarry serve` never does this.
-      const server = await startServer(config, store, logger, { dashboardKey: key });
-      serving = true;
-      // The world lives on (it keeps the writer locks): generated and followed after the first answer.
-      const live = flags.pace > 0 && liveFrom !== null ? await startLive(store, world, liveFrom, flags.pace, config.logLevel, logger) : null;
-      if (!live) await lock.release();
-      const stopping = {
-        async close() {
-          await live?.stop();
-          await server.close();
-        },
+        };
+        closeOnSignal(logger, { server: stopping, store });
+        return server;
       };
-      closeOnSignal(logger, { server: stopping, store });
-      const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      console.log(
-        [
-          '',
-          `Quarry demo is serving at ${server.url} (ready in ${seconds} s)`,
-          `  dashboard: ${server.url}/`,
-          `  docs:      ${server.url}/docs`,
-          `  openapi:   ${server.url}${OPENAPI_PATH}`,
-          `  demo key:  ${key}`,
-          `  try:       curl -H "Authorization: Bearer ${key}" ${server.url}/api/v1/pos/addresses/stats/summary`,
-          live
-            ? `  chains:    making blocks at pace ${flags.pace} (a block every ${formatSeconds(60 / flags.pace)} on each chain; --pace N or --pace off)`
-            : `  chains:    standing still${liveFrom === null ? ' (this demo data predates the living demo: delete ' + config.dataDir + ' for a new one)' : ' (--pace off)'}`,
-          '',
-        ].join('\n'),
+      const banner = (url: string, loads?: ChainLoads) => {
+        const seconds = (performance.now() - started) / 1000;
+        const live = flags.pace > 0 && liveFrom !== null;
+        console.log(servingBanner(url, key, seconds, live ? flags.pace : null, liveFrom === null ? config.dataDir : null, loads));
+      };
+      if (existing?.n) {
+        const server = await serve();
+        // The world lives on (it keeps the writer locks): generated and followed after the first answer.
+        if (flags.pace > 0 && liveFrom !== null) lives.push(await startLive(store, null, liveFrom, flags.pace, config.logLevel, logger, CHAINS));
+        else await lock.release();
+        banner(server.url);
+        return;
+      }
+      console.error(`generating the demo chains (${DEMO_HISTORY.powDays} days of pow, ${DEMO_HISTORY.posDays} days of pos) into ${config.dataDir}…`);
+      writeFileSync(loading, `${process.pid}\n`);
+      liveFrom = Math.floor(Date.now() / 60_000) * 60;
+      writeFileSync(path.join(config.dataDir, WORLD_FILE), JSON.stringify({ liveFrom }) + '\n');
+      // The generator, the pipeline and the rollups' bulk path: loaded only by the start that loads.
+      const [{ loadSyntheticWorldPosFirst }, { createJobClock, createStep }, { createSyntheticWorld }] = await Promise.all([
+        import('../../ingest/load-synthetic.ts'),
+        import('../progress.ts'),
+        import('../../sources/synthetic/index.ts'),
+      ]);
+      const world = createSyntheticWorld(demoWorld(liveFrom));
+      let bar: Progress | undefined;
+      // The time left is first that until pos is served, then that until pow is in too.
+      let clock = createJobClock(POS_STEP_SHARES);
+      const report = await loadSyntheticWorldPosFirst(store, world, {
+        loads,
+        onStep: (step, total, unit) => {
+          bar?.stop();
+          clock.step(step, total);
+          const stage = loads.current().has('pos') ? 'pos' : 'pow';
+          bar = createStep(CHAIN_STEPS.has(step) ? STEP_LABELS[step] : `${stage}: ${STEP_LABELS[step]}`, total, unit, clock.left);
+        },
+        onStepProgress: (done) => {
+          clock.progress(done);
+          bar?.update(done);
+        },
+        onPosLoaded: async () => {
+          bar?.stop();
+          bar = undefined;
+          const server = await serve(loads);
+          // pos lives from now on; pow joins it once loaded.
+          if (flags.pace > 0) lives.push(await startLive(store, world, liveFrom!, flags.pace, config.logLevel, logger, ['pos']));
+          banner(server.url, loads);
+          clock = createJobClock(POW_STEP_SHARES);
+        },
+      });
+      bar?.stop();
+      rmSync(loading, { force: true });
+      if (flags.pace > 0) lives.push(await startLive(store, world, liveFrom, flags.pace, config.logLevel, logger, ['pow']));
+      else await lock.release();
+      const txs = report.chains.pow.transactions + report.chains.pos.transactions;
+      const { pow, pos, finish, total } = report.seconds;
+      console.error(
+        `loaded ${report.chains.pow.blocks + report.chains.pos.blocks} blocks and ${txs} transactions in ${total.toFixed(0)} s ` +
+          `(pow ${pow.toFixed(0)} s, pos ${pos.toFixed(0)} s, days, indexes and labels ${finish.toFixed(0)} s): both chains are served`,
       );
     });
 }
@@ -221,7 +230,7 @@ export function registerDemo(program: Command): void {
  * Follows the demo world's chains from the store's tips (loaded only now on a later start: the
  * generator and the pipeline are not needed for the first answer).
  */
-async function startLive(store: Store, loaded: SyntheticWorld | null, liveFrom: number, pace: number, level: LogLevel, logger: Logger): Promise<LiveWorld> {
+async function startLive(store: Store, loaded: SyntheticWorld | null, liveFrom: number, pace: number, level: LogLevel, logger: Logger, chains: readonly ChainId[]): Promise<LiveWorld> {
   const [{ createSyntheticWorld }, { followLiveWorld }, { worldClock }] = await Promise.all([
     import('../../sources/synthetic/index.ts'),
     import('../../ingest/live-world.ts'),
@@ -230,7 +239,26 @@ async function startLive(store: Store, loaded: SyntheticWorld | null, liveFrom: 
   const world = loaded ?? createSyntheticWorld(demoWorld(liveFrom));
   // The followed chains log per batch at info: the demo's console shows only their warnings unless asked for more.
   const quiet = logger.child({ part: 'demo chains' }, { level: level === 'debug' || level === 'trace' ? level : 'warn' });
-  return followLiveWorld(store, world, worldClock(liveFrom, pace), quiet);
+  return followLiveWorld(store, world, worldClock(liveFrom, pace), quiet, chains);
+}
+
+/** What the demo prints once it serves: where, the key, and whether its chains live (and which still loads). */
+function servingBanner(url: string, key: string, seconds: number, pace: number | null, staleDataDir: string | null, loads?: LoadingChains): string {
+  const loading = [...(loads?.current().keys() ?? [])];
+  return [
+    '',
+    `Quarry demo is serving at ${url} (ready in ${seconds.toFixed(1)} s)`,
+    `  dashboard: ${url}/`,
+    `  docs:      ${url}/docs`,
+    `  openapi:   ${url}${OPENAPI_PATH}`,
+    `  demo key:  ${key}`,
+    `  try:       curl -H "Authorization: Bearer ${key}" ${url}/api/v1/pos/addresses/stats/summary`,
+    pace !== null
+      ? `  chains:    making blocks at pace ${pace} (a block every ${formatSeconds(60 / pace)} on each chain; --pace N or --pace off)`
+      : `  chains:    standing still${staleDataDir !== null ? ' (this demo data predates the living demo: delete ' + staleDataDir + ' for a new one)' : ' (--pace off)'}`,
+    ...(loading.length > 0 ? [`  loading:   ${loading.join(', ')} (answered 503 until it is in; /readyz says how far)`] : []),
+    '',
+  ].join('\n');
 }
 
 function formatSeconds(seconds: number): string {

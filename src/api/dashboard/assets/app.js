@@ -116,8 +116,27 @@ function showTip(chain, height, time) {
   document.querySelector(`[data-tip-age="${chain}"]`).textContent = time ? ` · ${ago(time)}` : '';
 }
 
+/** Seconds between two asks while a chain is still loading (the demo's first start answers 503 until it is in). */
+const LOADING_RETRY_MS = 5000;
+let loadingShown = false;
+
 async function loadTips() {
-  const body = await api.get('/analytics/dashboard/summary');
+  let body;
+  try {
+    body = await api.get('/analytics/dashboard/summary');
+  } catch (error) {
+    if (error.status !== 503) throw error;
+    // Says what is still loading (the problem's detail), and asks again until it is in; then the view is fetched anew.
+    showMessage(error.message);
+    loadingShown = true;
+    setTimeout(() => loadTips().catch(() => {}), LOADING_RETRY_MS);
+    return;
+  }
+  if (loadingShown) {
+    loadingShown = false;
+    showMessage(null);
+    view?.refresh();
+  }
   for (const chain of CHAINS) showTip(chain, body.chains[chain]?.max_height, body.chains[chain]?.latest_block_time);
 }
 
