@@ -4,7 +4,8 @@
  * (store/writer-lock.ts: a second writer of the chain exits at once, naming this one), turn the first
  * SIGINT/SIGTERM into a stop that writes what is fetched (a second one exits at once), show the
  * progress bar on a terminal, serve its Prometheus metrics when a metrics port is set
- * (indexer-metrics.ts), and log the result.
+ * (indexer-metrics.ts), and log the result. And the options both commands take alike
+ * (`commonIndexOptions`, read by `commonIndexSettings`), listed after each chain's own.
  */
 import type { Command } from 'commander';
 import { ConfigError, type Config } from '../config/env.ts';
@@ -23,10 +24,10 @@ import { serveMetrics, type MetricsServer } from '../api/metrics/registry.ts';
 export interface RunIndexerOptions {
   chain: 'pos' | 'pow';
   config: Config;
-  migrate: boolean;
+  /** The command's options: `--migrate`, and `--metrics-port` (else QUARRY_METRICS_PORT; none when unset or metrics are off). */
+  options: CommonIndexOptions;
+  /** Whether to show the backfill's progress bar (on a terminal). */
   progress: boolean;
-  /** Port of the indexer's /metrics (`--metrics-port`, else QUARRY_METRICS_PORT); none when unset or metrics are off. */
-  metricsPort?: number;
 }
 
 export async function runIndexer(
@@ -34,17 +35,18 @@ export async function runIndexer(
   /** `deps.writerLock` is the chain's writer lock, held while `index` runs (taken again after a store outage). */
   index: (store: Store, deps: IndexerDeps) => Promise<object>,
 ): Promise<void> {
+  const metricsPort = resolveMetricsPort(options.options.metricsPort, options.config);
   const logger = createLogger(options.config.logLevel);
   const store = await openStore(options.config, 'indexer');
   let lock: WriterLock | undefined;
-  const metrics = options.config.metrics.enabled && options.metricsPort !== undefined ? createIndexerMetrics(store, [options.chain]) : undefined;
+  const metrics = options.config.metrics.enabled && metricsPort !== undefined ? createIndexerMetrics(store, [options.chain]) : undefined;
   let metricsServer: MetricsServer | undefined;
   try {
     if (metrics) {
-      metricsServer = await serveMetrics(metrics.registry, options.config.host, options.metricsPort!);
+      metricsServer = await serveMetrics(metrics.registry, options.config.host, metricsPort!);
       logger.info({ url: metricsServer.url }, 'indexer metrics');
     }
-    if (store.kind === 'pglite' || options.migrate) await migrate(store);
+    if (store.kind === 'pglite' || options.options.migrate) await migrate(store);
     lock = await acquireWriterLock(store, [options.chain], { command: `index ${options.chain}`, logger });
     const controller = new AbortController();
     let signals = 0;
@@ -71,13 +73,8 @@ export async function runIndexer(
   }
 }
 
-/** The flag every `quarry index` command takes for its metrics port. */
-export function metricsPortOption(command: Command): Command {
-  return command.option('--metrics-port <port>', 'serve Prometheus metrics at /metrics on this port (env QUARRY_METRICS_PORT; off with QUARRY_METRICS=off)');
-}
-
 /** The indexer's metrics port: `--metrics-port`, else QUARRY_METRICS_PORT, else none. */
-export function resolveMetricsPort(option: string | undefined, config: Config): number | undefined {
+function resolveMetricsPort(option: string | undefined, config: Config): number | undefined {
   if (option === undefined) return config.metrics.port;
   const problems: string[] = [];
   const port = wholeNumberReader(problems)(option, '--metrics-port', 0, 0, 65535);
@@ -85,9 +82,17 @@ export function resolveMetricsPort(option: string | undefined, config: Config): 
   return port;
 }
 
-/** The flag every `quarry index` command takes for the reorg limit. */
-export function maxReorgDepthOption(command: Command, chain: ChainId): Command {
-  return command.option('--max-reorg-depth <n>', `deepest reorg rolled back; a deeper fork stops the chain (default ${DEFAULT_MAX_REORG_DEPTH[chain]}; docs/ingest.md)`);
+/** The options every `quarry index` command takes alike, after its own (`commonIndexSettings` and `runIndexer` read them). */
+export function commonIndexOptions(command: Command, chain: ChainId): Command {
+  return command
+    .option('--from <height>', 'first height to index (default: after the last indexed block, or 0)')
+    .option('--follow', 'keep following the head after catching up')
+    .option('--poll-interval <ms>', 'how often to ask for a new head while following', '1000')
+    .option('--pending-interval <ms>', 'how often to read the node\'s pool of pending transactions while following (0: never)', String(DEFAULT_PENDING_INTERVAL_MS))
+    .option('--max-reorg-depth <n>', `deepest reorg rolled back; a deeper fork stops the chain (default ${DEFAULT_MAX_REORG_DEPTH[chain]}; docs/ingest.md)`)
+    .option('--migrate', 'apply schema migrations first (always done on the embedded store)')
+    .option('--no-progress', 'no progress bar during the backfill')
+    .option('--metrics-port <port>', 'serve Prometheus metrics at /metrics on this port (env QUARRY_METRICS_PORT; off with QUARRY_METRICS=off)');
 }
 
 /** `quarry index`, the group both chains' commands join (whichever registers first creates it). */
@@ -114,6 +119,8 @@ export interface CommonIndexOptions {
   pollInterval?: string;
   pendingInterval?: string;
   progress?: boolean;
+  migrate?: boolean;
+  metricsPort?: string;
 }
 
 /** The settings every `quarry index` command takes the same way. */

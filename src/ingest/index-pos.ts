@@ -17,30 +17,23 @@ import { createBeaconClient, type BeaconApi } from '../sources/beacon/client.ts'
 import type { IngestResult } from './pipeline.ts';
 import { followStaking } from './staking-sync.ts';
 import { followChainClock } from './chain-clock.ts';
-import { DEFAULT_PENDING_INTERVAL_MS, followPending } from './pending.ts';
 import { createEvmPoolReader } from '../sources/evm-rpc/pool.ts';
 import { settleAddressWidth } from './address-width.ts';
-import { indexFromNode, startHeight, untilReachable, type IndexerDeps } from './indexer.ts';
+import { logNodeRetry, runNodeIndexer, startHeight, untilReachable, type IndexerDeps, type NodeIndexSettings } from './indexer.ts';
 import { nodeTipRecorder } from './node-tip.ts';
 
-export interface IndexPosSettings {
+/** `concurrency` counts HTTP requests; the pool read while following is txpool_content's. */
+export interface IndexPosSettings extends NodeIndexSettings {
   rpcUrl: string;
   namespace: RpcNamespace | undefined;
   beaconUrl: string | undefined;
   /** The beacon API's route prefix; detected when not given. */
   beaconApi?: BeaconApi;
-  fromHeight: number | undefined;
-  follow: boolean;
-  /** Deepest reorg rolled back (DEFAULT_MAX_REORG_DEPTH unless told). */
-  maxReorgDepth?: number;
   genesisFile: string | undefined;
-  concurrency: number;
+  /** JSON-RPC calls per HTTP request. */
   batchSize: number;
-  pollIntervalMs: number;
   /** Index without internal transfers on a node without a tracer (else such a node is refused); recorded in the store. */
   noTraces?: boolean;
-  /** While following, how often to read the node's pool (txpool_content); 0 = never (DEFAULT_PENDING_INTERVAL_MS unless told). */
-  pendingIntervalMs?: number;
 }
 
 export async function indexPos(store: Store, settings: IndexPosSettings, deps: IndexerDeps): Promise<IngestResult> {
@@ -49,7 +42,7 @@ export async function indexPos(store: Store, settings: IndexPosSettings, deps: I
     url: settings.rpcUrl,
     concurrency: settings.concurrency,
     batchSize: settings.batchSize,
-    onRetry: ({ method, attempt, delayMs, error }) => logger.debug({ method, attempt, delayMs, err: error.message }, 'node call retried'),
+    onRetry: logNodeRetry(logger),
   });
   const namespace = settings.namespace ?? (await untilReachable('detecting the RPC namespace', () => detectNamespace(client), isRetryable, deps));
   const node: EvmNode = { client, namespace };
@@ -69,22 +62,13 @@ export async function indexPos(store: Store, settings: IndexPosSettings, deps: I
     tracesRequired: traces !== 'none',
     onHead: nodeTipRecorder(store, 'pos', logger),
   });
-  signal?.addEventListener('abort', () => source.close(), { once: true });
-
   logger.info({ rpc: settings.rpcUrl, namespace, from, head: head.height, follow: settings.follow }, 'indexing pos');
   const staking = settings.beaconUrl ? followStaking(store, createBeaconClient({ url: settings.beaconUrl, api: settings.beaconApi }), { follow: settings.follow, logger, signal }) : undefined;
   // Without the beacon's spec, the slot time the stored blocks show (chain-clock.ts).
   const clock = followChainClock(store, 'pos', { follow: settings.follow, logger, signal });
-  const pending = settings.follow ? followPending(store, createEvmPoolReader(node), { logger, signal, intervalMs: settings.pendingIntervalMs ?? DEFAULT_PENDING_INTERVAL_MS }) : undefined;
   try {
-    return await indexFromNode(
-      store,
-      source,
-      { from, fromHeight: settings.fromHeight, head: head.height, follow: settings.follow, maxReorgDepth: settings.maxReorgDepth, caughtUpFields: () => source.capabilities(), onFollowing: () => pending?.start() },
-      deps,
-    );
+    return await runNodeIndexer(store, source, createEvmPoolReader(node), { from, head: head.height, caughtUpFields: () => source.capabilities() }, settings, deps);
   } finally {
-    await pending?.done();
     await clock.done();
     await staking?.done();
     client.close();

@@ -23,32 +23,23 @@ import type { QrlClient } from '../sources/qrl-grpc/client.ts';
 import { POW_COINBASE_SENTINEL } from '../chain/chains.ts';
 import type { Logger } from 'pino';
 import type { IngestResult } from './pipeline.ts';
-import { indexFromNode, startHeight, untilReachable, type IndexerDeps } from './indexer.ts';
-import { DEFAULT_PENDING_INTERVAL_MS, followPending } from './pending.ts';
+import { indexFromNode, logNodeRetry, runNodeIndexer, startHeight, untilReachable, type IndexerDeps, type NodeIndexSettings } from './indexer.ts';
 import { createQrlPoolReader } from '../sources/qrl-grpc/pool.ts';
 
 export const POW_SOURCE_NAME = 'qrl-grpc';
 export const DEFAULT_POW_PORT = 19009;
 
-export interface IndexPowSettings {
+/** `concurrency` counts gRPC calls; the pool read while following is GetLatestData's unconfirmed transactions. */
+export interface IndexPowSettings extends NodeIndexSettings {
   /** host:port of the node's public API. */
   node: string;
-  fromHeight: number | undefined;
-  follow: boolean;
-  /** Deepest reorg rolled back (DEFAULT_MAX_REORG_DEPTH unless told). */
-  maxReorgDepth?: number;
-  /** gRPC calls in flight to the node. */
-  concurrency: number;
   /** Blocks fetched ahead of the one being written. */
   prefetch: number;
-  pollIntervalMs: number;
   /**
    * Heights up to this one are final (an archive's, below the node taking over): a branch of the
    * node's that leaves the indexed chain at or below it stops the chain instead of rolling it back.
    */
   finalizedHeight?: number;
-  /** While following, how often to read the node's pool (GetLatestData, unconfirmed); 0 = never (DEFAULT_PENDING_INTERVAL_MS unless told). */
-  pendingIntervalMs?: number;
 }
 
 export async function indexPow(store: Store, settings: IndexPowSettings, deps: IndexerDeps): Promise<IngestResult> {
@@ -56,7 +47,7 @@ export async function indexPow(store: Store, settings: IndexPowSettings, deps: I
   const client = createQrlClient({
     address: settings.node,
     concurrency: settings.concurrency,
-    onRetry: ({ method, attempt, delayMs, error }) => logger.debug({ method, attempt, delayMs, err: error.message }, 'node call retried'),
+    onRetry: logNodeRetry(logger),
   });
   try {
     const final = await readPowFinal(store);
@@ -72,15 +63,8 @@ export async function indexPow(store: Store, settings: IndexPowSettings, deps: I
     const grpcSource = createQrlGrpcSource({ client, follow: settings.follow, pollIntervalMs: settings.pollIntervalMs, prefetch: settings.prefetch, logger, onHead: nodeTipRecorder(store, 'pow', logger) });
     const finalized = settings.finalizedHeight;
     const source = finalized === undefined ? grpcSource : { ...grpcSource, finalizedHeight: async () => finalized };
-    signal?.addEventListener('abort', () => source.close(), { once: true });
     logger.info({ node: settings.node, from, head: head.height, follow: settings.follow }, 'indexing pow');
-    const pending = settings.follow ? followPending(store, createQrlPoolReader(client, logger), { logger, signal, intervalMs: settings.pendingIntervalMs ?? DEFAULT_PENDING_INTERVAL_MS }) : undefined;
-    let result: IngestResult;
-    try {
-      result = await indexFromNode(store, source, { from, fromHeight: settings.fromHeight, head: head.height, follow: settings.follow, maxReorgDepth: settings.maxReorgDepth, onFollowing: () => pending?.start() }, deps);
-    } finally {
-      await pending?.done();
-    }
+    const result = await runNodeIndexer(store, source, createQrlPoolReader(client, logger), { from, head: head.height }, settings, deps);
     if (!settings.follow && !signal?.aborted) await checkSentinel(store, client, logger);
     return result;
   } finally {

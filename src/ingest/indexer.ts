@@ -8,7 +8,7 @@
  */
 import type { Logger } from 'pino';
 import type { ChainId } from '../chain/chains.ts';
-import type { BlockSource, SourceItem } from '../chain/model.ts';
+import type { BlockSource, PoolReader, SourceItem } from '../chain/model.ts';
 import { ConfigError } from '../config/env.ts';
 import { message } from '../sources/node-errors.ts';
 import { waitForStore, StoreWaitAbortedError } from '../store/availability.ts';
@@ -18,6 +18,7 @@ import { readCheckpoint } from './checkpoint.ts';
 import { recordFinalizedHeight, recordNodeTip } from './node-tip.ts';
 import { sleep } from './sleep.ts';
 import { backfillsInBulk, beginBulkLoad } from './bulk.ts';
+import { DEFAULT_PENDING_INTERVAL_MS, followPending } from './pending.ts';
 import { ChainStalledError, ingest, type IngestOptions, type IngestProgress, type IngestResult, type RefetchPolicy } from './pipeline.ts';
 
 /**
@@ -50,6 +51,27 @@ export interface IndexerDeps {
   refetch?: RefetchPolicy;
   /** A display for the backfill of `total` blocks; none by default (tests, the benchmark). */
   progress?: (label: string, total: number) => BackfillProgress;
+}
+
+/** The settings of a node indexer that both chains take alike (the CLI's `commonIndexSettings` and `--concurrency`). */
+export interface NodeIndexSettings {
+  /** `--from`: the first height to index (else after the stored tip, or genesis). */
+  fromHeight: number | undefined;
+  /** Whether to keep following the head after catching up. */
+  follow: boolean;
+  /** Deepest reorg rolled back (DEFAULT_MAX_REORG_DEPTH unless told). */
+  maxReorgDepth?: number;
+  /** Calls in flight to the node. */
+  concurrency: number;
+  /** While following, how often to ask for a new head. */
+  pollIntervalMs: number;
+  /** While following, how often to read the node's pool of pending transactions (pending.ts); 0 = never (DEFAULT_PENDING_INTERVAL_MS unless told). */
+  pendingIntervalMs?: number;
+}
+
+/** A node client's `onRetry`: each retried call logged at debug level. */
+export function logNodeRetry(logger: Logger) {
+  return ({ method, attempt, delayMs, error }: { method: string; attempt: number; delayMs: number; error: Error }) => logger.debug({ method, attempt, delayMs, err: error.message }, 'node call retried');
 }
 
 /** Waits out a node that is down or starting (failures `isRetryable` accepts), until it answers or we are stopped. */
@@ -206,6 +228,29 @@ export async function indexFromNode(store: Store, source: BlockSource & { close(
   } finally {
     watched.stop();
     source.close();
+  }
+}
+
+/**
+ * A node indexer's run once it knows where to start and the node's head: the source closed on a
+ * stop, the pipeline on it (`indexFromNode`) and, when following, the node's pool read from the
+ * moment the backfill catches up until the run ends (pending.ts).
+ */
+export async function runNodeIndexer(
+  store: Store,
+  source: BlockSource & { close(): void },
+  pool: PoolReader,
+  start: Pick<NodeRun, 'from' | 'head' | 'caughtUpFields'>,
+  settings: NodeIndexSettings,
+  deps: IndexerDeps,
+): Promise<IngestResult> {
+  const { logger, signal } = deps;
+  signal?.addEventListener('abort', () => source.close(), { once: true });
+  const pending = settings.follow ? followPending(store, pool, { logger, signal, intervalMs: settings.pendingIntervalMs ?? DEFAULT_PENDING_INTERVAL_MS }) : undefined;
+  try {
+    return await indexFromNode(store, source, { ...start, fromHeight: settings.fromHeight, follow: settings.follow, maxReorgDepth: settings.maxReorgDepth, onFollowing: () => pending?.start() }, deps);
+  } finally {
+    await pending?.done();
   }
 }
 

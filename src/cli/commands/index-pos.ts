@@ -4,33 +4,25 @@
  *
  *   quarry index pos --rpc URL [--rpc-namespace qrl|zond|eth] [--beacon URL [--beacon-api qrl|zond|eth]]
  *                    [--from HEIGHT] [--follow] [--genesis FILE] [--no-traces]
- */import type { Command } from 'commander';
+ */
+import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../../config/env.ts';
 import { indexPos, type IndexPosSettings } from '../../ingest/index-pos.ts';
 import { RPC_NAMESPACES, type RpcNamespace } from '../../sources/evm-rpc/methods.ts';
 import { BEACON_APIS, type BeaconApi } from '../../sources/beacon/client.ts';
-import { DEFAULT_PENDING_INTERVAL_MS } from '../../ingest/pending.ts';
-import { commonIndexSettings, indexGroup, maxReorgDepthOption, metricsPortOption, resolveMetricsPort, runIndexer, wholeNumberReader } from '../run-indexer.ts';
+import { commonIndexOptions, commonIndexSettings, indexGroup, runIndexer, wholeNumberReader, type CommonIndexOptions } from '../run-indexer.ts';
 
 /** The indexer's settings, and whether to show the backfill's progress bar. */
 export type IndexPosCliSettings = IndexPosSettings & { progress: boolean };
 
-interface CliOptions {
-  metricsPort?: string;
+interface CliOptions extends CommonIndexOptions {
   rpc?: string;
   rpcNamespace?: string;
   beacon?: string;
   beaconApi?: string;
-  from?: string;
-  maxReorgDepth?: string;
-  follow?: boolean;
   genesis?: string;
-  migrate?: boolean;
-  progress?: boolean;
   concurrency?: string;
   batchSize?: string;
-  pollInterval?: string;
-  pendingInterval?: string;
   /** false with --no-traces (commander's negated flag). */
   traces?: boolean;
 }
@@ -80,32 +72,26 @@ export function resolveIndexPosSettings(options: CliOptions, env: Record<string,
 }
 
 export function registerIndex(program: Command): void {
-  const command = indexGroup(program).command('pos');
-  metricsPortOption(maxReorgDepthOption(command, 'pos'))
+  const command = indexGroup(program)
+    .command('pos')
     .description('index the pos chain (QRL 2.0) from an execution node, and staking from a beacon node')
     .option('--rpc <url>', 'execution node JSON-RPC URL (env QUARRY_POS_RPC_URL)')
     .option('--rpc-namespace <ns>', `method prefix: ${RPC_NAMESPACES.join('|')} (env QUARRY_POS_RPC_NAMESPACE; default: detected)`)
     .option('--beacon <url>', 'beacon node HTTP API URL for validators and staking figures (env QUARRY_POS_BEACON_URL)')
     .option('--beacon-api <prefix>', `beacon route prefix: ${BEACON_APIS.join('|')} (env QUARRY_POS_BEACON_API; default: detected)`)
-    .option('--from <height>', 'first height to index (default: after the last indexed block, or 0)')
-    .option('--follow', 'keep following the head after catching up')
     .option('--genesis <file>', 'genesis.json whose alloc names the balances funded at genesis')
     .option('--no-traces', 'index without internal transfers, on a node without a tracer (env QUARRY_POS_TRACES=off); the API then says they are not indexed')
-    .option('--migrate', 'apply schema migrations first (always done on the embedded store)')
-    .option('--no-progress', 'no progress bar during the backfill')
     .option('--concurrency <n>', 'HTTP requests in flight to the node', '8')
-    .option('--batch-size <n>', 'JSON-RPC calls per HTTP request', '100')
-    .option('--poll-interval <ms>', 'how often to ask for a new head while following', '1000')
-    .option('--pending-interval <ms>', 'how often to read the node\'s pool of pending transactions while following (0: never)', String(DEFAULT_PENDING_INTERVAL_MS))
-    .action(async (options: CliOptions) => {
-      const config = loadConfig();
-      const settings = resolveIndexPosSettings(options, {
-        QUARRY_POS_RPC_URL: config.posNode.rpcUrl,
-        QUARRY_POS_RPC_NAMESPACE: config.posNode.rpcNamespace,
-        QUARRY_POS_BEACON_URL: config.posNode.beaconUrl,
-        QUARRY_POS_TRACES: config.posNode.traces ? 'on' : 'off',
-        QUARRY_POS_BEACON_API: config.posNode.beaconApi,
-      });
-      await runIndexer({ chain: 'pos', config, migrate: Boolean(options.migrate), progress: settings.progress, metricsPort: resolveMetricsPort(options.metricsPort, config) }, (store, deps) => indexPos(store, settings, deps));
+    .option('--batch-size <n>', 'JSON-RPC calls per HTTP request', '100');
+  commonIndexOptions(command, 'pos').action(async (options: CliOptions) => {
+    const config = loadConfig();
+    const settings = resolveIndexPosSettings(options, {
+      QUARRY_POS_RPC_URL: config.posNode.rpcUrl,
+      QUARRY_POS_RPC_NAMESPACE: config.posNode.rpcNamespace,
+      QUARRY_POS_BEACON_URL: config.posNode.beaconUrl,
+      QUARRY_POS_TRACES: config.posNode.traces ? 'on' : 'off',
+      QUARRY_POS_BEACON_API: config.posNode.beaconApi,
     });
+    await runIndexer({ chain: 'pos', config, options, progress: settings.progress }, (store, deps) => indexPos(store, settings, deps));
+  });
 }

@@ -8,8 +8,7 @@
 import type { Command } from 'commander';
 import { ConfigError, loadConfig } from '../../config/env.ts';
 import { DEFAULT_POW_PORT, indexPow, indexPowArchive, type IndexPowSettings } from '../../ingest/index-pow.ts';
-import { DEFAULT_PENDING_INTERVAL_MS } from '../../ingest/pending.ts';
-import { commonIndexSettings, indexGroup, maxReorgDepthOption, metricsPortOption, resolveMetricsPort, runIndexer, wholeNumberReader } from '../run-indexer.ts';
+import { commonIndexOptions, commonIndexSettings, indexGroup, runIndexer, wholeNumberReader, type CommonIndexOptions } from '../run-indexer.ts';
 
 export type IndexPowCliSettings = IndexPowSettings & {
   progress: boolean;
@@ -17,19 +16,11 @@ export type IndexPowCliSettings = IndexPowSettings & {
   archive?: string;
 };
 
-interface CliOptions {
-  metricsPort?: string;
+interface CliOptions extends CommonIndexOptions {
   node?: string;
   archive?: string;
-  from?: string;
-  maxReorgDepth?: string;
-  follow?: boolean;
-  migrate?: boolean;
-  progress?: boolean;
   concurrency?: string;
   prefetch?: string;
-  pollInterval?: string;
-  pendingInterval?: string;
 }
 
 const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?$/;
@@ -66,25 +57,19 @@ export function resolveIndexPowSettings(options: CliOptions, env: Record<string,
 }
 
 export function registerIndexPow(program: Command): void {
-  const command = indexGroup(program).command('pow');
-  metricsPortOption(maxReorgDepthOption(command, 'pow'))
+  const command = indexGroup(program)
+    .command('pow')
     .description('index the pow chain (legacy QRL) from a QRL node over gRPC, or from a QRL v1 archive')
     .option('--node <host:port>', `the node's public gRPC API (env QUARRY_POW_NODE; default port ${DEFAULT_POW_PORT}); with --archive, takes over at the archive's terminal block`)
     .option('--archive <path>', 'a QRL v1 archive (its directory, or its shards.json): its blocks first, checked shard by shard; without --node the chain is final at its terminal block')
-    .option('--from <height>', 'first height to index (default: after the last indexed block, or 0)')
-    .option('--follow', 'keep following the head after catching up')
-    .option('--migrate', 'apply schema migrations first (always done on the embedded store)')
-    .option('--no-progress', 'no progress bar during the backfill')
     .option('--concurrency <n>', 'gRPC calls in flight to the node', '16')
-    .option('--prefetch <n>', 'blocks fetched ahead of the one being written', '64')
-    .option('--poll-interval <ms>', 'how often to ask for a new head while following', '1000')
-    .option('--pending-interval <ms>', 'how often to read the node\'s pool of pending transactions while following (0: never)', String(DEFAULT_PENDING_INTERVAL_MS))
-    .action(async (options: CliOptions) => {
-      const config = loadConfig();
-      const settings = resolveIndexPowSettings(options, { QUARRY_POW_NODE: process.env.QUARRY_POW_NODE });
-      const { archive, ...nodeSettings } = settings;
-      await runIndexer({ chain: 'pow', config, migrate: Boolean(options.migrate), progress: settings.progress, metricsPort: resolveMetricsPort(options.metricsPort, config) }, (store, deps) =>
-        archive === undefined ? indexPow(store, nodeSettings, deps) : indexPowArchive(store, { archive, node: nodeSettings.node === '' ? undefined : nodeSettings }, deps),
-      );
-    });
+    .option('--prefetch <n>', 'blocks fetched ahead of the one being written', '64');
+  commonIndexOptions(command, 'pow').action(async (options: CliOptions) => {
+    const config = loadConfig();
+    const settings = resolveIndexPowSettings(options, { QUARRY_POW_NODE: process.env.QUARRY_POW_NODE });
+    const { archive, ...nodeSettings } = settings;
+    await runIndexer({ chain: 'pow', config, options, progress: settings.progress }, (store, deps) =>
+      archive === undefined ? indexPow(store, nodeSettings, deps) : indexPowArchive(store, { archive, node: nodeSettings.node === '' ? undefined : nodeSettings }, deps),
+    );
+  });
 }

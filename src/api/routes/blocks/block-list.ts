@@ -2,7 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import type { ListRouteInput } from '../list-route.ts';
-import { BlockEchoFields, BlockPathParams } from './params.ts';
+import { BlockEchoFields, BlockPathParams, OneChainBlockPathParams } from './params.ts';
 import type { ChainId } from '../../../chain/chains.ts';
 import { answerAmounts, type AnswerAmount } from '../../amounts.ts';
 import type { ApiContext } from '../../context.ts';
@@ -32,4 +32,12 @@ export const BLOCK_LIST = {
   prepare: (ctx: ApiContext, { params, request }: ListRouteInput<Static<typeof BlockPathParams>, unknown>) => prepareBlockList(ctx, request, params.chain, params.id),
   // The block's hash: a cursor of a block that a reorg replaced is not one of its successor's.
   cursorScope: ({ echo }: BlockListContext) => `${echo.chain}|${echo.hash}`,
+} as const;
+
+/** The same for the lists of one pos block's items (`/pos/blocks/{id}/...`: the chain is in the path), the cursor bound to its hash. */
+export const POS_BLOCK_LIST = {
+  ...BLOCK_LIST,
+  params: OneChainBlockPathParams,
+  prepare: (ctx: ApiContext, { params, request }: ListRouteInput<Static<typeof OneChainBlockPathParams>, unknown>) => prepareBlockList(ctx, request, 'pos', params.id),
+  cursorScope: ({ echo }: BlockListContext) => echo.hash,
 } as const;

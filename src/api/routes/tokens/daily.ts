@@ -9,11 +9,10 @@
 import { Type } from 'typebox';
 import { addDays, eachDay } from '../../../time.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
-import { parseWindow } from '../../params/window.ts';
-import { Day, Nullable, WindowQuery } from '../../schemas/common.ts';
-import { listRoute } from '../list-route.ts';
+import { Day, Nullable } from '../../schemas/common.ts';
+import { subjectDaysRoute } from '../subject-list.ts';
 import { readTokenDays, readTokenSpan } from './daily.read.ts';
-import { prepareTokenList, TokenEchoFields, TokenPathParams } from './params.ts';
+import { TOKEN_LIST, TokenEchoFields } from './params.ts';
 
 const TokenDay = Type.Object({
   day: Day,
@@ -22,28 +21,17 @@ const TokenDay = Type.Object({
 });
 
 export function tokenDailyRoute(app: RouteApp, ctx: ApiContext): void {
-  listRoute(app, ctx, {
+  subjectDaysRoute(app, ctx, TOKEN_LIST, {
     path: '/:token/daily',
-    tags: ['tokens'],
     operationId: 'getTokenDaily',
     summary: 'A token\'s transfers and holders per day',
-    params: TokenPathParams,
-    query: {
-      window: WindowQuery('30d', 'Days up to the day of the latest indexed block: a length with m, h, d, w or y (e.g. 30d, 365d), or all for the token\'s whole history', { allowAll: true }),
-    },
-    paging: { style: 'all' },
+    window: { fallback: '30d', description: 'Days up to the day of the latest indexed block: a length with m, h, d, w or y (e.g. 30d, 365d), or all for the token\'s whole history' },
     item: TokenDay,
     order: 'One item per UTC day, oldest first, from the later of the window\'s start and the token\'s first transfer to the day of the latest indexed block; quiet days included (0 transfers, holders as the day before).',
     echo: { window_days: Nullable(Type.Integer({ description: 'Days in the window; null for the whole history.' })), ...TokenEchoFields },
-    notFound: 'Unknown chain, or no stored token with this id.',
-    async prepare(ctx, { params, query, request }) {
-      const window = parseWindow(query.window, { fallback: '30d', allowAll: true });
-      const list = await prepareTokenList(ctx, request, params.chain, params.token);
-      return { ...list, echo: { window_days: window.days, ...list.echo } };
-    },
-    async read(ctx, { echo, token }) {
+    async days(ctx, { echo, token }) {
       const { tip_day: tip, first_day: first } = await readTokenSpan(ctx.store, echo.chain, echo.token);
-      if (tip === null || first === null || first > tip) return { items: [], total: null };
+      if (tip === null || first === null || first > tip) return [];
       const start = echo.window_days === null ? first : addDays(tip, 1 - echo.window_days);
       const from = start < first ? first : start;
       const rows = new Map((await readTokenDays(ctx.store, echo.chain, echo.token, from)).map((row) => [row.day, row]));
@@ -55,7 +43,7 @@ export function tokenDailyRoute(app: RouteApp, ctx: ApiContext): void {
         holders[i] = current;
         current -= rows.get(days[i]!)?.holders_delta ?? 0;
       }
-      return { items: days.map((day, i) => ({ day, transfers: rows.get(day)?.transfers ?? 0, holders: holders[i]! })), total: null };
+      return days.map((day, i) => ({ day, transfers: rows.get(day)?.transfers ?? 0, holders: holders[i]! }));
     },
   });
 }

@@ -5,7 +5,7 @@ import { percentOf } from '../../amounts.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { Nullable, NullableAmount, NullableTimestamp } from '../../schemas/common.ts';
 import { TokenDisplay } from '../../schemas/token.ts';
-import { keysetPage, listRoute } from '../list-route.ts';
+import { subjectRowsRoute } from '../subject-list.ts';
 import { readHolders } from './holders.read.ts';
 import { TOKEN_LIST } from './params.ts';
 import { tokenDisplay } from './summary.ts';
@@ -20,31 +20,27 @@ const TokenHolder = Type.Object({
 });
 
 export function tokenHoldersRoute(app: RouteApp, ctx: ApiContext): void {
-  listRoute(app, ctx, {
+  subjectRowsRoute(app, ctx, TOKEN_LIST, {
     path: '/:token/holders',
     operationId: 'getTokenHolders',
     summary: 'A token\'s holders, richest first, by cursor',
-    paging: { style: 'cursor', maxLimit: 100, defaultLimit: 25, keyLength: 2 },
     item: TokenHolder,
     order: 'Richest first: by balance, descending; equal balances by address, descending. Positive balances only.',
     totalDescription: 'Holders of the token: addresses with a positive balance (exact).',
-    ...TOKEN_LIST,
-    async read(ctx, { echo, token, amount }, { limit, after }) {
-      const key = after ? ([String(after[0]), String(after[1])] as const) : null;
-      const rows = await readHolders(ctx.store, echo.chain, echo.token, key, limit + 1);
+    key: ['text', 'text'],
+    rows: async (ctx, { echo, token }, after, count) => ({ rows: await readHolders(ctx.store, echo.chain, echo.token, after, count), total: token.holders ?? 0 }),
+    toItem(row, { echo, token, amount }) {
+      const balance = amount(row.balance, row.address, 'balance', { token: echo.token });
       const supply = token.supply === null ? 0n : BigInt(token.supply);
-      const item = (row: (typeof rows)[number]) => {
-        const balance = amount(row.balance, row.address, 'balance', { token: echo.token });
-        return {
-          address: row.address,
-          balance,
-          balance_display: tokenDisplay(balance, token.decimals),
-          share_pct: supply > 0n ? percentOf(BigInt(row.balance), supply) : null,
-          transfer_count: row.transfer_count,
-          last_activity: formatTimestampOrNull(row.last_ts),
-        };
+      return {
+        address: row.address,
+        balance,
+        balance_display: tokenDisplay(balance, token.decimals),
+        share_pct: supply > 0n ? percentOf(BigInt(row.balance), supply) : null,
+        transfer_count: row.transfer_count,
+        last_activity: formatTimestampOrNull(row.last_ts),
       };
-      return keysetPage(rows, limit, token.holders ?? 0, item, (row) => [row.balance, row.address]);
     },
+    keyOf: (row) => [row.balance, row.address],
   });
 }

@@ -4,7 +4,7 @@ import { formatTimestamp } from '../../../time.ts';
 import type { ApiContext, RouteApp } from '../../context.ts';
 import { Nullable, NullableAmount, Timestamp } from '../../schemas/common.ts';
 import { TokenDisplay } from '../../schemas/token.ts';
-import { keysetPage, listRoute } from '../list-route.ts';
+import { subjectRowsRoute } from '../subject-list.ts';
 import { TOKEN_LIST } from './params.ts';
 import { tokenDisplay } from './summary.ts';
 import { readTransfers } from './transfers.read.ts';
@@ -23,34 +23,30 @@ const TokenTransfer = Type.Object({
 });
 
 export function tokenTransfersRoute(app: RouteApp, ctx: ApiContext): void {
-  listRoute(app, ctx, {
+  subjectRowsRoute(app, ctx, TOKEN_LIST, {
     path: '/:token/transfers',
     operationId: 'getTokenTransfers',
     summary: 'A token\'s transfers, newest first, by cursor',
-    paging: { style: 'cursor', maxLimit: 100, defaultLimit: 25, keyLength: 3 },
     item: TokenTransfer,
     order: 'Newest first: by height, position in the block and log index, descending.',
     totalDescription: 'Transfers of the token (exact).',
-    ...TOKEN_LIST,
-    async read(ctx, { echo, token, amount }, { limit, after }) {
-      const key = after ? ([Number(after[0]), Number(after[1]), Number(after[2])] as const) : null;
-      const rows = await readTransfers(ctx.store, echo.chain, echo.token, key, limit + 1);
-      const item = (row: (typeof rows)[number]) => {
-        const value = amount(row.amount, row.from_addr, 'amount', { token: echo.token, tx_hash: row.tx_hash });
-        return {
-          tx_hash: row.tx_hash,
-          height: row.height,
-          block_hash: row.block_hash,
-          timestamp: formatTimestamp(row.ts),
-          tx_index: row.tx_index,
-          log_index: row.log_index,
-          from_addr: row.from_addr,
-          to_addr: row.to_addr,
-          amount: value,
-          amount_display: tokenDisplay(value, token.decimals),
-        };
+    key: ['int', 'int', 'int'],
+    rows: async (ctx, { echo, token }, after, count) => ({ rows: await readTransfers(ctx.store, echo.chain, echo.token, after, count), total: token.transfers ?? 0 }),
+    toItem(row, { echo, token, amount }) {
+      const value = amount(row.amount, row.from_addr, 'amount', { token: echo.token, tx_hash: row.tx_hash });
+      return {
+        tx_hash: row.tx_hash,
+        height: row.height,
+        block_hash: row.block_hash,
+        timestamp: formatTimestamp(row.ts),
+        tx_index: row.tx_index,
+        log_index: row.log_index,
+        from_addr: row.from_addr,
+        to_addr: row.to_addr,
+        amount: value,
+        amount_display: tokenDisplay(value, token.decimals),
       };
-      return keysetPage(rows, limit, token.transfers ?? 0, item, (row) => [row.height, row.tx_index, row.log_index]);
     },
+    keyOf: (row) => [row.height, row.tx_index, row.log_index],
   });
 }
