@@ -147,7 +147,7 @@ async function loadChain(
 ): Promise<IngestProgress> {
   hooks.onPhase?.(chain);
   hooks.onStep?.(chain, lastHeight + 1, 'blocks');
-  const source = watched(hooks.source?.(world, chain) ?? world[chain], hooks.onStepProgress, () => hooks.onStep?.(`${chain} rollups`), turnEvery);
+  const source = watched(hooks.source?.(world, chain) ?? world[chain], lastHeight, hooks.onStepProgress, () => hooks.onStep?.(`${chain} rollups`), turnEvery);
   return ingest(store, source, {
     bulk: true,
     // The default delta step (3 million keys) takes the demo's pow chain in one application:
@@ -218,10 +218,10 @@ const PROGRESS_EVERY = 2000;
 
 /**
  * `source`, reporting the height of the blocks it yields (generated, a batch ahead of those
- * written) and when it has yielded its last one: what is left then is the last batch and the
- * rollups. With `turnEvery`, it lets the event loop run after each that many blocks.
+ * written) and when it yields its last one (at `lastHeight`, or it ends): what is left then is the
+ * last batch and the rollups. With `turnEvery`, it lets the event loop run after each that many blocks.
  */
-function watched(source: BlockSource, onHeight: ((height: number) => void) | undefined, onEnd: () => void, turnEvery?: number): BlockSource {
+function watched(source: BlockSource, lastHeight: number, onHeight: ((height: number) => void) | undefined, onEnd: () => void, turnEvery?: number): BlockSource {
   const wrapped: BlockSource = Object.create(source) as BlockSource;
   wrapped.blocks = async function* (fromHeight: number) {
     let reported = -Infinity;
@@ -233,7 +233,8 @@ function watched(source: BlockSource, onHeight: ((height: number) => void) | und
         reported = item.block.height;
         onHeight?.(item.block.height + 1);
       }
-      if (item.kind === 'caught-up' && !ended) {
+      // The pipeline stops at its last height without asking for more.
+      if (((item.kind === 'block' && item.block.height >= lastHeight) || item.kind === 'caught-up') && !ended) {
         ended = true;
         onEnd();
       }
