@@ -1506,6 +1506,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description ready; loading while a chain of loading_chains is still coming in (the other chains are served); migrations pending; store unreachable. */
                         status: string;
                         /** @description pglite or postgres */
                         store: string;
@@ -1539,6 +1540,15 @@ export interface operations {
                                 tip_age_seconds: number | null;
                                 /** @description Seconds since the chain’s indexer last recorded the node’s tip; null when it never did. Grows while no indexer runs. */
                                 indexer_seen_seconds_ago: number | null;
+                            };
+                        };
+                        /** @description Chains whose history this process is still loading (`quarry demo`’s first start), by chain id: the API answers their requests 503 until they are in. Absent when none. */
+                        loading_chains?: {
+                            [key: string]: {
+                                /** @description The highest height its load has written (-1 before the first block). */
+                                height: number;
+                                /** @description The height its load ends at. */
+                                to_height: number;
                             };
                         };
                     };
@@ -1551,6 +1561,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description ready; loading while a chain of loading_chains is still coming in (the other chains are served); migrations pending; store unreachable. */
                         status: string;
                         /** @description pglite or postgres */
                         store: string;
@@ -1584,6 +1595,15 @@ export interface operations {
                                 tip_age_seconds: number | null;
                                 /** @description Seconds since the chain’s indexer last recorded the node’s tip; null when it never did. Grows while no indexer runs. */
                                 indexer_seen_seconds_ago: number | null;
+                            };
+                        };
+                        /** @description Chains whose history this process is still loading (`quarry demo`’s first start), by chain id: the API answers their requests 503 until they are in. Absent when none. */
+                        loading_chains?: {
+                            [key: string]: {
+                                /** @description The highest height its load has written (-1 before the first block). */
+                                height: number;
+                                /** @description The height its load ends at. */
+                                to_height: number;
                             };
                         };
                     };

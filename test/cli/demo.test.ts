@@ -162,7 +162,15 @@ interface WhileLoading {
 async function waitUntilLoaded(demo: Demo, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const { body } = await get(demo, '/readyz');
+    let body: any;
+    try {
+      ({ body } = await get(demo, '/readyz'));
+    } catch (error) {
+      // A keep-alive connection the server closed as idle while a long write held its event loop:
+      // asked again on a new one, as long as the demo runs.
+      if (demo.child.exitCode !== null || (error as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw error;
+      continue;
+    }
     if (body.status === 'ready' && body.loading_chains === undefined) return;
     if (Date.now() > deadline) throw new Error(`still loading after ${timeoutMs} ms: ${JSON.stringify(body.loading_chains)}\n${demo.output().slice(-2000)}`);
     await new Promise((resolve) => setTimeout(resolve, 1000));
