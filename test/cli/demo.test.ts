@@ -236,8 +236,10 @@ describe('quarry demo', () => {
       const blocks = (await get(demo!, `/api/v1/${chain}/blocks?limit=100`)).body.items as { height: number; hash: string; tx_count: number; withdrawals_count?: number }[];
       const busy = blocks.reduce((a, b) => (b.tx_count > a.tx_count ? b : a));
       candidates.blocks![chain] = [String(busy.height)];
-      const txs = (await get(demo!, `/api/v1/${chain}/transactions?limit=5&tx_type=transfer`)).body.items as { tx_hash: string }[];
-      candidates.transactions![chain] = txs.map((t) => t.tx_hash);
+      // Ten blocks below the tip: deeper than the living world's reorgs (1-3), so no candidate is orphaned meanwhile.
+      const txs = (await get(demo!, `/api/v1/${chain}/transactions?limit=100&tx_type=transfer`)).body.items as { tx_hash: string; height: number }[];
+      candidates.transactions![chain] = txs.filter((t) => t.height <= blocks[0]!.height - 10).slice(0, 5).map((t) => t.tx_hash);
+      assert.ok(candidates.transactions![chain]!.length > 0, `${chain}: settled transfers`);
       // The token with most holders.
       candidates.tokens![chain] = ((await get(demo!, `/api/v1/${chain}/tokens?limit=1`)).body.items as { token: string }[]).map((t) => t.token);
     }

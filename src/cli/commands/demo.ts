@@ -23,7 +23,7 @@ import { closeOnSignal, startServer } from '../../api/server.ts';
 import { OPENAPI_PATH } from '../../api/plugins/openapi.ts';
 import type { Progress } from '../progress.ts';
 import type { LiveWorld } from '../../ingest/live-world.ts';
-import { createChainLoads, type ChainLoads, type LoadingChains } from '../../ingest/loading.ts';
+import { createChainLoads, type LoadingChains } from '../../ingest/loading.ts';
 import { CHAINS, type ChainId } from '../../chain/chains.ts';
 import type { SyntheticOptions, SyntheticWorld } from '../../sources/synthetic/index.ts';
 import type { Store } from '../../store/store.ts';
@@ -146,13 +146,16 @@ export function registerDemo(program: Command): void {
       const [existing] = await store.query<{ n: number }>('demo.blocks', sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM blocks LIMIT 1) b`);
       let liveFrom = existing?.n ? readWorldFile(config.dataDir) : null;
       const lives: LiveWorld[] = [];
-      /** Starts the API (once, `loads` naming the chains still loading) and stops it, the chains and the store on a signal. */
-      const serve = async (loads?: ChainLoads) => {
+      /**
+       * Starts the API (once; `loads` names the chains still loading) and stops it, the chains and the
+       * store on a signal. The demo's page opens with its key filled in (docs/dashboard.md); `quarry serve` never does this.
+       */
+      const serve = async () => {
         const server = await startServer(config, store, logger, { dashboardKey: key, loading: loads });
         serving = true;
         const stopping = {
           async close() {
-            if (loads && loads.current().size > 0) {
+            if (loads.current().size > 0) {
               // The load has no clean stop; the loading file makes the next start load the demo again.
               console.error('stopped while the demo was still loading: the next start loads it again');
               process.exit(130);
@@ -164,7 +167,7 @@ export function registerDemo(program: Command): void {
         closeOnSignal(logger, { server: stopping, store });
         return server;
       };
-      const banner = (url: string, loads?: ChainLoads) => {
+      const banner = (url: string) => {
         const seconds = (performance.now() - started) / 1000;
         const live = flags.pace > 0 && liveFrom !== null;
         console.log(servingBanner(url, key, seconds, live ? flags.pace : null, liveFrom === null ? config.dataDir : null, loads));
@@ -206,10 +209,10 @@ export function registerDemo(program: Command): void {
         onPosLoaded: async () => {
           bar?.stop();
           bar = undefined;
-          const server = await serve(loads);
+          const server = await serve();
           // pos lives from now on; pow joins it once loaded.
           if (flags.pace > 0) lives.push(await startLive(store, world, liveFrom!, flags.pace, config.logLevel, logger, ['pos']));
-          banner(server.url, loads);
+          banner(server.url);
           clock = createJobClock(POW_STEP_SHARES);
         },
       });
@@ -243,8 +246,8 @@ async function startLive(store: Store, loaded: SyntheticWorld | null, liveFrom: 
 }
 
 /** What the demo prints once it serves: where, the key, and whether its chains live (and which still loads). */
-function servingBanner(url: string, key: string, seconds: number, pace: number | null, staleDataDir: string | null, loads?: LoadingChains): string {
-  const loading = [...(loads?.current().keys() ?? [])];
+function servingBanner(url: string, key: string, seconds: number, pace: number | null, staleDataDir: string | null, loads: LoadingChains): string {
+  const loading = [...loads.current().keys()];
   return [
     '',
     `Quarry demo is serving at ${url} (ready in ${seconds.toFixed(1)} s)`,
