@@ -4775,6 +4775,50 @@ export interface operations {
                              */
                             total_supply: string | null;
                         } | null;
+                        lattice_keys: {
+                            /** @description pk1: the Kyber public key, hex (empty when not given). */
+                            kyber_pk: string;
+                            /** @description pk2: the Dilithium public key, hex (empty when not given). */
+                            dilithium_pk: string;
+                            /** @description pk3: the ECDSA public key, hex (empty when not given). */
+                            ecdsa_pk: string;
+                        } | null;
+                        multi_sig: {
+                            /**
+                             * @description multi_sig_create, multi_sig_spend or multi_sig_vote.
+                             * @enum {string}
+                             */
+                            kind: "create" | "spend" | "vote";
+                            /** @description create: the address it made; spend: the address it spends from; vote: that of the spend voted on (null if that spend is not stored). */
+                            multisig_address: string | null;
+                            /** @description create: the sum of approving weights that carries a spend. */
+                            threshold: number | null;
+                            signatories: {
+                                address: string;
+                                weight: number;
+                            }[] | null;
+                            recipients: {
+                                /** @description Position in the transaction's recipient list. */
+                                recipient_index: number;
+                                to_addr: string;
+                                /**
+                                 * @description Native amount to this recipient (0 on a transfer_token entry: its tokens are in token_transfers).
+                                 * @example 1000000000
+                                 */
+                                amount: string;
+                            }[] | null;
+                            /**
+                             * @description spend: the sum of its recipients' amounts.
+                             * @example 1000000000
+                             */
+                            total: string | null;
+                            /** @description spend: no vote counts in a block above this height. */
+                            expiry_height: number | null;
+                            /** @description vote: the hash of the spend voted on. */
+                            spend_tx_hash: string | null;
+                            /** @description vote: true when the vote withdraws the signatory's approval. */
+                            unvote: boolean | null;
+                        } | null;
                     };
                 };
             };

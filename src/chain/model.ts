@@ -121,6 +121,18 @@ export interface CanonicalTx {
    * transaction). A spend moves no value when it is made: its votes decide whether it ever does.
    */
   multiSig?: MultiSigBody;
+  /** pow latticePK: the public keys the transaction published (absent on every other transaction). */
+  lattice?: LatticeKeys;
+}
+
+/**
+ * The keys of a pow latticePK transaction, as lowercase hex without 0x (theQRL/QRL
+ * LatticeTransaction: pk1 Kyber, pk2 Dilithium, pk3 ECDSA; each may be empty).
+ */
+export interface LatticeKeys {
+  kyberPk: string;
+  dilithiumPk: string;
+  ecdsaPk: string;
 }
 
 /** The body of a pow multi-signature transaction. */

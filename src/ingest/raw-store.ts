@@ -12,7 +12,7 @@ import { forgetPending } from './pending-store.ts';
 
 const COPIED: RawTable[] = [
   'blocks', 'transactions', 'tx_recipients', 'internal_txs', 'contract_creations', 'token_transfers', 'slaves', 'withdrawals', 'migration_legs', 'opening_balances',
-  'multisig_addresses', 'multisig_signatories', 'multisig_spends', 'multisig_spend_recipients', 'multisig_votes',
+  'multisig_addresses', 'multisig_signatories', 'multisig_spends', 'multisig_spend_recipients', 'multisig_votes', 'lattice_keys',
 ];
 
 export async function writeRawRows(db: Db, rows: RawRows): Promise<void> {

@@ -29,6 +29,7 @@ export const RAW_COLUMNS = {
   multisig_spends: ['chain', 'height', 'tx_index', 'tx_hash', 'ts', 'multisig_address', 'proposer', 'expiry_height', 'total'],
   multisig_spend_recipients: ['chain', 'height', 'tx_index', 'recipient_index', 'to_addr', 'amount'],
   multisig_votes: ['chain', 'height', 'tx_index', 'tx_hash', 'ts', 'voter', 'shared_key', 'unvote'],
+  lattice_keys: ['chain', 'height', 'tx_index', 'address', 'kyber_pk', 'dilithium_pk', 'ecdsa_pk'],
 } as const;
 
 export type RawTable = keyof typeof RAW_COLUMNS;
@@ -36,7 +37,7 @@ export type RawTable = keyof typeof RAW_COLUMNS;
 /** Tables whose rows belong to a height (deleted from above a reorg's common ancestor). */
 export const HEIGHT_TABLES = [
   'blocks', 'transactions', 'tx_recipients', 'internal_txs', 'contract_creations', 'token_transfers', 'slaves', 'withdrawals', 'migration_legs', 'opening_balances',
-  'multisig_addresses', 'multisig_signatories', 'multisig_spends', 'multisig_spend_recipients', 'multisig_votes',
+  'multisig_addresses', 'multisig_signatories', 'multisig_spends', 'multisig_spend_recipients', 'multisig_votes', 'lattice_keys',
 ] as const;
 
 export type RawRows = Record<RawTable, Row[]>;
@@ -101,6 +102,7 @@ export function addBlockRows(rows: RawRows, block: CanonicalBlock): void {
       rows.slaves.push([chain, slave.slave, tx.from, slave.accessType, height, tx.index, ts]);
     }
     if (tx.multiSig) addMultiSigRows(rows, chain, height, ts, tx);
+    if (tx.lattice) rows.lattice_keys.push([chain, height, tx.index, tx.from, tx.lattice.kyberPk, tx.lattice.dilithiumPk, tx.lattice.ecdsaPk]);
     if (tx.migration) {
       const to = tx.to ?? tx.recipients?.[0]?.to ?? '';
       rows.migration_legs.push([chain, height, tx.index, tx.migration.accountId, tx.migration.role, tx.hash, ts, tx.from, to, tx.value]);

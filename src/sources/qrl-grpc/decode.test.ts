@@ -1,7 +1,7 @@
 /**
  * The decoder on messages built here and sent through real protobuf bytes: every subtype the
- * generated chain lacks (multisig create, spend and vote), slave-signed senders, and what a
- * malformed transaction or header becomes.
+ * generated chain lacks (multisig create, spend and vote), lattice keys of real sizes, slave-signed
+ * senders, and what a malformed transaction or header becomes.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -169,4 +169,20 @@ it('refuses a previous hash that is not 32 bytes above genesis', () => {
 
 it('refuses a genesis_balance address that is neither 39 bytes nor the zero address', () => {
   assert.throws(() => withPrev(0, Buffer.from('x'), { genesis_balance: [{ address: Buffer.alloc(32, 1), balance: '1' }] }), /genesis_balance\[0\]\.address/);
+});
+
+it('decodes a latticePK transaction\'s keys (pk1 Kyber, pk2 Dilithium, pk3 ECDSA) as hex, an absent one as empty', () => {
+  const kyber = Buffer.alloc(1184, 0x4b);
+  const dilithium = Buffer.alloc(1472, 0x44);
+  const block = roundTrip([
+    { transaction_hash: hash(1), nonce: 1, coinbase: { addr_to: bytesOf(bob), amount: '6000000000' } },
+    { transaction_hash: hash(2), fee: 15, public_key: alice, signature: signature(4), nonce: 2, latticePK: { pk1: kyber, pk2: dilithium, pk3: Buffer.from('04aa', 'hex') } },
+    { transaction_hash: hash(3), fee: 15, public_key: alice, signature: signature(5), nonce: 3, latticePK: { pk1: kyber } },
+  ]);
+  const [, full, partial] = block.transactions;
+  assert.equal(full!.type, 'latticePK');
+  assert.equal(full!.from, addressOf(alice));
+  assert.deepEqual(full!.lattice, { kyberPk: '4b'.repeat(1184), dilithiumPk: '44'.repeat(1472), ecdsaPk: '04aa' });
+  assert.deepEqual(partial!.lattice, { kyberPk: '4b'.repeat(1184), dilithiumPk: '', ecdsaPk: '' });
+  assert.equal(full!.value, 0n);
 });

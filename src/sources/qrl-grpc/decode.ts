@@ -182,8 +182,15 @@ export function decodeTx(raw: Msg, index: number): DecodedTx {
       tx.slaves = pks.map((pk, i) => ({ slave: addressOfPublicKey(pk, `slave.slave_pks[${i}]`), accessType: Number(access[i]) }));
       break;
     }
-    case 'latticePK':
+    case 'latticePK': {
+      const body = (raw.latticePK ?? {}) as Msg;
+      tx.lattice = {
+        kyberPk: bytes(body.pk1, 'latticePK.pk1').toString('hex'),
+        dilithiumPk: bytes(body.pk2, 'latticePK.pk2').toString('hex'),
+        ecdsaPk: bytes(body.pk3, 'latticePK.pk3').toString('hex'),
+      };
       break;
+    }
     case 'proposal_create':
     case 'proposal_vote':
       // Governance: a proposal or a vote on one costs its fee and moves nothing else.

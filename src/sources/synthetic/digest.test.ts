@@ -26,33 +26,33 @@ const WORLDS: Record<string, Pinned> = {
   'seed 7 with migrations, reorgs, garbled answers and set-aside items': {
     options: { seed: 7, end: END, powDays: 3, posDays: 2, scale: 600, reorgEvery: 250, malformedEvery: 400 },
     canonical: {
-      pow: '2949bfd00689dae6456c5d4bce631954c93a04d7836a596344e9ac8a517ef958',
+      pow: 'a54e295387e3ec3e85cd0c3216c68bbc5390a283e5f9aa9b06d89c911c0a4ace',
       pos: 'cf2362ff31927d1a0c8d346b2295b5a7a8a299c479b670433a62d0176956ba5b',
     },
     stream: {
-      pow: 'baeab7b9706d8d400b4f1162c76d65474e5f92ade3636639cebe5e1cb889db57',
+      pow: 'bdaa2c3eacad0dec92ba0940cd239bf52668a5ac8f1f595470298a80f824f896',
       pos: 'ceaedd8a21abf3f0b77d361e652e6b854c923b9a1b568cf2a300bed185703e36',
     },
   },
   'seed 8, busier, no migration': {
     options: { seed: 8, end: END, powDays: 1.5, posDays: 1, scale: 3000, reorgEvery: 120, migrationCutover: null },
     canonical: {
-      pow: 'fa61b9f524d6591a56e82b110772bf411ac3970815b0d0c9c57bd249083fadb9',
+      pow: 'e8bc0ff848dafddd2d0d0cc4e2c13ea1f6e426562ceb2c6ee1f1f942b0ab7553',
       pos: 'f21261cecb3c5c469a26f041bbaa3ffe162b2570e62511969976166d7e95a5ea',
     },
     stream: {
-      pow: 'bcca1c67a40c1424e474a8d9ce49b0ac4dea1a93d47b9625bb3479f87de02600',
+      pow: '968790d1317015ff500903480d5e5a4d54488b9560c630d1a9d20b162eb31fad',
       pos: '3bc0bffd733a69e7ef23b63a628faf2d3c5e6fe452104d825b4722ec407a4fde',
     },
   },
   'seed 3, crowded blocks, a cutover set by date': {
     options: { seed: 3, end: END, powDays: 1, posDays: 1, scale: 20_000, reorgEvery: 200, malformedEvery: 150, migrationCutover: new Date('2026-03-01T00:00:00Z') },
     canonical: {
-      pow: '0af6d8b72cb6f094b955ff6d65f011bb4668765ab9231ccac0f80fef495e94a8',
+      pow: '9316b68ac2b74af4d4309e19e46bdfd2a2ed13c74d17d031b6d54fb8d73f9d71',
       pos: '7b5b5d87d11c5706178744fa77eaadbe7662fe743767d0560795f37f27525a0a',
     },
     stream: {
-      pow: 'a68f5cff9ee3288c7afe35f6ebac05e3592150cad83d5846e18b49d6eea9462d',
+      pow: '917df316d3956ddac240783607f0ce2e462c0d0b6cdc2ac306ecbc94fc9f83a8',
       pos: 'a7396cbb304adac7988aacf868d4645698c032dc806859d1d18ddb3aa1e16870',
     },
   },

@@ -9,6 +9,7 @@
  * (from = master, signer = slave). With `powMultiSig`, a few multi-signature addresses are made,
  * funded, and spent from by their signatories' votes, by QRL's rules (see `MultiSigRun`).
  */
+import { hash } from 'node:crypto';
 import { multiSigAddress } from '../../chain/addresses.ts';
 import { POW_COINBASE_SENTINEL } from '../../chain/chains.ts';
 import type { CanonicalBlock, CanonicalTx, TokenTransfer, TxType } from '../../chain/model.ts';
@@ -460,7 +461,7 @@ export class PowRun extends ChainRun {
       case 'tokenCreate':
         return this.tokenCreate(block);
       case 'latticePK':
-        return this.simple('latticePK');
+        return this.latticePK();
       case 'slave':
         return this.userSlaves();
       case 'whale':
@@ -569,13 +570,24 @@ export class PowRun extends ChainRun {
     return true;
   }
 
-  /** A transaction that only costs a fee (latticePK). */
+  /** A transaction that only costs a fee (latticePK, and the kind the decoder does not know). */
   private simple(type: TxType): boolean {
     const fee = this.fee();
     const from = this.economy.sender(fee);
     const signer = from < 0 ? -1 : this.signerFor(from);
     if (signer < 0 || this.ledger.balance[from]! < fee) return false;
     this.begin(type, from, signer, fee);
+    return true;
+  }
+
+  /**
+   * A latticePK transaction. Its keys are 32-byte stand-ins derived from its hash (no draw from the
+   * generator's stream), not real Kyber and Dilithium keys; no ECDSA key.
+   */
+  private latticePK(): boolean {
+    if (!this.simple('latticePK')) return false;
+    const tx = this.txs.at(-1)!;
+    tx.lattice = { kyberPk: hash('sha256', `kyber${tx.hash}`), dilithiumPk: hash('sha256', `dilithium${tx.hash}`), ecdsaPk: '' };
     return true;
   }
 

@@ -2,10 +2,10 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { CHAINS, type ChainId } from '../../../src/chain/chains.ts';
-import type { CanonicalBlock, CanonicalTx } from '../../../src/chain/model.ts';
+import type { CanonicalBlock, CanonicalTx, MultiSigBody } from '../../../src/chain/model.ts';
 import { describeSeededApp } from '../../support/seeded-app.ts';
 import { POS, POW } from '../addresses/fixtures.ts';
-import { expectedItem, getter, iso, loadTransactionChains, newestFirst, PAYEES, TOKEN_HASH } from './fixtures.ts';
+import { expectedItem, getter, iso, loadTransactionChains, MULTISIG_ADDRESS, MULTISIG_SPEND_HASH, newestFirst, PAYEES, TOKEN_HASH } from './fixtures.ts';
 
 type Chains = { pow: { blocks: CanonicalBlock[] }; pos: { blocks: CanonicalBlock[] } };
 
@@ -59,7 +59,28 @@ function expectedPage(chains: Chains, chain: ChainId, network: string, block: Ca
           total_supply: chain === 'pow' ? tx.tokenTransfers.reduce((sum, x) => sum + x.amount, 0n).toString() : null,
         }
       : null,
+    lattice_keys: tx.lattice ? { kyber_pk: tx.lattice.kyberPk, dilithium_pk: tx.lattice.dilithiumPk, ecdsa_pk: tx.lattice.ecdsaPk } : null,
+    multi_sig: tx.multiSig ? expectedMultiSig(blocks, tx.multiSig) : null,
   };
+}
+
+/** A multi-signature body as the page shows it: every kind's fields, those of the other kinds null. */
+function expectedMultiSig(blocks: CanonicalBlock[], body: MultiSigBody): Record<string, unknown> {
+  const none = { multisig_address: null, threshold: null, signatories: null, recipients: null, total: null, expiry_height: null, spend_tx_hash: null, unvote: null };
+  switch (body.kind) {
+    case 'create':
+      return { ...none, kind: 'create', multisig_address: body.address, threshold: body.threshold, signatories: body.signatories };
+    case 'spend':
+      return {
+        ...none, kind: 'spend', multisig_address: body.multiSigAddress, expiry_height: body.expiryHeight,
+        recipients: body.recipients.map((r, i) => ({ recipient_index: i, to_addr: r.to, amount: r.amount.toString() })),
+        total: body.recipients.reduce((sum, r) => sum + r.amount, 0n).toString(),
+      };
+    case 'vote': {
+      const spend = blocks.flatMap((b) => b.transactions).find((t) => t.hash === body.sharedKey)?.multiSig;
+      return { ...none, kind: 'vote', spend_tx_hash: body.sharedKey, unvote: body.unvote, multisig_address: spend?.kind === 'spend' ? spend.multiSigAddress : null };
+    }
+  }
 }
 
 describeSeededApp('GET /{chain}/transactions/{hash}', loadTransactionChains, (s) => {
@@ -74,7 +95,7 @@ describeSeededApp('GET /{chain}/transactions/{hash}', loadTransactionChains, (s)
     }
   });
 
-  it('the pages that show more than the list: recipients, tokens, internal frames, slaves, migration legs', async () => {
+  it('the pages that show more than the list: recipients, tokens, internal frames, slaves, lattice keys, multi-sig bodies, migration legs', async () => {
     const pow = newestFirst(s.seeded().pow.blocks).map(({ tx }) => tx);
     const pos = newestFirst(s.seeded().pos.blocks).map(({ tx }) => tx);
     // Each shape is there (the oracle above computed the figures).
@@ -89,6 +110,14 @@ describeSeededApp('GET /{chain}/transactions/{hash}', loadTransactionChains, (s)
     assert.deepEqual(slave.slave_keys, [{ slave_address: POW.slave, access_type: 0 }]);
     const message = await get(`pow/transactions/${pow.find((tx) => tx.type === 'message')!.hash}`);
     assert.equal(message.input_data, '48656c6c6f');
+    const lattice = await get(`pow/transactions/${pow.find((tx) => tx.type === 'latticePK')!.hash}`);
+    assert.deepEqual(lattice.lattice_keys, { kyber_pk: 'ab'.repeat(40), dilithium_pk: 'cd'.repeat(48), ecdsa_pk: '' });
+    const spend = await get(`pow/transactions/${MULTISIG_SPEND_HASH}`);
+    assert.deepEqual([spend.multi_sig.kind, spend.multi_sig.multisig_address, spend.multi_sig.total], ['spend', MULTISIG_ADDRESS, '525']);
+    const vote = await get(`pow/transactions/${pow.find((tx) => tx.type === 'multi_sig_vote')!.hash}`);
+    assert.deepEqual([vote.multi_sig.spend_tx_hash, vote.multi_sig.multisig_address, vote.multi_sig.unvote], [MULTISIG_SPEND_HASH, MULTISIG_ADDRESS, false]);
+    const create = await get(`pow/transactions/${pow.find((tx) => tx.type === 'multi_sig_create')!.hash}`);
+    assert.deepEqual([create.multi_sig.threshold, create.multi_sig.signatories.length, create.lattice_keys, slave.multi_sig], [2, 2, null, null]);
     const burn = await get(`pow/transactions/${pow.find((tx) => tx.migration)!.hash}`);
     const mint = pos.find((tx) => tx.migration)!;
     assert.equal(burn.migration.counterpart.tx_hash, mint.hash);

@@ -1,9 +1,10 @@
 /**
  * The chains of the transactions suites: the address fixtures' chains plus what only a transaction
  * page shows (a pow token creation and its transfers, a 100-recipient payout, a migration burn whose
- * pos mint is stored), and the oracle of a transaction computed from the canonical blocks.
+ * pos mint is stored, lattice keys, a multi-signature address with a spend and a vote), and the oracle of a transaction computed from the canonical blocks.
  */
 import assert from 'node:assert/strict';
+import { multiSigAddress } from '../../../src/chain/addresses.ts';
 import { POW_COINBASE_SENTINEL, type ChainId } from '../../../src/chain/chains.ts';
 import { emptyTx, type CanonicalBlock, type CanonicalTx } from '../../../src/chain/model.ts';
 import { AUTH, type TestApp } from '../../support/app.ts';
@@ -15,6 +16,9 @@ import { ingestChain, POW, posChain, powChain } from '../addresses/fixtures.ts';
 export const TOKEN_HASH = hash('pow-token-creation');
 export const PAYEES = Array.from({ length: 100 }, (_, i) => addr('pow', `payee-${i}`));
 export const MIGRATION_ADDRESS = addr('pow', 'migration');
+export const MULTISIG_CREATE_HASH = hash('pow-multisig-create');
+export const MULTISIG_ADDRESS = multiSigAddress(MULTISIG_CREATE_HASH);
+export const MULTISIG_SPEND_HASH = hash('pow-multisig-spend');
 
 function transactionChains(): { pow: ChainBuilder; pos: ChainBuilder } {
   const pow = powChain(20);
@@ -33,6 +37,23 @@ function transactionChains(): { pow: ChainBuilder; pos: ChainBuilder } {
     b.multiTransfer(POW.exchange, PAYEES.map((to, i) => ({ to, amount: 10n + BigInt(i) })), 5000n, { otsIndex: 9 });
     const burn = b.transfer(POW.exchange, MIGRATION_ADDRESS, 777_000n, { ots: 10 });
     burn.migration = { accountId: 'acct-1', role: 'burn' };
+    b.coinbase(POW.pool, 6_000_000_000n);
+  });
+  pow.block((b) => {
+    // Lattice keys, and a multi-signature address made, a spend proposed from it and a vote on it.
+    const next = () => b.block.transactions.length;
+    const lattice = emptyTx({ hash: hash('pow-lattice'), index: next(), type: 'latticePK', from: POW.user, fee: 250n, otsIndex: 20 });
+    lattice.lattice = { kyberPk: 'ab'.repeat(40), dilithiumPk: 'cd'.repeat(48), ecdsaPk: '' };
+    b.block.transactions.push(lattice);
+    const create = emptyTx({ hash: MULTISIG_CREATE_HASH, index: next(), type: 'multi_sig_create', from: POW.exchange, fee: 400n, otsIndex: 21 });
+    create.multiSig = { kind: 'create', address: MULTISIG_ADDRESS, signatories: [{ address: POW.user, weight: 1 }, { address: POW.buyer, weight: 2 }], threshold: 2 };
+    b.block.transactions.push(create);
+    const spend = emptyTx({ hash: MULTISIG_SPEND_HASH, index: next(), type: 'multi_sig_spend', from: POW.user, to: MULTISIG_ADDRESS, fee: 300n, otsIndex: 22 });
+    spend.multiSig = { kind: 'spend', multiSigAddress: MULTISIG_ADDRESS, recipients: [{ to: POW.m1, amount: 500n }, { to: POW.m2, amount: 25n }], expiryHeight: b.block.height + 100 };
+    b.block.transactions.push(spend);
+    const vote = emptyTx({ hash: hash('pow-multisig-vote'), index: next(), type: 'multi_sig_vote', from: POW.buyer, fee: 200n, otsIndex: 23, input: MULTISIG_SPEND_HASH });
+    vote.multiSig = { kind: 'vote', sharedKey: MULTISIG_SPEND_HASH, unvote: false };
+    b.block.transactions.push(vote);
     b.coinbase(POW.pool, 6_000_000_000n);
   });
   return { pow, pos: posChain(20) };

@@ -130,7 +130,7 @@ function encodeTx(tx: CanonicalTx, block: CanonicalBlock, keys: KeyBook, sigByte
     case 'message':
       return { ...base, message: { message_hash: hexBytes(tx.input ?? ''), addr_to: tx.to ? keys.bytes(tx.to) : Buffer.alloc(0) } };
     case 'latticePK':
-      return { ...base, latticePK: { pk1: sha256('kyber', tx.hash), pk2: sha256('dilithium', tx.hash), pk3: Buffer.alloc(0) } };
+      return { ...base, latticePK: { pk1: hexBytes(tx.lattice!.kyberPk), pk2: hexBytes(tx.lattice!.dilithiumPk), pk3: hexBytes(tx.lattice!.ecdsaPk) } };
     case 'slave':
       return { ...base, slave: { slave_pks: tx.slaves.map((s) => keys.publicKey(s.slave)), access_types: tx.slaves.map((s) => s.accessType) } };
     case 'token': {

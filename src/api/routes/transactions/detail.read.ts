@@ -60,6 +60,26 @@ export interface LegEntry {
   amount: string;
 }
 
+export interface LatticeEntry {
+  kyber_pk: string;
+  dilithium_pk: string;
+  ecdsa_pk: string;
+}
+
+/** The body of a pow multi-signature transaction, as its rows hold it (fields of the other kinds null). */
+export interface MultiSigEntry {
+  kind: 'create' | 'spend' | 'vote';
+  /** create: the address it made; spend: the address it spends from; vote: that of the spend voted on (null until the spend is stored). */
+  multisig_address: string | null;
+  threshold: number | null;
+  signatories: { address: string; weight: number }[] | null;
+  recipients: RecipientEntry[] | null;
+  total: string | null;
+  expiry_height: number | null;
+  spend_tx_hash: string | null;
+  unvote: boolean | null;
+}
+
 export interface TxPageRow extends ChainTxRow {
   burned: string;
   max_fee_per_gas: string | null;
@@ -72,21 +92,47 @@ export interface TxPageRow extends ChainTxRow {
   slaves: SlaveEntry[];
   token: TokenEntry | null;
   migration: (LegEntry & { counterpart: LegEntry | null }) | null;
+  lattice_keys: LatticeEntry | null;
+  multi_sig: MultiSigEntry | null;
 }
 
-type Stored = Omit<TxPageRow, 'recipients' | 'token_transfers' | 'internal_transfers' | 'slaves' | 'token' | 'migration'> & {
+type Stored = Omit<TxPageRow, 'recipients' | 'token_transfers' | 'internal_transfers' | 'slaves' | 'token' | 'migration' | 'lattice_keys' | 'multi_sig'> & {
   recipients: string | null;
   token_transfers: string | null;
   internal_transfers: string | null;
   slaves: string | null;
   token: string | null;
   migration: string | null;
+  lattice_keys: string | null;
+  multi_sig: string | null;
 };
 
 /** A migration leg of alias `a` as JSON (amounts as text: a JSON number would not hold them). */
 const leg = (a: 'm' | 'o') =>
   raw(`json_build_object('chain', ${a}.chain, 'role', ${a}.role, 'account_id', ${a}.account_id, 'tx_hash', ${a}.tx_hash,
     'height', ${a}.height, 'ts', ${a}.ts, 'from_addr', ${a}.from_addr, 'to_addr', ${a}.to_addr, 'amount', ${a}.amount::text)`);
+
+/**
+ * The body of a pow multi-signature transaction from the table of its kind, by the transaction's
+ * position (a create's signatories by the address it made, a vote's spend by its hash).
+ */
+const MULTI_SIG = raw(`CASE t.tx_type
+  WHEN 'multi_sig_create' THEN (
+    SELECT json_build_object('kind', 'create', 'multisig_address', a.address, 'threshold', a.threshold,
+             'signatories', (SELECT json_agg(json_build_object('address', s.signatory, 'weight', s.weight) ORDER BY s.position)
+                             FROM multisig_signatories s WHERE s.chain = a.chain AND s.address = a.address))
+    FROM multisig_addresses a WHERE a.chain = t.chain AND a.height = t.height AND a.tx_index = t.tx_index)
+  WHEN 'multi_sig_spend' THEN (
+    SELECT json_build_object('kind', 'spend', 'multisig_address', p.multisig_address, 'total', p.total::text, 'expiry_height', p.expiry_height,
+             'recipients', (SELECT json_agg(json_build_object('recipient_index', r.recipient_index, 'to_addr', r.to_addr, 'amount', r.amount::text)
+                                            ORDER BY r.recipient_index)
+                            FROM multisig_spend_recipients r WHERE r.chain = p.chain AND r.height = p.height AND r.tx_index = p.tx_index))
+    FROM multisig_spends p WHERE p.chain = t.chain AND p.height = t.height AND p.tx_index = t.tx_index)
+  WHEN 'multi_sig_vote' THEN (
+    SELECT json_build_object('kind', 'vote', 'spend_tx_hash', v.shared_key, 'unvote', v.unvote,
+             'multisig_address', (SELECT p.multisig_address FROM multisig_spends p WHERE p.chain = v.chain AND p.tx_hash = v.shared_key LIMIT 1))
+    FROM multisig_votes v WHERE v.chain = t.chain AND v.height = t.height AND v.tx_index = t.tx_index)
+END`);
 
 /**
  * The stored transaction `hash` of `chain`, or null. The lists beside it are read by its position
@@ -123,7 +169,10 @@ export async function readTransactionPage(db: Db, chain: ChainId, hash: string):
           (SELECT json_build_object('leg', ${leg('m')}, 'counterpart', (
                     SELECT ${leg('o')} FROM migration_legs o
                     WHERE o.account_id = m.account_id AND o.chain <> m.chain ORDER BY o.height, o.tx_index LIMIT 1))::text
-             FROM migration_legs m WHERE m.chain = t.chain AND m.height = t.height AND m.tx_index = t.tx_index) AS migration
+             FROM migration_legs m WHERE m.chain = t.chain AND m.height = t.height AND m.tx_index = t.tx_index) AS migration,
+          (SELECT json_build_object('kyber_pk', k.kyber_pk, 'dilithium_pk', k.dilithium_pk, 'ecdsa_pk', k.ecdsa_pk)::text
+             FROM lattice_keys k WHERE k.chain = t.chain AND k.height = t.height AND k.tx_index = t.tx_index) AS lattice_keys,
+          (${MULTI_SIG})::text AS multi_sig
         FROM transactions t
         WHERE t.chain = ${chain} AND t.tx_hash = ${hash}`,
     { reusePlan: true }, // key lookups only
@@ -139,6 +188,22 @@ export async function readTransactionPage(db: Db, chain: ChainId, hash: string):
     slaves: list<SlaveEntry>(row.slaves),
     token: row.token === null ? null : (JSON.parse(row.token) as TokenEntry),
     migration: migration && { ...migration.leg, counterpart: migration.counterpart },
+    lattice_keys: row.lattice_keys === null ? null : (JSON.parse(row.lattice_keys) as LatticeEntry),
+    multi_sig: row.multi_sig === null ? null : multiSigEntry(JSON.parse(row.multi_sig) as Partial<MultiSigEntry> & Pick<MultiSigEntry, 'kind'>),
+  };
+}
+
+function multiSigEntry(body: Partial<MultiSigEntry> & Pick<MultiSigEntry, 'kind'>): MultiSigEntry {
+  return {
+    kind: body.kind,
+    multisig_address: body.multisig_address ?? null,
+    threshold: body.threshold ?? null,
+    signatories: body.signatories ?? (body.kind === 'create' ? [] : null),
+    recipients: body.recipients ?? (body.kind === 'spend' ? [] : null),
+    total: body.total ?? null,
+    expiry_height: body.expiry_height ?? null,
+    spend_tx_hash: body.spend_tx_hash ?? null,
+    unvote: body.unvote ?? null,
   };
 }
 

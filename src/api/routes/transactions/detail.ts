@@ -1,7 +1,7 @@
 /**
  * GET /api/v1/{chain}/transactions/{hash}: one transaction with what its page shows (recipients,
  * token and internal transfers, receipt, fee and burn, confirmations, migration leg, the pow
- * subtype's body). A hash a reorg removed answers 404 saying so.
+ * subtype's body: slave keys, token, message, lattice keys, multi-signature fields). A hash a reorg removed answers 404 saying so.
  */
 import { Type, type Static } from 'typebox';
 import { answerAmounts, type AnswerAmount } from '../../amounts.ts';
@@ -83,6 +83,36 @@ const SlaveKey = Type.Object({
   access_type: Type.Integer({ description: 'Access type granted (0 = all).' }),
 });
 
+const LatticeKeys = Type.Object(
+  {
+    kyber_pk: Type.String({ description: 'pk1: the Kyber public key, hex (empty when not given).' }),
+    dilithium_pk: Type.String({ description: 'pk2: the Dilithium public key, hex (empty when not given).' }),
+    ecdsa_pk: Type.String({ description: 'pk3: the ECDSA public key, hex (empty when not given).' }),
+  },
+  { description: 'pow latticePK transaction: the public keys its sender published for encrypted messaging; null otherwise.' },
+);
+
+const MultiSig = Type.Object(
+  {
+    kind: StringEnum(['create', 'spend', 'vote'] as const, { description: 'multi_sig_create, multi_sig_spend or multi_sig_vote.' }),
+    multisig_address: Nullable(Type.String({
+      description: 'create: the address it made; spend: the address it spends from; vote: that of the spend voted on (null if that spend is not stored).',
+    })),
+    threshold: Nullable(Type.Integer({ description: 'create: the sum of approving weights that carries a spend.' })),
+    signatories: Nullable(Type.Array(Type.Object({ address: Type.String(), weight: Type.Integer() }), { description: 'create: the signatories in order, with their weights.' })),
+    recipients: Nullable(Type.Array(Recipient, { description: 'spend: who it pays, and how much, if its votes carry it.' })),
+    total: { ...NullableAmount, description: 'spend: the sum of its recipients\' amounts.' },
+    expiry_height: Nullable(Type.Integer({ description: 'spend: no vote counts in a block above this height.' })),
+    spend_tx_hash: Nullable(Type.String({ description: 'vote: the hash of the spend voted on.' })),
+    unvote: Nullable(Type.Boolean({ description: 'vote: true when the vote withdraws the signatory\'s approval.' })),
+  },
+  {
+    description:
+      'pow multi-signature transaction: its body; fields of the other kinds are null. Whether a spend was approved, ' +
+      'executed or expired is at GET /pow/addresses/{multisig_address}/multisig.',
+  },
+);
+
 export const TransactionPage = Type.Object(
   {
     ...ChainTransaction.properties,
@@ -97,6 +127,8 @@ export const TransactionPage = Type.Object(
     migration: Nullable(Migration),
     slave_keys: Nullable(Type.Array(SlaveKey, { description: 'pow slave transaction: the keys it registered, by address.' })),
     token: Nullable(Token),
+    lattice_keys: Nullable(LatticeKeys),
+    multi_sig: Nullable(MultiSig),
   },
   { description: 'A transaction as one object (not per recipient), with what a transaction page shows.' },
 );
@@ -120,6 +152,7 @@ function toPage(row: TxPageRow, chain: ChainId, network: string, amount: AnswerA
   const where = { tx_hash: row.tx_hash };
   const of = (value: string | null, field: string) => amount(value, row.from_addr, field, where);
   const m = row.migration;
+  const ms = row.multi_sig;
   return {
     ...toTransactionDetail({ ...row, ri: 0, recipient_index: null }, chain, network, row.from_addr, amount),
     recipient_count: row.recipient_count,
@@ -148,6 +181,12 @@ function toPage(row: TxPageRow, chain: ChainId, network: string, amount: AnswerA
     },
     slave_keys: row.tx_type === 'slave' ? row.slaves : null,
     token: row.token && { ...row.token, total_supply: row.token.total_supply === null ? null : of(row.token.total_supply, 'token.total_supply') },
+    lattice_keys: row.lattice_keys,
+    multi_sig: ms && {
+      ...ms,
+      recipients: ms.recipients && ms.recipients.map((r) => ({ ...r, amount: of(r.amount, 'multi_sig.recipients.amount') ?? '0' })),
+      total: ms.total === null ? null : of(ms.total, 'multi_sig.total'),
+    },
   };
 }
 
