@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { bech32 } from '@scure/base';
-import { keccak256 } from 'viem';
+import { keccak_256 } from '@noble/hashes/sha3';
 import { POW_COINBASE_SENTINEL, type ChainId } from './chains.ts';
 import { POS_ADDRESS_WIDTHS, type ChainNetwork } from './network.ts';
 
@@ -106,7 +106,7 @@ export function checksummedPosHex(lowerHex: string): string {
   const digest =
     lowerHex.length === 128
       ? createHash('shake256', { outputLength: 64 }).update(lowerHex, 'utf8').digest('hex')
-      : keccak256(Buffer.from(lowerHex, 'utf8')).slice(2);
+      : Buffer.from(keccak_256(Buffer.from(lowerHex, 'utf8'))).toString('hex');
   let out = '';
   for (let i = 0; i < lowerHex.length; i++) {
     const c = lowerHex[i]!;

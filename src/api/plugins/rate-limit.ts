@@ -16,7 +16,7 @@
 import { createRequire } from 'node:module';
 import rateLimit, { normalizeIP, type FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Config } from '../../config/env.ts';
 import { ApiError } from '../problem.ts';
 
@@ -104,6 +104,8 @@ function fallbackStore(redis: Redis, log: FastifyBaseLogger): { store: CountStor
 }
 
 async function connectRedis(url: string, log: FastifyBaseLogger): Promise<{ redis: Redis; store: CountStore }> {
+  // Loaded only when counts are shared: a process without Redis never needs the client.
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     // A command while disconnected fails at once (and is counted in memory) instead of waiting.
     enableOfflineQueue: false,

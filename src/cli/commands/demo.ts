@@ -7,6 +7,7 @@
  * the docs URL and a demo key.
  */
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
@@ -103,6 +104,8 @@ const CHAIN_STEPS: ReadonlySet<LoadStep> = new Set(['pow', 'pow rollups', 'pos',
  * could not resume it).
  */
 const LOADING_FILE = 'demo-loading';
+/** On a later start, the chains resume after the API's first answer, or after this long without a request. */
+const LIVE_RESUME_MS = 2_000;
 
 /** The demo key lives beside the demo data, so every start on the same data prints the same key. */
 function demoKey(dataDir: string): string {
@@ -146,6 +149,8 @@ export function registerDemo(program: Command): void {
       const [existing] = await store.query<{ n: number }>('demo.blocks', sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM blocks LIMIT 1) b`);
       let liveFrom = existing?.n ? readWorldFile(config.dataDir) : null;
       const lives: LiveWorld[] = [];
+      /** A later start's resumption of the chains, begun once the API has answered (awaited before they stop). */
+      let resuming: Promise<void> | undefined;
       /**
        * Starts the API (once; `loads` names the chains still loading) and stops it, the chains and the
        * store on a signal. The demo's page opens with its key filled in (docs/dashboard.md); `quarry serve` never does this.
@@ -160,6 +165,7 @@ export function registerDemo(program: Command): void {
               console.error('stopped while the demo was still loading: the next start loads it again');
               process.exit(130);
             }
+            await resuming;
             await Promise.all(lives.map((live) => live.stop()));
             await server.close();
           },
@@ -174,10 +180,16 @@ export function registerDemo(program: Command): void {
       };
       if (existing?.n) {
         const server = await serve();
-        // The world lives on (it keeps the writer locks): generated and followed after the first answer.
-        if (flags.pace > 0 && liveFrom !== null) lives.push(await startLive(store, null, liveFrom, flags.pace, config.logLevel, logger, CHAINS));
-        else await lock.release();
         banner(server.url);
+        if (flags.pace > 0 && liveFrom !== null) {
+          // The world lives on (it keeps the writer locks). Resuming it replays the generator from
+          // genesis to the stored tips, seconds of this thread's time: serving comes first.
+          const from = liveFrom;
+          resuming = afterFirstAnswer(server.app.server, LIVE_RESUME_MS)
+            .then(() => startLive(store, null, from, flags.pace, config.logLevel, logger, CHAINS))
+            .then((live) => void lives.push(live))
+            .catch((error: unknown) => logger.error({ err: error instanceof Error ? error.message : String(error) }, 'the demo chains did not resume'));
+        } else await lock.release();
         return;
       }
       console.error(`generating the demo chains (${DEMO_HISTORY.powDays} days of pow, ${DEMO_HISTORY.posDays} days of pos) into ${config.dataDir}…`);
@@ -227,6 +239,22 @@ export function registerDemo(program: Command): void {
           `(pow ${pow.toFixed(0)} s, pos ${pos.toFixed(0)} s, days, indexes and labels ${finish.toFixed(0)} s): both chains are served`,
       );
     });
+}
+
+/** Resolves once `server` has finished its first answer, or after `ms` without a request. */
+function afterFirstAnswer(server: Server, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      server.off('request', answered);
+      resolve();
+    }
+    function answered(_request: IncomingMessage, response: ServerResponse) {
+      response.once('close', done);
+    }
+    server.on('request', answered);
+  });
 }
 
 /**

@@ -11,8 +11,8 @@ import type { ChainGenerator } from './generator.ts';
 
 /** Canonical heights remembered per source for `hashAt`/`blockAt` (reorgs are at most 3 deep). */
 const REMEMBERED = 256;
-/** Heights fast-forwarded between two turns of the event loop. */
-const FAST_FORWARD_SLICE = 1000;
+/** Milliseconds of fast-forwarding between two turns of the event loop. */
+const FAST_FORWARD_SLICE_MS = 4;
 
 function canonicalHash(item: SourceItem): string | null {
   if (item.kind === 'block') return item.block.hash;
@@ -41,13 +41,17 @@ export function createGeneratedSource(chain: ChainId, start: () => ChainGenerato
     name: 'synthetic',
     async *blocks(fromHeight: number) {
       const generator = start();
-      for (let skipped = 0; ; ) {
+      let sliceStart = performance.now();
+      for (;;) {
         const emit = generator.nextHeight >= fromHeight;
         const segment = generator.next(emit);
         if (!segment) break;
         if (!emit) {
           // A long fast-forward (a resumed live demo) lets the process's other work (serving) run between heights.
-          if (++skipped % FAST_FORWARD_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+          if (performance.now() - sliceStart >= FAST_FORWARD_SLICE_MS) {
+            await new Promise((resolve) => setImmediate(resolve));
+            sliceStart = performance.now();
+          }
           continue;
         }
         remember(segment.height, segment.items.at(-1)!);
