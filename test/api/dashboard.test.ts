@@ -88,6 +88,20 @@ function busiestToken(world: AnalyticsWorld, chain: ChainId): TokenFacts {
   return [...tokenFacts(chain, world.blocks[chain]).values()].reduce((a, b) => (holders(b) > holders(a) ? b : a));
 }
 
+/** Each pow key's signatures, from the blocks: a slave's under the slave (the signing key), else the sender's. */
+function signaturesByKey(world: AnalyticsWorld): Map<string, number[]> {
+  const byKey = new Map<string, number[]>();
+  for (const block of world.blocks.pow) {
+    for (const tx of block.transactions) {
+      if (tx.otsIndex === null) continue;
+      const key = tx.signer ?? tx.from;
+      if (!byKey.has(key)) byKey.set(key, []);
+      byKey.get(key)!.push(tx.otsIndex);
+    }
+  }
+  return byKey;
+}
+
 const executablePath = findChromium();
 
 if (!executablePath) {
@@ -336,6 +350,56 @@ if (!executablePath) {
         await page.goto(`${demo!.url}/#/tokens/pos`);
         await pageShown(page, 'tokens');
         assert.deepEqual(await attributes(page, '[data-part="tokens"] tr[data-token]', 'data-token'), byHolders.map((x) => x.id));
+        assert.deepEqual(errors, []);
+      });
+
+      it('shows a pow address\'s one-time keys, warning of a reused key index only where one was reused', async () => {
+        const byKey = signaturesByKey(world);
+        const reusedOf = (indexes: number[]) => [...new Set(indexes.filter((i, n) => indexes.indexOf(i) !== n))].sort((a, b) => a - b);
+        const reuser = [...byKey].find(([, indexes]) => reusedOf(indexes).length > 0)!;
+        // The busiest key that never reused one.
+        const careful = [...byKey].filter(([, indexes]) => reusedOf(indexes).length === 0).sort((a, b) => b[1].length - a[1].length)[0]!;
+        for (const [address, indexes] of [reuser, careful]) {
+          const used = new Set(indexes);
+          let next = 0;
+          while (used.has(next)) next++;
+          await page.goto(`${demo!.url}/#/address/pow/${address}`);
+          await page.waitForSelector(`.address-page[data-address="${address}"] [data-part="ots"][data-state="ready"]`);
+          assert.equal(await page.locator('[data-field="keys_used"]').getAttribute('data-count'), String(used.size), `${address}: keys used`);
+          assert.equal(await page.locator('[data-field="signatures"]').textContent(), indexes.length.toLocaleString('en'));
+          assert.equal(await page.locator('[data-field="next_unused_index"]').textContent(), next.toLocaleString('en'));
+          assert.equal(await page.locator('[data-field="highest_used_index"]').textContent(), Math.max(...indexes).toLocaleString('en'));
+          // The grid draws the first page's used keys (indexes below 8,192).
+          assert.equal(await page.locator('[data-part="ots-grid"]').getAttribute('data-used'), String([...used].filter((i) => i < 8192).length));
+          const reused = reusedOf(indexes);
+          assert.equal(await page.locator('[data-part="ots-reuse"]').count(), reused.length > 0 ? 1 : 0, `${address}: the warning`);
+          if (reused.length > 0) {
+            assert.deepEqual(await attributes(page, '[data-part="ots-reuse"] tr[data-reused-index]', 'data-reused-index'), reused.map(String));
+            // Each reused index lists every transaction that signed with it.
+            const signers = world.blocks.pow.flatMap((b) => b.transactions).filter((tx) => (tx.signer ?? tx.from) === address && tx.otsIndex === reused[0]);
+            assert.deepEqual(await attributes(page, `[data-part="ots-reuse"] tr[data-reused-index="${reused[0]}"] a[data-tx-link]`, 'data-tx-link'), signers.map((tx) => tx.hash));
+          }
+        }
+        // Only pow addresses have the panel.
+        const posAddress = world.blocks.pos.at(-1)!.transactions[0]!.from;
+        await page.goto(`${demo!.url}/#/address/pos/${posAddress}`);
+        await page.waitForSelector(`.address-page[data-address="${posAddress}"] .pager[data-state="ready"]`);
+        assert.equal(await page.locator('[data-part="ots-panel"]').count(), 0);
+        assert.deepEqual(errors, []);
+      });
+
+      it('shows a multi-signature address\'s signatories, threshold and spends instead of keys', async () => {
+        const txs = world.blocks.pow.flatMap((b) => b.transactions);
+        const create = txs.find((tx) => tx.multiSig?.kind === 'create')!.multiSig as MultiSigCreate;
+        const spends = txs.filter((tx) => tx.multiSig?.kind === 'spend' && tx.multiSig.multiSigAddress === create.address);
+        await page.goto(`${demo!.url}/#/address/pow/${create.address}`);
+        await page.waitForSelector(`.address-page[data-address="${create.address}"] [data-part="multisig"][data-state="ready"]`);
+        const weight = create.signatories.reduce((sum, s) => sum + s.weight, 0);
+        assert.equal(await page.locator('[data-field="threshold"]').textContent(), `${create.threshold} of ${weight}`);
+        assert.deepEqual(await attributes(page, '[data-part="multisig"] tr[data-signatory]', 'data-signatory'), create.signatories.map((s) => s.address));
+        await pageShown(page, 'multisig-panel');
+        assert.deepEqual(await attributes(page, '[data-part="multisig-panel"] tr[data-spend]', 'data-spend'), spends.map((tx) => tx.hash).reverse().slice(0, 25), 'newest spend first');
+        assert.equal(await page.locator('[data-part="ots-panel"]').count(), 0, 'no keys');
         assert.deepEqual(errors, []);
       });
 
