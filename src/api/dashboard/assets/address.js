@@ -1,7 +1,9 @@
 // The address page: its detail, its balance per day, and its transactions page by page (by the
 // spec's cursor: `next_cursor` leads to older transactions; the cursors already used lead back).
+// A pow address also shows its one-time keys, or, a multi-signature address, its signatories and spends.
 
 import { field, fill, h } from './dom.js';
+import { isMultiSigAddress, multiSigPanel, otsPanel } from './pow-keys.js';
 import { coinsNumber, compact, groupedCoins, shortHash, UNIT } from './units.js';
 
 const PAGE_SIZE = 25;
@@ -19,6 +21,7 @@ export function renderAddress(root, { api, chain, address, echarts, openAddress,
   const chartEl = h('div', { class: 'chart', 'data-chart': 'balance-history' });
   const txBody = h('tbody');
   const pager = h('div', { class: 'pager' });
+  const keys = chain !== 'pow' ? null : isMultiSigAddress(address) ? multiSigPanel(api, address) : otsPanel(api, address);
   fill(
     root,
     h(
@@ -27,6 +30,7 @@ export function renderAddress(root, { api, chain, address, echarts, openAddress,
       h('a', { href: `#/chain/${chain}`, class: 'back' }, `← ${chain} charts`),
       h('h2', {}, h('span', { class: `chain-tag ${chain}` }, chain), ' ', h('code', { class: 'address' }, address)),
       h('div', { class: 'card' }, detail),
+      keys?.el,
       h('div', { class: 'card' }, h('h3', {}, `Balance per day (${UNIT})`), chartEl),
       h(
         'div',
@@ -134,6 +138,6 @@ export function renderAddress(root, { api, chain, address, echarts, openAddress,
     root.querySelector('.address-page')?.prepend(h('p', { class: 'error' }, `Could not load this address: ${error.message}`));
   };
 
-  const refresh = () => Promise.all([loadDetail(), loadBalance(), loadTransactions()]).catch(report);
-  return { ready: refresh(), refresh: () => Promise.all([loadDetail(), cursor === undefined ? loadTransactions() : null]).catch(report) };
+  const refresh = () => Promise.all([loadDetail(), loadBalance(), loadTransactions(), keys?.load()]).catch(report);
+  return { ready: refresh(), refresh: () => Promise.all([loadDetail(), cursor === undefined ? loadTransactions() : null, keys?.load()]).catch(report) };
 }

@@ -1,6 +1,6 @@
 // The dashboard: both chains' tips, the latest blocks and transactions and the charts of the chosen
-// chain, block, transaction and address pages, a search, and live updates from each chain's event
-// stream (GET /api/v1/{chain}/events).
+// chain, block, transaction, address, token and validator pages, a search, and live updates from
+// each chain's event stream (GET /api/v1/{chain}/events).
 
 import { createApi, storedKey, storeKey, apiUrl } from './api.js';
 import { CHARTS, SECTIONS } from './charts.js';
@@ -8,6 +8,8 @@ import { chainOfAddress, renderAddress } from './address.js';
 import { fill, h } from './dom.js';
 import { renderBlock, renderLatest, renderSearch, renderTransaction, searchTarget } from './explorer.js';
 import { followEvents } from './sse.js';
+import { renderToken, renderTokens } from './token.js';
+import { renderValidator, renderValidators } from './validator.js';
 import { ago } from './units.js';
 
 const CHAINS = ['pow', 'pos'];
@@ -168,6 +170,11 @@ function route() {
   if (kind === 'address' && CHAINS.includes(a) && b) return { kind: 'address', chain: a, address: decodeURIComponent(b) };
   if (kind === 'block' && CHAINS.includes(a) && b) return { kind: 'block', chain: a, id: decodeURIComponent(b) };
   if (kind === 'tx' && CHAINS.includes(a) && b) return { kind: 'tx', chain: a, hash: decodeURIComponent(b) };
+  if (kind === 'token' && CHAINS.includes(a) && b) return { kind: 'token', chain: a, id: decodeURIComponent(b) };
+  if (kind === 'tokens' && CHAINS.includes(a)) return { kind: 'tokens', chain: a };
+  // Validators are pos's only: their routes name no chain.
+  if (kind === 'validator' && a) return { kind: 'validator', id: decodeURIComponent(a) };
+  if (kind === 'validators') return { kind: 'validators' };
   if (kind === 'search' && a) return { kind: 'search', q: decodeURIComponent(a) };
   return { kind: 'charts', chain: CHAINS.includes(a) && kind === 'chain' ? a : rememberedChain() };
 }
@@ -181,6 +188,18 @@ function rememberedChain() {
   }
 }
 
+/** Each explorer page by its route's kind; the charts view is the rest. */
+const PAGES = {
+  address: (r, isCurrent) => renderAddress(main, { api, chain: r.chain, address: r.address, echarts, openAddress, track: (instance) => (isCurrent() ? track(instance) : instance) }),
+  block: (r) => renderBlock(main, { api, chain: r.chain, id: r.id }),
+  tx: (r) => renderTransaction(main, { api, chain: r.chain, hash: r.hash }),
+  token: (r) => renderToken(main, { api, chain: r.chain, id: r.id }),
+  tokens: (r) => renderTokens(main, { api, chain: r.chain }),
+  validator: (r) => renderValidator(main, { api, id: r.id }),
+  validators: () => renderValidators(main, { api }),
+  search: (r) => renderSearch(main, { api, q: r.q }),
+};
+
 function render() {
   disposeView();
   const current = ++generation;
@@ -193,16 +212,7 @@ function render() {
     askForKey();
     return;
   }
-  const page =
-    r.kind === 'address'
-      ? renderAddress(main, { api, chain: r.chain, address: r.address, echarts, openAddress, track: (instance) => (isCurrent() ? track(instance) : instance) })
-      : r.kind === 'block'
-        ? renderBlock(main, { api, chain: r.chain, id: r.id })
-        : r.kind === 'tx'
-          ? renderTransaction(main, { api, chain: r.chain, hash: r.hash })
-          : r.kind === 'search'
-            ? renderSearch(main, { api, q: r.q })
-            : null;
+  const page = PAGES[r.kind]?.(r, isCurrent) ?? null;
   if (page) {
     view = page;
     view.ready.then(() => isCurrent() && (document.body.dataset.charts = 'ready'));
@@ -222,7 +232,15 @@ function renderCharts(chain, isCurrent) {
   // One grid for every chart, each card labelled with its section, so that a wide screen fills its rows.
   const sectionTitle = new Map(SECTIONS.map((section) => [section.id, section.title]));
   const ordered = SECTIONS.flatMap((section) => charts.filter((c) => c.section === section.id));
-  fill(main);
+  fill(
+    main,
+    h(
+      'nav',
+      { class: 'explore', 'data-part': 'explore' },
+      h('a', { href: `#/tokens/${chain}` }, `${chain} tokens`),
+      chain === 'pos' ? h('a', { href: '#/validators' }, 'validators') : null,
+    ),
+  );
   const latest = renderLatest(main, { api, chain });
   main.append(
     h(

@@ -1,29 +1,13 @@
 // The explorer's pages: the latest blocks and transactions of a chain (above its charts, moving
 // as blocks arrive), a block page with its transactions and withdrawals, and a transaction page
-// with its recipients, token and internal transfers, receipt, fee and migration leg.
+// with its recipients, token and internal transfers, receipt, fee, migration leg and the pow
+// subtype's own body (slave keys, a created token, lattice keys, a multi-signature body).
 
 import { field, fill, h } from './dom.js';
-import { ago, groupedCoins, shortHash, UNIT } from './units.js';
+import { addressHref, addressLink, blockHref, blockLink, card, coins, count, longHex, pagedTable, reporter, table, tokenHref, tokenLink, txHref, txLink, validatorHref, validatorLink } from './parts.js';
+import { ago, groupedCoins, shortHash, tokenUnits, UNIT } from './units.js';
 
 const LATEST = 10;
-const PAGE_SIZE = 25;
-
-const blockHref = (chain, id) => `#/block/${chain}/${encodeURIComponent(id)}`;
-const txHref = (chain, hash) => `#/tx/${chain}/${encodeURIComponent(hash)}`;
-const addressHref = (chain, address) => `#/address/${chain}/${encodeURIComponent(address)}`;
-
-const blockLink = (chain, id, text = `#${Number(id).toLocaleString('en')}`) => h('a', { href: blockHref(chain, id), 'data-block': String(id) }, text);
-const txLink = (chain, hash) => h('a', { href: txHref(chain, hash), title: hash, 'data-tx-link': hash }, h('code', {}, shortHash(hash, 6)));
-const addressLink = (chain, address) => (address ? h('a', { href: addressHref(chain, address), title: address }, shortHash(address, 7)) : '–');
-const coins = (raw, chain) => (raw === null || raw === undefined ? '–' : `${groupedCoins(raw, chain)} ${UNIT}`);
-
-function table(columns, rows, empty) {
-  return h(
-    'div',
-    { class: 'table-wrap' },
-    h('table', { class: 'txs' }, h('thead', {}, h('tr', {}, columns.map((c) => h('th', {}, c)))), h('tbody', {}, rows.length ? rows : h('tr', {}, h('td', { colspan: columns.length, class: 'muted' }, empty)))),
-  );
-}
 
 /** The latest blocks and transactions of `chain`, in two cards: `refresh` reads them again (a block arrived). */
 export function renderLatest(root, { api, chain }) {
@@ -64,26 +48,6 @@ export function renderLatest(root, { api, chain }) {
   return { ready: load(), refresh: load };
 }
 
-/** A page that reads `path` pages by cursor into a table; `row` makes a table row of an item. */
-function pagedTable(api, path, columns, row, empty) {
-  const wrap = h('div', { 'data-state': 'loading' });
-  const pager = h('div', { class: 'pager' });
-  const previous = [];
-  let cursor;
-  async function load() {
-    const body = await api.get(path, { limit: PAGE_SIZE, cursor });
-    fill(wrap, table(columns, body.items.map(row), empty));
-    fill(
-      pager,
-      h('button', { type: 'button', disabled: previous.length === 0, onclick: () => ((cursor = previous.pop()), load()) }, '← previous'),
-      h('button', { type: 'button', disabled: !body.next_cursor, onclick: () => (previous.push(cursor), (cursor = body.next_cursor), load()) }, 'next →'),
-    );
-    wrap.dataset.state = 'ready';
-    wrap.dataset.count = String(body.items.length);
-  }
-  return { el: h('div', {}, wrap, pager), load };
-}
-
 /** A block page: `id` is a height or a hash. */
 export function renderBlock(root, { api, chain, id }) {
   const detail = h('dl', { class: 'fields', 'data-part': 'block' }, h('p', { class: 'muted' }, 'loading…'));
@@ -102,7 +66,7 @@ export function renderBlock(root, { api, chain, id }) {
           api,
           `${base}/withdrawals`,
           ['index', 'validator', 'address', `amount (${UNIT})`],
-          (w) => h('tr', {}, h('td', { class: 'num' }, w.index), h('td', { class: 'num' }, w.validator_index), h('td', {}, addressLink(chain, w.address)), h('td', { class: 'num' }, groupedCoins(w.amount, chain))),
+          (w) => h('tr', {}, h('td', { class: 'num' }, w.index), h('td', { class: 'num' }, validatorLink(w.validator_index)), h('td', {}, addressLink(chain, w.address)), h('td', { class: 'num' }, groupedCoins(w.amount, chain))),
           'no withdrawals',
         )
       : null;
@@ -110,12 +74,12 @@ export function renderBlock(root, { api, chain, id }) {
     root,
     h(
       'section',
-      { class: 'explorer-page', 'data-page': 'block', 'data-chain': chain },
+      { class: 'explorer-page', 'data-page': 'block', 'data-chain': chain, 'data-id': id },
       h('a', { href: `#/chain/${chain}`, class: 'back' }, `← ${chain}`),
       title,
       h('div', { class: 'card' }, detail),
       h('div', { class: 'card' }, h('h3', {}, 'Transactions'), txs.el),
-      withdrawals ? h('div', { class: 'card' }, h('h3', {}, 'Withdrawals'), withdrawals.el) : null,
+      withdrawals ? card('Withdrawals', 'withdrawals', withdrawals.el) : null,
     ),
   );
   async function loadDetail() {
@@ -128,6 +92,8 @@ export function renderBlock(root, { api, chain, id }) {
       field('time', `${b.timestamp} (${ago(b.timestamp)})`),
       field('transactions', String(b.tx_count), { 'data-field': 'tx_count' }),
       field(chain === 'pow' ? 'miner' : 'fee recipient', addressLink(chain, b.producer)),
+      // Null where no beacon node recorded the slot's proposer (a generated world): shown as unknown, never guessed.
+      chain === 'pos' ? field('proposer', b.proposer_index === null ? 'unknown' : validatorLink(b.proposer_index), { 'data-field': 'proposer_index' }) : null,
       field('size', `${b.size.toLocaleString('en')} bytes`),
       chain === 'pow' ? field('reward', coins(b.reward, chain)) : null,
       field('fees', coins(b.fees, chain)),
@@ -140,9 +106,89 @@ export function renderBlock(root, { api, chain, id }) {
     );
     detail.dataset.state = 'ready';
   }
-  const report = (error) => root.querySelector('.explorer-page')?.prepend(h('p', { class: 'error', 'data-part': 'error' }, `Could not load this block: ${error.message}`));
+  const report = reporter(root, 'block');
   const ready = Promise.all([loadDetail(), txs.load(), withdrawals?.load()]).catch(report);
   return { ready, refresh: () => loadDetail().catch(report) };
+}
+
+/** A card with a table, or nothing when there are no rows (a transaction shows only the lists it has). */
+const listCard = (title, part, columns, rows) => (rows.length ? card(title, part, table(columns, rows, '')) : null);
+
+/** What a transaction moved: its recipients, token transfers (each in its token's decimals) and internal transfers. */
+function transferCards(chain, t) {
+  return [
+    listCard('Recipients', 'recipients', ['#', 'to', `amount (${UNIT})`], (t.recipients ?? []).map((r) => h('tr', {}, h('td', { class: 'num' }, r.recipient_index), h('td', {}, addressLink(chain, r.to_addr)), h('td', { class: 'num' }, groupedCoins(r.amount, chain))))),
+    listCard(
+      'Token transfers',
+      'token-transfers',
+      ['token', 'from', 'to', 'amount'],
+      (t.token_transfers ?? []).map((x) =>
+        h('tr', { 'data-log-index': String(x.log_index) }, h('td', {}, tokenLink(chain, x.contract, x.token_symbol)), h('td', {}, addressLink(chain, x.from_addr)), h('td', {}, addressLink(chain, x.to_addr)), h('td', { class: 'num', 'data-raw': x.amount }, tokenUnits(x.amount, x.token_decimals))),
+      ),
+    ),
+    listCard('Internal transfers', 'internal-transfers', ['trace', 'from', 'to', `value (${UNIT})`], (t.internal_transfers ?? []).map((x) => h('tr', {}, h('td', {}, x.trace_address), h('td', {}, addressLink(chain, x.from_addr)), h('td', {}, addressLink(chain, x.to_addr)), h('td', { class: 'num' }, groupedCoins(x.value, chain))))),
+  ];
+}
+
+/** The pow subtype's own body (slave keys, the token it created, lattice keys, a multi-signature body); each null when absent. */
+function bodyCards(chain, t) {
+  return [
+    listCard('Slave keys registered', 'slave-keys', ['slave', 'access type'], (t.slave_keys ?? []).map((k) => h('tr', { 'data-slave': k.slave_address }, h('td', {}, addressLink(chain, k.slave_address)), h('td', {}, k.access_type === 0 ? '0 (all)' : String(k.access_type))))),
+    t.token ? createdTokenCard(chain, t.token) : null,
+    t.lattice_keys
+      ? card(
+          'Lattice keys published',
+          'lattice-keys',
+          h(
+            'dl',
+            { class: 'fields' },
+            field('Kyber (pk1)', longHex(t.lattice_keys.kyber_pk), { 'data-field': 'kyber_pk' }),
+            field('Dilithium (pk2)', longHex(t.lattice_keys.dilithium_pk), { 'data-field': 'dilithium_pk' }),
+            field('ECDSA (pk3)', longHex(t.lattice_keys.ecdsa_pk), { 'data-field': 'ecdsa_pk' }),
+          ),
+        )
+      : null,
+    t.multi_sig ? multiSigCard(chain, t.multi_sig) : null,
+  ];
+}
+
+function createdTokenCard(chain, token) {
+  return card(
+    'Token created',
+    'created-token',
+    h(
+      'dl',
+      { class: 'fields' },
+      field('token', tokenLink(chain, token.address, token.name ?? token.symbol), { 'data-field': 'token' }),
+      field('symbol', token.symbol),
+      field('decimals', token.decimals === null ? '–' : String(token.decimals)),
+      field('creator', addressLink(chain, token.creator)),
+      // pos answers no supply here (a contract's supply moves): the token page has it.
+      token.total_supply === null ? null : field('total supply', `${tokenUnits(token.total_supply, token.decimals)}${token.symbol ? ` ${token.symbol}` : ''}`, { 'data-field': 'total_supply' }),
+    ),
+  );
+}
+
+/** A multi_sig_create, _spend or _vote: its own fields; what its votes decided is on the multi-signature address's page. */
+function multiSigCard(chain, m) {
+  const fields = h(
+    'dl',
+    { class: 'fields' },
+    field('kind', m.kind, { 'data-field': 'multisig_kind' }),
+    field(m.kind === 'create' ? 'address made' : m.kind === 'spend' ? 'spends from' : 'spend of', m.multisig_address ? addressLink(chain, m.multisig_address) : 'not stored', { 'data-field': 'multisig_address' }),
+    m.kind === 'create' ? field('threshold', `${m.threshold} of ${m.signatories.reduce((sum, s) => sum + s.weight, 0)}`, { 'data-field': 'threshold' }) : null,
+    m.kind === 'spend' ? field('total', coins(m.total, chain), { 'data-field': 'total', 'data-raw': m.total }) : null,
+    m.kind === 'spend' ? field('expires after block', count(m.expiry_height), { 'data-field': 'expiry_height' }) : null,
+    m.kind === 'vote' ? field('spend', txLink(chain, m.spend_tx_hash), { 'data-field': 'spend_tx_hash' }) : null,
+    m.kind === 'vote' ? field('vote', m.unvote ? 'withdraws approval' : 'approves', { 'data-field': 'unvote' }) : null,
+  );
+  const rows =
+    m.kind === 'create'
+      ? table(['signatory', 'weight'], m.signatories.map((s) => h('tr', { 'data-signatory': s.address }, h('td', {}, addressLink(chain, s.address)), h('td', { class: 'num' }, s.weight))), '')
+      : m.kind === 'spend'
+        ? table(['#', 'to', `amount (${UNIT})`], m.recipients.map((r) => h('tr', { 'data-recipient': r.to_addr }, h('td', { class: 'num' }, r.recipient_index), h('td', {}, addressLink(chain, r.to_addr)), h('td', { class: 'num' }, groupedCoins(r.amount, chain)))), '')
+        : null;
+  return card('Multi-signature', 'multi-sig', fields, rows);
 }
 
 /** A transaction page. */
@@ -153,7 +199,7 @@ export function renderTransaction(root, { api, chain, hash }) {
     root,
     h(
       'section',
-      { class: 'explorer-page', 'data-page': 'transaction', 'data-chain': chain },
+      { class: 'explorer-page', 'data-page': 'transaction', 'data-chain': chain, 'data-id': hash },
       h('a', { href: `#/chain/${chain}`, class: 'back' }, `← ${chain}`),
       h('h2', {}, h('span', { class: `chain-tag ${chain}` }, chain), ' transaction ', h('code', { class: 'address' }, hash)),
       h('div', { class: 'card' }, detail),
@@ -179,15 +225,9 @@ export function renderTransaction(root, { api, chain, hash }) {
       t.migration ? field('migration', `${t.migration.role} of ${coins(t.migration.amount, chain)}`) : null,
     );
     detail.dataset.state = 'ready';
-    const list = (title, columns, rows, part) => (rows.length ? h('div', { class: 'card', 'data-part': part }, h('h3', {}, title), table(columns, rows, '')) : null);
-    fill(
-      parts,
-      list('Recipients', ['#', 'to', `amount (${UNIT})`], (t.recipients ?? []).map((r) => h('tr', {}, h('td', { class: 'num' }, r.recipient_index), h('td', {}, addressLink(chain, r.to_addr)), h('td', { class: 'num' }, groupedCoins(r.amount, chain)))), 'recipients'),
-      list('Token transfers', ['token', 'from', 'to', 'amount'], (t.token_transfers ?? []).map((x) => h('tr', {}, h('td', {}, h('code', { title: x.contract }, shortHash(x.contract, 6))), h('td', {}, addressLink(chain, x.from_addr)), h('td', {}, addressLink(chain, x.to_addr)), h('td', { class: 'num' }, x.amount))), 'token-transfers'),
-      list('Internal transfers', ['trace', 'from', 'to', `value (${UNIT})`], (t.internal_transfers ?? []).map((x) => h('tr', {}, h('td', {}, x.trace_address), h('td', {}, addressLink(chain, x.from_addr)), h('td', {}, addressLink(chain, x.to_addr)), h('td', { class: 'num' }, groupedCoins(x.value, chain)))), 'internal-transfers'),
-    );
+    fill(parts, transferCards(chain, t), bodyCards(chain, t));
   }
-  const report = (error) => root.querySelector('.explorer-page')?.prepend(h('p', { class: 'error', 'data-part': 'error' }, error.status === 404 ? error.message : `Could not load this transaction: ${error.message}`));
+  const report = reporter(root, 'transaction');
   const ready = load().catch(report);
   return { ready, refresh: () => load().catch(report) };
 }
@@ -200,13 +240,15 @@ export function pageOfPath(path) {
   if (kind === 'blocks') return blockHref(chain, decoded);
   if (kind === 'transactions') return txHref(chain, decoded);
   if (kind === 'addresses') return addressHref(chain, decoded);
+  if (kind === 'tokens') return tokenHref(chain, decoded);
+  if (kind === 'validators' && chain === 'pos') return validatorHref(decoded);
   return null;
 }
 
 /** The hits of a search (GET /search?q=): each a link to its page. */
 export function renderSearch(root, { api, q }) {
   const list = h('ul', { class: 'hits', 'data-part': 'hits', 'data-state': 'loading' });
-  fill(root, h('section', { class: 'explorer-page', 'data-page': 'search' }, h('h2', {}, 'Search ', h('code', {}, q)), h('div', { class: 'card' }, list)));
+  fill(root, h('section', { class: 'explorer-page', 'data-page': 'search', 'data-id': q }, h('h2', {}, 'Search ', h('code', {}, q)), h('div', { class: 'card' }, list)));
   async function load() {
     const body = await api.get('/search', { q });
     fill(

@@ -4,25 +4,42 @@
 export const DECIMALS = { pow: 9, pos: 18 };
 export const UNIT = 'quanta';
 
-/** An amount in coins as an exact decimal string, trailing zeros dropped: "1234.5". */
-export function coinsText(raw, chain) {
+/** A raw integer amount shifted by `decimals` places, as an exact decimal string without trailing zeros: "1234.5". */
+export function unitsText(raw, decimals) {
   if (raw === null || raw === undefined) return null;
-  const decimals = DECIMALS[chain];
   let value = BigInt(raw);
   const negative = value < 0n;
   if (negative) value = -value;
   const unit = 10n ** BigInt(decimals);
-  const fraction = (value % unit).toString().padStart(decimals, '0').replace(/0+$/, '');
+  const fraction = decimals > 0 ? (value % unit).toString().padStart(decimals, '0').replace(/0+$/, '') : '';
   return `${negative ? '-' : ''}${value / unit}${fraction ? `.${fraction}` : ''}`;
 }
 
-/** The exact figure with thousands grouped in the integer part: "1,234.5". */
-export function groupedCoins(raw, chain) {
-  const text = coinsText(raw, chain);
+/** `unitsText` with thousands grouped in the integer part: "1,234.5"; "–" for no amount. */
+export function groupedUnits(raw, decimals) {
+  const text = unitsText(raw, decimals);
   if (text === null) return '–';
   const [int, fraction] = text.split('.');
   const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return fraction ? `${grouped}.${fraction}` : grouped;
+}
+
+/** An amount in coins as an exact decimal string, trailing zeros dropped: "1234.5". */
+export function coinsText(raw, chain) {
+  return unitsText(raw, DECIMALS[chain]);
+}
+
+/** The exact figure in coins with thousands grouped: "1,234.5". */
+export function groupedCoins(raw, chain) {
+  return groupedUnits(raw, DECIMALS[chain]);
+}
+
+/**
+ * A token amount in the token's own decimals, exact and grouped; a token whose decimals are
+ * unknown (its creation not indexed) shows the raw integer, as the API's `*_display` fields do.
+ */
+export function tokenUnits(raw, decimals) {
+  return groupedUnits(raw, decimals ?? 0);
 }
 
 /** The amount in coins as a float: a chart coordinate, never a shown figure. */
