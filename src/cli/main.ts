@@ -1,7 +1,7 @@
 /** `quarry`: the one command-line entry point. Subcommands live in ./commands. */
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/env.ts';
-import { StoreLockedError } from '../store/pglite.ts';
+import { StoreLockedError } from '../store/errors.ts';
 import { WriterLockHeldError } from '../store/writer-lock.ts';
 
 type Register = (program: Command) => void;

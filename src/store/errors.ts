@@ -104,3 +104,8 @@ export function isClientTimeout(error: unknown): boolean {
   }
   return false;
 }
+
+/** The embedded store's directory is held by another process (pglite.ts: one process at a time). */
+export class StoreLockedError extends Error {
+  override name = 'StoreLockedError';
+}

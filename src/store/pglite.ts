@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import path from 'node:path';
 import { MemoryFS, PGlite, types } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { StoreLockedError } from './errors.ts';
 import { checkDeadline, type Driver, type DriverConnection, type Row } from './store.ts';
 
 // The same value shapes as the server driver: int8 as number (only counts, heights and times are
@@ -178,10 +179,6 @@ class MemoryCopyFS extends GrowingMemoryFS {
       if (entry.isFile() && entry.name !== LOCK_FILE) mod.FS.writeFile(`${target}/${relative}`, readFileSync(path.join(this.source, relative)));
     }
   }
-}
-
-export class StoreLockedError extends Error {
-  override name = 'StoreLockedError';
 }
 
 /**
