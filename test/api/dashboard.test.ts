@@ -71,6 +71,14 @@ function chartsOf(page: Page): Promise<{ id: string; state: string; series: unkn
   });
 }
 
+/** A page of a new context of `browser` at a desktop size, whose uncaught errors are pushed onto `errors`. */
+async function desktopPage(browser: Browser, errors: string[]): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => errors.push(error.message));
+  return { context, page };
+}
+
 const tipShown = (page: Page, chain: ChainId) => page.locator(`[data-tip="${chain}"]`).getAttribute('data-height');
 
 /** A shown figure without its thousands separators ("1,234.5 ORE" → "1234.5 ORE"). */
@@ -130,9 +138,7 @@ if (!executablePath) {
       before(async () => {
         world = await loadAnalyticsWorld.snapshot.expect();
         demo = await serve(getStore(), KEY);
-        context = await browser!.newContext({ viewport: { width: 1280, height: 800 } });
-        page = await context.newPage();
-        page.on('pageerror', (error) => errors.push(error.message));
+        ({ context, page } = await desktopPage(browser!, errors));
       });
       after(async () => {
         await context?.close();
@@ -501,9 +507,7 @@ if (!executablePath) {
       // The validators' world: a fake beacon node synced beside pos blocks in its slots, so that proposals are recorded.
       w = await seedValidators(getStore());
       served = await serve(getStore(), KEY);
-      context = await browser!.newContext({ viewport: { width: 1280, height: 800 } });
-      page = await context.newPage();
-      page.on('pageerror', (error) => errors.push(error.message));
+      ({ context, page } = await desktopPage(browser!, errors));
     });
     after(async () => {
       await context?.close();

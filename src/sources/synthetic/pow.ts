@@ -256,7 +256,8 @@ export class PowRun extends ChainRun {
       this.keyActivity(height);
     }
     // A transaction of a kind the decoder does not know: kept with its sender and fee, its body set aside.
-    if (this.deadLetterDue && this.simple('unknown')) addDeadLetter(block, this.txs.at(-1)!.hash, randomHex(this.rng, 12));
+    const unknown = this.deadLetterDue ? this.simple('unknown') : null;
+    if (unknown) addDeadLetter(block, unknown.hash, randomHex(this.rng, 12));
     const miner = this.miners[this.rng.weighted(this.minerCumulative)]!;
     const coinbase = newTx(powHash(this.rng), 0, 'coinbase', POW_COINBASE_SENTINEL);
     coinbase.to = this.ledger.address[miner]!;
@@ -570,14 +571,13 @@ export class PowRun extends ChainRun {
     return true;
   }
 
-  /** A transaction that only costs a fee (latticePK, and the kind the decoder does not know). */
-  private simple(type: TxType): boolean {
+  /** A transaction that only costs a fee (latticePK, and the kind the decoder does not know); null if no sender can afford it. */
+  private simple(type: TxType): CanonicalTx | null {
     const fee = this.fee();
     const from = this.economy.sender(fee);
     const signer = from < 0 ? -1 : this.signerFor(from);
-    if (signer < 0 || this.ledger.balance[from]! < fee) return false;
-    this.begin(type, from, signer, fee);
-    return true;
+    if (signer < 0 || this.ledger.balance[from]! < fee) return null;
+    return this.begin(type, from, signer, fee);
   }
 
   /**
@@ -585,8 +585,8 @@ export class PowRun extends ChainRun {
    * generator's stream), not real Kyber and Dilithium keys; no ECDSA key.
    */
   private latticePK(): boolean {
-    if (!this.simple('latticePK')) return false;
-    const tx = this.txs.at(-1)!;
+    const tx = this.simple('latticePK');
+    if (!tx) return false;
     tx.lattice = { kyberPk: hash('sha256', `kyber${tx.hash}`), dilithiumPk: hash('sha256', `dilithium${tx.hash}`), ecdsaPk: '' };
     return true;
   }

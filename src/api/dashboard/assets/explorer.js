@@ -4,7 +4,10 @@
 // subtype's own body (slave keys, a created token, lattice keys, a multi-signature body).
 
 import { field, fill, h } from './dom.js';
-import { addressHref, addressLink, blockHref, blockLink, card, coins, count, longHex, pagedTable, reporter, table, tokenHref, tokenLink, txHref, txLink, validatorHref, validatorLink } from './parts.js';
+import {
+  addressHref, addressLink, backToChain, blockHref, blockLink, card, chainTag, coins, count, explorerPage, longHex, pagedTable, RECIPIENT_COLUMNS, recipientRow,
+  reporter, signatoryTable, table, tokenHref, tokenLink, txHref, txLink, validatorHref, validatorLink,
+} from './parts.js';
 import { ago, groupedCoins, shortHash, tokenUnits, UNIT } from './units.js';
 
 const LATEST = 10;
@@ -51,7 +54,7 @@ export function renderLatest(root, { api, chain }) {
 /** A block page: `id` is a height or a hash. */
 export function renderBlock(root, { api, chain, id }) {
   const detail = h('dl', { class: 'fields', 'data-part': 'block' }, h('p', { class: 'muted' }, 'loading…'));
-  const title = h('h2', {}, h('span', { class: `chain-tag ${chain}` }, chain), ' block ', h('code', {}, id));
+  const title = h('h2', {}, chainTag(chain), ' block ', h('code', {}, id));
   const base = `/${chain}/blocks/${encodeURIComponent(id)}`;
   const txs = pagedTable(
     api,
@@ -72,10 +75,8 @@ export function renderBlock(root, { api, chain, id }) {
       : null;
   fill(
     root,
-    h(
-      'section',
-      { class: 'explorer-page', 'data-page': 'block', 'data-chain': chain, 'data-id': id },
-      h('a', { href: `#/chain/${chain}`, class: 'back' }, `← ${chain}`),
+    explorerPage(
+      { page: 'block', chain, id, back: backToChain(chain) },
       title,
       h('div', { class: 'card' }, detail),
       h('div', { class: 'card' }, h('h3', {}, 'Transactions'), txs.el),
@@ -84,7 +85,7 @@ export function renderBlock(root, { api, chain, id }) {
   );
   async function loadDetail() {
     const b = await api.get(base);
-    fill(title, h('span', { class: `chain-tag ${chain}` }, chain), ' block ', h('strong', { 'data-field': 'height' }, `#${b.height.toLocaleString('en')}`));
+    fill(title, chainTag(chain), ' block ', h('strong', { 'data-field': 'height' }, `#${b.height.toLocaleString('en')}`));
     fill(
       detail,
       field('hash', h('code', { 'data-field': 'hash' }, b.hash)),
@@ -117,7 +118,7 @@ const listCard = (title, part, columns, rows) => (rows.length ? card(title, part
 /** What a transaction moved: its recipients, token transfers (each in its token's decimals) and internal transfers. */
 function transferCards(chain, t) {
   return [
-    listCard('Recipients', 'recipients', ['#', 'to', `amount (${UNIT})`], (t.recipients ?? []).map((r) => h('tr', {}, h('td', { class: 'num' }, r.recipient_index), h('td', {}, addressLink(chain, r.to_addr)), h('td', { class: 'num' }, groupedCoins(r.amount, chain))))),
+    listCard('Recipients', 'recipients', RECIPIENT_COLUMNS, (t.recipients ?? []).map((r) => recipientRow(chain, r))),
     listCard(
       'Token transfers',
       'token-transfers',
@@ -184,9 +185,9 @@ function multiSigCard(chain, m) {
   );
   const rows =
     m.kind === 'create'
-      ? table(['signatory', 'weight'], m.signatories.map((s) => h('tr', { 'data-signatory': s.address }, h('td', {}, addressLink(chain, s.address)), h('td', { class: 'num' }, s.weight))), '')
+      ? signatoryTable(chain, m.signatories)
       : m.kind === 'spend'
-        ? table(['#', 'to', `amount (${UNIT})`], m.recipients.map((r) => h('tr', { 'data-recipient': r.to_addr }, h('td', { class: 'num' }, r.recipient_index), h('td', {}, addressLink(chain, r.to_addr)), h('td', { class: 'num' }, groupedCoins(r.amount, chain)))), '')
+        ? table(RECIPIENT_COLUMNS, m.recipients.map((r) => recipientRow(chain, r)), '')
         : null;
   return card('Multi-signature', 'multi-sig', fields, rows);
 }
@@ -197,11 +198,9 @@ export function renderTransaction(root, { api, chain, hash }) {
   const parts = h('div');
   fill(
     root,
-    h(
-      'section',
-      { class: 'explorer-page', 'data-page': 'transaction', 'data-chain': chain, 'data-id': hash },
-      h('a', { href: `#/chain/${chain}`, class: 'back' }, `← ${chain}`),
-      h('h2', {}, h('span', { class: `chain-tag ${chain}` }, chain), ' transaction ', h('code', { class: 'address' }, hash)),
+    explorerPage(
+      { page: 'transaction', chain, id: hash, back: backToChain(chain) },
+      h('h2', {}, chainTag(chain), ' transaction ', h('code', { class: 'address' }, hash)),
       h('div', { class: 'card' }, detail),
       parts,
     ),
@@ -248,7 +247,7 @@ export function pageOfPath(path) {
 /** The hits of a search (GET /search?q=): each a link to its page. */
 export function renderSearch(root, { api, q }) {
   const list = h('ul', { class: 'hits', 'data-part': 'hits', 'data-state': 'loading' });
-  fill(root, h('section', { class: 'explorer-page', 'data-page': 'search', 'data-id': q }, h('h2', {}, 'Search ', h('code', {}, q)), h('div', { class: 'card' }, list)));
+  fill(root, explorerPage({ page: 'search', id: q }, h('h2', {}, 'Search ', h('code', {}, q)), h('div', { class: 'card' }, list)));
   async function load() {
     const body = await api.get('/search', { q });
     fill(
@@ -258,7 +257,7 @@ export function renderSearch(root, { api, q }) {
         : body.items.map((hit) => {
             const href = pageOfPath(hit.path);
             const text = hit.label ? `${hit.label} · ${shortHash(hit.id, 10)}` : hit.kind === 'block' && hit.height !== null ? `block #${hit.height.toLocaleString('en')} · ${shortHash(hit.id, 10)}` : hit.id;
-            return h('li', { 'data-hit': hit.kind }, h('span', { class: 'kind' }, hit.kind), h('span', { class: `chain-tag ${hit.chain}` }, hit.chain), href ? h('a', { href, title: hit.id }, text) : h('code', {}, text));
+            return h('li', { 'data-hit': hit.kind }, h('span', { class: 'kind' }, hit.kind), chainTag(hit.chain), href ? h('a', { href, title: hit.id }, text) : h('code', {}, text));
           }),
     );
     list.dataset.state = 'ready';

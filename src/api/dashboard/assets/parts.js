@@ -60,6 +60,27 @@ export function pagedTable(api, path, columns, row, empty, query = {}) {
   return { el: h('div', {}, wrap, pager), load };
 }
 
+/** A chain's tag, the first word of a page's title. */
+export const chainTag = (chain) => h('span', { class: `chain-tag ${chain}` }, chain);
+
+/**
+ * An explorer page's section: named by `page` and `id` (so that a test tells it from the page it
+ * replaces), a link `back` ({ href, text }) when it has one, its title, then its cards.
+ */
+export function explorerPage({ page, chain, id, back }, title, ...content) {
+  return h('section', { class: 'explorer-page', 'data-page': page, 'data-chain': chain, 'data-id': id }, back ? h('a', { href: back.href, class: 'back' }, back.text) : null, title, ...content);
+}
+
+/** The way back to a chain's charts, where most pages are opened from. */
+export const backToChain = (chain) => ({ href: `#/chain/${chain}`, text: `← ${chain}` });
+
+/** A row of a recipient list (a pow transfer's, a multi-signature spend's). */
+export const recipientRow = (chain, r) => h('tr', { 'data-recipient': r.to_addr }, h('td', { class: 'num' }, r.recipient_index), h('td', {}, addressLink(chain, r.to_addr)), h('td', { class: 'num' }, groupedCoins(r.amount, chain)));
+export const RECIPIENT_COLUMNS = ['#', 'to', `amount (${UNIT})`];
+
+/** A multi-signature address's signatories with their weights, in order. */
+export const signatoryTable = (chain, signatories) => table(['signatory', 'weight'], signatories.map((s) => h('tr', { 'data-signatory': s.address }, h('td', {}, addressLink(chain, s.address)), h('td', { class: 'num' }, s.weight))), '');
+
 /** A card of a page: a title over its content, named by `part` for the tests. */
 export const card = (title, part, ...content) => h('div', { class: 'card', 'data-part': part }, title ? h('h3', {}, title) : null, ...content);
 

@@ -3,7 +3,7 @@
 // signatories, threshold and spends (/multisig, /multisig/spends). docs/api-ots.md.
 
 import { field, fill, h } from './dom.js';
-import { addressLink, card, coins, count, pagedTable, table, txLink } from './parts.js';
+import { addressLink, card, coins, count, pagedTable, signatoryTable, table, txLink } from './parts.js';
 
 /** A multi-signature address's form (descriptor 110000: `Q11…`, 79 characters): it has no one-time keys. */
 export const isMultiSigAddress = (address) => address.length === 79 && address.startsWith('Q11');
@@ -143,7 +143,7 @@ export function multiSigPanel(api, address) {
         field('created by', txLink('pow', m.created.tx_hash)),
         field('creator', addressLink('pow', m.created.creator)),
       ),
-      table(['signatory', 'weight'], m.signatories.map((s) => h('tr', { 'data-signatory': s.address }, h('td', {}, addressLink('pow', s.address)), h('td', { class: 'num' }, s.weight))), ''),
+      signatoryTable('pow', m.signatories),
     );
     body.dataset.state = 'ready';
   }

@@ -3,7 +3,7 @@
 // Amounts are shown in the token's own decimals, exactly.
 
 import { field, fill, h } from './dom.js';
-import { addressLink, blockLink, card, count, pagedTable, reporter, tokenLink, txLink } from './parts.js';
+import { addressLink, backToChain, blockLink, card, chainTag, count, explorerPage, pagedTable, reporter, tokenLink, txLink } from './parts.js';
 import { ago, tokenUnits } from './units.js';
 
 const percent = (share) => (share === null || share === undefined ? '–' : `${share.toLocaleString('en', { maximumFractionDigits: 4 })} %`);
@@ -31,11 +31,9 @@ export function renderTokens(root, { api, chain }) {
   );
   fill(
     root,
-    h(
-      'section',
-      { class: 'explorer-page', 'data-page': 'tokens', 'data-chain': chain },
-      h('a', { href: `#/chain/${chain}`, class: 'back' }, `← ${chain}`),
-      h('h2', {}, h('span', { class: `chain-tag ${chain}` }, chain), ' tokens'),
+    explorerPage(
+      { page: 'tokens', chain, back: backToChain(chain) },
+      h('h2', {}, chainTag(chain), ' tokens'),
       card(null, 'tokens', list.el),
     ),
   );
@@ -46,7 +44,7 @@ export function renderTokens(root, { api, chain }) {
 /** One token: its figures, then its holders and transfers, whose amounts need its decimals first. */
 export function renderToken(root, { api, chain, id }) {
   const detail = h('dl', { class: 'fields', 'data-part': 'token' }, h('p', { class: 'muted' }, 'loading…'));
-  const title = h('h2', {}, h('span', { class: `chain-tag ${chain}` }, chain), ' token ', h('code', { class: 'address' }, id));
+  const title = h('h2', {}, chainTag(chain), ' token ', h('code', { class: 'address' }, id));
   const base = `/${chain}/tokens/${encodeURIComponent(id)}`;
   // Set by the detail before either table is read.
   let decimals = null;
@@ -66,10 +64,8 @@ export function renderToken(root, { api, chain, id }) {
   );
   fill(
     root,
-    h(
-      'section',
-      { class: 'explorer-page', 'data-page': 'token', 'data-chain': chain, 'data-id': id },
-      h('a', { href: `#/tokens/${chain}`, class: 'back' }, `← ${chain} tokens`),
+    explorerPage(
+      { page: 'token', chain, id, back: { href: `#/tokens/${chain}`, text: `← ${chain} tokens` } },
       title,
       h('div', { class: 'card' }, detail),
       card('Holders', 'holders', holders.el),
@@ -80,7 +76,7 @@ export function renderToken(root, { api, chain, id }) {
     const t = await api.get(base);
     decimals = t.decimals;
     const unit = t.symbol ? ` ${t.symbol}` : '';
-    fill(title, h('span', { class: `chain-tag ${chain}` }, chain), ' token ', h('strong', { 'data-field': 'name' }, t.name ?? 'unnamed'), t.symbol ? h('span', { class: 'muted' }, ` (${t.symbol})`) : null);
+    fill(title, chainTag(chain), ' token ', h('strong', { 'data-field': 'name' }, t.name ?? 'unnamed'), t.symbol ? h('span', { class: 'muted' }, ` (${t.symbol})`) : null);
     fill(
       detail,
       field('id', h('code', { 'data-field': 'token' }, t.token)),

@@ -3,7 +3,7 @@
 // paid from it, each page by cursor.
 
 import { field, fill, h } from './dom.js';
-import { addressLink, blockLink, card, coins, count, longHex, pagedTable, reporter, validatorLink } from './parts.js';
+import { addressLink, backToChain, blockLink, card, chainTag, coins, count, explorerPage, longHex, pagedTable, reporter, validatorLink } from './parts.js';
 import { groupedCoins, UNIT } from './units.js';
 
 const epoch = (e) => (e === null || e === undefined ? 'none' : count(e));
@@ -29,11 +29,9 @@ export function renderValidators(root, { api }) {
   );
   fill(
     root,
-    h(
-      'section',
-      { class: 'explorer-page', 'data-page': 'validators', 'data-chain': 'pos' },
-      h('a', { href: '#/chain/pos', class: 'back' }, '← pos'),
-      h('h2', {}, h('span', { class: 'chain-tag pos' }, 'pos'), ' validators'),
+    explorerPage(
+      { page: 'validators', chain: 'pos', back: backToChain('pos') },
+      h('h2', {}, chainTag('pos'), ' validators'),
       card(null, 'validators', list.el),
     ),
   );
@@ -44,7 +42,7 @@ export function renderValidators(root, { api }) {
 /** One validator: `id` is its index or its public key, as the API takes it. */
 export function renderValidator(root, { api, id }) {
   const detail = h('dl', { class: 'fields', 'data-part': 'validator' }, h('p', { class: 'muted' }, 'loading…'));
-  const title = h('h2', {}, h('span', { class: 'chain-tag pos' }, 'pos'), ' validator ', h('code', { class: 'address' }, id));
+  const title = h('h2', {}, chainTag('pos'), ' validator ', h('code', { class: 'address' }, id));
   const base = `/pos/validators/${encodeURIComponent(id)}`;
   const blocks = pagedTable(
     api,
@@ -74,10 +72,8 @@ export function renderValidator(root, { api, id }) {
   );
   fill(
     root,
-    h(
-      'section',
-      { class: 'explorer-page', 'data-page': 'validator', 'data-chain': 'pos', 'data-id': id },
-      h('a', { href: '#/validators', class: 'back' }, '← validators'),
+    explorerPage(
+      { page: 'validator', chain: 'pos', id, back: { href: '#/validators', text: '← validators' } },
       title,
       h('div', { class: 'card' }, detail),
       card('Blocks proposed', 'proposals', blocks.el),
@@ -86,7 +82,7 @@ export function renderValidator(root, { api, id }) {
   );
   async function loadDetail() {
     const v = await api.get(base);
-    fill(title, h('span', { class: 'chain-tag pos' }, 'pos'), ' validator ', h('strong', { 'data-field': 'index' }, `#${v.index}`));
+    fill(title, chainTag('pos'), ' validator ', h('strong', { 'data-field': 'index' }, `#${v.index}`));
     fill(
       detail,
       field('status', `${v.status}${v.slashed ? ' (slashed)' : ''}`, { 'data-field': 'status' }),

@@ -119,14 +119,14 @@ const leg = (a: 'm' | 'o') =>
 const MULTI_SIG = raw(`CASE t.tx_type
   WHEN 'multi_sig_create' THEN (
     SELECT json_build_object('kind', 'create', 'multisig_address', a.address, 'threshold', a.threshold,
-             'signatories', (SELECT json_agg(json_build_object('address', s.signatory, 'weight', s.weight) ORDER BY s.position)
-                             FROM multisig_signatories s WHERE s.chain = a.chain AND s.address = a.address))
+             'signatories', coalesce((SELECT json_agg(json_build_object('address', s.signatory, 'weight', s.weight) ORDER BY s.position)
+                                      FROM multisig_signatories s WHERE s.chain = a.chain AND s.address = a.address), '[]'::json))
     FROM multisig_addresses a WHERE a.chain = t.chain AND a.height = t.height AND a.tx_index = t.tx_index)
   WHEN 'multi_sig_spend' THEN (
     SELECT json_build_object('kind', 'spend', 'multisig_address', p.multisig_address, 'total', p.total::text, 'expiry_height', p.expiry_height,
-             'recipients', (SELECT json_agg(json_build_object('recipient_index', r.recipient_index, 'to_addr', r.to_addr, 'amount', r.amount::text)
-                                            ORDER BY r.recipient_index)
-                            FROM multisig_spend_recipients r WHERE r.chain = p.chain AND r.height = p.height AND r.tx_index = p.tx_index))
+             'recipients', coalesce((SELECT json_agg(json_build_object('recipient_index', r.recipient_index, 'to_addr', r.to_addr, 'amount', r.amount::text)
+                                                     ORDER BY r.recipient_index)
+                                     FROM multisig_spend_recipients r WHERE r.chain = p.chain AND r.height = p.height AND r.tx_index = p.tx_index), '[]'::json))
     FROM multisig_spends p WHERE p.chain = t.chain AND p.height = t.height AND p.tx_index = t.tx_index)
   WHEN 'multi_sig_vote' THEN (
     SELECT json_build_object('kind', 'vote', 'spend_tx_hash', v.shared_key, 'unvote', v.unvote,
@@ -189,23 +189,12 @@ export async function readTransactionPage(db: Db, chain: ChainId, hash: string):
     token: row.token === null ? null : (JSON.parse(row.token) as TokenEntry),
     migration: migration && { ...migration.leg, counterpart: migration.counterpart },
     lattice_keys: row.lattice_keys === null ? null : (JSON.parse(row.lattice_keys) as LatticeEntry),
-    multi_sig: row.multi_sig === null ? null : multiSigEntry(JSON.parse(row.multi_sig) as Partial<MultiSigEntry> & Pick<MultiSigEntry, 'kind'>),
+    multi_sig: row.multi_sig === null ? null : { ...NO_MULTI_SIG_FIELDS, ...(JSON.parse(row.multi_sig) as Partial<MultiSigEntry> & Pick<MultiSigEntry, 'kind'>) },
   };
 }
 
-function multiSigEntry(body: Partial<MultiSigEntry> & Pick<MultiSigEntry, 'kind'>): MultiSigEntry {
-  return {
-    kind: body.kind,
-    multisig_address: body.multisig_address ?? null,
-    threshold: body.threshold ?? null,
-    signatories: body.signatories ?? (body.kind === 'create' ? [] : null),
-    recipients: body.recipients ?? (body.kind === 'spend' ? [] : null),
-    total: body.total ?? null,
-    expiry_height: body.expiry_height ?? null,
-    spend_tx_hash: body.spend_tx_hash ?? null,
-    unvote: body.unvote ?? null,
-  };
-}
+/** A multi-signature body's fields that its kind does not have. */
+const NO_MULTI_SIG_FIELDS = { multisig_address: null, threshold: null, signatories: null, recipients: null, total: null, expiry_height: null, spend_tx_hash: null, unvote: null };
 
 export interface OrphanRow {
   height: number;
