@@ -36,14 +36,32 @@ const nodeMajor = () => process.versions.node.split('.')[0];
 /** The compiler's version, read without loading the compiler: a start that finds its tree cached never needs it. */
 const esbuildVersion = () => createRequire(import.meta.url)('esbuild/package.json').version;
 
+/**
+ * Every folder and file under `folder` (relative to `root`), folders first where they nest, leaving
+ * out hidden folders and what is in them (bench/.work holds the benchmark's databases, not sources).
+ */
+function treeOf(root, folder) {
+  const dirs = [];
+  const files = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
+      const relative = path.join(dir, entry.name);
+      if (!entry.isDirectory()) files.push(relative);
+      else if (!entry.name.startsWith('.')) {
+        dirs.push(relative);
+        walk(relative);
+      }
+    }
+  };
+  walk(folder);
+  return { dirs, files };
+}
+
 /** The TypeScript files of `options.folders` under `root`, relative to it, sorted. */
 function typeScriptFiles(root, options) {
   const files = [];
   for (const folder of options.folders) {
-    for (const entry of readdirSync(path.join(root, folder), { recursive: true, withFileTypes: true })) {
-      const file = path.relative(root, path.join(entry.parentPath, entry.name));
-      if (!entry.isDirectory() && file.endsWith('.ts') && !options.skip?.(file)) files.push(file);
-    }
+    for (const file of treeOf(root, folder).files) if (file.endsWith('.ts') && !options.skip?.(file)) files.push(file);
   }
   return files.sort();
 }
@@ -58,15 +76,10 @@ export async function compileTree(root, out, options) {
   }
   for (const folder of options.folders) {
     mkdirSync(path.join(out, folder));
-    const entries = readdirSync(path.join(root, folder), { recursive: true, withFileTypes: true });
-    // Directories first (the listing gives no order), then the links to every file that is not TypeScript.
-    for (const entry of entries) {
-      if (entry.isDirectory()) mkdirSync(path.join(out, path.relative(root, path.join(entry.parentPath, entry.name))), { recursive: true });
-    }
-    for (const entry of entries) {
-      const file = path.relative(root, path.join(entry.parentPath, entry.name));
-      if (!entry.isDirectory() && !file.endsWith('.ts')) symlinkSync(path.join(root, file), path.join(out, file));
-    }
+    const { dirs, files } = treeOf(root, folder);
+    // Folders first, then the links to every file that is not TypeScript.
+    for (const dir of dirs) mkdirSync(path.join(out, dir), { recursive: true });
+    for (const file of files) if (!file.endsWith('.ts')) symlinkSync(path.join(root, file), path.join(out, file));
   }
   const sources = typeScriptFiles(root, options);
   const esbuild = await import('esbuild');
