@@ -85,17 +85,34 @@ export function renderSoak(md: Markdown, r: BenchResults): void {
 
   md.line('### Memory');
   md.line();
-  md.line('Resident memory (MB) at the start and the end of each steady phase, and from the start of the first to the end of the last for the processes that lived through both: the least-squares line through the samples (every 2 s), read at the span\'s ends (a node process\'s memory swings with its young generation by more than the growth judged). PostgreSQL is its postmaster and backends\' private memory (RssAnon): their RSS counts the shared buffers each touched. Not judged: the fakes (they hold their growing chains), processes started less than 30 s before the span (still warming up), and spans under a minute (a young generation fills and empties over tens of seconds).');
+  md.line(
+    "Memory (MB) at the start and the end of each steady phase, and from the start of the first to the end of the last for the processes that lived through both: the least-squares line through the samples, read at the span's ends. " +
+      "A Quarry process is judged on what it keeps, from its /metrics (every 5 s; the primary's workers summed): its resident memory less V8's young generation as reserved, which V8 sizes to the allocation rate up to twice the semi-space maximum " +
+      "(2 × 64 MB under bin/quarry.js, 2 × 16 MB in an API worker) and gives back when the rate drops. Its resident memory from /proc (every 2 s) is shown beside it. PostgreSQL is judged on its postmaster and backends' private memory (RssAnon: their RSS counts the shared buffers each touched), Redis on its RSS. " +
+      'Not judged: the fakes (they hold their growing chains), processes started less than 30 s before the span (still warming up), spans under a minute, and the whole soak of a sum of workers (one of them was replaced in a fault).',
+  );
   md.line();
   md.table(
     ['process', 'pid', 'span', 'start', 'end', 'growth', 'result'],
-    c.memory.map((m) => [m.role, m.pid, m.phase, m.startMb, m.endMb, `${round1(100 * m.growth)} %`, m.judged ? verdict(m.pass) : '(not judged)']),
+    c.memory.map((m) => [m.role, m.pid || '', m.phase, m.startMb, m.endMb, `${round1(100 * m.growth)} %`, m.judged ? verdict(m.pass) : '(not judged)']),
   );
 
-  const phases = ['warm-up', 'steady (start)', 'dropping-nodes', 'steady (end)'];
-  md.line('Memory (MB) at the end of the warm-up, of the first steady phase, of the faults and of the last steady phase:');
+  // Every phase, in the order they ran: where a process's memory moved.
+  const phases = [...new Set(c.memoryByPhase.flatMap((m) => Object.keys(m.mb)))];
+  md.line('Memory (MB) at the end of each phase:');
   md.line();
   md.table(['process', 'pid', ...phases], c.memoryByPhase.map((m) => [m.role, m.pid, ...phases.map((p) => m.mb[p])]));
+  if (c.heapByPhase?.length) {
+    md.line(
+      "Where a node process's memory is, by its own /metrics at the end of each phase (MB; the primary's workers summed): resident, V8's young generation as reserved " +
+        '(sized to the allocation rate, up to twice the semi-space maximum, and given back when the rate drops), the old, code and large-object spaces in use (what the process keeps), and the memory outside the heap:',
+    );
+    md.line();
+    md.table(
+      ['process', 'phase', 'resident', 'young generation', 'heap kept', 'outside the heap'],
+      c.heapByPhase.map((h) => [h.source, h.phase, h.rssMb, h.youngMb, h.keptMb, h.externalMb]),
+    );
+  }
 
   const cpu = Object.entries(c.cpu.byRole).sort((a, b) => b[1] - a[1]);
   md.line(`CPU seconds from the warm-up to the end of the load (${fmt(c.cpu.seconds)} s, so ${fmt(Math.round(2 * c.cpu.seconds))} on two cores): ${cpu.map(([role, s]) => `${role} ${s}`).join(', ')}.`);

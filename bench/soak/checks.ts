@@ -18,7 +18,7 @@ import type { ChainId } from '../../src/chain/chains.ts';
 import type { FaultRecord, LoggedEvent, Schedule } from '../parts/soak.ts';
 import { round } from '../proc.ts';
 import type { PacedLoad } from './load.ts';
-import type { Samplers } from './samplers.ts';
+import { HEAP_SERIES, type MetricSample, type Samplers } from './samplers.ts';
 import type { StreamClient } from './streams.ts';
 import type { Supervised } from './supervised.ts';
 import type { LogEntry, Timeline } from './timeline.ts';
@@ -38,8 +38,12 @@ const WARMED_SECONDS = 30;
  * over tens of seconds (up to 128 MB for the indexers' 64 MB semi-spaces), which a short span sees as growth.
  */
 const MIN_SPAN_SECONDS = 60;
-/** Processes whose memory is judged; the fakes (Anvil, the pow node) hold their growing chains by design. */
-const JUDGED_MEMORY = /^(indexer|api|postgres|redis)/;
+/**
+ * Processes judged by their resident memory from /proc; Quarry's own are judged by what their
+ * /metrics says they keep (memoryFigures), the fakes (Anvil, the pow node) hold their growing
+ * chains by design.
+ */
+const JUDGED_BY_RSS = /^(postgres|redis)/;
 const STEADY = ['steady (start)', 'steady (end)'];
 
 export interface Verdict {
@@ -89,13 +93,28 @@ export interface MemoryFigures {
   role: string;
   pid: number;
   phase: string;
-  /** MB: VmRSS, or RssAnon for PostgreSQL (its shared buffers are counted in every backend's RSS). */
-  measure: 'rss' | 'anon';
+  /**
+   * MB: VmRSS, RssAnon for PostgreSQL (its shared buffers are counted in every backend's RSS), or
+   * for a Quarry process what it keeps: resident less V8's young generation, by its /metrics.
+   */
+  measure: 'rss' | 'anon' | 'kept';
   startMb: number;
   endMb: number;
   growth: number;
   judged: boolean;
   pass: boolean;
+}
+
+/** MB, from a process's /metrics at the end of a phase: V8's heap spaces (the young generation's reserved size, the rest's use) and the memory outside the heap. */
+export interface HeapFigures {
+  source: string;
+  phase: string;
+  rssMb: number;
+  /** The young generation as reserved: V8 sizes it to the allocation rate, up to the semi-space maximum. */
+  youngMb: number;
+  /** Old, code and large-object spaces: what the process keeps. */
+  keptMb: number;
+  externalMb: number;
 }
 
 export interface LagFigures {
@@ -125,6 +144,8 @@ export interface SoakChecks {
   memory: MemoryFigures[];
   /** Each process's memory (MB, as judged) at the end of every phase it lived through: where growth happened. */
   memoryByPhase: { role: string; pid: number; mb: Record<string, number> }[];
+  /** Each node process's own account of its memory (its /metrics; a cluster's workers summed) at the end of every phase. */
+  heapByPhase: HeapFigures[];
   /** CPU seconds each kind of process used over `seconds` of sampling, from the warm-up to the end of the load. */
   cpu: { seconds: number; byRole: Record<string, number> };
   size: { soakBytesPerBlock: number; cleanBytesPerBlock: number; ratio: number; steady: { phase: string; bytesPerBlock: number | null; blocks: number }[] };
@@ -222,6 +243,7 @@ export function judge(input: JudgeInput): SoakChecks {
     skippedTicks: input.load.skipped,
     memory,
     memoryByPhase: memoryByPhase(input.samplers),
+    heapByPhase: heapByPhase(input.samplers),
     cpu: cpuByRole(input.samplers),
     size,
     lag,
@@ -349,12 +371,36 @@ function median(values: number[]): number {
 /**
  * Memory at the start and end of each steady phase, and from the start of the first to the end of
  * the last for the processes that lived through both: the least-squares line through every sample
- * of the span, read at its ends. A node process's resident memory swings with its young
- * generation (64 MB semi-spaces for the indexers, bin/quarry.js) by more than the growth judged, so
- * no single sample stands for a point in time; a leak moves the whole line.
+ * of the span, read at its ends (a leak moves the whole line; no single sample stands for a point in
+ * time).
+ *
+ * What is judged of a Quarry process is the memory it keeps: its resident memory less V8's young
+ * generation as reserved, both from the same scrape of its /metrics (the primary's workers summed:
+ * its /metrics is theirs). V8 sizes the young generation to the allocation rate, up to twice the
+ * semi-space maximum (2 × 64 MB under bin/quarry.js, 2 × 16 MB in an API worker) and gives it back
+ * when the rate drops, so the resident memory of a process swings by up to that much with the load
+ * and grows by it in a freshly started process's first minutes, which is neither kept nor growing.
+ * The per-process resident memory from /proc is shown beside it; PostgreSQL and Redis are judged on
+ * it (PostgreSQL's private memory, RssAnon: its RSS counts the shared buffers each backend touched).
  */
-function memoryFigures(samplers: Samplers): MemoryFigures[] {
+export function memoryFigures(samplers: Pick<Samplers, 'memory' | 'metrics'>): MemoryFigures[] {
   const out: MemoryFigures[] = [];
+  const spans = (samples: { at: number; mb: number; ageSeconds: number; phase: string }[], key: { role: string; pid: number; measure: MemoryFigures['measure'] }, judgedRole: boolean, wholeSoak: boolean) => {
+    const span = (list: typeof samples, phase: string) => {
+      if (list.length < 3) return;
+      const line = fitLine(list.map((s) => [s.at, s.mb]));
+      const startMb = line(list[0]!.at);
+      const endMb = line(list.at(-1)!.at);
+      const growth = startMb > 0 ? round(endMb / startMb - 1, 3) : 0;
+      const judged = judgedRole && list[0]!.ageSeconds >= WARMED_SECONDS && list.at(-1)!.at - list[0]!.at >= MIN_SPAN_SECONDS;
+      out.push({ ...key, phase, startMb: round(startMb), endMb: round(endMb), growth, judged, pass: !judged || growth <= MEMORY_GROWTH_LIMIT });
+    };
+    const lists = STEADY.map((phase) => samples.filter((s) => s.phase === phase));
+    lists.forEach((list, i) => span(list, STEADY[i]!));
+    const [first, last] = lists as [typeof samples, typeof samples];
+    if (wholeSoak && first.length >= 3 && last.length >= 3) span([...first, ...last], 'whole soak');
+  };
+
   const byProcess = new Map<string, typeof samplers.memory>();
   for (const s of samplers.memory) {
     const key = `${s.role}\0${s.pid}`;
@@ -363,20 +409,34 @@ function memoryFigures(samplers: Samplers): MemoryFigures[] {
   for (const samples of byProcess.values()) {
     const { role, pid } = samples[0]!;
     const measure = role.startsWith('postgres') ? 'anon' : 'rss';
-    const value = (s: (typeof samples)[number]) => (measure === 'anon' ? s.anonMb : s.rssMb);
-    const span = (list: typeof samples, phase: string) => {
-      if (list.length < 3) return;
-      const line = fitLine(list.map((s) => [s.at, value(s)]));
-      const startMb = line(list[0]!.at);
-      const endMb = line(list.at(-1)!.at);
-      const growth = startMb > 0 ? round(endMb / startMb - 1, 3) : 0;
-      const judged = JUDGED_MEMORY.test(role) && list[0]!.ageSeconds >= WARMED_SECONDS && list.at(-1)!.at - list[0]!.at >= MIN_SPAN_SECONDS;
-      out.push({ role, pid, phase, measure, startMb: round(startMb), endMb: round(endMb), growth, judged, pass: !judged || growth <= MEMORY_GROWTH_LIMIT });
-    };
-    const lists = STEADY.map((phase) => samples.filter((s) => s.phase === phase));
-    lists.forEach((list, i) => span(list, STEADY[i]!));
-    const [first, last] = lists as [typeof samples, typeof samples];
-    if (first.length >= 3 && last.length >= 3) span([...first, ...last], 'whole soak');
+    const list = samples.map((s) => ({ at: s.at, phase: s.phase, ageSeconds: s.ageSeconds, mb: measure === 'anon' ? s.anonMb : s.rssMb }));
+    spans(list, { role, pid, measure }, JUDGED_BY_RSS.test(role), true);
+  }
+
+  // Each Quarry process by its /metrics: one process while the same one answers (its start time).
+  // The primary's workers have none in their sum, whose members a replaced worker changes: judged
+  // per steady phase only.
+  const bySource = new Map<string, { at: number; phase: string; mb: number; started: number | undefined }[]>();
+  for (const m of samplers.metrics) {
+    const rss = m.series[MB_SERIES.rss];
+    if (rss === undefined) continue;
+    const young = sumOf(m.series, MB_SERIES.total, YOUNG_SPACES);
+    bySource.set(m.source, [...(bySource.get(m.source) ?? []), { at: m.at, phase: m.phase, mb: (rss - young) / 1024 ** 2, started: m.series[MB_SERIES.started] }]);
+  }
+  for (const [source, scrapes] of bySource) {
+    // Runs of scrapes of the same process, each with its age since its first scrape.
+    const runs: (typeof scrapes)[] = [];
+    for (const s of scrapes) {
+      const run = runs.at(-1);
+      if (run && run[0]!.started === s.started) run.push(s);
+      else runs.push([s]);
+    }
+    for (const run of runs) {
+      const first = run[0]!;
+      const list = run.map((s) => ({ at: s.at, phase: s.phase, mb: s.mb, ageSeconds: s.at - first.at }));
+      // A sum of workers whose members may change (a replaced worker) is judged per steady phase only.
+      spans(list, { role: `${source} (its /metrics)`, pid: 0, measure: 'kept' }, true, first.started !== undefined);
+    }
   }
   return out;
 }
@@ -402,6 +462,37 @@ function memoryByPhase(samplers: Samplers): SoakChecks['memoryByPhase'] {
   }
   return [...out.values()];
 }
+
+function heapByPhase(samplers: Samplers): HeapFigures[] {
+  const last = new Map<string, MetricSample>();
+  // The last scrape of each phase that reported the heap wins.
+  for (const m of samplers.metrics) if (MB_SERIES.rss in m.series) last.set(`${m.source}\0${m.phase}`, m);
+  const mb = (bytes: number) => round(bytes / 1024 ** 2, 1);
+  return [...last.values()].map((m) => ({
+    source: m.source,
+    phase: m.phase,
+    rssMb: mb(m.series[MB_SERIES.rss]!),
+    youngMb: mb(sumOf(m.series, MB_SERIES.total, YOUNG_SPACES)),
+    keptMb: mb(sumOf(m.series, MB_SERIES.used, KEPT_SPACES)),
+    externalMb: mb(m.series[MB_SERIES.external] ?? 0),
+  }));
+}
+
+/** A series' values summed over the labels `spaces` matches. */
+const sumOf = (series: Record<string, number>, name: string, spaces: RegExp) =>
+  Object.entries(series).reduce((n, [k, v]) => (k.startsWith(`${name}{`) && spaces.test(k) ? n + v : n), 0);
+
+/** prom-client's default metrics (src/api/metrics/registry.ts) that the memory figures read. */
+const MB_SERIES = {
+  started: 'quarry_process_start_time_seconds',
+  rss: 'quarry_process_resident_memory_bytes',
+  total: 'quarry_nodejs_heap_space_size_total_bytes',
+  used: 'quarry_nodejs_heap_space_size_used_bytes',
+  external: 'quarry_nodejs_external_memory_bytes',
+};
+/** V8's young generation: the semi-spaces and the young large objects. */
+const YOUNG_SPACES = /space="(new|new_large_object)"/;
+const KEPT_SPACES = /space="(old|code|large_object|code_large_object|map|read_only|shared|trusted)"/;
 
 function cpuByRole(samplers: Samplers): SoakChecks['cpu'] {
   const first = new Map<string, number>();
@@ -479,7 +570,9 @@ function operatorViews(input: JudgeInput): OperatorView[] {
     const inPhase = input.samplers.metrics.filter((m) => m.phase === phase);
     for (const source of new Set(inPhase.map((m) => m.source))) {
       const series = new Map<string, number[]>();
-      for (const m of inPhase.filter((x) => x.source === source)) for (const [k, v] of Object.entries(m.series)) series.set(k, [...(series.get(k) ?? []), v]);
+      for (const m of inPhase.filter((x) => x.source === source)) {
+        for (const [k, v] of Object.entries(m.series)) if (!HEAP_SERIES.test(k)) series.set(k, [...(series.get(k) ?? []), v]);
+      }
       for (const [k, values] of series) metrics.push({ source, series: k, min: Math.min(...values), max: Math.max(...values) });
     }
     const logged = logs.filter((e) => e.phase === phase).sort((a, b) => severity(a.level) - severity(b.level) || b.count - a.count);

@@ -65,8 +65,14 @@ export interface SizeSample {
   blocks: number;
 }
 
-/** The series kept from each scrape: what docs/deploy.md's "What to watch" alerts on. */
-const KEPT_SERIES = /^(quarry_store_up|quarry_chain_node_lag_blocks|quarry_chain_stalled|quarry_store_replica_lag_seconds|quarry_store_replica_lag_bytes|quarry_store_query_errors_total|quarry_indexer_blocks_reverted_total|quarry_http_requests_total|quarry_chain_node_tip_seen_timestamp_seconds)(\{[^}]*\})? ([0-9.e+-]+)$/;
+/**
+ * The series kept from each scrape: what docs/deploy.md's "What to watch" alerts on, and V8's heap
+ * by space and the memory outside it (HEAP_SERIES), which tell a young generation sized to the load
+ * from memory that is kept.
+ */
+const KEPT_SERIES = /^(quarry_store_up|quarry_chain_node_lag_blocks|quarry_chain_stalled|quarry_store_replica_lag_seconds|quarry_store_replica_lag_bytes|quarry_store_query_errors_total|quarry_indexer_blocks_reverted_total|quarry_http_requests_total|quarry_chain_node_tip_seen_timestamp_seconds|quarry_nodejs_heap_space_size_total_bytes|quarry_nodejs_heap_space_size_used_bytes|quarry_nodejs_external_memory_bytes|quarry_process_resident_memory_bytes|quarry_process_start_time_seconds)(\{[^}]*\})? ([0-9.e+-]+)$/;
+/** The kept series that describe a process's memory rather than what an operator alerts on. */
+export const HEAP_SERIES = /^quarry_(nodejs_heap_space_size_|nodejs_external_memory_bytes|process_resident_memory_bytes|process_start_time_seconds)/;
 
 export class Samplers {
   readonly lag: LagSample[] = [];
