@@ -17,9 +17,9 @@ const LIVE_FROM = END - 2 * 86_400 - 3_600;
 const world = () =>
   createSyntheticWorld({
     seed: 5,
-    powDays: 12,
+    powDays: 7,
     posDays: 6,
-    scale: 2500,
+    scale: 1500,
     end: new Date(END * 1000),
     migrationCutover: new Date((LIVE_FROM - 3 * 86_400) * 1000),
     powMultiSig: 2,
