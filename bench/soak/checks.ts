@@ -95,7 +95,8 @@ export interface MemoryFigures {
   phase: string;
   /**
    * MB: VmRSS, RssAnon for PostgreSQL (its shared buffers are counted in every backend's RSS), or
-   * for a Quarry process what it keeps: resident less V8's young generation, by its /metrics.
+   * for a Quarry process what it keeps by its /metrics: V8's old, code and large-object spaces in
+   * use and the memory outside the heap.
    */
   measure: 'rss' | 'anon' | 'kept';
   startMb: number;
@@ -374,12 +375,14 @@ function median(values: number[]): number {
  * of the span, read at its ends (a leak moves the whole line; no single sample stands for a point in
  * time).
  *
- * What is judged of a Quarry process is the memory it keeps: its resident memory less V8's young
- * generation as reserved, both from the same scrape of its /metrics (the primary's workers summed:
- * its /metrics is theirs). V8 sizes the young generation to the allocation rate, up to twice the
- * semi-space maximum (2 × 64 MB under bin/quarry.js, 2 × 16 MB in an API worker) and gives it back
- * when the rate drops, so the resident memory of a process swings by up to that much with the load
- * and grows by it in a freshly started process's first minutes, which is neither kept nor growing.
+ * What is judged of a Quarry process is the memory it keeps, by its /metrics (the primary's workers
+ * summed: its /metrics is theirs): V8's old, code and large-object spaces in use, and the memory
+ * outside the heap (buffers, WebAssembly). Its resident memory is not: V8 sizes the young generation
+ * to the allocation rate, up to twice the semi-space maximum (2 × 64 MB under bin/quarry.js,
+ * 2 × 16 MB in an API worker), and gives it back when the rate drops, so resident memory swings by
+ * up to that much with the load and grows by it in a freshly started process's first minutes; nor
+ * is resident less the young generation as reserved, since a reserved young generation becomes
+ * resident only as it is used (a 20-minute soak's pos indexer moved by 50 % on it, its heap flat).
  * The per-process resident memory from /proc is shown beside it; PostgreSQL and Redis are judged on
  * it (PostgreSQL's private memory, RssAnon: its RSS counts the shared buffers each backend touched).
  */
@@ -418,10 +421,9 @@ export function memoryFigures(samplers: Pick<Samplers, 'memory' | 'metrics'>): M
   // per steady phase only.
   const bySource = new Map<string, { at: number; phase: string; mb: number; started: number | undefined }[]>();
   for (const m of samplers.metrics) {
-    const rss = m.series[MB_SERIES.rss];
-    if (rss === undefined) continue;
-    const young = sumOf(m.series, MB_SERIES.total, YOUNG_SPACES);
-    bySource.set(m.source, [...(bySource.get(m.source) ?? []), { at: m.at, phase: m.phase, mb: (rss - young) / 1024 ** 2, started: m.series[MB_SERIES.started] }]);
+    if (m.series[MB_SERIES.rss] === undefined) continue;
+    const kept = sumOf(m.series, MB_SERIES.used, KEPT_SPACES) + (m.series[MB_SERIES.external] ?? 0);
+    bySource.set(m.source, [...(bySource.get(m.source) ?? []), { at: m.at, phase: m.phase, mb: kept / 1024 ** 2, started: m.series[MB_SERIES.started] }]);
   }
   for (const [source, scrapes] of bySource) {
     // Runs of scrapes of the same process, each with its age since its first scrape.
