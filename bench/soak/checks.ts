@@ -436,7 +436,6 @@ export function memoryFigures(samplers: Pick<Samplers, 'memory' | 'metrics'>): M
     for (const run of runs) {
       const first = run[0]!;
       const list = run.map((s) => ({ at: s.at, phase: s.phase, mb: s.mb, ageSeconds: s.at - first.at }));
-      // A sum of workers whose members may change (a replaced worker) is judged per steady phase only.
       spans(list, { role: `${source} (its /metrics)`, pid: 0, measure: 'kept' }, true, first.started !== undefined);
     }
   }
