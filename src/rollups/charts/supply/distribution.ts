@@ -299,34 +299,37 @@ async function closePopulation(db: Db, chain: ChainId, fromDay: string, toDay: s
   if (fromDay === toDay) {
     // One day (a followed chain's midnight): the addresses active that day, their state before it
     // and after it read from holder_state, which the day's blocks kept current. One that did not
-    // move after the day has it as it is (before the day: prev_*); one that did (blocks of the next
-    // day came first) less what it moved since, with its last active day before the day looked up.
-    // The answer is one text rather than a row per address, which the driver would build an
-    // object for.
+    // move after the day has it as it is, found by its last active day (before the day: prev_*);
+    // one that did (the next day's first blocks came first: a few) less what it moved since, with
+    // its last active day before the day looked up. The day's count of moved addresses in
+    // address_daily checks that every one of them was found. The answer is one text rather than a
+    // row per address, which the driver would build an object for.
     const d = dayIndex(fromDay);
     const removed: Limbs[] = [];
     const added: Limbs[] = [];
-    const [answer] = await db.query<{ moves: string | null; missing: number }>(
+    const [answer] = await db.query<{ moves: string | null; found: number; moved: number }>(
       'rollups.charts.population.movers',
-      // The day's rows and the later days' in one pass, grouped by address (in key order, for the
-      // probes of holder_state). Joined instead, the two sets would be planned with a new day's
-      // statistics (one row) as a loop that sums the later days again for each address of the day.
-      sql`WITH days AS (
-            SELECT a.address, sum(a.received - a.sent - a.fees) FILTER (WHERE a.day = ${fromDay}::date) AS net,
-                   sum(a.received - a.sent - a.fees) FILTER (WHERE a.day > ${fromDay}::date) AS moved
-            ${movedRows(chain, sql`a.day >= ${fromDay}::date`)}
-            GROUP BY a.address HAVING bool_or(a.day = ${fromDay}::date)),
+      // The later movers' rows of the day are looked up by key: planned with a new day's statistics
+      // (a few rows), a join would scan the whole day.
+      sql`WITH later AS (
+            SELECT l.address, l.moved,
+                   (SELECT a.received - a.sent - a.fees FROM address_daily a
+                    WHERE a.chain = ${chain} AND a.address = l.address AND a.day = ${fromDay}::date AND ${activeRow('a')}) AS net
+            FROM (SELECT a.address, sum(a.received - a.sent - a.fees) AS moved ${movedRows(chain, sql`a.day > ${fromDay}::date`)} GROUP BY a.address) l),
           states AS (
-            SELECT h.address IS NULL AS missing,
-                   CASE WHEN m.moved IS NULL THEN h.prev_balance ELSE h.balance - m.moved - m.net END AS p,
-                   CASE WHEN m.moved IS NULL THEN h.prev_last_day ELSE ${lastActiveBefore(chain, sql`m.address`, sql`${fromDay}::date`)} END AS d,
-                   h.balance - coalesce(m.moved, 0) AS b
-            FROM days m LEFT JOIN holder_state h ON h.chain = ${chain} AND h.address = m.address)
-          SELECT string_agg(coalesce(d::text, '') || ',' || coalesce(p::text, '') || ',' || b::text, ' ') FILTER (WHERE NOT missing) AS moves,
-                 count(*) FILTER (WHERE missing)::int AS missing
+            SELECT h.prev_last_day AS d, h.prev_balance AS p, h.balance AS b
+            FROM holder_state h WHERE h.chain = ${chain} AND h.last_day = ${fromDay}::date
+            UNION ALL
+            SELECT ${lastActiveBefore(chain, sql`l.address`, sql`${fromDay}::date`)}, h.balance - l.moved - l.net, h.balance - l.moved
+            FROM later l JOIN holder_state h ON h.chain = ${chain} AND h.address = l.address
+            WHERE l.net IS NOT NULL)
+          SELECT string_agg(coalesce(d::text, '') || ',' || coalesce(p::text, '') || ',' || b::text, ' ') AS moves, count(*)::int AS found,
+                 (SELECT count(*)::int ${movedRows(chain, sql`a.day = ${fromDay}::date`)}) AS moved
           FROM states`,
     );
-    if (answer && answer.missing > 0) throw new Error(`holder population of ${chain}: ${answer.missing} addresses active on ${fromDay} have no state`);
+    if (answer && answer.found !== answer.moved) {
+      throw new Error(`holder population of ${chain}: ${answer.moved - answer.found} of the ${answer.moved} addresses active on ${fromDay} have no state`);
+    }
     for (const m of answer?.moves?.split(' ') ?? []) {
       const [last, p, b] = m.split(',') as [string, string, string];
       move(last === '' ? undefined : { balance: parseLimbs(p), last: dayIndex(last) }, parseLimbs(b), d, removed, added);
