@@ -104,6 +104,8 @@ export interface MemoryFigures {
   growth: number;
   judged: boolean;
   pass: boolean;
+  /** A process sampled with its descendants: how many lived through the span (judged), and how many there were at its start and end. */
+  processes?: { throughout: number; start: number; end: number };
 }
 
 /** MB, from a process's /metrics at the end of a phase: V8's heap spaces (the young generation's reserved size, the rest's use) and the memory outside the heap. */
@@ -384,19 +386,22 @@ function median(values: number[]): number {
  * is resident less the young generation as reserved, since a reserved young generation becomes
  * resident only as it is used (a 20-minute soak's pos indexer moved by 50 % on it, its heap flat).
  * The per-process resident memory from /proc is shown beside it; PostgreSQL and Redis are judged on
- * it (PostgreSQL's private memory, RssAnon: its RSS counts the shared buffers each backend touched).
+ * it (PostgreSQL's private memory, RssAnon: its RSS counts the shared buffers each backend touched;
+ * summed over the postmaster and the backends that lived through the span, throughSpan).
  */
 export function memoryFigures(samplers: Pick<Samplers, 'memory' | 'metrics'>): MemoryFigures[] {
   const out: MemoryFigures[] = [];
-  const spans = (samples: { at: number; mb: number; ageSeconds: number; phase: string }[], key: { role: string; pid: number; measure: MemoryFigures['measure'] }, judgedRole: boolean, wholeSoak: boolean) => {
-    const span = (list: typeof samples, phase: string) => {
-      if (list.length < 3) return;
+  type Sample = { at: number; mb: number; ageSeconds: number; phase: string; processes?: Record<number, number> };
+  const spans = (samples: Sample[], key: { role: string; pid: number; measure: MemoryFigures['measure'] }, judgedRole: boolean, wholeSoak: boolean) => {
+    const span = (all: Sample[], phase: string) => {
+      if (all.length < 3) return;
+      const { list, processes } = throughSpan(all);
       const line = fitLine(list.map((s) => [s.at, s.mb]));
       const startMb = line(list[0]!.at);
       const endMb = line(list.at(-1)!.at);
       const growth = startMb > 0 ? round(endMb / startMb - 1, 3) : 0;
       const judged = judgedRole && list[0]!.ageSeconds >= WARMED_SECONDS && list.at(-1)!.at - list[0]!.at >= MIN_SPAN_SECONDS;
-      out.push({ ...key, phase, startMb: round(startMb), endMb: round(endMb), growth, judged, pass: !judged || growth <= MEMORY_GROWTH_LIMIT });
+      out.push({ ...key, phase, startMb: round(startMb), endMb: round(endMb), growth, judged, pass: !judged || growth <= MEMORY_GROWTH_LIMIT, ...(processes ? { processes } : {}) });
     };
     const lists = STEADY.map((phase) => samples.filter((s) => s.phase === phase));
     lists.forEach((list, i) => span(list, STEADY[i]!));
@@ -412,7 +417,7 @@ export function memoryFigures(samplers: Pick<Samplers, 'memory' | 'metrics'>): M
   for (const samples of byProcess.values()) {
     const { role, pid } = samples[0]!;
     const measure = role.startsWith('postgres') ? 'anon' : 'rss';
-    const list = samples.map((s) => ({ at: s.at, phase: s.phase, ageSeconds: s.ageSeconds, mb: measure === 'anon' ? s.anonMb : s.rssMb }));
+    const list = samples.map((s) => ({ at: s.at, phase: s.phase, ageSeconds: s.ageSeconds, mb: measure === 'anon' ? s.anonMb : s.rssMb, processes: s.processes }));
     spans(list, { role, pid, measure }, JUDGED_BY_RSS.test(role), true);
   }
 
@@ -440,6 +445,19 @@ export function memoryFigures(samplers: Pick<Samplers, 'memory' | 'metrics'>): M
     }
   }
   return out;
+}
+
+/**
+ * A span of samples of a process sampled with its descendants, as the sum over the processes that
+ * lived through the whole span: a backend a pool opened or closed meanwhile, or an autovacuum
+ * worker that ran, is a process more or fewer, not memory grown (their counts are reported).
+ * Samples of a single process are the span as it is.
+ */
+function throughSpan<S extends { mb: number; processes?: Record<number, number> }>(all: S[]): { list: S[]; processes?: MemoryFigures['processes'] } {
+  if (!all.every((s) => s.processes)) return { list: all };
+  const pids = Object.keys(all[0]!.processes!).filter((pid) => all.every((s) => pid in s.processes!));
+  const list = all.map((s) => ({ ...s, mb: pids.reduce((sum, pid) => sum + s.processes![Number(pid)]!, 0) }));
+  return { list, processes: { throughout: pids.length, start: Object.keys(all[0]!.processes!).length, end: Object.keys(all.at(-1)!.processes!).length } };
 }
 
 /** The least-squares line through `points` ([x, y]), as a function of x. */

@@ -42,6 +42,8 @@ export interface MemorySample {
   ageSeconds: number;
   /** CPU seconds it (and, summed, its descendants) had used. */
   cpuSeconds: number;
+  /** Sampled with its descendants (PostgreSQL's backends): each process's private memory (MB) by pid, the sampled one included. */
+  processes?: Record<number, number>;
 }
 
 /** A process to sample: one pid, or a process and its descendants summed (PostgreSQL's backends). */
@@ -176,13 +178,18 @@ export class Samplers {
       let rss = 0;
       let anon = 0;
       let cpu = 0;
+      const processes: Record<number, number> = {};
       for (const pid of pids) {
         const m = memoryOf(pid);
         rss += m.rssMb;
         anon += m.anonMb;
         cpu += cpuOf(pid);
+        processes[pid] = m.anonMb;
       }
-      this.memory.push({ at, phase: this.timeline.phase, role: w.role, pid: w.pid, rssMb: Math.round(rss * 10) / 10, anonMb: Math.round(anon * 10) / 10, ageSeconds: ageOf(w.pid), cpuSeconds: Math.round(cpu * 10) / 10 });
+      this.memory.push({
+        at, phase: this.timeline.phase, role: w.role, pid: w.pid, rssMb: Math.round(rss * 10) / 10, anonMb: Math.round(anon * 10) / 10,
+        ageSeconds: ageOf(w.pid), cpuSeconds: Math.round(cpu * 10) / 10, ...(w.withChildren ? { processes } : {}),
+      });
     }
   }
 

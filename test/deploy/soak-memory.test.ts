@@ -132,4 +132,24 @@ describe('the soak judges the memory a process keeps', () => {
     assert.ok(postgres.judged && !postgres.pass, JSON.stringify(postgres));
     assert.equal(figure(figures, 'fake pow node', STEADY_END).judged, false);
   });
+
+  it('judges PostgreSQL on the processes that lived through the span: a backend opened meanwhile is not growth', () => {
+    /** The postmaster (pid 9) and its backends, each flat or as `grow` says, and backend 13 from t = 1120 on. */
+    const server = (grow: (t: number) => number): MemorySample[] =>
+      rss('postgres primary', 9, 1000, 1240, STEADY_END, () => 0).map((s) => {
+        const processes: Record<number, number> = { 9: 20, 11: 30 + grow(s.at), 12: 30 };
+        if (s.at >= 1120) processes[13] = 25;
+        const anonMb = Object.values(processes).reduce((a, b) => a + b, 0);
+        return { ...s, rssMb: anonMb, anonMb, processes };
+      });
+    const opened = figure(memoryFigures({ memory: server(() => 0), metrics: [] }), 'postgres primary', STEADY_END);
+    assert.ok(opened.judged && opened.pass, JSON.stringify(opened));
+    assert.equal(opened.startMb, 80);
+    assert.equal(opened.endMb, 80);
+    assert.deepEqual(opened.processes, { throughout: 3, start: 3, end: 4 });
+    // Backend 11 grows by 12 MB: 15 % of the 80 MB that lived through the span (11 % of the sum at the end).
+    const grown = figure(memoryFigures({ memory: server((t) => (12 * (t - 1000)) / 238), metrics: [] }), 'postgres primary', STEADY_END);
+    assert.ok(grown.judged && !grown.pass, JSON.stringify(grown));
+    assert.ok(Math.abs(grown.growth - 0.15) < 0.005, JSON.stringify(grown));
+  });
 });
