@@ -28,6 +28,8 @@ export interface Answer {
 /** Requests waiting for an answer at most; past it a tick is skipped (and counted). */
 const MAX_IN_FLIGHT = 32;
 const TIMEOUT_MS = 30_000;
+/** An idle keep-alive socket's life (the agent destroys a free socket when its timeout fires). */
+const IDLE_MS = 20_000;
 
 export class PacedLoad {
   readonly answers: Answer[] = [];
@@ -46,7 +48,12 @@ export class PacedLoad {
     private readonly headers: Record<string, string>,
     private readonly timeline: Timeline,
   ) {
-    this.agents = new Map(targets.map((t) => [t.name, new http.Agent({ keepAlive: true, maxSockets: 8 })]));
+    // An idle socket is closed after IDLE_MS, before the API's keep-alive timeout (Fastify's 72 s)
+    // would close it from the other side: a request written on a socket the server is closing at
+    // that moment fails with ECONNRESET. A front end's proxy keeps its idle upstream connections
+    // shorter than the server's for the same reason. The agent reuses the last freed socket first,
+    // so at this load the sockets a burst opened sit idle for minutes.
+    this.agents = new Map(targets.map((t) => [t.name, new http.Agent({ keepAlive: true, maxSockets: 8, timeout: IDLE_MS })]));
   }
 
   start(): void {
