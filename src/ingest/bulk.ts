@@ -123,13 +123,7 @@ export async function beginBulkLoad(store: Store, logger?: Logger, chain?: Chain
       return joins ? 'joined' : 'resumed';
     }
     if (!(await storeIsEmpty(tx))) throw new Error('a bulk load needs an empty store; this one already holds blocks');
-    const indexes = await tx.query<IndexDefinition>(
-      'ingest.bulk.indexes',
-      sql`SELECT i.indexname AS name, i.indexdef AS definition, i.tablename AS "table" FROM pg_indexes i
-          WHERE i.schemaname = 'public' AND i.tablename = ANY(${BULK_TABLES}::text[])
-            AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname AND c.contype = 'p')
-          ORDER BY i.indexname`,
-    );
+    const indexes = await secondaryIndexes(tx);
     await writeMarker(tx, { indexes, chains: chain === undefined ? null : [chain] });
     for (const index of indexes) await tx.exec('ingest.bulk.drop_index', `DROP INDEX IF EXISTS "${index.name}"`);
     return 'begun';
@@ -156,19 +150,7 @@ export async function beginBulkLoad(store: Store, logger?: Logger, chain?: Chain
         logger?.info({ chain, waitingFor: others }, 'bulk load: days closed; the indexes are rebuilt when the other first syncs finish');
         return;
       }
-      const indexes = marker.indexes;
-      const started = performance.now();
-      const byTableSize = await largestTablesFirst(store, indexes);
-      hooks.onStep?.('indexes', Math.round(byTableSize.reduce((n, index) => n + index.bytes, 0) / 2 ** 20), 'MB of tables');
-      let indexed = 0;
-      await eachAtOnce(store, byTableSize, async (index) => {
-        await store.transaction('ingest.bulk.create_index', async (tx) => {
-          if (tx.kind === 'postgres') await tx.exec('ingest.bulk.memory', `SET LOCAL maintenance_work_mem = '512MB'`);
-          await tx.exec(`ingest.bulk.create_index.${index.name}`, index.definition.replace(/^CREATE (UNIQUE )?INDEX /, 'CREATE $1INDEX IF NOT EXISTS '));
-        });
-        hooks.onStepProgress?.(Math.round((indexed += index.bytes) / 2 ** 20));
-      });
-      logger?.info({ indexes: indexes.length, ms: Math.round(performance.now() - started) }, 'bulk load: indexes rebuilt');
+      await buildIndexes(store, marker.indexes, hooks, logger);
       await store.query('ingest.bulk.unmark', sql`DELETE FROM chain_settings WHERE chain = ${MARKER.chain} AND key = ${MARKER.key}`);
       hooks.onStep?.('analyze');
       await analyzeAfterLoad(store, logger);
@@ -244,6 +226,80 @@ async function largestTablesFirst(store: Store, indexes: IndexDefinition[]): Pro
   const bytes = new Map(sizes.map((row) => [row.name, Number(row.bytes)]));
   const sizeOf = (index: IndexDefinition) => (index.table === undefined ? 0 : (bytes.get(index.table) ?? 0));
   return indexes.map((index) => ({ ...index, bytes: sizeOf(index) })).sort((a, b) => b.bytes - a.bytes);
+}
+
+/** The secondary indexes of the bulk tables (primary keys stay: writes are idempotent through them). */
+function secondaryIndexes(db: Db): Promise<IndexDefinition[]> {
+  return db.query<IndexDefinition>(
+    'ingest.bulk.indexes',
+    sql`SELECT i.indexname AS name, i.indexdef AS definition, i.tablename AS "table" FROM pg_indexes i
+        WHERE i.schemaname = 'public' AND i.tablename = ANY(${BULK_TABLES}::text[])
+          AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname AND c.contype = 'p')
+        ORDER BY i.indexname`,
+  );
+}
+
+/** Builds `indexes` (those of the largest tables first) as their definitions say, skipping any that exists. */
+async function buildIndexes(store: Store, indexes: IndexDefinition[], hooks: StepHooks<FinishStep>, logger?: Logger): Promise<void> {
+  const started = performance.now();
+  const byTableSize = await largestTablesFirst(store, indexes);
+  hooks.onStep?.('indexes', Math.round(byTableSize.reduce((n, index) => n + index.bytes, 0) / 2 ** 20), 'MB of tables');
+  let indexed = 0;
+  await eachAtOnce(store, byTableSize, async (index) => {
+    await store.transaction('ingest.bulk.create_index', async (tx) => {
+      if (tx.kind === 'postgres') await tx.exec('ingest.bulk.memory', `SET LOCAL maintenance_work_mem = '512MB'`);
+      await tx.exec(`ingest.bulk.create_index.${index.name}`, index.definition.replace(/^CREATE (UNIQUE )?INDEX /, 'CREATE $1INDEX IF NOT EXISTS '));
+    });
+    hooks.onStepProgress?.(Math.round((indexed += index.bytes) / 2 ** 20));
+  });
+  logger?.info({ indexes: indexes.length, ms: Math.round(performance.now() - started) }, 'bulk load: indexes rebuilt');
+}
+
+export interface NarrowedIndexes {
+  /** Builds the whole indexes again and drops the served chain's copies. */
+  restore(hooks?: StepHooks<FinishStep>): Promise<void>;
+}
+
+/**
+ * For a bulk load of one chain into a store that serves another (the demo's pow while its pos is
+ * served): each secondary index of the bulk tables is replaced by a copy over the served chain's
+ * rows only (its definition with `chain = <served>` added to the predicate). The served chain's
+ * statements name their chain, so they use the copies as they used the indexes, and the loading
+ * chain's rows are written without a row in any of them: the load costs about what it costs with
+ * the indexes dropped, and the served chain keeps its plans. `restore` builds the whole indexes
+ * once the load is in, largest tables first, and drops the copies.
+ *
+ * On PostgreSQL a statement kept as a generic plan (`reusePlan`) cannot prove the copies'
+ * predicate and scans its table until `restore` (the embedded store plans every statement with its
+ * values). No marker records the copies: the one caller, the demo's first start, runs inside its
+ * loading file, and a start that finds that file begins again on an empty schema.
+ */
+export async function narrowIndexesTo(store: Store, served: ChainId, logger?: Logger): Promise<NarrowedIndexes> {
+  if (!CHAINS.includes(served)) throw new Error(`unknown chain ${served}`);
+  const copyName = (index: IndexDefinition) => `${index.name}__${served}_only`;
+  const started = performance.now();
+  const indexes = await store.transaction('ingest.bulk.narrow', async (tx) => {
+    const all = await secondaryIndexes(tx);
+    for (const index of all) {
+      // pg_indexes' definition: CREATE [UNIQUE] INDEX name ON table USING method (columns) [INCLUDE (…)] [WHERE (predicate)].
+      const renamed = index.definition.replace(/^CREATE (UNIQUE )?INDEX \S+ ON /, `CREATE $1INDEX "${copyName(index)}" ON `);
+      // The chain is one of CHAINS (checked above): a literal, as DDL takes no parameters.
+      const predicate = `(chain = '${served}')`;
+      const copy = / WHERE (.+)$/.test(renamed) ? renamed.replace(/ WHERE (.+)$/, ` WHERE ${predicate} AND $1`) : `${renamed} WHERE ${predicate}`;
+      await tx.exec('ingest.bulk.narrow_index', copy);
+      await tx.exec('ingest.bulk.drop_index', `DROP INDEX "${index.name}"`);
+    }
+    return all;
+  });
+  logger?.info({ indexes: indexes.length, served, ms: Math.round(performance.now() - started) }, `bulk load: indexes narrowed to ${served}'s rows`);
+  return {
+    async restore(hooks = {}) {
+      await buildIndexes(store, indexes, hooks, logger);
+      await store.transaction('ingest.bulk.widen', async (tx) => {
+        for (const index of indexes) await tx.exec('ingest.bulk.drop_index', `DROP INDEX IF EXISTS "${copyName(index)}"`);
+      });
+    },
+  };
 }
 
 /** The closed days of a chain's blocks (all but the tip's day). */

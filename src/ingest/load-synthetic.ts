@@ -9,7 +9,7 @@ import type { BlockSource } from '../chain/model.ts';
 import type { Store } from '../store/store.ts';
 import { createSyntheticWorld, type SyntheticOptions, type SyntheticWorld } from '../sources/synthetic/index.ts';
 import { writeChainNetwork } from '../store/chain-network.ts';
-import { analyzeAfterLoad, beginBulkLoad, closeChainDays, type FinishStep, type StepHooks } from './bulk.ts';
+import { analyzeAfterLoad, beginBulkLoad, closeChainDays, narrowIndexesTo, type FinishStep, type StepHooks } from './bulk.ts';
 import type { ChainLoads } from './loading.ts';
 import { importCurated, writeCurated, writeStaking } from './curated.ts';
 import { formatLabelsFile, parseLabelsFile, type CuratedRecord } from './labels-file.ts';
@@ -87,8 +87,9 @@ const SERVING_TURN_EVERY = 250;
 /**
  * Loads a world as `loadSyntheticWorld` does, in two stages (the demo's first start): pos first,
  * whole, through a bulk load (days, indexes, analysis, labels), then `onPosLoaded`, which may serve
- * it; then pow into the store that serves, with its indexes in place, in short transactions, its
- * days closed and labels imported at the end. `loads` says which chain is loading and how far.
+ * it; then pow into the store that serves, in short transactions, with the secondary indexes
+ * narrowed to pos's rows meanwhile (`narrowIndexesTo`), its days closed, indexes built and labels
+ * imported at the end. `loads` says which chain is loading and how far.
  * The figures are those of the one-stage load: each chain's rollups read only its own rows.
  */
 export async function loadSyntheticWorldPosFirst(store: Store, world: SyntheticWorld, hooks: StagedLoadHooks): Promise<LoadReport> {
@@ -111,11 +112,14 @@ export async function loadSyntheticWorldPosFirst(store: Store, world: SyntheticW
   await hooks.onPosLoaded();
 
   t = performance.now();
+  // pow's rows go into no secondary index while it loads; pos keeps copies of its own (bulk.ts).
+  const narrowed = await narrowIndexesTo(store, 'pos', hooks.logger);
   chains.pow = await loadChain(store, world, 'pow', load.last.pow, hooks, { batchBlocks: SERVING_BATCH_BLOCKS, bulkDeltaKeys: SERVING_DELTA_KEYS, turnEvery: SERVING_TURN_EVERY });
   seconds.pow = (performance.now() - t) / 1000;
   t = performance.now();
   await store.transaction('synthetic.pow_tip', (tx) => recordNodeTip(tx, 'pow', load.last.pow));
   await closeChainDays(store, ['pow'], hooks, hooks.logger);
+  await narrowed.restore(hooks);
   hooks.onStep?.('analyze');
   await analyzeAfterLoad(store, hooks.logger);
   await importLabels(store, world, ['pow'], hooks);

@@ -93,7 +93,7 @@ const STEP_LABELS: Record<LoadStep, string> = {
  * profile of the demo's first start.
  */
 const POS_STEP_SHARES: Record<LoadStep, number> = { pos: 5, 'pos rollups': 1, curated: 0.2, days: 0.5, indexes: 1, analyze: 1, labels: 0.5, pow: 0, 'pow rollups': 0 };
-const POW_STEP_SHARES: Record<LoadStep, number> = { pow: 190, 'pow rollups': 10, days: 15, analyze: 5, labels: 4, pos: 0, 'pos rollups': 0, curated: 0, indexes: 0 };
+const POW_STEP_SHARES: Record<LoadStep, number> = { pow: 72, 'pow rollups': 30, days: 17, indexes: 51, analyze: 6, labels: 6, pos: 0, 'pos rollups': 0, curated: 0 };
 /** Steps of one chain; the others are labelled with the chain of the stage they run in. */
 const CHAIN_STEPS: ReadonlySet<LoadStep> = new Set(['pow', 'pow rollups', 'pos', 'pos rollups']);
 
