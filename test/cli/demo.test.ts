@@ -94,6 +94,18 @@ const get = async (demo: Demo, url: string) => {
 
 const tipOf = async (demo: Demo, chain: ChainId): Promise<{ height: number; hash: string }> => (await get(demo, `/api/v1/${chain}/blocks?limit=1`)).body.items[0];
 
+/** The generator's reorgs fork at most this many blocks below the tip (src/sources/synthetic/generator.ts). */
+const MAX_REORG_DEPTH = 3;
+
+/** Waits until the store's tip of `chain` is at `height` or above (the demo makes blocks at PACE). */
+async function untilTip(demo: Demo, chain: ChainId, height: number): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while ((await tipOf(demo, chain)).height < height) {
+    if (Date.now() > deadline) throw new Error(`${chain}: the tip did not reach ${height} within a minute`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 /**
  * Whether an answer carries data: a list with items, or an object with some figure that is not
  * zero (a non-empty list, a non-zero amount or count, a non-empty text other than a zero).
@@ -319,7 +331,10 @@ describe('quarry demo', () => {
       assert.ok(afterTip.height > before.height, `${chain}: the tip moved (${before.height} → ${afterTip.height})`);
 
       // The world's own account of those heights: the branch the reorg dropped, and the canonical blocks.
+      // They are final once the store's tip is past them by more than a reorg's depth: a later reorg
+      // that forks below them, which the world has already decided, must reach the store first.
       const ancestor: number = reorg.ancestor_height;
+      await untilTip(demo!, chain, reorg.new_tip.height + MAX_REORG_DEPTH + 1);
       const blocks = await itemsOf(world, chain, ancestor + 1, reorg.new_tip.height);
       const canonical = new Map<number, CanonicalBlock>();
       for (const block of blocks) canonical.set(block.height, block); // the canonical block comes after its height's orphans
@@ -335,7 +350,7 @@ describe('quarry demo', () => {
         }
       }
       for (const [height, block] of canonical) {
-        if (height > afterTip.height) continue;
+        if (height > reorg.new_tip.height) continue;
         const { status, body } = await get(demo!, `/api/v1/${chain}/blocks/${height}`);
         assert.equal(status, 200);
         assert.equal(body.hash, block.hash, `${chain} ${height}: the canonical block`);
