@@ -277,15 +277,15 @@ export interface NarrowedIndexes {
 export async function narrowIndexesTo(store: Store, served: ChainId, logger?: Logger): Promise<NarrowedIndexes> {
   if (!CHAINS.includes(served)) throw new Error(`unknown chain ${served}`);
   const copyName = (index: IndexDefinition) => `${index.name}__${served}_only`;
+  // The chain is one of CHAINS (checked above): a literal, as DDL takes no parameters.
+  const predicate = `(chain = '${served}')`;
   const started = performance.now();
   const indexes = await store.transaction('ingest.bulk.narrow', async (tx) => {
     const all = await secondaryIndexes(tx);
     for (const index of all) {
       // pg_indexes' definition: CREATE [UNIQUE] INDEX name ON table USING method (columns) [INCLUDE (…)] [WHERE (predicate)].
       const renamed = index.definition.replace(/^CREATE (UNIQUE )?INDEX \S+ ON /, `CREATE $1INDEX "${copyName(index)}" ON `);
-      // The chain is one of CHAINS (checked above): a literal, as DDL takes no parameters.
-      const predicate = `(chain = '${served}')`;
-      const copy = / WHERE (.+)$/.test(renamed) ? renamed.replace(/ WHERE (.+)$/, ` WHERE ${predicate} AND $1`) : `${renamed} WHERE ${predicate}`;
+      const copy = renamed.includes(' WHERE ') ? renamed.replace(/ WHERE (.+)$/, ` WHERE ${predicate} AND $1`) : `${renamed} WHERE ${predicate}`;
       await tx.exec('ingest.bulk.narrow_index', copy);
       await tx.exec('ingest.bulk.drop_index', `DROP INDEX "${index.name}"`);
     }

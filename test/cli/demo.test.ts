@@ -20,7 +20,7 @@ import type { ChainId } from '../../src/chain/chains.ts';
 import { multiSigAddress } from '../../src/chain/addresses.ts';
 import type { CanonicalBlock } from '../../src/chain/model.ts';
 import { demoWorld, readWorldFile } from '../../src/cli/commands/demo.ts';
-import { createSyntheticWorld, type SyntheticWorld } from '../../src/sources/synthetic/index.ts';
+import { createSyntheticWorld, MAX_REORG_DEPTH, type SyntheticWorld } from '../../src/sources/synthetic/index.ts';
 import { freePort } from '../../src/store/local-cluster.ts';
 import { apiOperations, requestsOf, type Candidates, type OpenApiDoc } from '../support/api-routes.ts';
 import { findChromium } from '../support/chromium.ts';
@@ -94,9 +94,6 @@ const get = async (demo: Demo, url: string) => {
 
 const tipOf = async (demo: Demo, chain: ChainId): Promise<{ height: number; hash: string }> => (await get(demo, `/api/v1/${chain}/blocks?limit=1`)).body.items[0];
 
-/** The generator's reorgs fork at most this many blocks below the tip (src/sources/synthetic/generator.ts). */
-const MAX_REORG_DEPTH = 3;
-
 /** Waits until the store's tip of `chain` is at `height` or above (the demo makes blocks at PACE). */
 async function untilTip(demo: Demo, chain: ChainId, height: number): Promise<void> {
   const deadline = Date.now() + 60_000;
@@ -129,7 +126,7 @@ async function itemsOf(world: SyntheticWorld, chain: ChainId, from: number, to: 
     if (item.kind !== 'block') continue;
     blocks.push(item.block);
     // Orphans come before the canonical block of their height: past `to` by a reorg's depth, the last block of each height is canonical.
-    if (item.block.height > to + 3) break;
+    if (item.block.height > to + MAX_REORG_DEPTH) break;
   }
   return blocks;
 }

@@ -13,7 +13,7 @@
 import { emptyTx, type CanonicalBlock, type CanonicalTx, type SourceItem } from '../../chain/model.ts';
 import type { ChainId } from '../../chain/chains.ts';
 import type { Ledger } from './ledger.ts';
-import type { ResolvedOptions } from './options.ts';
+import { MAX_REORG_DEPTH, type ResolvedOptions } from './options.ts';
 import { Rng } from './rng.ts';
 import { EventSchedule } from './schedule.ts';
 
@@ -81,7 +81,7 @@ export abstract class ChainRun implements ChainGenerator {
     const items: SourceItem[] = [];
     const reorgs = this.liveReorgs && h > 0 && this.parentTs >= this.options.live!.from ? this.liveReorgs : this.reorgs;
     if (reorgs.at(h)) {
-      const depth = reorgs.draw(1, 3);
+      const depth = reorgs.draw(1, MAX_REORG_DEPTH);
       if (h + depth - 1 <= this.lastHeight) {
         if (emit) items.push(...this.orphanBranch(h, depth));
       }

@@ -17,7 +17,7 @@ import { planWorld } from './world-plan.ts';
 export type { SyntheticOptions, ResolvedOptions } from './options.ts';
 export type { StakingDay, ValidatorState } from './staking.ts';
 export { collect } from './source.ts';
-export { POS_SLOT_SECONDS, POS_SLOTS_PER_EPOCH } from './options.ts';
+export { MAX_REORG_DEPTH, POS_SLOT_SECONDS, POS_SLOTS_PER_EPOCH } from './options.ts';
 
 export interface CuratedLabel {
   chain: ChainId;

@@ -18,7 +18,7 @@ export interface SyntheticOptions {
   scale: number;
   /** Start of pow-to-pos migration (default: 2/3 into the pos history); null: no migration. */
   migrationCutover?: Date | null;
-  /** Mean blocks between reorgs of depth 1-3 (default 2000; 0: none). */
+  /** Mean blocks between reorgs of depth 1 to MAX_REORG_DEPTH (default 2000; 0: none). */
   reorgEvery?: number;
   /** Mean blocks between malformed items: garbled answers (a block undecodable once) or set-aside items (default 0: none). */
   malformedEvery?: number;
@@ -93,6 +93,8 @@ export interface ResolvedOptions {
 export const POW_BLOCK_SECONDS = 60;
 /** The generated pos network's default clock: the spec's 12 s slots, 32 slots an epoch (SyntheticOptions.posSlotSeconds). */
 export const POS_SLOT_SECONDS = 12;
+/** A reorg forks this many blocks below the tip at most (its depth is drawn from 1 to this). */
+export const MAX_REORG_DEPTH = 3;
 export const POS_SLOTS_PER_EPOCH = 32;
 /** The timestamp of mainnet's pow block 0 (1530004179). */
 export const MAINNET_POW_GENESIS = new Date(1_530_004_179_000);
