@@ -51,6 +51,7 @@ const SLOW_FIRST = [
   'test/indexer/pow-grpc.test.ts',
   'test/indexer/pos-go-qrl.test.ts',
   'test/indexer/pos-go-qrl-64.test.ts',
+  'test/api/store-parity.test.ts',
   'test/api/analytics/timeline/timeline.test.ts',
   'test/api/analytics/network/active-addresses-daily.test.ts',
   'test/ingest/properties.test.ts',

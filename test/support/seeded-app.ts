@@ -7,13 +7,19 @@
  * closed when the process's tests end. Such suites only read, or put back what they change; a
  * suite that needs an app or store of its own (one it leaves changed, starts listening, or whose
  * counters it reads) passes `own: true`, and one with app settings (`env`, `tuning`) gets its own.
+ *
+ * A suite on a snapshot seed runs on one store kind, PostgreSQL when the run has it
+ * (`readerStoreKinds`): what it reads is the same rows on either, and test/api/store-parity.test.ts
+ * holds every route's answers on PGlite equal to PostgreSQL's over the same seeds. A suite whose
+ * subject is the store's own behaviour (its deadline, its metrics, its role) passes `everyStore: true`;
+ * a suite on any other seed fills each store itself, so it runs on each.
  */
 import { after, before } from 'node:test';
 import type { ApiTuning } from '../../src/api/context.ts';
 import type { Store, StoreKind } from '../../src/store/store.ts';
 import { buildTestApp, type TestApp } from './app.ts';
 import { isSnapshotSeed, migratedSeed, openSeededStore, type SnapshotSeed } from './snapshots.ts';
-import { describeEachStore, openTestStore } from './stores.ts';
+import { describeEachStore, openTestStore, readerStoreKinds, storeKinds } from './stores.ts';
 
 export interface SeededApp<T> {
   /** The app on the seeded store. */
@@ -29,6 +35,8 @@ export interface SeededAppOptions {
   tuning?: ApiTuning;
   /** A store and app of the suite's own even on a shared seed (see above). */
   own?: boolean;
+  /** On every store kind of the run even on a snapshot seed: the suite's subject depends on the store (see above). */
+  everyStore?: boolean;
 }
 
 /** The migrated empty store as a seed: the suites on an empty store share it as others share a world. */
@@ -101,5 +109,5 @@ export function describeSeededApp<T>(
       },
       kind,
     );
-  }, open);
+  }, open, snapshot && !options.everyStore ? readerStoreKinds() : storeKinds());
 }

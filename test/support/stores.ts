@@ -7,19 +7,20 @@ import type { Store, StoreKind } from '../../src/store/store.ts';
 import { freshStore, storeKinds } from './fresh-stores.ts';
 import { migratedSeed, openSeededStore } from './snapshots.ts';
 
-export { createTestDatabase, dropTestDatabase, storeKinds } from './fresh-stores.ts';
+export { createTestDatabase, dropTestDatabase, readerStoreKinds, storeKinds } from './fresh-stores.ts';
 
 export async function openTestStore(kind: StoreKind, options: { migrate?: boolean } = {}): Promise<Store & { url?: string }> {
   return options.migrate === false ? freshStore(kind, { migrate: false }) : openSeededStore(kind, migratedSeed);
 }
 
-/** Runs `suite` once per available store, each with its own fresh migrated store (or the one `open` gives). */
+/** Runs `suite` once per available store (or per kind of `kinds`), each with its own fresh migrated store (or the one `open` gives). */
 export function describeEachStore(
   title: string,
   suite: (getStore: () => Store, kind: StoreKind) => void,
   open: (kind: StoreKind) => Promise<Store> = openTestStore,
+  kinds: StoreKind[] = storeKinds(),
 ): void {
-  for (const kind of storeKinds()) {
+  for (const kind of kinds) {
     describe(`${title} [${kind}]`, () => {
       let store: Store | undefined;
       before(async () => {

@@ -131,7 +131,8 @@ describeSeededApp('GET /analytics/network/health', loadAnalyticsWorld, (s) => {
       assert.deepEqual(entry, expectedEntry(chain, s.seeded().blocks[chain], now, seen[chain]));
     }
   });
-});
+  // On every store: the answer names the store it reads (embedded or a primary).
+}, { everyStore: true });
 
 const STALL_REASON = 'block 12 does not decode: transactions[3].fee: not a uint64';
 
