@@ -4,7 +4,7 @@
  * statement failed with StoreUnavailableError, and the API's outage guard while it answers 503.
  */
 import sql from 'sql-template-tag';
-import type { Store } from './store.ts';
+import { withoutDeadline, type Store } from './store.ts';
 
 /** What `waitForStore` logs through: a pino logger, or anything with its two methods. */
 export interface AvailabilityLogger {
@@ -50,7 +50,9 @@ export async function waitForStore(store: Store, options: WaitForStoreOptions = 
   for (let attempt = 1; ; attempt++) {
     throwIfAborted(signal, what);
     try {
-      await abortable(store.query('store.ping', sql`SELECT 1 AS ok`), signal, what);
+      // The wait belongs to no request: the API starts it from the request that met the outage,
+      // whose deadline (withDeadline) would otherwise refuse every ping once it has passed.
+      await abortable(withoutDeadline(() => store.query('store.ping', sql`SELECT 1 AS ok`)), signal, what);
       const waitedMs = attempt === 1 ? 0 : Math.round(performance.now() - started);
       if (attempt > 1) logger?.info({ what, waitedMs, attempts: attempt }, `store is back after ${(waitedMs / 1000).toFixed(1)} s; ${what} resumes`);
       return { attempts: attempt, waitedMs };

@@ -1,6 +1,7 @@
 /**
  * The API while its PostgreSQL server is down: every /api/v1 request is a 503 problem with
- * Retry-After, /readyz is 503, and both answer again once the server is back, without a restart.
+ * Retry-After, /readyz is 503, and both answer again once the server is back, without a restart,
+ * however long the outage lasted.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -57,5 +58,24 @@ describe('the API during a store outage [postgres]', { skip: ownClusterSkip() },
     const back = await get(ROUTE);
     assert.equal(back.statusCode, 200, back.body);
     assert.match(api.logs(), /store is back after \d+\.\d s; api resumes/);
+  });
+
+  it('ends an outage that outlasts the deadline of the request that met it', async () => {
+    // The request that finds the store down starts the wait for it; the wait must not inherit that
+    // request's deadline (QUARRY_STATEMENT_TIMEOUT_MS), or every ping after it is refused unsent.
+    const short = await buildTestApp(store, { QUARRY_STATEMENT_TIMEOUT_MS: '500' });
+    try {
+      const get = (url: string, headers: Record<string, string> = AUTH) => short.app.inject({ method: 'GET', url, headers });
+      assert.equal((await get(ROUTE)).statusCode, 200);
+      await cluster.stopServer();
+      assert.equal((await get(ROUTE)).statusCode, 503);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await cluster.startServer();
+      await waitFor(async () => (await get('/readyz', {})).statusCode === 200, '/readyz to answer 200 again', 30_000);
+      assert.equal((await get(ROUTE)).statusCode, 200);
+      assert.doesNotMatch(short.logs(), /past its 500 ms deadline/);
+    } finally {
+      await short.close();
+    }
   });
 });
