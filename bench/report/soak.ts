@@ -89,7 +89,7 @@ export function renderSoak(md: Markdown, r: BenchResults): void {
     "Memory (MB) at the start and the end of each steady phase, and from the start of the first to the end of the last for the processes that lived through both: the least-squares line through the samples, read at the span's ends. " +
       "A Quarry process is judged on what it keeps, by its /metrics (every 5 s; the primary's workers summed): V8's old, code and large-object spaces in use and its memory outside the heap. Its resident memory (from /proc, every 2 s) is shown, not judged: it swings with V8's young generation, which V8 sizes to the allocation rate up to twice the semi-space maximum " +
       "(2 × 64 MB under bin/quarry.js, 2 × 16 MB in an API worker) and gives back when the rate drops. PostgreSQL is judged on the private memory (RssAnon: their RSS counts the shared buffers each touched) of its postmaster and the backends that lived through the span (a backend a pool opened or closed meanwhile, or an autovacuum worker, is a process more or fewer; the table gives how many there were), Redis on its RSS. " +
-      'Not judged: the fakes (they hold their growing chains), processes started less than 30 s before the span (still warming up), spans under a minute, and the whole soak of a sum of workers (one of them was replaced in a fault).',
+      'Not judged: the fakes (they hold their growing chains), processes started less than 30 s before the span (still warming up), a PostgreSQL server less than 5 minutes (its backends still filling their catalog, relation and plan caches), spans under a minute, and the whole soak of a sum of workers (one of them was replaced in a fault).',
   );
   md.line();
   md.table(

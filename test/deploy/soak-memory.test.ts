@@ -133,6 +133,18 @@ describe('the soak judges the memory a process keeps', () => {
     assert.equal(figure(figures, 'fake pow node', STEADY_END).judged, false);
   });
 
+  it('leaves a PostgreSQL server in its first five minutes unjudged: its backends still fill their caches', () => {
+    // 16 % over the span, as the primary's backends grew over the 20-minute soak's first steady phase.
+    const grows = (t: number) => 90 + (14.4 * (t - 1000)) / 238;
+    const young = figure(memoryFigures({ memory: rss('postgres primary', 9, 1000, 1240, STEADY_END, grows, 1000 - 70), metrics: [] }), 'postgres primary', STEADY_END);
+    assert.ok(!young.judged && young.growth > MEMORY_GROWTH_LIMIT, JSON.stringify(young));
+    const warmed = figure(memoryFigures({ memory: rss('postgres primary', 9, 1000, 1240, STEADY_END, grows, 1000 - 300), metrics: [] }), 'postgres primary', STEADY_END);
+    assert.ok(warmed.judged && !warmed.pass, JSON.stringify(warmed));
+    // Redis and Quarry's own processes are judged from 30 s on.
+    const redis = figure(memoryFigures({ memory: rss('redis', 8, 1000, 1240, STEADY_END, grows, 1000 - 70), metrics: [] }), 'redis', STEADY_END);
+    assert.ok(redis.judged && !redis.pass, JSON.stringify(redis));
+  });
+
   it('judges PostgreSQL on the processes that lived through the span: a backend opened meanwhile is not growth', () => {
     /** The postmaster (pid 9) and its backends, each flat or as `grow` says, and backend 13 from t = 1120 on. */
     const server = (grow: (t: number) => number): MemorySample[] =>
