@@ -37,11 +37,13 @@ const WARMED_SECONDS = 30;
  * The same for a PostgreSQL server. Each backend keeps, for its life, what it caches of the catalog,
  * of the relations it opened and of the plans of its prepared statements, and fills those as it
  * meets the mix's statements, a few hundred of them over some 65 tables: a server's first minutes
- * under the load are that filling, not a leak (the 20-minute soaks of 2026-12-03: the primary's
- * private memory +10.5 % and +16.7 % over the first steady phase, about 70 s after its start, and
- * within 1.3 % over the last, with the same number of backends).
+ * under the load are that filling, not a leak (in the 20-minute soak the primary's private memory
+ * grew 10-17 % over the first steady phase, about 70 s after its start, and stayed within 1.3 %
+ * over the last, with as many backends).
  */
 const POSTGRES_WARMED_SECONDS = 300;
+/** PostgreSQL's processes (the primary's and the standby's): judged on private memory, after their own warm-up. */
+const isPostgres = (role: string) => role.startsWith('postgres');
 /**
  * Spans shorter than this are shown, not judged: a node process's young generation fills and empties
  * over tens of seconds (up to 128 MB for the indexers' 64 MB semi-spaces), which a short span sees as growth.
@@ -409,7 +411,7 @@ export function memoryFigures(samplers: Pick<Samplers, 'memory' | 'metrics'>): M
       const startMb = line(list[0]!.at);
       const endMb = line(list.at(-1)!.at);
       const growth = startMb > 0 ? round(endMb / startMb - 1, 3) : 0;
-      const warmedSeconds = key.role.startsWith('postgres') ? POSTGRES_WARMED_SECONDS : WARMED_SECONDS;
+      const warmedSeconds = isPostgres(key.role) ? POSTGRES_WARMED_SECONDS : WARMED_SECONDS;
       const judged = judgedRole && list[0]!.ageSeconds >= warmedSeconds && list.at(-1)!.at - list[0]!.at >= MIN_SPAN_SECONDS;
       out.push({ ...key, phase, startMb: round(startMb), endMb: round(endMb), growth, judged, pass: !judged || growth <= MEMORY_GROWTH_LIMIT, ...(processes ? { processes } : {}) });
     };
@@ -426,7 +428,7 @@ export function memoryFigures(samplers: Pick<Samplers, 'memory' | 'metrics'>): M
   }
   for (const samples of byProcess.values()) {
     const { role, pid } = samples[0]!;
-    const measure = role.startsWith('postgres') ? 'anon' : 'rss';
+    const measure = isPostgres(role) ? 'anon' : 'rss';
     const list = samples.map((s) => ({ at: s.at, phase: s.phase, ageSeconds: s.ageSeconds, mb: measure === 'anon' ? s.anonMb : s.rssMb, processes: s.processes }));
     spans(list, { role, pid, measure }, JUDGED_BY_RSS.test(role), true);
   }
@@ -487,7 +489,7 @@ function memoryByPhase(samplers: Samplers): SoakChecks['memoryByPhase'] {
     let entry = out.get(key);
     if (!entry) out.set(key, (entry = { role: s.role, pid: s.pid, mb: {} }));
     // The last sample of each phase wins.
-    entry.mb[s.phase] = s.role.startsWith('postgres') ? s.anonMb : s.rssMb;
+    entry.mb[s.phase] = isPostgres(s.role) ? s.anonMb : s.rssMb;
   }
   return [...out.values()];
 }
