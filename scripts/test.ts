@@ -16,7 +16,7 @@
  *   QUARRY_TEST_CPU_PROF=DIR      each test process writes a V8 CPU profile (node --cpu-prof) into DIR
  *   QUARRY_TEST_NODE_ARGS="…"     more node flags for every test process
  *   QUARRY_TEST_TMPDIR=DIR        the run's scratch space (default: /dev/shm when it has room, else the system's)
- *   QUARRY_TEST_STORES=each       the read-only API suites on every store kind, not on PostgreSQL alone
+ *   QUARRY_TEST_STORES=each       every suite on every store kind, not those beside the store on PostgreSQL alone
  *
  * The files run as JavaScript that this script compiles once per run (scripts/test-build.ts). The
  * slow files (SLOW_FIRST) each run in a process of their own; the others run GROUP_SIZE to a

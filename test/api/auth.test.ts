@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import sql from 'sql-template-tag';
 import { issueKey, revokeKey } from '../../src/auth/keys.ts';
-import { describeEachStore } from '../support/stores.ts';
+import { describeOnOneStore } from '../support/stores.ts';
 import { AUTH, buildTestApp, TEST_KEY, type TestApp } from '../support/app.ts';
 
 const URL = '/api/v1/pos/addresses/stats/summary';
 
-describeEachStore('authentication', (getStore) => {
+describeOnOneStore('authentication', (getStore) => {
   let t: TestApp;
   before(async () => {
     t = await buildTestApp(getStore());

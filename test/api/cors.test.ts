@@ -2,12 +2,12 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { AUTH, buildTestApp, type TestApp } from '../support/app.ts';
-import { describeEachStore } from '../support/stores.ts';
+import { describeOnOneStore } from '../support/stores.ts';
 
 const URL = '/api/v1/pos/addresses/stats/summary';
 const ORIGIN = 'https://explorer.example.org';
 
-describeEachStore('CORS and methods', (getStore) => {
+describeOnOneStore('CORS and methods', (getStore) => {
   let open: TestApp;
   let listed: TestApp;
   let off: TestApp;

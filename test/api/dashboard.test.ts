@@ -25,7 +25,7 @@ import { thresholdOf, whaleOracle, whalesOf } from '../support/expected-whales.t
 import { ChainBuilder } from '../support/chain-builder.ts';
 import { findChromium } from '../support/chromium.ts';
 import { openSeededStore } from '../support/snapshots.ts';
-import { describeEachStore } from '../support/stores.ts';
+import { describeOnOneStore } from '../support/stores.ts';
 import { display, expectedHolders, expectedTransfers, tokenFacts, type TokenFacts } from './tokens/oracle.ts';
 import { expectedSummary as expectedValidator, expectedWithdrawals } from './validators/oracle.ts';
 import { seedValidators, type ValidatorsWorld } from './validators/world.ts';
@@ -126,7 +126,7 @@ if (!executablePath) {
   });
   after(() => browser?.close());
 
-  describeEachStore(
+  describeOnOneStore(
     'dashboard page',
     (getStore) => {
       let world: AnalyticsWorld;
@@ -497,7 +497,7 @@ if (!executablePath) {
     (kind) => openSeededStore(kind, loadAnalyticsWorld),
   );
 
-  describeEachStore('dashboard validator pages', (getStore) => {
+  describeOnOneStore('dashboard validator pages', (getStore) => {
     let w: ValidatorsWorld;
     let served: Served | undefined;
     let context: BrowserContext;
@@ -564,7 +564,7 @@ if (!executablePath) {
     });
   });
 
-  describeEachStore('dashboard key', (getStore) => {
+  describeOnOneStore('dashboard key', (getStore) => {
     let plain: Served | undefined;
     let context: BrowserContext;
     before(async () => {

@@ -3,7 +3,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { after, before, it } from 'node:test';
 import { createPostgresDriver } from '../../src/store/postgres.ts';
 import { createStore } from '../../src/store/store.ts';
-import { describeEachStore, openTestStore } from '../support/stores.ts';
+import { describeEachStore, describeOnOneStore, openTestStore } from '../support/stores.ts';
 import { Type } from 'typebox';
 import { AddressPathParams, BooleanQuery, IntegerQuery, isTrue, StringEnum, WindowQuery } from '../../src/api/schemas/common.ts';
 import { addressParam } from '../../src/api/params/address.ts';
@@ -21,7 +21,7 @@ function assertProblem(res: { statusCode: number; headers: Record<string, unknow
   return body;
 }
 
-describeEachStore('error responses', (getStore) => {
+describeOnOneStore('error responses', (getStore) => {
   let t: TestApp;
   before(async () => {
     t = await buildTestApp(getStore(), { QUARRY_RATE_LIMIT_MAX: '1000' });
@@ -169,7 +169,7 @@ describeEachStore('error responses', (getStore) => {
   });
 });
 
-describeEachStore('rate limiting', (getStore) => {
+describeOnOneStore('rate limiting', (getStore) => {
   let t: TestApp;
   before(async () => {
     t = await buildTestApp(getStore(), { QUARRY_RATE_LIMIT_MAX: '3', QUARRY_RATE_LIMIT_WINDOW: '1m' });

@@ -17,7 +17,7 @@ import { buildTestApp } from '../support/app.ts';
 import { apiOperations, candidateAddresses, get, openApiDoc, requestsOf, type Candidates, type OpenApiDoc } from '../support/api-routes.ts';
 import { addr, ChainBuilder, coins } from '../support/chain-builder.ts';
 import { describeSeededApp } from '../support/seeded-app.ts';
-import { describeEachStore, openTestStore } from '../support/stores.ts';
+import { describeEachStore, describeOnOneStore, openTestStore } from '../support/stores.ts';
 
 type Headers = Record<string, unknown>;
 
@@ -118,7 +118,7 @@ describeSeededApp('freshness headers', loadAnalyticsWorld, (s) => {
   });
 });
 
-describeEachStore('freshness headers follow the chain', (_getStore, kind) => {
+describeOnOneStore('freshness headers follow the chain', (_getStore, kind) => {
   for (const cacheMb of ['64', '0']) {
     it(`name the new tip after a block and after a reorg (response cache ${cacheMb} MB)`, async () => {
       const store = await openTestStore(kind);

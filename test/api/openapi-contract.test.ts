@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { buildTestApp, type TestApp } from '../support/app.ts';
 import { EXPLORER_PARAMETERS, EXPLORER_PATH_PARAMETERS, SPEC_ADDRESS_PARAMETERS, type SpecParameter } from '../support/spec-parameters.ts';
-import { describeEachStore } from '../support/stores.ts';
+import { describeOnOneStore } from '../support/stores.ts';
 
 interface Parameter {
   name: string;
@@ -18,7 +18,7 @@ interface Parameter {
 const BOOLEAN_TEXT = ['true', 'false', '1', '0'];
 const ERROR_STATUSES = ['400', '401', '404', '429', '503'];
 
-describeEachStore('OpenAPI document against the spec', (getStore) => {
+describeOnOneStore('OpenAPI document against the spec', (getStore) => {
   let t: TestApp;
   let doc: { paths: Record<string, Record<string, { parameters?: Parameter[]; responses: Record<string, { content?: Record<string, unknown> }> }>> };
   before(async () => {

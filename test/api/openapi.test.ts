@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { describeEachStore } from '../support/stores.ts';
+import { describeOnOneStore } from '../support/stores.ts';
 import { buildTestApp, type TestApp } from '../support/app.ts';
 
-describeEachStore('OpenAPI document', (getStore) => {
+describeOnOneStore('OpenAPI document', (getStore) => {
   let t: TestApp;
   before(async () => {
     t = await buildTestApp(getStore());

@@ -283,4 +283,5 @@ describeSeededApp('Prometheus metrics', seed, (s, kind) => {
       await server.close();
     }
   });
-});
+  // On every store: the store's figures (its statements, its answer cache keyed by its snapshot, its role).
+}, { everyStore: true });

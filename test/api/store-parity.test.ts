@@ -1,6 +1,6 @@
 /**
- * PGlite answers as PostgreSQL does. The API suites on a snapshot seed run on one store kind,
- * PostgreSQL when the run has it (`readerStoreKinds`, test/support/seeded-app.ts): this file asks
+ * PGlite answers as PostgreSQL does. The API suites run on one store kind, PostgreSQL when the run
+ * has it (`singleStoreKinds`, test/support/seeded-app.ts): this file asks
  * every /api/v1 route of the OpenAPI document on both kinds, over each of those seeds loaded into
  * each, and holds every answer of PGlite equal to PostgreSQL's: the status, the content type and
  * the body, as JSON and as CSV. Per route: its defaults on every path it can be filled for, each

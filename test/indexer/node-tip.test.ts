@@ -15,7 +15,7 @@ import { indexPow } from '../../src/ingest/index-pow.ts';
 import { nodeTipRecorder } from '../../src/ingest/node-tip.ts';
 import type { Store } from '../../src/store/store.ts';
 import { feed, generatePowItems, startNodeWithChain } from '../fakes/qrl-node/world.ts';
-import { describeEachStore, openTestStore, storeKinds } from '../support/stores.ts';
+import { describeOnOneStore, openTestStore, singleStoreKinds } from '../support/stores.ts';
 import { waitFor } from '../support/wait-for.ts';
 
 const silent = pino({ level: 'silent' });
@@ -25,7 +25,7 @@ const tipOf = async (store: Store) => {
   return row ? { height: Number(row.height), seenTs: Number(row.seen_ts) } : null;
 };
 
-const kind = storeKinds().at(-1)!;
+const kind = singleStoreKinds().at(-1)!;
 describe(`a following pow indexer records the node's tip as it moves [${kind}]`, () => {
   let store: Store;
   before(async () => {
@@ -64,7 +64,7 @@ describe(`a following pow indexer records the node's tip as it moves [${kind}]`,
   });
 });
 
-describeEachStore('the node tip recorder', (getStore) => {
+describeOnOneStore('the node tip recorder', (getStore) => {
   it('writes a tip that moved at once, one that did not only after the refresh interval', async () => {
     const store = getStore();
     const writes = () => store.stats().get('ingest.node_tip')?.count ?? 0;

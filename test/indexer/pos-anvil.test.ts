@@ -14,7 +14,7 @@ import { resolveIndexPosSettings } from '../../src/cli/commands/index-pos.ts';
 import { indexPos } from '../../src/ingest/index-pos.ts';
 import type { Store } from '../../src/store/store.ts';
 import { startAnvil, type Anvil } from '../support/anvil.ts';
-import { describeEachStore } from '../support/stores.ts';
+import { describeOnOneStore } from '../support/stores.ts';
 import { driveTraffic, setUpTraffic, type Traffic } from '../fixtures/traffic.ts';
 import { followThroughReorg } from '../support/pos-follow-reorg.ts';
 
@@ -85,7 +85,7 @@ async function assertMatchesNode(store: Store, anvil: Anvil): Promise<void> {
   }
 }
 
-describeEachStore('quarry index pos against Anvil', (getStore) => {
+describeOnOneStore('quarry index pos against Anvil', (getStore) => {
   let anvil: Anvil;
   let traffic: Traffic;
 

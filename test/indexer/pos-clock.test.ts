@@ -11,12 +11,12 @@ import { resolveIndexPosSettings } from '../../src/cli/commands/index-pos.ts';
 import { indexPos } from '../../src/ingest/index-pos.ts';
 import { startAnvil, type Anvil } from '../support/anvil.ts';
 import { AUTH, buildTestApp } from '../support/app.ts';
-import { describeEachStore } from '../support/stores.ts';
+import { describeOnOneStore } from '../support/stores.ts';
 
 const silent = pino({ level: 'silent' });
 const hex = (n: number) => `0x${n.toString(16)}`;
 
-describeEachStore('quarry index pos: the slot time from the blocks', (getStore) => {
+describeOnOneStore('quarry index pos: the slot time from the blocks', (getStore) => {
   let anvil: Anvil;
   before(async () => {
     anvil = await startAnvil();

@@ -17,7 +17,7 @@ import { indexPos } from '../../src/ingest/index-pos.ts';
 import type { Store } from '../../src/store/store.ts';
 import { callData, compileContracts, sendTx, waitForReceipt, type Anvil, startAnvil } from '../support/anvil.ts';
 import { AUTH, buildTestApp } from '../support/app.ts';
-import { describeEachStore } from '../support/stores.ts';
+import { describeOnOneStore } from '../support/stores.ts';
 import { driveTraffic, setUpTraffic, type Traffic } from '../fixtures/traffic.ts';
 import { waitFor } from '../support/wait-for.ts';
 
@@ -41,7 +41,7 @@ async function storeTip(store: Store): Promise<{ height: number; hash: string } 
   return tip && { height: Number(tip.height), hash: tip.hash };
 }
 
-describeEachStore('quarry index pos from above genesis, factories and same-height reorgs (Anvil)', (getStore) => {
+describeOnOneStore('quarry index pos from above genesis, factories and same-height reorgs (Anvil)', (getStore) => {
   let anvil: Anvil;
   let traffic: Traffic;
   let from: number;
@@ -163,7 +163,7 @@ describeEachStore('quarry index pos from above genesis, factories and same-heigh
   });
 });
 
-describeEachStore('quarry index pos from above genesis on a node without history', (getStore) => {
+describeOnOneStore('quarry index pos from above genesis on a node without history', (getStore) => {
   let anvil: Anvil;
   before(async () => {
     anvil = await startAnvil({ accounts: 3, extraArgs: ['--prune-history', '2'] });

@@ -17,7 +17,7 @@ import { resolveIndexPosSettings } from '../../src/cli/commands/index-pos.ts';
 import { indexPos } from '../../src/ingest/index-pos.ts';
 import { startAnvil, type Anvil } from '../support/anvil.ts';
 import { AUTH, buildTestApp } from '../support/app.ts';
-import { describeEachStore } from '../support/stores.ts';
+import { describeOnOneStore } from '../support/stores.ts';
 import { driveTraffic, setUpTraffic, type Traffic } from '../fixtures/traffic.ts';
 import { startGoQrl, type GoQrlNode } from '../fakes/go-qrl/server.ts';
 import { createBeaconModel, startFakeBeacon, type FakeBeacon, type FakeBeaconConfig } from '../fakes/beacon/server.ts';
@@ -29,7 +29,7 @@ const silent = pino({ level: 'silent' });
 const WIDE = /^Q[0-9a-f]{128}$/;
 const BEACON: FakeBeaconConfig = { ...QRYSM_BEACON, addressBytes: 64 };
 
-describeEachStore('quarry index pos against a 64-byte go-qrl and qrysm', (getStore) => {
+describeOnOneStore('quarry index pos against a 64-byte go-qrl and qrysm', (getStore) => {
   let anvil: Anvil;
   let node: GoQrlNode;
   let beacon: FakeBeacon;

@@ -19,7 +19,7 @@ import sql from 'sql-template-tag';
 import { resolveIndexPosSettings } from '../../src/cli/commands/index-pos.ts';
 import { indexPos } from '../../src/ingest/index-pos.ts';
 import { startAnvil, type Anvil } from '../support/anvil.ts';
-import { describeEachStore, openTestStore } from '../support/stores.ts';
+import { describeOnOneStore, openTestStore } from '../support/stores.ts';
 import { driveTraffic, setUpTraffic, type Traffic } from '../fixtures/traffic.ts';
 import { followThroughReorg } from '../support/pos-follow-reorg.ts';
 import { waitFor } from '../support/wait-for.ts';
@@ -30,7 +30,7 @@ import { assertMatchesNode } from '../support/go-qrl-oracle.ts';
 const COINBASE = '0x00000000000000000000000000000000c0ffee03';
 const silent = pino({ level: 'silent' });
 
-describeEachStore('quarry index pos against go-qrl (its JSON-RPC before Anvil)', (getStore) => {
+describeOnOneStore('quarry index pos against go-qrl (its JSON-RPC before Anvil)', (getStore) => {
   let anvil: Anvil;
   let node: GoQrlNode;
   let traffic: Traffic;
@@ -82,7 +82,7 @@ describeEachStore('quarry index pos against go-qrl (its JSON-RPC before Anvil)',
   });
 });
 
-describeEachStore('quarry index pos against go-qrl without the debug module', (getStore) => {
+describeOnOneStore('quarry index pos against go-qrl without the debug module', (getStore) => {
   let anvil: Anvil;
   let node: GoQrlNode;
   let traffic: Traffic;

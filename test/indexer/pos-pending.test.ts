@@ -16,7 +16,7 @@ import { resolveIndexPosSettings } from '../../src/cli/commands/index-pos.ts';
 import { indexPos } from '../../src/ingest/index-pos.ts';
 import { callData, compileContracts, deployData, sendTx, startAnvil, type Anvil } from '../support/anvil.ts';
 import { buildTestApp, type TestApp } from '../support/app.ts';
-import { describeEachStore } from '../support/stores.ts';
+import { describeOnOneStore } from '../support/stores.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { setUpTraffic, type Traffic } from '../fixtures/traffic.ts';
 import { startGoQrl } from '../fakes/go-qrl/server.ts';
@@ -28,7 +28,7 @@ const big = (value: string | null | undefined) => (value === null || value === u
 
 type PoolEntry = Record<string, any>;
 
-describeEachStore('pending transactions while the pos indexer follows a node', (getStore) => {
+describeOnOneStore('pending transactions while the pos indexer follows a node', (getStore) => {
   let anvil: Anvil;
   let traffic: Traffic;
   let dev: `0x${string}`[];

@@ -16,7 +16,7 @@ import { resolveIndexPosSettings } from '../../src/cli/commands/index-pos.ts';
 import { indexPos } from '../../src/ingest/index-pos.ts';
 import { startAnvil, type Anvil } from '../support/anvil.ts';
 import { AUTH, buildTestApp } from '../support/app.ts';
-import { describeEachStore } from '../support/stores.ts';
+import { describeOnOneStore } from '../support/stores.ts';
 import { driveTraffic, setUpTraffic } from '../fixtures/traffic.ts';
 import { startGoQrl, type GoQrlNode } from '../fakes/go-qrl/server.ts';
 import { createBeaconModel, startFakeBeacon, type FakeBeacon } from '../fakes/beacon/server.ts';
@@ -24,7 +24,7 @@ import { beaconStakingDays, coins, QRYSM_BEACON } from '../support/expected-stak
 
 const silent = pino({ level: 'silent' });
 
-describeEachStore('quarry index pos against go-qrl and qrysm', (getStore) => {
+describeOnOneStore('quarry index pos against go-qrl and qrysm', (getStore) => {
   let anvil: Anvil;
   let node: GoQrlNode;
   let beacon: FakeBeacon;

@@ -13,11 +13,11 @@ import { indexPos } from '../../src/ingest/index-pos.ts';
 import { writeChainNetwork } from '../../src/store/chain-network.ts';
 import type { Store } from '../../src/store/store.ts';
 import { startAnvil, type Anvil } from '../support/anvil.ts';
-import { describeEachStore, openTestStore } from '../support/stores.ts';
+import { describeOnOneStore, openTestStore } from '../support/stores.ts';
 
 const silent = pino({ level: 'silent' });
 
-describeEachStore('quarry index pos: the address width', (getStore, kind) => {
+describeOnOneStore('quarry index pos: the address width', (getStore, kind) => {
   let anvil: Anvil;
   before(async () => {
     anvil = await startAnvil({ accounts: 2 });

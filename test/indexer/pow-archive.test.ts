@@ -20,7 +20,7 @@ import { indexPow, indexPowArchive } from '../../src/ingest/index-pow.ts';
 import { ConfigError } from '../../src/config/env.ts';
 import type { Store } from '../../src/store/store.ts';
 import { messages } from '../../src/sources/qrl-grpc/proto.ts';
-import { describeEachStore, openTestStore, storeKinds } from '../support/stores.ts';
+import { describeEachStore, openTestStore, singleStoreKinds } from '../support/stores.ts';
 import { FakeQrlNode } from '../fakes/qrl-node/server.ts';
 import { feed, generatePowItems, referenceDigest, startNodeWithChain, storeDigest } from '../fakes/qrl-node/world.ts';
 import { archiveBlocks, readIndex, replaceShard, shardBytes, writeArchive, writeIndex, type ArchiveBlock } from '../fakes/qrl-archive/writer.ts';
@@ -234,8 +234,8 @@ describeEachStore('quarry index pow --archive', (getStore, kind) => {
   // depend on the store: they run on one store, PostgreSQL when the run has it. On PGlite, the
   // import into the embedded store is the first test's; a resume after a stop ends equal in
   // test/ingest/properties.test.ts (a crash, then the rest) and pow-grpc-kill.test.ts (the command
-  // killed and run again); a node's chain indexed into it in pow-grpc.test.ts.
-  const oneStore = kind === storeKinds().at(-1);
+  // killed and run again).
+  const oneStore = singleStoreKinds().includes(kind);
   if (!oneStore) return;
 
   it('stopped inside a shard and run again: re-checks the shard it lands in (a damage there stops it), then ends equal', async () => {

@@ -12,7 +12,7 @@ import { resolveIndexPowSettings } from '../../src/cli/commands/index-pow.ts';
 import { indexPow } from '../../src/ingest/index-pow.ts';
 import type { SourceItem } from '../../src/chain/model.ts';
 import { AUTH, buildTestApp, type TestApp } from '../support/app.ts';
-import { describeEachStore } from '../support/stores.ts';
+import { describeOnOneStore } from '../support/stores.ts';
 import { createHash } from 'node:crypto';
 import { raw } from 'sql-template-tag';
 import type { FakeQrlNode } from '../fakes/qrl-node/server.ts';
@@ -29,7 +29,7 @@ before(async () => {
   items = await generatePowItems({ seed: 12, days: 0.15 });
 });
 
-describeEachStore('quarry index pow from above genesis: unknown balances', (getStore) => {
+describeOnOneStore('quarry index pow from above genesis: unknown balances', (getStore) => {
   let node: FakeQrlNode;
   let address: string;
   let t: TestApp;
@@ -108,7 +108,7 @@ async function digest(store: Store): Promise<Record<string, string>> {
   return out;
 }
 
-describeEachStore('quarry index pow from above genesis, following through reorgs', (getStore, kind) => {
+describeOnOneStore('quarry index pow from above genesis, following through reorgs', (getStore, kind) => {
   it('ends with the openings and rollups of a backfill of the final chain from the same height', async () => {
     const heightOf = (item: SourceItem) => (item.kind === 'block' ? item.block.height : item.kind === 'undecodable' ? item.height : -1);
     const start = Math.floor(items.length / 3);

@@ -13,7 +13,7 @@ import { resolveIndexPowSettings } from '../../src/cli/commands/index-pow.ts';
 import { checkSentinel, indexPow } from '../../src/ingest/index-pow.ts';
 import { createQrlClient } from '../../src/sources/qrl-grpc/client.ts';
 import { u64 } from '../../src/sources/qrl-grpc/proto.ts';
-import { describeEachStore, openTestStore, storeKinds } from '../support/stores.ts';
+import { describeOnOneStore, openTestStore, singleStoreKinds } from '../support/stores.ts';
 import type { Store } from '../../src/store/store.ts';
 import type { FakeQrlNode } from '../fakes/qrl-node/server.ts';
 import { generatePowItems, referenceDigest, startNodeWithChain, storeDigest, feed } from '../fakes/qrl-node/world.ts';
@@ -41,9 +41,9 @@ let expected: Record<string, string>;
 let followItems: SourceItem[];
 let followExpected: Record<string, string>;
 /**
- * The node the backfill suites index, one for the file: both stores' suites read the same chain
- * from it (a suite's transient failures are its own, used up by its run), and its views give the
- * reference store.
+ * The node the backfill suite indexes, one for the file: a run on every store kind reads the same
+ * chain from it (a suite's transient failures are its own, used up by its run), and its views give
+ * the reference store.
  */
 let node: FakeQrlNode;
 let address: string;
@@ -99,7 +99,7 @@ async function assertBalancesMatchNode(store: Store): Promise<void> {
   assert.equal(stored.get(SENTINEL), 105_000_000n * 10n ** 9n - POW_GENESIS_COINBASE_DEBIT - BigInt(rewards[0]!.total));
 }
 
-describeEachStore('quarry index pow against a fake QRL node', (getStore) => {
+describeOnOneStore('quarry index pow against a fake QRL node', (getStore) => {
   it('backfills to the head through transient failures: the store equals the generator ingested directly', async () => {
     const types = new Set(items.flatMap((i) => (i.kind === 'block' ? i.block.transactions.map((t) => t.type) : [])));
     for (const type of ['transfer', 'coinbase', 'latticePK', 'message', 'token', 'transfer_token', 'slave']) assert.ok(types.has(type as never), `the chain has no ${type}`);
@@ -149,9 +149,9 @@ describeEachStore('quarry index pow against a fake QRL node', (getStore) => {
   });
 });
 
-// On one store, PostgreSQL when the run has it: following a node through reorgs into PGlite is
-// pow-from.test.ts's "following through reorgs" suite (and pos-anvil.test.ts's for pos).
-const followKind = storeKinds().at(-1)!;
+// On one store, PostgreSQL when the run has it, as every suite of the file: following a chain through
+// reorgs into PGlite is the demo's (test/cli/demo.test.ts), killed and run again pow-grpc-kill.test.ts's.
+const followKind = singleStoreKinds().at(-1)!;
 describe(`quarry index pow following a fake QRL node through reorgs [${followKind}]`, () => {
   let store: Store | undefined;
   before(async () => {
@@ -211,7 +211,7 @@ describe(`quarry index pow following a fake QRL node through reorgs [${followKin
  * Quarry reads the network from the genesis block's network id; the sentinel must read what the node
  * answers for the 32 zero bytes.
  */
-describeEachStore('quarry index pow against a fake QRL testnet node', (getStore) => {
+describeOnOneStore('quarry index pow against a fake QRL testnet node', (getStore) => {
   it('debits the genesis coinbase by the testnet\'s rule: the sentinel\'s balance is the node\'s', async () => {
     const chain = await generatePowItems({ coinbaseOnlyShare: 0.8, days: 1, toHeight: 40 });
     const { node: testnet, address: at } = await startNodeWithChain(chain, { network: 'testnet' });

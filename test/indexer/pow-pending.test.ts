@@ -14,7 +14,7 @@ import type { CanonicalTx, SourceItem } from '../../src/chain/model.ts';
 import { resolveIndexPowSettings } from '../../src/cli/commands/index-pow.ts';
 import { indexPow } from '../../src/ingest/index-pow.ts';
 import { buildTestApp, type TestApp } from '../support/app.ts';
-import { describeEachStore } from '../support/stores.ts';
+import { describeOnOneStore } from '../support/stores.ts';
 import { waitFor } from '../support/wait-for.ts';
 import { generatePowItems, startNodeWithChain } from '../fakes/qrl-node/world.ts';
 import type { FakeQrlNode } from '../fakes/qrl-node/server.ts';
@@ -37,7 +37,7 @@ function expectedItem(tx: CanonicalTx) {
 const byHash = <T extends { tx_hash: string }>(items: T[]) => [...items].sort((a, b) => (a.tx_hash < b.tx_hash ? -1 : 1));
 const iso = (ms: number) => new Date(ms).toISOString().slice(0, 19);
 
-describeEachStore('pending transactions while the pow indexer follows a QRL node', (getStore) => {
+describeOnOneStore('pending transactions while the pow indexer follows a QRL node', (getStore) => {
   let items: SourceItem[];
   let node: FakeQrlNode;
   let address: string;

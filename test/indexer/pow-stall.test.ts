@@ -19,7 +19,7 @@ import { createStore, type Store } from '../../src/store/store.ts';
 import { acquireWriterLock } from '../../src/store/writer-lock.ts';
 import { generatePowItems, referenceDigest, startNodeWithChain, storeDigest, feed } from '../fakes/qrl-node/world.ts';
 import { ownClusterSkip, startOwnCluster } from '../support/own-cluster.ts';
-import { describeEachStore } from '../support/stores.ts';
+import { describeOnOneStore } from '../support/stores.ts';
 import { waitFor } from '../support/wait-for.ts';
 
 const silent = pino({ level: 'silent' });
@@ -55,7 +55,7 @@ function follow(store: Store, node: string, extra: { writerLock?: { ensureHeld()
   };
 }
 
-describeEachStore('quarry index pow --follow at a block the node answers badly', (getStore) => {
+describeOnOneStore('quarry index pow --follow at a block the node answers badly', (getStore) => {
   it('stalls at each bad block (cut bytes, then another height\'s block), stores nothing past it, and ends equal to a clean run once the node answers', async () => {
     const store = getStore();
     const { node, address } = await startNodeWithChain(items);

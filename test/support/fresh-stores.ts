@@ -15,13 +15,17 @@ export function storeKinds(): StoreKind[] {
 }
 
 /**
- * The store kinds of a suite that only reads a shared seed (`describeSeededApp`): the run's last
- * kind, PostgreSQL when the run has it. Such a suite's figures depend on the rows and the SQL, not on
- * the store; test/api/store-parity.test.ts asks every route of the API on both kinds over the same
- * seeds and holds PGlite's answers equal to PostgreSQL's. QUARRY_TEST_STORES=each runs these suites
- * on every kind as well.
+ * The store kinds of a suite whose subject is not the store: the run's last kind, PostgreSQL when
+ * the run has it. Such a suite (an API route on its seed, a node's protocol through an indexer) asks
+ * the same SQL of either store. What PGlite must do as PostgreSQL does is held by the suites that run
+ * on every kind: the store's contract (src/store), the ingest pipeline and every rollup against
+ * from-scratch oracles through reorgs and crashes (src/ingest, test/ingest), the commands killed and
+ * run again (test/indexer/*-kill), the store's own behaviour under the API (its deadlines, snapshots,
+ * outages, event log), and test/api/store-parity.test.ts, which asks every route of the API on both
+ * kinds over the same seeds and holds PGlite's answers equal to PostgreSQL's; the demo runs on PGlite
+ * alone. QUARRY_TEST_STORES=each runs every suite on every kind.
  */
-export function readerStoreKinds(): StoreKind[] {
+export function singleStoreKinds(): StoreKind[] {
   const kinds = storeKinds();
   return process.env.QUARRY_TEST_STORES === 'each' ? kinds : kinds.slice(-1);
 }

@@ -8,18 +8,17 @@
  * suite that needs an app or store of its own (one it leaves changed, starts listening, or whose
  * counters it reads) passes `own: true`, and one with app settings (`env`, `tuning`) gets its own.
  *
- * A suite on a snapshot seed runs on one store kind, PostgreSQL when the run has it
- * (`readerStoreKinds`): what it reads is the same rows on either, and test/api/store-parity.test.ts
- * holds every route's answers on PGlite equal to PostgreSQL's over the same seeds. A suite whose
- * subject is the store's own behaviour (its deadline, its metrics, its role) passes `everyStore: true`;
- * a suite on any other seed fills each store itself, so it runs on each.
+ * A suite runs on one store kind, PostgreSQL when the run has it (`singleStoreKinds`): what it
+ * reads is the same rows on either, and test/api/store-parity.test.ts holds every route's answers on
+ * PGlite equal to PostgreSQL's over the shared seeds. A suite whose subject is the store's own
+ * behaviour (its deadline, its metrics, its role) passes `everyStore: true`.
  */
 import { after, before } from 'node:test';
 import type { ApiTuning } from '../../src/api/context.ts';
 import type { Store, StoreKind } from '../../src/store/store.ts';
 import { buildTestApp, type TestApp } from './app.ts';
 import { isSnapshotSeed, migratedSeed, openSeededStore, type SnapshotSeed } from './snapshots.ts';
-import { describeEachStore, openTestStore, readerStoreKinds, storeKinds } from './stores.ts';
+import { describeEachStore, openTestStore, singleStoreKinds, storeKinds } from './stores.ts';
 
 export interface SeededApp<T> {
   /** The app on the seeded store. */
@@ -35,7 +34,7 @@ export interface SeededAppOptions {
   tuning?: ApiTuning;
   /** A store and app of the suite's own even on a shared seed (see above). */
   own?: boolean;
-  /** On every store kind of the run even on a snapshot seed: the suite's subject depends on the store (see above). */
+  /** On every store kind of the run: the suite's subject depends on the store (see above). */
   everyStore?: boolean;
 }
 
@@ -109,5 +108,5 @@ export function describeSeededApp<T>(
       },
       kind,
     );
-  }, open, snapshot && !options.everyStore ? readerStoreKinds() : storeKinds());
+  }, open, options.everyStore ? storeKinds() : singleStoreKinds());
 }

@@ -1,13 +1,14 @@
 /**
  * Test stores: a fresh migrated PGlite, and a fresh database on the PostgreSQL server the test
- * runner started (QUARRY_TEST_DATABASE_URL). `describeEachStore` runs a suite on each.
+ * runner started (QUARRY_TEST_DATABASE_URL). `describeEachStore` runs a suite on each;
+ * `describeOnOneStore` a suite whose subject is not the store, on one (`singleStoreKinds`).
  */
 import { after, before, describe } from 'node:test';
 import type { Store, StoreKind } from '../../src/store/store.ts';
-import { freshStore, storeKinds } from './fresh-stores.ts';
+import { freshStore, singleStoreKinds, storeKinds } from './fresh-stores.ts';
 import { migratedSeed, openSeededStore } from './snapshots.ts';
 
-export { createTestDatabase, dropTestDatabase, readerStoreKinds, storeKinds } from './fresh-stores.ts';
+export { createTestDatabase, dropTestDatabase, singleStoreKinds, storeKinds } from './fresh-stores.ts';
 
 export async function openTestStore(kind: StoreKind, options: { migrate?: boolean } = {}): Promise<Store & { url?: string }> {
   return options.migrate === false ? freshStore(kind, { migrate: false }) : openSeededStore(kind, migratedSeed);
@@ -35,4 +36,9 @@ export function describeEachStore(
       }, kind);
     });
   }
+}
+
+/** Runs `suite` on one store kind, PostgreSQL when the run has it: a suite whose subject is not the store (`singleStoreKinds`). */
+export function describeOnOneStore(title: string, suite: (getStore: () => Store, kind: StoreKind) => void, open: (kind: StoreKind) => Promise<Store> = openTestStore): void {
+  describeEachStore(title, suite, open, singleStoreKinds());
 }

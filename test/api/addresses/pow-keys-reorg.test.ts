@@ -13,7 +13,7 @@ import { emptyTx, type CanonicalTx } from '../../../src/chain/model.ts';
 import { ingest } from '../../../src/ingest/pipeline.ts';
 import { AUTH, buildTestApp } from '../../support/app.ts';
 import { addr, ChainBuilder, coins, hash, type BlockBuilder } from '../../support/chain-builder.ts';
-import { describeEachStore } from '../../support/stores.ts';
+import { describeOnOneStore } from '../../support/stores.ts';
 
 const ALICE = addr('pow', 'alice');
 const BOB = addr('pow', 'bob');
@@ -48,7 +48,7 @@ function chain(): ChainBuilder {
   return c;
 }
 
-describeEachStore('pow multisig and key indexes through reorgs', (getStore) => {
+describeOnOneStore('pow multisig and key indexes through reorgs', (getStore) => {
   it('follow the canonical branch: a vote, then a spend, then the address itself leave with their blocks', async () => {
     const store = getStore();
     const t = await buildTestApp(store, { QUARRY_RATE_LIMIT_MAX: '100000' });
@@ -105,7 +105,7 @@ describeEachStore('pow multisig and key indexes through reorgs', (getStore) => {
   });
 });
 
-describeEachStore('pow multisig votes by QRL\'s rules', (getStore) => {
+describeOnOneStore('pow multisig votes by QRL\'s rules', (getStore) => {
   it('lists the votes a node would refuse as not counted: a non-signatory, a repeat, after execution, after the expiry', async () => {
     const store = getStore();
     const late = hash('the late spend');

@@ -13,12 +13,12 @@ import { ingest } from '../../../src/ingest/pipeline.ts';
 import { AUTH, buildTestApp } from '../../support/app.ts';
 import { NETWORK } from '../../support/analytics-world.ts';
 import { addr, ChainBuilder, coins } from '../../support/chain-builder.ts';
-import { describeEachStore, openTestStore } from '../../support/stores.ts';
+import { describeOnOneStore, openTestStore } from '../../support/stores.ts';
 import { expectedBlockRows, expectedDetail, expectedSummary, expectedWithdrawals } from './oracle.ts';
 
 const silent = pino({ level: 'silent' });
 
-describeEachStore('block routes across a reorg, and finality', (_getStore, kind) => {
+describeOnOneStore('block routes across a reorg, and finality', (_getStore, kind) => {
   for (const chain of ['pos', 'pow'] as const satisfies readonly ChainId[]) {
     it(`${chain}: the abandoned block leaves the list, the detail by height and hash, its transactions (and withdrawals)`, async () => {
       const store = await openTestStore(kind);

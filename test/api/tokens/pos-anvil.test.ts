@@ -15,7 +15,7 @@ import { indexPos } from '../../../src/ingest/index-pos.ts';
 import { buildTestApp, type TestApp } from '../../support/app.ts';
 import { startAnvil, type Anvil } from '../../support/anvil.ts';
 import { followThroughReorg } from '../../support/pos-follow-reorg.ts';
-import { describeEachStore } from '../../support/stores.ts';
+import { describeOnOneStore } from '../../support/stores.ts';
 import { driveTraffic, setUpTraffic, type Traffic } from '../../fixtures/traffic.ts';
 import { getter, walk } from '../transactions/fixtures.ts';
 
@@ -36,7 +36,7 @@ interface NodeLog {
   logIndex: string;
 }
 
-describeEachStore('pos token routes against Anvil', (getStore) => {
+describeOnOneStore('pos token routes against Anvil', (getStore) => {
   let anvil: Anvil;
   let traffic: Traffic;
   let t: TestApp;

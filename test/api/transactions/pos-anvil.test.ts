@@ -12,7 +12,7 @@ import { resolveIndexPosSettings } from '../../../src/cli/commands/index-pos.ts'
 import { indexPos } from '../../../src/ingest/index-pos.ts';
 import { buildTestApp, type TestApp } from '../../support/app.ts';
 import { startAnvil, type Anvil } from '../../support/anvil.ts';
-import { describeEachStore } from '../../support/stores.ts';
+import { describeOnOneStore } from '../../support/stores.ts';
 import { driveTraffic, setUpTraffic, type Traffic } from '../../fixtures/traffic.ts';
 import { getter, walk } from './fixtures.ts';
 
@@ -22,7 +22,7 @@ const q = (address: string | null | undefined) => (address ? 'Q' + address.slice
 const TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 const big = (value: string | null | undefined) => (value === null || value === undefined ? null : BigInt(value).toString());
 
-describeEachStore('pos transaction pages against Anvil', (getStore) => {
+describeOnOneStore('pos transaction pages against Anvil', (getStore) => {
   let anvil: Anvil;
   let traffic: Traffic;
   let t: TestApp;

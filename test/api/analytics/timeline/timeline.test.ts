@@ -5,7 +5,7 @@ import { ANALYTICS_WORLD, analyticsWorld, loadAnalyticsWorld, type AnalyticsWorl
 import { utcDay } from '../../../support/utc-day.ts';
 import { expectedChainTimeline, expectedTimeline, METRICS, type ChainTimeline, type Metric } from '../../../support/expected-timeline.ts';
 import { describeSeededApp, type SeededApp } from '../../../support/seeded-app.ts';
-import { describeEachStore } from '../../../support/stores.ts';
+import { describeOnOneStore } from '../../../support/stores.ts';
 
 const UNITS: Record<Metric, [string, string]> = {
   transactions: ['transactions', 'count'],
@@ -125,7 +125,7 @@ describeSeededApp(
   },
 );
 
-describeEachStore('GET /analytics/timeline/{metric} on an empty store', (getStore) => {
+describeOnOneStore('GET /analytics/timeline/{metric} on an empty store', (getStore) => {
   it('answers empty series and null cutover fields', async () => {
     const app = await buildTestApp(getStore());
     try {
