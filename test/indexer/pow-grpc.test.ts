@@ -5,7 +5,7 @@
  * generator directly gives, and every address's balance must equal the node's GetAddressState.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import { pino } from 'pino';
 import sql from 'sql-template-tag';
 import type { SourceItem } from '../../src/chain/model.ts';
@@ -13,7 +13,7 @@ import { resolveIndexPowSettings } from '../../src/cli/commands/index-pow.ts';
 import { checkSentinel, indexPow } from '../../src/ingest/index-pow.ts';
 import { createQrlClient } from '../../src/sources/qrl-grpc/client.ts';
 import { u64 } from '../../src/sources/qrl-grpc/proto.ts';
-import { describeOnOneStore, openTestStore, singleStoreKinds } from '../support/stores.ts';
+import { describeOnOneStore } from '../support/stores.ts';
 import type { Store } from '../../src/store/store.ts';
 import type { FakeQrlNode } from '../fakes/qrl-node/server.ts';
 import { generatePowItems, referenceDigest, startNodeWithChain, storeDigest, feed } from '../fakes/qrl-node/world.ts';
@@ -151,14 +151,7 @@ describeOnOneStore('quarry index pow against a fake QRL node', (getStore) => {
 
 // On one store, PostgreSQL when the run has it, as every suite of the file: following a chain through
 // reorgs into PGlite is the demo's (test/cli/demo.test.ts), killed and run again pow-grpc-kill.test.ts's.
-const followKind = singleStoreKinds().at(-1)!;
-describe(`quarry index pow following a fake QRL node through reorgs [${followKind}]`, () => {
-  let store: Store | undefined;
-  before(async () => {
-    store = await openTestStore(followKind);
-  });
-  after(() => store?.close());
-  const getStore = () => store!;
+describeOnOneStore('quarry index pow following a fake QRL node through reorgs', (getStore) => {
 
   it('follows the head as the node grows and switches branches; ends with the same store', async () => {
     const items = followItems;
